@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# fwd: the front door.
+#   make            build build/fwd-daemon and build/fwdctl (optimised)
+#   make check      install missing packages, build with ASan+UBSan, run every test
+#   make demo       install missing packages, build, run the namespace demo
+#   make deps       install the Debian packages fwd needs, when missing
+#   make bench      benchmarks (not part of check)
+#   make lint       clang-format dry run + cppcheck; fails on findings
+#   make format     reformat the sources in place
+#   make install    DESTDIR/PREFIX honoured
+
+CC	?= gcc
+SAN	?= 0
+PREFIX	?= /usr/local
+DESTDIR	?=
+
+ifeq ($(SAN),1)
+BUILD	?= build/san
+OPT	:= -O1 -g -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+else
+BUILD	?= build
+OPT	:= -O3 -g
+SANFLAGS :=
+endif
+
+PKGS	:= libdpdk yaml-0.1 libevent libprotobuf-c
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+VERSION	:= $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+CPPFLAGS += -Idaemon -Iproto -I$(BUILD)/proto -DFWD_VERSION='"$(VERSION)"' -D_GNU_SOURCE
+CFLAGS	+= -std=gnu11 $(OPT) -Wall -Wextra -Werror -Wno-missing-field-initializers \
+	   -Wshadow -Wformat=2 -Wno-format-nonliteral -MMD -MP $(SANFLAGS) $(PKG_CFLAGS)
+LDFLAGS	+= $(SANFLAGS)
+LDLIBS	+= $(PKG_LIBS) -lm
+
+PROTO_GEN  := $(BUILD)/proto/fwd.pb-c.c
+PROTO_HDR  := $(BUILD)/proto/fwd.pb-c.h
+PROTO_SRCS := $(wildcard proto/*.c)
+DAEMON_SRCS := $(sort $(wildcard daemon/*/*.c))
+DAEMON_MAIN := daemon/core/main.c
+CLI_SRCS   := $(sort $(wildcard cli/*.c))
+CLI_MAIN   := cli/main.c
+UNIT_SRCS  := $(sort $(wildcard tests/unit/*_test.c))
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+PROTO_OBJS  := $(call obj,$(PROTO_SRCS)) $(BUILD)/obj/proto/fwd.pb-c.o
+DAEMON_OBJS := $(call obj,$(filter-out $(DAEMON_MAIN),$(DAEMON_SRCS)))
+CLI_OBJS    := $(call obj,$(filter-out $(CLI_MAIN),$(CLI_SRCS)))
+UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
+
+.PHONY: all deps check unit-tests tests-build demo bench bench-callgrind fuzz soak lint format \
+	install uninstall clean pkgcheck
+.DEFAULT_GOAL := all
+
+all: $(BUILD)/fwd-daemon $(BUILD)/fwdctl
+
+# ---------------------------------------------------------------- packages
+DEB_PKGS := build-essential pkg-config dpdk dpdk-dev libdpdk-dev dpdk-doc libyaml-dev \
+	libevent-dev libprotobuf-c-dev protobuf-c-compiler libcmocka-dev python3 python3-scapy \
+	python3-pytest iproute2 iputils-ping iperf3 ethtool traceroute tcpdump procps psmisc \
+	clang-format cppcheck valgrind
+
+deps:
+	@missing=$$(for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing" $$missing; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends $$missing >/dev/null || exit 1; \
+	else echo "deps: all packages present"; fi
+
+pkgcheck:
+	@pkg-config --exists $(PKGS) || { echo "missing development packages: run 'make deps' (as root)" >&2; exit 1; }
+	@command -v protoc-c >/dev/null || { echo "protoc-c missing: run 'make deps' (as root)" >&2; exit 1; }
+
+# ------------------------------------------------------------------- build
+$(PROTO_GEN) $(PROTO_HDR) &: proto/fwd.proto | pkgcheck
+	@mkdir -p $(BUILD)/proto
+	protoc-c --c_out=$(BUILD)/proto -Iproto proto/fwd.proto
+
+$(BUILD)/obj/proto/fwd.pb-c.o: $(PROTO_GEN)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(filter-out -Wshadow,$(CFLAGS)) -c -o $@ $<
+
+$(BUILD)/obj/%.o: %.c $(PROTO_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/fwd-daemon: $(call obj,$(DAEMON_MAIN)) $(DAEMON_OBJS) $(PROTO_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/fwdctl: $(call obj,$(CLI_MAIN)) $(CLI_OBJS) $(PROTO_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libfwdd.a: $(DAEMON_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libfwdcli.a: $(CLI_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+# Unit tests: tests/unit/cli_*_test.c link the CLI objects, the others the
+# daemon's (whole archive, so handlers registered from constructors exist).
+$(BUILD)/tests/unit/cli_%_test: tests/unit/cli_%_test.c $(BUILD)/libfwdcli.a $(PROTO_OBJS) $(PROTO_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Icli $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		-Wl,--whole-archive $(BUILD)/libfwdcli.a -Wl,--no-whole-archive $(PROTO_OBJS) \
+		$(CMOCKA_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/unit/%_test: tests/unit/%_test.c $(BUILD)/libfwdd.a $(PROTO_OBJS) $(PROTO_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		-Wl,--whole-archive $(BUILD)/libfwdd.a -Wl,--no-whole-archive $(PROTO_OBJS) \
+		$(CMOCKA_LIBS) $(LDLIBS)
+
+unit-tests: $(UNIT_BINS)
+
+tests-build: all unit-tests
+
+-include $(shell find $(BUILD)/obj $(BUILD)/tests -name '*.d' 2>/dev/null)
+
+# ------------------------------------------------------------------- tests
+# Everything from a fresh machine: packages, sanitized build, every suite.
+check:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory SAN=1 tests-build
+	@bash tests/run.sh build/san
+
+demo:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory all
+	@bash tests/demo.sh
+
+# --------------------------------------------------------------- hygiene
+FMT_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+
+lint: pkgcheck
+	clang-format --dry-run --Werror $(FMT_SRCS)
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+		--inline-suppr --suppress=missingIncludeSystem --std=c11 \
+		-Idaemon -Iproto -I$(BUILD)/proto -D__linux__ -DFWD_VERSION='"lint"' \
+		daemon cli proto tests/unit
+
+format:
+	clang-format -i $(FMT_SRCS)
+
+clean:
+	rm -rf build

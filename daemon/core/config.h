@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The parsed configuration (DESIGN.md section 4). The loader fills a
+ * struct fwd_config from YAML and validates it whole; the daemon keeps the
+ * running one and diffs a freshly loaded one against it on reload.
+ * Every value is plain data (no pointers into YAML buffers), so a config can
+ * be freed, copied and compared without the parser.
+ */
+#ifndef FWD_CONFIG_H
+#define FWD_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fwd_inet.h"
+
+#define FWD_CONFIG_DEFAULT_PATH "/etc/fwd.yaml"
+#define FWD_SOCKET_DEFAULT	"/run/fwd/fwd.sock"
+
+#define FWD_NAME_MAX	     32	 /* port and bridge names, incl. NUL */
+#define FWD_DEVICE_MAX	     256 /* PCI address or vdev string, incl. NUL */
+#define FWD_PATH_MAX	     108 /* sizeof(sun_path) */
+#define FWD_MAX_PORTS	     32
+#define FWD_MAX_BRIDGES	     16
+#define FWD_MAX_ADDRS	     32	  /* per port */
+#define FWD_MAX_EAL_ARGS     64
+#define FWD_MAX_CONF_ROUTES  65536 /* bulk tables go through `route load` */
+#define FWD_MAX_CONF_NEIGHS  4096
+#define FWD_LCORES_STR_MAX   128
+
+/* Position in the source file, 1-based; line 0 means "not from a file". */
+struct fwd_conf_pos {
+	unsigned line;
+	unsigned col;
+};
+
+enum fwd_port_mode {
+	FWD_MODE_L3 = 0,
+	FWD_MODE_XCONNECT,
+	FWD_MODE_BRIDGE,
+};
+
+struct fwd_conf_port {
+	char name[FWD_NAME_MAX];
+	char device[FWD_DEVICE_MAX];
+	enum fwd_port_mode mode; /* default l3 */
+	char peer[FWD_NAME_MAX];   /* xconnect only */
+	char bridge[FWD_NAME_MAX]; /* bridge only */
+	uint16_t rx_queues;	   /* default 1 */
+	uint16_t rxd;		   /* default 1024 */
+	uint16_t txd;		   /* default 1024 */
+	uint16_t mtu;		   /* default 1500 */
+	unsigned n_addresses;
+	struct fwd_ip4_prefix addresses[FWD_MAX_ADDRS]; /* l3 only */
+	struct fwd_conf_pos pos;
+};
+
+struct fwd_conf_bridge {
+	char name[FWD_NAME_MAX];
+	uint32_t mac_aging_s; /* default 300 */
+	uint32_t fdb_max;     /* extension: FDB capacity, default 16384 */
+	struct fwd_conf_pos pos;
+};
+
+struct fwd_conf_route {
+	struct fwd_ip4_prefix prefix; /* normalised: host bits cleared */
+	bool blackhole;
+	uint32_t via;		  /* host order; 0 when blackhole */
+	char dev[FWD_NAME_MAX];	  /* extension: optional egress port */
+	struct fwd_conf_pos pos;
+};
+
+struct fwd_conf_neigh {
+	uint32_t address; /* host order */
+	uint8_t mac[6];
+	char port[FWD_NAME_MAX];
+	struct fwd_conf_pos pos;
+};
+
+struct fwd_config {
+	char path[FWD_PATH_MAX * 4]; /* the file it came from */
+
+	struct {
+		char lcores[FWD_LCORES_STR_MAX]; /* default "0-1" */
+		bool hugepages;			 /* default true */
+		uint32_t memory_mb;		 /* default 512 */
+		char file_prefix[64];		 /* default "fwd" */
+		unsigned n_args;
+		char *args[FWD_MAX_EAL_ARGS]; /* heap strings */
+	} dpdk;
+
+	struct {
+		uint16_t burst;		  /* default 32 */
+		uint32_t mbufs;		  /* default 16383 */
+		uint32_t neigh_timeout_s; /* default 300 */
+	} dataplane;
+
+	struct {
+		char socket[FWD_PATH_MAX];    /* default FWD_SOCKET_DEFAULT */
+		char socket_group[FWD_NAME_MAX]; /* default "fwd" */
+		char metrics[64]; /* extension: "HOST:PORT" OpenMetrics, "" = off */
+	} control;
+
+	unsigned n_ports;
+	struct fwd_conf_port ports[FWD_MAX_PORTS];
+	unsigned n_bridges;
+	struct fwd_conf_bridge bridges[FWD_MAX_BRIDGES];
+	unsigned n_routes;
+	struct fwd_conf_route *routes; /* heap array */
+	unsigned n_neighs;
+	struct fwd_conf_neigh *neighs; /* heap array */
+};
+
+/*
+ * Load and validate FILE. On success returns a new config (free with
+ * fwd_config_free) and 0. On failure returns NULL and writes one or more
+ * "FILE:LINE:COL: message" lines, each followed by the offending source line
+ * and a caret, to err (which may be NULL).
+ */
+struct fwd_config *fwd_config_load(const char *path, FILE *err);
+
+/* Same, from a buffer; name is used in messages. */
+struct fwd_config *fwd_config_load_buf(const char *name, const char *buf, size_t len, FILE *err);
+
+/* A config holding only defaults (no ports). */
+struct fwd_config *fwd_config_new(void);
+
+void fwd_config_free(struct fwd_config *cfg);
+
+/* Write cfg as YAML that fwd_config_load accepts and that loads back equal. */
+int fwd_config_emit(const struct fwd_config *cfg, FILE *out);
+
+/* Lookups by name; NULL when absent. */
+const struct fwd_conf_port *fwd_config_port(const struct fwd_config *cfg, const char *name);
+const struct fwd_conf_bridge *fwd_config_bridge(const struct fwd_config *cfg, const char *name);
+
+/* Number of worker lcores named by dpdk.lcores (all but the first), or -EINVAL. */
+int fwd_config_n_workers(const struct fwd_config *cfg);
+
+const char *fwd_port_mode_name(enum fwd_port_mode mode);
+
+#endif

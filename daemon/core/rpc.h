@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RPC handlers. Each feature registers its handlers from a constructor:
+ *
+ *	static int port_list(struct fwd_rpc_call *call) { ... }
+ *	FWD_RPC_HANDLER(FWD__REQUEST__BODY_PORT_LIST, port_list, FWD_RPC_READ);
+ *
+ * A handler runs on the control thread. It reads call->req, fills
+ * call->resp's body with memory from fwd_rpc_alloc (released after the
+ * response is sent) and returns 0, or returns fwd_rpc_error(call, errno,
+ * fmt, ...) which sets the one-line message fwdctl prints.
+ *
+ * Paged replies: a handler that has more to send sets call->next (and
+ * optionally call->cursor / call->cursor_free) before returning 0. The server
+ * sends the page with more=true, and once the client has drained it calls
+ * call->next with a fresh call->resp; next returns 0 when that page is the
+ * last, 1 when there is more, -EAGAIN when it has nothing yet (the server
+ * asks again shortly), or a negative errno. cursor_free runs when the
+ * stream ends or the client goes away.
+ */
+#ifndef FWD_RPC_H
+#define FWD_RPC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <rte_common.h>
+
+#include "fwd.pb-c.h"
+
+struct fwd_rpc_arena;
+
+struct fwd_rpc_peer {
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+};
+
+struct fwd_rpc_call {
+	const Fwd__Request *req;
+	Fwd__Response *resp;
+	struct fwd_rpc_peer peer;
+	struct fwd_rpc_arena *arena;
+
+	/* paging, see above */
+	int (*next)(struct fwd_rpc_call *call);
+	void *cursor;
+	void (*cursor_free)(void *cursor);
+
+	char error[256];
+};
+
+enum fwd_rpc_kind {
+	FWD_RPC_READ,	/* reads state */
+	FWD_RPC_CHANGE, /* changes state: logged with the peer's uid/pid */
+};
+
+typedef int (*fwd_rpc_handler_fn)(struct fwd_rpc_call *call);
+
+struct fwd_rpc_handler {
+	Fwd__Request__BodyCase body;
+	const char *name;
+	fwd_rpc_handler_fn fn;
+	enum fwd_rpc_kind kind;
+};
+
+void fwd_rpc_register(const struct fwd_rpc_handler *h);
+const struct fwd_rpc_handler *fwd_rpc_handler_get(Fwd__Request__BodyCase body);
+
+#define FWD_RPC_HANDLER(body_case, fn_, kind_)                                                     \
+	static const struct fwd_rpc_handler fwd_rpc_h_##fn_ = {                                    \
+		.body = (body_case), .name = #fn_, .fn = (fn_), .kind = (kind_)                    \
+	};                                                                                         \
+	RTE_INIT(fwd_rpc_reg_##fn_)                                                                \
+	{                                                                                          \
+		fwd_rpc_register(&fwd_rpc_h_##fn_);                                                \
+	}
+
+/* Memory that lives until the current response has been packed; never NULL
+ * (aborts on exhaustion like the rest of protobuf-c's allocator users). */
+void *fwd_rpc_alloc(struct fwd_rpc_call *call, size_t size);
+char *fwd_rpc_strdup(struct fwd_rpc_call *call, const char *s);
+char *fwd_rpc_printf(struct fwd_rpc_call *call, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* An array of n pointers to zeroed, initialised-by-caller elements. */
+void **fwd_rpc_ptr_array(struct fwd_rpc_call *call, size_t n);
+
+/* Set the error message; returns -err for `return fwd_rpc_error(...)`. */
+int fwd_rpc_error(struct fwd_rpc_call *call, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Run one request payload through unpack, version check and handler
+ * (without sockets: the server and the fuzzer use it). *versioned tracks
+ * whether the connection has passed the API version check. On return
+ * call->resp holds the reply to send; returns 0 to keep the connection,
+ * or -EPROTO when it must be closed after sending (a version mismatch) and
+ * -EBADMSG when the payload did not unpack (closed without a reply).
+ */
+int fwd_rpc_dispatch(const uint8_t *payload, size_t len, bool *versioned,
+		     struct fwd_rpc_call *call);
+
+struct fwd_rpc_arena *fwd_rpc_arena_new(void);
+void fwd_rpc_arena_reset(struct fwd_rpc_arena *arena);
+void fwd_rpc_arena_free(struct fwd_rpc_arena *arena);
+
+/* The libevent server on the control socket. */
+struct event_base;
+struct fwd_rpc_server;
+
+struct fwd_rpc_server *fwd_rpc_server_start(struct event_base *base, const char *path,
+					     const char *group);
+void fwd_rpc_server_stop(struct fwd_rpc_server *srv);
+unsigned fwd_rpc_server_clients(const struct fwd_rpc_server *srv);
+
+#endif
