@@ -32,7 +32,8 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 VERSION	:= $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
-CPPFLAGS += -Idaemon -Iproto -I$(BUILD)/proto -DFWD_VERSION='"$(VERSION)"' -D_GNU_SOURCE
+CPPFLAGS += -Idaemon -Iproto -I$(BUILD)/proto -DFWD_VERSION='"$(VERSION)"' -D_GNU_SOURCE \
+	    -DALLOW_EXPERIMENTAL_API
 CFLAGS	+= -std=gnu11 $(OPT) -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	   -Wshadow -Wformat=2 -Wno-format-nonliteral -MMD -MP $(SANFLAGS) $(PKG_CFLAGS)
 LDFLAGS	+= $(SANFLAGS)

@@ -17,18 +17,18 @@
 #include "fwd_inet.h"
 
 #define FWD_CONFIG_DEFAULT_PATH "/etc/fwd.yaml"
-#define FWD_SOCKET_DEFAULT	"/run/fwd/fwd.sock"
+#define FWD_SOCKET_DEFAULT      "/run/fwd/fwd.sock"
 
-#define FWD_NAME_MAX	     32	 /* port and bridge names, incl. NUL */
-#define FWD_DEVICE_MAX	     256 /* PCI address or vdev string, incl. NUL */
-#define FWD_PATH_MAX	     108 /* sizeof(sun_path) */
-#define FWD_MAX_PORTS	     32
-#define FWD_MAX_BRIDGES	     16
-#define FWD_MAX_ADDRS	     32	  /* per port */
-#define FWD_MAX_EAL_ARGS     64
-#define FWD_MAX_CONF_ROUTES  65536 /* bulk tables go through `route load` */
-#define FWD_MAX_CONF_NEIGHS  4096
-#define FWD_LCORES_STR_MAX   128
+#define FWD_NAME_MAX        32  /* port and bridge names, incl. NUL */
+#define FWD_DEVICE_MAX      256 /* PCI address or vdev string, incl. NUL */
+#define FWD_PATH_MAX        108 /* sizeof(sun_path) */
+#define FWD_MAX_PORTS       32
+#define FWD_MAX_BRIDGES     16
+#define FWD_MAX_ADDRS       32 /* per port */
+#define FWD_MAX_EAL_ARGS    64
+#define FWD_MAX_CONF_ROUTES 65536 /* bulk tables go through `route load` */
+#define FWD_MAX_CONF_NEIGHS 4096
+#define FWD_LCORES_STR_MAX  128
 
 /* Position in the source file, 1-based; line 0 means "not from a file". */
 struct fwd_conf_pos {
@@ -45,13 +45,13 @@ enum fwd_port_mode {
 struct fwd_conf_port {
 	char name[FWD_NAME_MAX];
 	char device[FWD_DEVICE_MAX];
-	enum fwd_port_mode mode; /* default l3 */
+	enum fwd_port_mode mode;   /* default l3 */
 	char peer[FWD_NAME_MAX];   /* xconnect only */
 	char bridge[FWD_NAME_MAX]; /* bridge only */
-	uint16_t rx_queues;	   /* default 1 */
-	uint16_t rxd;		   /* default 1024 */
-	uint16_t txd;		   /* default 1024 */
-	uint16_t mtu;		   /* default 1500 */
+	uint16_t rx_queues;        /* default 1 */
+	uint16_t rxd;              /* default 1024 */
+	uint16_t txd;              /* default 1024 */
+	uint16_t mtu;              /* default 1500 */
 	unsigned n_addresses;
 	struct fwd_ip4_prefix addresses[FWD_MAX_ADDRS]; /* l3 only */
 	struct fwd_conf_pos pos;
@@ -67,8 +67,8 @@ struct fwd_conf_bridge {
 struct fwd_conf_route {
 	struct fwd_ip4_prefix prefix; /* normalised: host bits cleared */
 	bool blackhole;
-	uint32_t via;		  /* host order; 0 when blackhole */
-	char dev[FWD_NAME_MAX];	  /* extension: optional egress port */
+	uint32_t via;           /* host order; 0 when blackhole */
+	char dev[FWD_NAME_MAX]; /* extension: optional egress port */
 	struct fwd_conf_pos pos;
 };
 
@@ -84,23 +84,23 @@ struct fwd_config {
 
 	struct {
 		char lcores[FWD_LCORES_STR_MAX]; /* default "0-1" */
-		bool hugepages;			 /* default true */
-		uint32_t memory_mb;		 /* default 512 */
-		char file_prefix[64];		 /* default "fwd" */
+		bool hugepages;                  /* default true */
+		uint32_t memory_mb;              /* default 512 */
+		char file_prefix[64];            /* default "fwd" */
 		unsigned n_args;
 		char *args[FWD_MAX_EAL_ARGS]; /* heap strings */
 	} dpdk;
 
 	struct {
-		uint16_t burst;		  /* default 32 */
-		uint32_t mbufs;		  /* default 16383 */
+		uint16_t burst;           /* default 32 */
+		uint32_t mbufs;           /* default 16383 */
 		uint32_t neigh_timeout_s; /* default 300 */
 	} dataplane;
 
 	struct {
-		char socket[FWD_PATH_MAX];    /* default FWD_SOCKET_DEFAULT */
+		char socket[FWD_PATH_MAX];       /* default FWD_SOCKET_DEFAULT */
 		char socket_group[FWD_NAME_MAX]; /* default "fwd" */
-		char metrics[64]; /* extension: "HOST:PORT" OpenMetrics, "" = off */
+		char metrics[64];                /* extension: "HOST:PORT" OpenMetrics, "" = off */
 	} control;
 
 	unsigned n_ports;
@@ -135,6 +135,10 @@ int fwd_config_emit(const struct fwd_config *cfg, FILE *out);
 /* Lookups by name; NULL when absent. */
 const struct fwd_conf_port *fwd_config_port(const struct fwd_config *cfg, const char *name);
 const struct fwd_conf_bridge *fwd_config_bridge(const struct fwd_config *cfg, const char *name);
+
+/* The lcore ids of dpdk.lcores in the order written (first = control lcore):
+ * returns their count, or -EINVAL. */
+int fwd_config_lcores(const struct fwd_config *cfg, unsigned *ids, unsigned max);
 
 /* Number of worker lcores named by dpdk.lcores (all but the first), or -EINVAL. */
 int fwd_config_n_workers(const struct fwd_config *cfg);

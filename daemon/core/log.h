@@ -20,15 +20,15 @@ enum fwd_log_level {
 extern int fwd_log_level;
 
 void fwd_log(int level, const char *func, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+        __attribute__((format(printf, 3, 4)));
 
 /* "err", "warning", "notice", "info", "debug" (or 3-7); -EINVAL if unknown. */
 int fwd_log_level_parse(const char *s);
 
-#define LOG(level, fmt, ...)                                                                       \
-	do {                                                                                       \
-		if (FWD_LOG_##level <= fwd_log_level)                                              \
-			fwd_log(FWD_LOG_##level, __func__, fmt, ##__VA_ARGS__);                    \
+#define LOG(level, fmt, ...)                                                    \
+	do {                                                                    \
+		if (FWD_LOG_##level <= fwd_log_level)                           \
+			fwd_log(FWD_LOG_##level, __func__, fmt, ##__VA_ARGS__); \
 	} while (0)
 
 #endif

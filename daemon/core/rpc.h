@@ -52,7 +52,7 @@ struct fwd_rpc_call {
 };
 
 enum fwd_rpc_kind {
-	FWD_RPC_READ,	/* reads state */
+	FWD_RPC_READ,   /* reads state */
 	FWD_RPC_CHANGE, /* changes state: logged with the peer's uid/pid */
 };
 
@@ -68,13 +68,13 @@ struct fwd_rpc_handler {
 void fwd_rpc_register(const struct fwd_rpc_handler *h);
 const struct fwd_rpc_handler *fwd_rpc_handler_get(Fwd__Request__BodyCase body);
 
-#define FWD_RPC_HANDLER(body_case, fn_, kind_)                                                     \
-	static const struct fwd_rpc_handler fwd_rpc_h_##fn_ = {                                    \
-		.body = (body_case), .name = #fn_, .fn = (fn_), .kind = (kind_)                    \
-	};                                                                                         \
-	RTE_INIT(fwd_rpc_reg_##fn_)                                                                \
-	{                                                                                          \
-		fwd_rpc_register(&fwd_rpc_h_##fn_);                                                \
+#define FWD_RPC_HANDLER(body_case, fn_, kind_)                                  \
+	static const struct fwd_rpc_handler fwd_rpc_h_##fn_ = {                 \
+		.body = (body_case), .name = #fn_, .fn = (fn_), .kind = (kind_) \
+	};                                                                      \
+	RTE_INIT(fwd_rpc_reg_##fn_)                                             \
+	{                                                                       \
+		fwd_rpc_register(&fwd_rpc_h_##fn_);                             \
 	}
 
 /* Memory that lives until the current response has been packed; never NULL
@@ -82,13 +82,13 @@ const struct fwd_rpc_handler *fwd_rpc_handler_get(Fwd__Request__BodyCase body);
 void *fwd_rpc_alloc(struct fwd_rpc_call *call, size_t size);
 char *fwd_rpc_strdup(struct fwd_rpc_call *call, const char *s);
 char *fwd_rpc_printf(struct fwd_rpc_call *call, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+        __attribute__((format(printf, 2, 3)));
 /* An array of n pointers to zeroed, initialised-by-caller elements. */
 void **fwd_rpc_ptr_array(struct fwd_rpc_call *call, size_t n);
 
 /* Set the error message; returns -err for `return fwd_rpc_error(...)`. */
 int fwd_rpc_error(struct fwd_rpc_call *call, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+        __attribute__((format(printf, 3, 4)));
 
 /*
  * Run one request payload through unpack, version check and handler
@@ -99,7 +99,7 @@ int fwd_rpc_error(struct fwd_rpc_call *call, int err, const char *fmt, ...)
  * -EBADMSG when the payload did not unpack (closed without a reply).
  */
 int fwd_rpc_dispatch(const uint8_t *payload, size_t len, bool *versioned,
-		     struct fwd_rpc_call *call);
+                     struct fwd_rpc_call *call);
 
 struct fwd_rpc_arena *fwd_rpc_arena_new(void);
 void fwd_rpc_arena_reset(struct fwd_rpc_arena *arena);
@@ -110,7 +110,7 @@ struct event_base;
 struct fwd_rpc_server;
 
 struct fwd_rpc_server *fwd_rpc_server_start(struct event_base *base, const char *path,
-					     const char *group);
+                                            const char *group);
 void fwd_rpc_server_stop(struct fwd_rpc_server *srv);
 unsigned fwd_rpc_server_clients(const struct fwd_rpc_server *srv);
 

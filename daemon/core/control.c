@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <signal.h>
+
+#include <event2/event.h>
+
+#include "core/control.h"
+#include "core/daemon.h"
+#include "core/log.h"
+#include "port/port.h"
+
+#define LINK_POLL_MS 500
+
+static struct event *sig_ev[3];
+static struct event *link_ev;
+static void (*reload_fn)(void);
+
+void fwd_control_set_reload(void (*fn)(void))
+{
+	reload_fn = fn;
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	(void)what, (void)arg;
+	if (sig == SIGHUP) {
+		if (reload_fn != NULL)
+			reload_fn();
+		else
+			LOG(WARNING, "SIGHUP: configuration reload is not available");
+		return;
+	}
+	LOG(NOTICE, "%s: stopping", sig == SIGINT ? "SIGINT" : "SIGTERM");
+	event_base_loopbreak(fwd.evbase);
+}
+
+static void on_link_poll(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd, (void)what, (void)arg;
+	fwd_ports_link_poll();
+}
+
+int fwd_control_init(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct timeval tv = { 0, LINK_POLL_MS * 1000 };
+
+	signal(SIGPIPE, SIG_IGN);
+	fwd.evbase = event_base_new();
+	if (fwd.evbase == NULL)
+		return -ENOMEM;
+	for (unsigned i = 0; i < 3; i++) {
+		sig_ev[i] = evsignal_new(fwd.evbase, sigs[i], on_signal, NULL);
+		if (sig_ev[i] == NULL || evsignal_add(sig_ev[i], NULL) < 0)
+			return -EIO;
+	}
+	link_ev = event_new(fwd.evbase, -1, EV_PERSIST, on_link_poll, NULL);
+	if (link_ev == NULL || event_add(link_ev, &tv) < 0)
+		return -EIO;
+	return 0;
+}
+
+int fwd_control_run(void)
+{
+	event_base_dispatch(fwd.evbase);
+	return 0;
+}
+
+void fwd_control_fini(void)
+{
+	for (unsigned i = 0; i < 3; i++) {
+		if (sig_ev[i] != NULL)
+			event_free(sig_ev[i]);
+		sig_ev[i] = NULL;
+	}
+	if (link_ev != NULL)
+		event_free(link_ev);
+	link_ev = NULL;
+	if (fwd.evbase != NULL)
+		event_base_free(fwd.evbase);
+	fwd.evbase = NULL;
+}

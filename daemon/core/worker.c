@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+
+#include "core/daemon.h"
+#include "core/log.h"
+#include "core/worker.h"
+
+#define CONTROL_TX_RING 1024
+
+static fwd_input_fn mode_input[FWD_MODE_BRIDGE + 1];
+
+void fwd_worker_set_input(enum fwd_port_mode mode, fwd_input_fn fn)
+{
+	mode_input[mode] = fn;
+}
+
+bool fwd_worker_has_input(enum fwd_port_mode mode)
+{
+	return mode_input[mode] != NULL;
+}
+
+/* Count and free the mbufs a tx burst left unsent. */
+static void tx_unsent(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, uint16_t n,
+                      enum fwd_drop_reason reason, uint64_t *bytes)
+{
+	for (uint16_t i = 0; i < n; i++)
+		*bytes -= pkts[i]->pkt_len;
+	fwd_drop_bulk(w, port, reason, pkts, n);
+}
+
+void fwd_tx_flush(struct fwd_worker *w, uint8_t port)
+{
+	struct fwd_txbuf *b = &w->tx[port];
+	const struct fwd_port *p = &fwd_ports[port];
+	struct fwd_port_ctrs *c = &w->stats.port[port];
+	uint16_t sent = 0;
+
+	if (likely(p->admin_up))
+		sent = rte_eth_tx_burst(p->port_id, w->txq, b->pkts, b->n);
+	if (unlikely(sent < b->n))
+		tx_unsent(w, port, b->pkts + sent, b->n - sent,
+		          p->admin_up ? FWD_DROP_TX_FULL : FWD_DROP_PORT_DOWN, &b->bytes);
+	c->tx_pkts += sent;
+	c->tx_bytes += b->bytes;
+	b->n = 0;
+	b->bytes = 0;
+}
+
+void fwd_tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct fwd_port *p = &fwd_ports[port];
+	struct fwd_port_ctrs *c = &w->stats.port[port];
+	uint64_t bytes = 0;
+	uint16_t sent = 0;
+
+	for (uint16_t i = 0; i < n; i++)
+		bytes += pkts[i]->pkt_len;
+	if (likely(p->admin_up))
+		sent = rte_eth_tx_burst(p->port_id, w->txq, pkts, n);
+	if (unlikely(sent < n))
+		tx_unsent(w, port, pkts + sent, n - sent,
+		          p->admin_up ? FWD_DROP_TX_FULL : FWD_DROP_PORT_DOWN, &bytes);
+	c->tx_pkts += sent;
+	c->tx_bytes += bytes;
+}
+
+/* Receive and dispatch one burst; returns the number of packets received. */
+static inline uint16_t worker_rx(struct fwd_worker *w, const struct fwd_rxq *q)
+{
+	struct rte_mbuf *pkts[FWD_BURST_MAX];
+	const struct fwd_port *p = &fwd_ports[q->port];
+	struct fwd_port_ctrs *c = &w->stats.port[q->port];
+	uint64_t bytes = 0;
+	uint16_t n;
+
+	n = rte_eth_rx_burst(q->port_id, q->queue, pkts, w->burst);
+	if (n == 0)
+		return 0;
+	for (uint16_t i = 0; i < n; i++)
+		bytes += pkts[i]->pkt_len;
+	c->rx_pkts += n;
+	c->rx_bytes += bytes;
+	if (unlikely(!p->admin_up))
+		fwd_drop_bulk(w, q->port, FWD_DROP_PORT_DOWN, pkts, n);
+	else
+		mode_input[p->mode](w, p, pkts, n);
+	return n;
+}
+
+/* Packets the control thread asked this worker to send. */
+static unsigned worker_control_tx(struct fwd_worker *w)
+{
+	struct rte_mbuf *pkts[64];
+	unsigned n = rte_ring_sc_dequeue_burst(w->tx_ring, (void **)pkts, RTE_DIM(pkts), NULL);
+
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t port = pkts[i]->port;
+		if (unlikely(port >= fwd_n_ports)) {
+			rte_pktmbuf_free(pkts[i]);
+			continue;
+		}
+		fwd_tx(w, port, pkts[i]);
+	}
+	return n;
+}
+
+static int worker_main(void *arg)
+{
+	struct fwd_worker *w = arg;
+	struct fwd_loop_ctrs *lc = &w->stats.loop;
+
+	rte_rcu_qsbr_thread_online(fwd.rcu, w->index);
+	while (likely(!w->stop)) {
+		uint64_t t0 = rte_rdtsc();
+		unsigned pkts = 0, ctl;
+
+		rte_rcu_qsbr_quiescent(fwd.rcu, w->index);
+		for (unsigned i = 0; i < w->n_rxq; i++) {
+			uint16_t n = worker_rx(w, &w->rxq[i]);
+			pkts += n;
+			lc->bursts += n != 0;
+		}
+		ctl = worker_control_tx(w);
+		for (unsigned port = 0; port < fwd_n_ports; port++)
+			if (w->tx[port].n != 0)
+				fwd_tx_flush(w, port);
+		lc->loops++;
+		if (pkts + ctl != 0) {
+			lc->pkts += pkts;
+			lc->busy_loops++;
+			lc->busy_cycles += rte_rdtsc() - t0;
+		}
+	}
+	rte_rcu_qsbr_thread_offline(fwd.rcu, w->index);
+	return 0;
+}
+
+static int assign_queues(void)
+{
+	unsigned k = 0;
+
+	for (unsigned pi = 0; pi < fwd_n_ports; pi++) {
+		struct fwd_port *p = &fwd_ports[pi];
+		for (uint16_t q = 0; q < p->n_rxq; q++, k++) {
+			struct fwd_worker *w = fwd.workers[k % fwd.n_workers];
+			if (w->n_rxq == FWD_MAX_RXQ) {
+				LOG(ERR, "worker %u: more than %u rx queues", w->index,
+				    FWD_MAX_RXQ);
+				return -E2BIG;
+			}
+			w->rxq[w->n_rxq++] =
+			        (struct fwd_rxq){ .port_id = p->port_id, .queue = q, .port = pi };
+			p->rxq_worker[q] = w->index;
+		}
+	}
+	return 0;
+}
+
+static struct fwd_worker *worker_new(unsigned index, unsigned lcore, uint16_t burst)
+{
+	char name[RTE_RING_NAMESIZE];
+	int socket = (int)rte_lcore_to_socket_id(lcore);
+	struct fwd_worker *w =
+	        rte_zmalloc_socket("fwd_worker", sizeof(*w), RTE_CACHE_LINE_SIZE, socket);
+
+	if (w == NULL)
+		return NULL;
+	w->index = index;
+	w->lcore = lcore;
+	w->txq = index;
+	w->burst = burst;
+	snprintf(name, sizeof(name), "fwd_ctltx_%u", index);
+	w->tx_ring = rte_ring_create(name, CONTROL_TX_RING, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (w->tx_ring == NULL) {
+		rte_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int fwd_workers_create(const struct fwd_config *cfg)
+{
+	unsigned lcores[RTE_MAX_LCORE];
+	int n = fwd_config_lcores(cfg, lcores, RTE_DIM(lcores));
+
+	if (n < 2 || n - 1 > FWD_MAX_WORKERS)
+		return -EINVAL;
+	for (int i = 1; i < n; i++) {
+		struct fwd_worker *w = worker_new(i - 1, lcores[i], cfg->dataplane.burst);
+		if (w == NULL) {
+			LOG(ERR, "worker on lcore %u: %s", lcores[i], rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+		fwd.workers[fwd.n_workers++] = w;
+	}
+	return assign_queues();
+}
+
+int fwd_workers_launch(void)
+{
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		if (!fwd_worker_has_input(fwd_ports[i].mode)) {
+			LOG(ERR, "port %s: mode %s is not available", fwd_ports[i].name,
+			    fwd_port_mode_name(fwd_ports[i].mode));
+			return -ENOTSUP;
+		}
+	}
+	for (unsigned i = 0; i < fwd.n_workers; i++) {
+		struct fwd_worker *w = fwd.workers[i];
+		int rc = rte_eal_remote_launch(worker_main, w, w->lcore);
+		if (rc < 0) {
+			LOG(ERR, "worker %u: launch on lcore %u: %s", i, w->lcore, strerror(-rc));
+			fwd_workers_stop();
+			return rc;
+		}
+	}
+	LOG(INFO, "%u workers running", fwd.n_workers);
+	return 0;
+}
+
+void fwd_workers_stop(void)
+{
+	for (unsigned i = 0; i < fwd.n_workers; i++)
+		fwd.workers[i]->stop = true;
+	rte_eal_mp_wait_lcore();
+}
+
+void fwd_workers_free(void)
+{
+	for (unsigned i = 0; i < fwd.n_workers; i++) {
+		struct fwd_worker *w = fwd.workers[i];
+		struct rte_mbuf *m;
+
+		while (rte_ring_dequeue(w->tx_ring, (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+		for (unsigned p = 0; p < FWD_MAX_PORTS; p++)
+			rte_pktmbuf_free_bulk(w->tx[p].pkts, w->tx[p].n);
+		rte_ring_free(w->tx_ring);
+		rte_free(w);
+		fwd.workers[i] = NULL;
+	}
+	fwd.n_workers = 0;
+}
+
+int fwd_control_tx(struct rte_mbuf *m, uint8_t port)
+{
+	static unsigned next;
+	struct fwd_worker *w;
+
+	if (fwd.n_workers == 0 || port >= fwd_n_ports) {
+		rte_pktmbuf_free(m);
+		return -ENODEV;
+	}
+	/* spread control traffic over workers; each ring has a single producer: us */
+	w = fwd.workers[next++ % fwd.n_workers];
+	m->port = port;
+	if (rte_ring_sp_enqueue(w->tx_ring, m) != 0) {
+		rte_pktmbuf_free(m);
+		return -ENOBUFS;
+	}
+	return 0;
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Worker lcores: run-to-completion loops. A worker owns the rx queues
+ * assigned to it and tx queue `txq` (= its index) on every port, so no two
+ * threads ever touch the same queue. Its state is allocated on its own
+ * socket and written by it alone (control reads counters).
+ */
+#ifndef FWD_WORKER_H
+#define FWD_WORKER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "core/config.h"
+#include "port/port.h"
+#include "stats/stats.h"
+
+#define FWD_BURST_MAX 512
+#define FWD_MAX_RXQ   64 /* rx queues per worker */
+#define FWD_TXBUF_CAP 64 /* mbufs buffered per egress port before a flush */
+
+struct rte_ring;
+
+struct fwd_rxq {
+	uint16_t port_id; /* DPDK id */
+	uint16_t queue;
+	uint8_t port; /* port index */
+};
+
+struct fwd_txbuf {
+	uint16_t n;
+	uint64_t bytes; /* sum of pkt_len of the buffered mbufs */
+	struct rte_mbuf *pkts[FWD_TXBUF_CAP];
+};
+
+struct fwd_worker {
+	/* set by control before launch */
+	unsigned index;
+	unsigned lcore;
+	uint16_t txq;
+	uint16_t burst;
+	unsigned n_rxq;
+	struct fwd_rxq rxq[FWD_MAX_RXQ];
+	struct rte_ring *tx_ring; /* control -> worker: mbufs to send, m->port = port index */
+	volatile bool stop;       /* written by control at shutdown */
+
+	/* worker only */
+	struct fwd_wstats stats __rte_cache_aligned;
+	struct fwd_txbuf tx[FWD_MAX_PORTS] __rte_cache_aligned;
+} __rte_cache_aligned;
+
+/* A mode's input: handles a burst received on port `in` (all mbufs consumed). */
+typedef void (*fwd_input_fn)(struct fwd_worker *w, const struct fwd_port *in,
+                             struct rte_mbuf **pkts, uint16_t n);
+
+/* Features register the input function of their port mode at startup. */
+void fwd_worker_set_input(enum fwd_port_mode mode, fwd_input_fn fn);
+bool fwd_worker_has_input(enum fwd_port_mode mode);
+
+int fwd_workers_create(const struct fwd_config *cfg);
+int fwd_workers_launch(void);
+void fwd_workers_stop(void);
+void fwd_workers_free(void);
+
+/* Hand a packet built by the control thread to a worker for transmission. */
+int fwd_control_tx(struct rte_mbuf *m, uint8_t port);
+
+static inline void fwd_drop(struct fwd_worker *w, uint8_t port, enum fwd_drop_reason r,
+                            struct rte_mbuf *m)
+{
+	w->stats.port[port].drop[r]++;
+	rte_pktmbuf_free(m);
+}
+
+static inline void fwd_drop_bulk(struct fwd_worker *w, uint8_t port, enum fwd_drop_reason r,
+                                 struct rte_mbuf **pkts, uint16_t n)
+{
+	w->stats.port[port].drop[r] += n;
+	rte_pktmbuf_free_bulk(pkts, n);
+}
+
+void fwd_tx_flush(struct fwd_worker *w, uint8_t port);
+
+/* Buffer m for transmission on port (index); flushed at the end of the loop. */
+static inline void fwd_tx(struct fwd_worker *w, uint8_t port, struct rte_mbuf *m)
+{
+	struct fwd_txbuf *b = &w->tx[port];
+
+	if (unlikely(b->n == FWD_TXBUF_CAP))
+		fwd_tx_flush(w, port);
+	b->bytes += m->pkt_len;
+	b->pkts[b->n++] = m;
+}
+
+/*
+ * Send a whole burst on port now (no buffering); unsent mbufs are freed
+ * and counted as tx_full. Used when a burst goes to one port (xconnect).
+ */
+void fwd_tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, uint16_t n);
+
+#endif

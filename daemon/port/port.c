@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+
+#include "core/daemon.h"
+#include "core/log.h"
+#include "port/port.h"
+
+struct fwd_port fwd_ports[FWD_MAX_PORTS];
+unsigned fwd_n_ports;
+
+struct fwd_port *fwd_port_by_name(const char *name)
+{
+	for (unsigned i = 0; i < fwd_n_ports; i++)
+		if (strcmp(fwd_ports[i].name, name) == 0)
+			return &fwd_ports[i];
+	return NULL;
+}
+
+/* The ethdev name of a device string: the vdev name before the first comma. */
+static void device_ethdev_name(const char *device, char *name, size_t len)
+{
+	size_t n = strcspn(device, ",");
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(name, device, n);
+	name[n] = '\0';
+}
+
+static int port_find(const struct fwd_conf_port *cp, uint16_t *port_id)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+
+	device_ethdev_name(cp->device, name, sizeof(name));
+	if (rte_eth_dev_get_port_by_name(name, port_id) == 0)
+		return 0;
+	LOG(ERR,
+	    "port %s: no DPDK port for device \"%s\" (not probed: check the address, the "
+	    "driver binding or the vdev arguments)",
+	    cp->name, cp->device);
+	return -ENODEV;
+}
+
+static void port_rss_conf(const struct rte_eth_dev_info *info, struct rte_eth_conf *conf,
+                          uint16_t n_rxq)
+{
+	uint64_t hf =
+	        (RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) & info->flow_type_rss_offloads;
+
+	if (n_rxq > 1 && hf != 0) {
+		conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf->rx_adv_conf.rss_conf.rss_hf = hf;
+	}
+}
+
+static int port_check_caps(struct fwd_port *p, const struct rte_eth_dev_info *info)
+{
+	if (p->n_rxq > info->max_rx_queues) {
+		LOG(ERR, "port %s: %u rx queues configured, device supports %u", p->name, p->n_rxq,
+		    info->max_rx_queues);
+		return -EINVAL;
+	}
+	if (p->n_txq > info->max_tx_queues) {
+		LOG(ERR,
+		    "port %s: %u workers need %u tx queues, device supports %u "
+		    "(use fewer worker lcores, or give the vdev more queues, e.g. qpairs=N)",
+		    p->name, p->n_txq, p->n_txq, info->max_tx_queues);
+		return -EINVAL;
+	}
+	if (p->mtu < info->min_mtu || p->mtu > info->max_mtu) {
+		LOG(ERR, "port %s: mtu %u outside the device's range %u..%u", p->name, p->mtu,
+		    info->min_mtu, info->max_mtu);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int port_setup_queues(struct fwd_port *p, int socket)
+{
+	int rc;
+
+	for (uint16_t q = 0; q < p->n_rxq; q++) {
+		rc = rte_eth_rx_queue_setup(p->port_id, q, p->rxd, socket, NULL, fwd.pool);
+		if (rc < 0) {
+			LOG(ERR, "port %s: rx queue %u: %s", p->name, q, rte_strerror(-rc));
+			return rc;
+		}
+	}
+	for (uint16_t q = 0; q < p->n_txq; q++) {
+		rc = rte_eth_tx_queue_setup(p->port_id, q, p->txd, socket, NULL);
+		if (rc < 0) {
+			LOG(ERR, "port %s: tx queue %u: %s", p->name, q, rte_strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static int port_configure(struct fwd_port *p)
+{
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf conf = { 0 };
+	int socket, rc;
+
+	rc = rte_eth_dev_info_get(p->port_id, &info);
+	if (rc < 0)
+		return rc;
+	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
+	rc = port_check_caps(p, &info);
+	if (rc < 0)
+		return rc;
+	port_rss_conf(&info, &conf, p->n_rxq);
+	conf.rxmode.mtu = p->mtu;
+	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, p->n_txq, &conf);
+	if (rc < 0) {
+		LOG(ERR, "port %s: configure: %s", p->name, rte_strerror(-rc));
+		return rc;
+	}
+	rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &p->rxd, &p->txd);
+	if (rc < 0)
+		return rc;
+	socket = rte_eth_dev_socket_id(p->port_id);
+	rc = port_setup_queues(p, socket < 0 ? 0 : socket);
+	if (rc < 0)
+		return rc;
+	return rte_eth_macaddr_get(p->port_id, &p->mac);
+}
+
+static int port_init_one(struct fwd_port *p, const struct fwd_config *cfg,
+                         const struct fwd_conf_port *cp, unsigned n_workers)
+{
+	snprintf(p->name, sizeof(p->name), "%s", cp->name);
+	snprintf(p->device, sizeof(p->device), "%s", cp->device);
+	p->mode = cp->mode;
+	p->mtu = cp->mtu;
+	p->n_rxq = cp->rx_queues;
+	p->n_txq = n_workers;
+	p->rxd = cp->rxd;
+	p->txd = cp->txd;
+	p->admin_up = 1;
+	if (cp->mode == FWD_MODE_XCONNECT) {
+		const struct fwd_conf_port *peer = fwd_config_port(cfg, cp->peer);
+		p->peer = peer - cfg->ports;
+	}
+	if (cp->mode == FWD_MODE_BRIDGE) {
+		const struct fwd_conf_bridge *b = fwd_config_bridge(cfg, cp->bridge);
+		p->bridge = b - cfg->bridges;
+	}
+	int rc = port_find(cp, &p->port_id);
+	if (rc < 0)
+		return rc;
+	p->probed = true;
+	return port_configure(p);
+}
+
+int fwd_ports_init(const struct fwd_config *cfg, unsigned n_workers)
+{
+	for (unsigned i = 0; i < cfg->n_ports; i++) {
+		struct fwd_port *p = &fwd_ports[i];
+
+		memset(p, 0, sizeof(*p));
+		p->idx = i;
+		fwd_n_ports = i + 1;
+		int rc = port_init_one(p, cfg, &cfg->ports[i], n_workers);
+		if (rc < 0) {
+			LOG(ERR, "port %s (%s): initialisation failed", cfg->ports[i].name,
+			    cfg->ports[i].device);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int fwd_ports_start(void)
+{
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		struct fwd_port *p = &fwd_ports[i];
+		int rc = rte_eth_dev_start(p->port_id);
+
+		if (rc < 0) {
+			LOG(ERR, "port %s: start: %s", p->name, rte_strerror(-rc));
+			return rc;
+		}
+		p->started = true;
+		/* l3 ports take only frames for their MAC; the others forward any frame */
+		if (p->mode != FWD_MODE_L3) {
+			rc = rte_eth_promiscuous_enable(p->port_id);
+			if (rc < 0 && rc != -ENOTSUP)
+				LOG(WARNING, "port %s: promiscuous mode: %s", p->name,
+				    rte_strerror(-rc));
+		}
+		p->promiscuous = rte_eth_promiscuous_get(p->port_id) == 1;
+	}
+	fwd_ports_link_poll();
+	return 0;
+}
+
+void fwd_ports_stop(void)
+{
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		struct fwd_port *p = &fwd_ports[i];
+		if (!p->started)
+			continue;
+		int rc = rte_eth_dev_stop(p->port_id);
+		if (rc < 0)
+			LOG(WARNING, "port %s: stop: %s", p->name, rte_strerror(-rc));
+		p->started = false;
+	}
+}
+
+void fwd_ports_close(void)
+{
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		struct fwd_port *p = &fwd_ports[i];
+		if (p->probed)
+			rte_eth_dev_close(p->port_id);
+		free(p->xstats_base);
+		memset(p, 0, sizeof(*p));
+	}
+	fwd_n_ports = 0;
+}
+
+int fwd_port_set_admin(struct fwd_port *p, bool up)
+{
+	int rc = up ? rte_eth_dev_set_link_up(p->port_id) : rte_eth_dev_set_link_down(p->port_id);
+
+	/* Virtual devices may not drive a link; the admin flag alone stops traffic. */
+	if (rc < 0 && rc != -ENOTSUP)
+		LOG(WARNING, "port %s: set link %s: %s", p->name, up ? "up" : "down",
+		    rte_strerror(-rc));
+	p->admin_up = up;
+	LOG(NOTICE, "port %s: admin %s", p->name, up ? "up" : "down");
+	return 0;
+}
+
+unsigned fwd_ports_link_poll(void)
+{
+	unsigned up = 0;
+
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		struct fwd_port *p = &fwd_ports[i];
+		struct rte_eth_link link;
+
+		if (!p->started || rte_eth_link_get_nowait(p->port_id, &link) < 0)
+			continue;
+		bool now = link.link_status == RTE_ETH_LINK_UP;
+		if (now != p->link_up) {
+			p->link_changes++;
+			if (now)
+				LOG(NOTICE, "port %s: link up, %s, %s-duplex", p->name,
+				    rte_eth_link_speed_to_str(link.link_speed),
+				    link.link_duplex ? "full" : "half");
+			else
+				LOG(NOTICE, "port %s: link down", p->name);
+		}
+		p->link_up = now;
+		p->link_speed = now ? link.link_speed : 0;
+		p->link_full_duplex = link.link_duplex == RTE_ETH_LINK_FULL_DUPLEX;
+		up += now;
+	}
+	return up;
+}

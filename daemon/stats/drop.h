@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Named drop reasons. Every packet the dataplane frees without sending is
+ * counted against exactly one of these, on the port it arrived on (or the
+ * port it was to leave by, for tx_full and port_down on egress).
+ * Names are what `fwdctl stats` and the metrics endpoint show: never rename.
+ */
+#ifndef FWD_DROP_H
+#define FWD_DROP_H
+
+#define FWD_DROP_REASONS(X)                                                               \
+	X(TX_FULL, "tx_full")           /* egress queue full */                           \
+	X(PORT_DOWN, "port_down")       /* port administratively down */                  \
+	X(NOT_FOR_US, "not_for_us")     /* l3: unicast frame for another MAC */           \
+	X(UNSUPPORTED, "unsupported")   /* l3: ethertype not handled (IPv6, VLAN, ...) */ \
+	X(BAD_HEADER, "bad_header")     /* RFC 1812 5.2.2: version, IHL, lengths */       \
+	X(BAD_CHECKSUM, "bad_checksum") /* IPv4 header checksum */                        \
+	X(BAD_ADDRESS, "bad_address")   /* RFC 1812 5.3.7 martian source/destination */   \
+	X(TTL_EXCEEDED, "ttl_exceeded") /* TTL <= 1 on a packet to forward */             \
+	X(NO_ROUTE, "no_route")         /* no FIB entry */                                \
+	X(BLACKHOLE, "blackhole")       /* blackhole route */                             \
+	X(NO_NEIGHBOUR, "no_neighbour") /* next hop failed to resolve */                  \
+	X(HOLD_FULL, "hold_full")       /* per-neighbour hold queue full */               \
+	X(MTU, "mtu")                   /* too big with DF set */                         \
+	X(FRAG_ERROR, "frag_error")     /* could not fragment (no mbufs) */               \
+	X(PUNT_FULL, "punt_full")       /* slow-path ring full */                         \
+	X(LOCAL_PROTO, "local_proto")   /* to us, protocol not served */                  \
+	X(ARP_INVALID, "arp_invalid")   /* malformed or foreign ARP */                    \
+	X(ICMP_INVALID, "icmp_invalid") /* malformed ICMP to us */                        \
+	X(SAME_PORT, "same_port")       /* bridge: destination is the ingress port */     \
+	X(NO_MBUF, "no_mbuf")           /* mbuf pool exhausted while copying */           \
+	X(CONTROL_TX, "control_tx")     /* control-thread packet to a port being closed */
+
+enum fwd_drop_reason {
+#define FWD_DROP_ENUM(e, name) FWD_DROP_##e,
+	FWD_DROP_REASONS(FWD_DROP_ENUM)
+#undef FWD_DROP_ENUM
+	        FWD_DROP_MAX
+};
+
+extern const char *const fwd_drop_names[FWD_DROP_MAX];
+
+#endif

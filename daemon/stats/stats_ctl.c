@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "core/daemon.h"
+#include "core/module.h"
+#include "core/worker.h"
+#include "stats/counter.h"
+#include "stats/stats_ctl.h"
+
+#define SAMPLE_INTERVAL_MS 1000
+
+static struct fwd_port_ctrs base[FWD_MAX_PORTS]; /* at the last clear */
+static struct fwd_loop_ctrs loop_base[FWD_MAX_WORKERS];
+static struct fwd_port_ctrs sample[FWD_MAX_PORTS]; /* at the last sample */
+static struct fwd_rates rates[FWD_MAX_PORTS];
+static struct timespec sample_time;
+static double interval;
+static struct event *sample_ev;
+
+static void port_sum(unsigned port, struct fwd_port_ctrs *out)
+{
+	const struct fwd_wstats *ws[FWD_MAX_WORKERS];
+
+	for (unsigned i = 0; i < fwd.n_workers; i++)
+		ws[i] = &fwd.workers[i]->stats;
+	fwd_stats_sum_port(ws, fwd.n_workers, port, out);
+}
+
+void fwd_stats_port_get(unsigned port, struct fwd_port_ctrs *out)
+{
+	struct fwd_port_ctrs sum;
+
+	port_sum(port, &sum);
+	fwd_stats_sub(&sum, &base[port], out);
+}
+
+const struct fwd_rates *fwd_stats_port_rates(unsigned port)
+{
+	return &rates[port];
+}
+
+double fwd_stats_interval(void)
+{
+	return interval;
+}
+
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+void fwd_stats_loop_get(unsigned worker, struct fwd_loop_ctrs *out)
+{
+	const struct fwd_loop_ctrs *c = &fwd.workers[worker]->stats.loop;
+	const struct fwd_loop_ctrs *b = &loop_base[worker];
+
+	out->loops = sub0(c->loops, b->loops);
+	out->busy_loops = sub0(c->busy_loops, b->busy_loops);
+	out->busy_cycles = sub0(c->busy_cycles, b->busy_cycles);
+	out->pkts = sub0(c->pkts, b->pkts);
+	out->bursts = sub0(c->bursts, b->bursts);
+}
+
+static double elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void stats_sample(evutil_socket_t fd, short what, void *arg)
+{
+	struct timespec now;
+
+	(void)fd, (void)what, (void)arg;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	interval = elapsed(&sample_time, &now);
+	for (unsigned p = 0; p < fwd_n_ports; p++) {
+		struct fwd_port_ctrs cur;
+		fwd_stats_port_get(p, &cur);
+		fwd_stats_rates(&sample[p], &cur, interval, &rates[p]);
+		sample[p] = cur;
+	}
+	sample_time = now;
+}
+
+void fwd_stats_clear(void)
+{
+	for (unsigned p = 0; p < fwd_n_ports; p++) {
+		port_sum(p, &base[p]);
+		memset(&sample[p], 0, sizeof(sample[p]));
+	}
+	for (unsigned w = 0; w < fwd.n_workers; w++)
+		loop_base[w] = fwd.workers[w]->stats.loop;
+	for (struct fwd_counter *c = fwd_counters(); c != NULL; c = c->next)
+		c->base = c->value;
+}
+
+static int stats_init(const struct fwd_config *cfg)
+{
+	struct timeval tv = { .tv_sec = SAMPLE_INTERVAL_MS / 1000,
+		              .tv_usec = (SAMPLE_INTERVAL_MS % 1000) * 1000 };
+
+	(void)cfg;
+	memset(base, 0, sizeof(base));
+	memset(sample, 0, sizeof(sample));
+	memset(rates, 0, sizeof(rates));
+	clock_gettime(CLOCK_MONOTONIC, &sample_time);
+	sample_ev = event_new(fwd.evbase, -1, EV_PERSIST, stats_sample, NULL);
+	if (sample_ev == NULL)
+		return -ENOMEM;
+	return event_add(sample_ev, &tv) == 0 ? 0 : -EIO;
+}
+
+static void stats_fini(void)
+{
+	if (sample_ev != NULL)
+		event_free(sample_ev);
+	sample_ev = NULL;
+}
+
+static struct fwd_module stats_module = {
+	.name = "stats",
+	.prio = 100,
+	.init = stats_init,
+	.fini = stats_fini,
+};
+FWD_MODULE(stats_module);

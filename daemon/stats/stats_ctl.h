@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Control-thread view of the counters: sums over workers minus the
+ * `stats clear` baseline, and rates from a once-a-second sample.
+ */
+#ifndef FWD_STATS_CTL_H
+#define FWD_STATS_CTL_H
+
+#include "stats/stats.h"
+
+/* Current counters of port index `port` since the last clear. */
+void fwd_stats_port_get(unsigned port, struct fwd_port_ctrs *out);
+const struct fwd_rates *fwd_stats_port_rates(unsigned port);
+double fwd_stats_interval(void);
+
+/* Worker loop counters since the last clear. */
+void fwd_stats_loop_get(unsigned worker, struct fwd_loop_ctrs *out);
+
+void fwd_stats_clear(void);
+
+#endif
