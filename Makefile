@@ -54,7 +54,7 @@ DAEMON_OBJS := $(call obj,$(filter-out $(DAEMON_MAIN),$(DAEMON_SRCS)))
 CLI_OBJS    := $(call obj,$(filter-out $(CLI_MAIN),$(CLI_SRCS)))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 
-.PHONY: all deps check unit-tests tests-build demo bench bench-callgrind fuzz soak lint format \
+.PHONY: all deps check unit-tests tests-build demo demo-stop bench bench-callgrind fuzz soak lint format \
 	install uninstall clean pkgcheck
 .DEFAULT_GOAL := all
 
@@ -137,7 +137,10 @@ check:
 demo:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory all
-	@bash tests/demo.sh
+	@bash tests/demo.sh start
+
+demo-stop:
+	@bash tests/demo.sh stop
 
 # --------------------------------------------------------------- hygiene
 FMT_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)

@@ -69,10 +69,12 @@ static int build_argv(const struct fwd_config *cfg, const char *prog, struct eal
 	rc |= push(a, "-l%s", cfg->dpdk.lcores);
 	rc |= push(a, "--main-lcore=%u", lcores[0]);
 	rc |= push(a, "--file-prefix=%s", cfg->dpdk.file_prefix);
-	/* no runtime files (hugepage maps, mp socket) left behind, even after a crash */
-	rc |= push(a, "--in-memory");
-	if (!cfg->dpdk.hugepages)
-		rc |= push(a, "--no-huge");
+	/* No runtime files (hugepage maps, mp socket) left behind, even after a crash.
+	 * --no-huge implies legacy memory, which --in-memory refuses. */
+	if (cfg->dpdk.hugepages)
+		rc |= push(a, "--in-memory");
+	else
+		rc |= push(a, "--no-huge") | push(a, "--no-shconf");
 	rc |= push(a, "-m%u", cfg->dpdk.memory_mb);
 	rc |= push(a, "--log-level=lib.eal:notice");
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
