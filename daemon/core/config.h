@@ -26,7 +26,7 @@
 #define FWD_MAX_BRIDGES     16
 #define FWD_MAX_ADDRS       32 /* per port */
 #define FWD_MAX_EAL_ARGS    64
-#define FWD_MAX_CONF_ROUTES 65536 /* bulk tables go through `route load` */
+#define FWD_MAX_CONF_ROUTES  (1u << 21) /* `config show` of a full table loads back */
 #define FWD_MAX_CONF_NEIGHS 4096
 #define FWD_LCORES_STR_MAX  128
 
@@ -95,6 +95,9 @@ struct fwd_config {
 		uint16_t burst;           /* default 32 */
 		uint32_t mbufs;           /* default 16383 */
 		uint32_t neigh_timeout_s; /* default 300 */
+		uint32_t fib_tbl8s;	  /* extension: FIB tbl8 groups (routes longer than /24
+					   * and neighbours share them), default 32768 */
+		uint32_t nexthops;	  /* extension: next-hop table size, default 65536 */
 	} dataplane;
 
 	struct {

@@ -127,6 +127,8 @@ static int worker_main(void *arg)
 			pkts += n;
 			lc->bursts += n != 0;
 		}
+		if (w->n_punt != 0)
+			fwd_punt_flush(w);
 		ctl = worker_control_tx(w);
 		for (unsigned port = 0; port < fwd_n_ports; port++)
 			if (w->tx[port].n != 0)

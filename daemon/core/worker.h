@@ -16,6 +16,7 @@
 #include <rte_mbuf.h>
 
 #include "core/config.h"
+#include "core/punt.h"
 #include "port/port.h"
 #include "stats/stats.h"
 
@@ -46,11 +47,14 @@ struct fwd_worker {
 	unsigned n_rxq;
 	struct fwd_rxq rxq[FWD_MAX_RXQ];
 	struct rte_ring *tx_ring; /* control -> worker: mbufs to send, m->port = port index */
+	struct rte_ring *punt_ring; /* worker -> control (shared, multi-producer) */
 	volatile bool stop;       /* written by control at shutdown */
 
 	/* worker only */
 	struct fwd_wstats stats __rte_cache_aligned;
 	struct fwd_txbuf tx[FWD_MAX_PORTS] __rte_cache_aligned;
+	uint16_t n_punt;
+	struct rte_mbuf *punt[FWD_BURST_MAX];
 } __rte_cache_aligned;
 
 /* A mode's input: handles a burst received on port `in` (all mbufs consumed). */
@@ -94,6 +98,25 @@ static inline void fwd_tx(struct fwd_worker *w, uint8_t port, struct rte_mbuf *m
 		fwd_tx_flush(w, port);
 	b->bytes += m->pkt_len;
 	b->pkts[b->n++] = m;
+}
+
+void fwd_punt_flush(struct fwd_worker *w);
+
+/* Stage m for the control thread; `drop` is counted against in_port when
+ * the hand-over succeeds (FWD_PUNT_NO_DROP: not a drop). */
+static inline void fwd_punt(struct fwd_worker *w, struct rte_mbuf *m, enum fwd_punt_reason reason,
+			    uint8_t in_port, uint8_t out_port, uint32_t aux, uint8_t drop)
+{
+	struct fwd_punt_meta *meta = fwd_punt_meta(m);
+
+	meta->reason = reason;
+	meta->in_port = in_port;
+	meta->out_port = out_port;
+	meta->drop = drop;
+	meta->aux = aux;
+	if (unlikely(w->n_punt == FWD_BURST_MAX))
+		fwd_punt_flush(w);
+	w->punt[w->n_punt++] = m;
 }
 
 /*

@@ -7,6 +7,7 @@
 
 #include "core/daemon.h"
 #include "core/module.h"
+#include "core/punt.h"
 #include "core/worker.h"
 #include "stats/counter.h"
 #include "stats/stats_ctl.h"
@@ -24,10 +25,15 @@ static struct event *sample_ev;
 static void port_sum(unsigned port, struct fwd_port_ctrs *out)
 {
 	const struct fwd_wstats *ws[FWD_MAX_WORKERS];
+	const struct fwd_port_ctrs *ctl = fwd_control_ctrs(port);
 
 	for (unsigned i = 0; i < fwd.n_workers; i++)
 		ws[i] = &fwd.workers[i]->stats;
 	fwd_stats_sum_port(ws, fwd.n_workers, port, out);
+	/* the control thread's own row: the packets it dropped (its sends are
+	 * transmitted, and counted, by workers) */
+	for (unsigned r = 0; r < FWD_DROP_MAX; r++)
+		out->drop[r] += ctl->drop[r];
 }
 
 void fwd_stats_port_get(unsigned port, struct fwd_port_ctrs *out)

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The slow path. Workers hand packets they cannot finish (ARP, packets for
+ * us, packets waiting for a neighbour, packets that need an ICMP error) to
+ * the control thread through one bounded multi-producer ring; each carries
+ * a small metadata record in an mbuf dynamic field. The control thread
+ * drains the ring from a timer and calls the handler registered for the
+ * reason. A full ring is a counted drop (punt_full), never a stall.
+ */
+#ifndef FWD_PUNT_H
+#define FWD_PUNT_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+
+#include "stats/drop.h"
+
+enum fwd_punt_reason {
+	FWD_PUNT_ARP,	      /* an ARP frame */
+	FWD_PUNT_LOCAL,	      /* IPv4 for one of our addresses, or a broadcast */
+	FWD_PUNT_RESOLVE,     /* routed; next hop `aux` has no l2 address yet */
+	FWD_PUNT_GLEAN,	      /* routed to host `aux` on connected port out_port */
+	FWD_PUNT_TTL,	      /* send ICMP time exceeded */
+	FWD_PUNT_NO_ROUTE,    /* send ICMP net unreachable */
+	FWD_PUNT_FRAG_NEEDED, /* send ICMP fragmentation needed, next-hop MTU `aux` */
+	FWD_PUNT_MAX
+};
+
+#define FWD_PUNT_NO_DROP 0xff /* the packet is not dropped by being punted */
+
+struct fwd_punt_meta {
+	uint8_t reason;	  /* enum fwd_punt_reason */
+	uint8_t in_port;  /* ingress port index */
+	uint8_t out_port; /* egress port index, when known */
+	uint8_t drop;	  /* drop reason counted when the punt succeeds, or FWD_PUNT_NO_DROP */
+	uint32_t aux;
+};
+
+extern int fwd_punt_meta_offset;
+
+static inline struct fwd_punt_meta *fwd_punt_meta(struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, fwd_punt_meta_offset, struct fwd_punt_meta *);
+}
+
+/* Called on the control thread with one punted packet (which it owns). */
+typedef void (*fwd_punt_fn)(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+
+void fwd_punt_register(enum fwd_punt_reason reason, fwd_punt_fn fn);
+
+/* Control thread: counters of packets the control thread consumed or dropped
+ * on behalf of a port (summed into `fwdctl stats` with the workers'). */
+struct fwd_port_ctrs;
+struct fwd_port_ctrs *fwd_control_ctrs(uint8_t port);
+
+/* Count a drop made by the control thread and free the packet. */
+void fwd_control_drop(struct rte_mbuf *m, uint8_t port, enum fwd_drop_reason reason);
+
+struct rte_ring *fwd_punt_ring(void);
+
+int fwd_punt_init(void);
+void fwd_punt_fini(void);
+
+#endif

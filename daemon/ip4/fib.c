@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
+#include "ip4/fib.h"
+
+#define TBL24_SIZE (1u << 24)
+#define GROUP_SIZE 256u
+
+static inline uint32_t entry(uint32_t nh, uint8_t depth)
+{
+	return FIB4_VALID | ((uint32_t)depth << FIB4_DEPTH_SHIFT) | nh;
+}
+
+static inline unsigned depth_of(uint32_t e)
+{
+	return (e & FIB4_DEPTH_MASK) >> FIB4_DEPTH_SHIFT;
+}
+
+/* Single 32-bit stores: a reader sees the old or the new entry, never a mix. */
+static inline void store(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+struct fib4 *fib4_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket)
+{
+	struct fib4 *f = calloc(1, sizeof(*f));
+
+	if (f == NULL || n_tbl8 == 0 || n_tbl8 > FIB4_NH_MAX)
+		goto fail;
+	f->n_tbl8 = n_tbl8;
+	f->rcu = rcu;
+	f->tbl24 = rte_zmalloc_socket("fib4_tbl24", TBL24_SIZE * sizeof(uint32_t),
+				      RTE_CACHE_LINE_SIZE, socket);
+	f->tbl8 = rte_zmalloc_socket("fib4_tbl8", (size_t)n_tbl8 * GROUP_SIZE * sizeof(uint32_t),
+				     RTE_CACHE_LINE_SIZE, socket);
+	f->free_groups = malloc(n_tbl8 * sizeof(*f->free_groups));
+	f->pending = malloc(n_tbl8 * sizeof(*f->pending));
+	if (f->tbl24 == NULL || f->tbl8 == NULL || f->free_groups == NULL || f->pending == NULL)
+		goto fail;
+	/* hand out low group numbers first: they share pages with recent ones */
+	for (uint32_t i = 0; i < n_tbl8; i++)
+		f->free_groups[i] = n_tbl8 - 1 - i;
+	f->n_free = n_tbl8;
+	return f;
+fail:
+	fib4_free(f);
+	return NULL;
+}
+
+void fib4_free(struct fib4 *f)
+{
+	if (f == NULL)
+		return;
+	rte_free(f->tbl24);
+	rte_free(f->tbl8);
+	free(f->free_groups);
+	free(f->pending);
+	free(f);
+}
+
+void fib4_reclaim(struct fib4 *f)
+{
+	while (f->n_pending > 0) {
+		struct fib4_pending *p = &f->pending[f->pending_head];
+		if (f->rcu != NULL && rte_rcu_qsbr_check(f->rcu, p->token, false) != 1)
+			break;
+		f->free_groups[f->n_free++] = p->group;
+		f->pending_head = (f->pending_head + 1) % f->n_tbl8;
+		f->n_pending--;
+	}
+}
+
+static int group_alloc(struct fib4 *f, uint32_t *group)
+{
+	if (f->n_free == 0)
+		fib4_reclaim(f);
+	if (f->n_free == 0 && f->n_pending > 0) {
+		/* every spare group is still visible to some worker: wait them out */
+		rte_rcu_qsbr_synchronize(f->rcu, RTE_QSBR_THRID_INVALID);
+		fib4_reclaim(f);
+	}
+	if (f->n_free == 0)
+		return -ENOSPC;
+	*group = f->free_groups[--f->n_free];
+	return 0;
+}
+
+static void group_defer_free(struct fib4 *f, uint32_t group)
+{
+	uint32_t tail = (f->pending_head + f->n_pending) % f->n_tbl8;
+
+	f->pending[tail].group = group;
+	f->pending[tail].token = f->rcu != NULL ? rte_rcu_qsbr_start(f->rcu) : 0;
+	f->n_pending++;
+}
+
+static inline uint32_t *group_entries(struct fib4 *f, uint32_t tbl24_entry)
+{
+	return &f->tbl8[(tbl24_entry & FIB4_NH_MASK) * GROUP_SIZE];
+}
+
+/* Overwrite the entries of [first, first + n) whose depth is at most len. */
+static void set_range(uint32_t *tbl, uint32_t first, uint32_t n, uint8_t len, uint32_t v)
+{
+	for (uint32_t i = first; i < first + n; i++) {
+		uint32_t e = tbl[i];
+		if (!(e & FIB4_VALID) || depth_of(e) <= len)
+			store(&tbl[i], v);
+	}
+}
+
+/* Replace the entries of [first, first + n) that belong to depth len. */
+static void unset_range(uint32_t *tbl, uint32_t first, uint32_t n, uint8_t len, uint32_t repl)
+{
+	for (uint32_t i = first; i < first + n; i++) {
+		uint32_t e = tbl[i];
+		if ((e & FIB4_VALID) && depth_of(e) == len)
+			store(&tbl[i], repl);
+	}
+}
+
+static int tbl24_ext(struct fib4 *f, uint32_t idx)
+{
+	uint32_t e = f->tbl24[idx], group;
+	int rc;
+
+	if (e & FIB4_EXT)
+		return 0;
+	rc = group_alloc(f, &group);
+	if (rc < 0)
+		return rc;
+	uint32_t *g = &f->tbl8[group * GROUP_SIZE];
+	for (uint32_t i = 0; i < GROUP_SIZE; i++)
+		g[i] = e;
+	/* the group must be complete before a worker can follow the pointer */
+	__atomic_store_n(&f->tbl24[idx], FIB4_EXT | group, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Fold a group back into its tbl24 entry when it no longer differs inside. */
+static void tbl24_collapse(struct fib4 *f, uint32_t idx)
+{
+	uint32_t e = f->tbl24[idx];
+	uint32_t *g;
+
+	if (!(e & FIB4_EXT))
+		return;
+	g = group_entries(f, e);
+	if ((g[0] & FIB4_VALID) && depth_of(g[0]) > 24)
+		return;
+	for (uint32_t i = 1; i < GROUP_SIZE; i++)
+		if (g[i] != g[0])
+			return;
+	__atomic_store_n(&f->tbl24[idx], g[0], __ATOMIC_RELEASE);
+	group_defer_free(f, e & FIB4_NH_MASK);
+}
+
+int fib4_add(struct fib4 *f, uint32_t ip, uint8_t len, uint32_t nh)
+{
+	uint32_t v = entry(nh, len);
+
+	if (len > 32 || nh == 0 || nh > FIB4_NH_MAX)
+		return -EINVAL;
+	ip &= len == 0 ? 0 : ~0u << (32 - len);
+	if (len <= 24) {
+		uint32_t first = ip >> 8, n = 1u << (24 - len);
+		for (uint32_t i = first; i < first + n; i++) {
+			uint32_t e = f->tbl24[i];
+			if (e & FIB4_EXT)
+				set_range(group_entries(f, e), 0, GROUP_SIZE, len, v);
+			else if (!(e & FIB4_VALID) || depth_of(e) <= len)
+				store(&f->tbl24[i], v);
+		}
+		return 0;
+	}
+	int rc = tbl24_ext(f, ip >> 8);
+	if (rc < 0)
+		return rc;
+	set_range(group_entries(f, f->tbl24[ip >> 8]), ip & 0xff, 1u << (32 - len), len, v);
+	return 0;
+}
+
+void fib4_del(struct fib4 *f, uint32_t ip, uint8_t len, int parent_len, uint32_t parent_nh)
+{
+	uint32_t repl = parent_len < 0 ? 0 : entry(parent_nh, (uint8_t)parent_len);
+
+	if (len > 32)
+		return;
+	ip &= len == 0 ? 0 : ~0u << (32 - len);
+	if (len <= 24) {
+		uint32_t first = ip >> 8, n = 1u << (24 - len);
+		for (uint32_t i = first; i < first + n; i++) {
+			uint32_t e = f->tbl24[i];
+			if (e & FIB4_EXT) {
+				unset_range(group_entries(f, e), 0, GROUP_SIZE, len, repl);
+				tbl24_collapse(f, i);
+			} else if ((e & FIB4_VALID) && depth_of(e) == len) {
+				store(&f->tbl24[i], repl);
+			}
+		}
+		return;
+	}
+	uint32_t e = f->tbl24[ip >> 8];
+	if (!(e & FIB4_EXT))
+		return;
+	unset_range(group_entries(f, e), ip & 0xff, 1u << (32 - len), len, repl);
+	tbl24_collapse(f, ip >> 8);
+}
+
+size_t fib4_memory(const struct fib4 *f)
+{
+	return TBL24_SIZE * sizeof(uint32_t) + (size_t)f->n_tbl8 * GROUP_SIZE * sizeof(uint32_t) +
+	       f->n_tbl8 * (sizeof(*f->free_groups) + sizeof(*f->pending));
+}
+
+uint32_t fib4_tbl8_used(const struct fib4 *f)
+{
+	return f->n_tbl8 - f->n_free - f->n_pending;
+}

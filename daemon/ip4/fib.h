@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The IPv4 FIB: a DIR-24-8 table of next-hop indices, read by workers
+ * without locks and written by the control thread only.
+ *
+ * Why not rte_lpm or rte_fib: rte_lpm keeps its rules in per-depth arrays
+ * scanned linearly on every add (a million /24s take minutes to load), and
+ * rte_fib (22.11) zeroes and reuses a freed tbl8 group at once, with no RCU
+ * hook, so a worker racing a delete can read a zeroed entry. Here every
+ * entry carries its prefix depth, so add and delete are O(entries covered)
+ * and independent of the table size; entries are written with single
+ * 32-bit stores, so readers see the old or the new next hop and never a
+ * hole; and a tbl8 group is reused only after an RCU grace period.
+ *
+ * Next hop 0 means "no route": a lookup never needs a separate miss test.
+ */
+#ifndef FWD_IP4_FIB_H
+#define FWD_IP4_FIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_prefetch.h>
+
+#define FIB4_EXT	 0x80000000u /* tbl24 entry points to a tbl8 group */
+#define FIB4_VALID	 0x40000000u
+#define FIB4_DEPTH_SHIFT 24
+#define FIB4_DEPTH_MASK	 0x3f000000u
+#define FIB4_NH_MASK	 0x00ffffffu
+#define FIB4_NH_MAX	 FIB4_NH_MASK
+
+struct rte_rcu_qsbr;
+
+struct fib4 {
+	/* read by workers */
+	uint32_t *tbl24; /* 2^24 entries */
+	uint32_t *tbl8;	 /* n_tbl8 groups of 256 entries */
+
+	/* control thread only */
+	uint32_t n_tbl8;
+	uint32_t n_free;
+	uint32_t *free_groups; /* stack */
+	uint32_t n_pending;    /* freed, waiting for a grace period */
+	uint32_t pending_head;
+	struct fib4_pending {
+		uint32_t group;
+		uint64_t token;
+	} *pending; /* ring of n_tbl8 */
+	struct rte_rcu_qsbr *rcu;
+};
+
+/* rcu may be NULL when no reader runs concurrently (tests, tools). */
+struct fib4 *fib4_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket);
+void fib4_free(struct fib4 *f);
+
+/*
+ * Point prefix ip/len at nh (1..FIB4_NH_MAX), replacing what the prefix
+ * itself had and leaving more specific prefixes alone. -ENOSPC when a
+ * tbl8 group is needed and none is free.
+ */
+int fib4_add(struct fib4 *f, uint32_t ip, uint8_t len, uint32_t nh);
+
+/*
+ * Remove prefix ip/len: its entries fall back to its parent, the longest
+ * shorter prefix still installed (parent_len < 0: none, "no route").
+ */
+void fib4_del(struct fib4 *f, uint32_t ip, uint8_t len, int parent_len, uint32_t parent_nh);
+
+/* Recycle tbl8 groups whose grace period has ended (non-blocking). */
+void fib4_reclaim(struct fib4 *f);
+
+size_t fib4_memory(const struct fib4 *f);
+uint32_t fib4_tbl8_used(const struct fib4 *f);
+
+static inline uint32_t fib4_lookup(const struct fib4 *f, uint32_t ip)
+{
+	uint32_t e = f->tbl24[ip >> 8];
+
+	if (unlikely(e & FIB4_EXT))
+		e = f->tbl8[((e & FIB4_NH_MASK) << 8) | (ip & 0xff)];
+	return e & FIB4_NH_MASK;
+}
+
+/* Look up n addresses (host order), prefetching tbl24 entries ahead. */
+static inline void fib4_lookup_bulk(const struct fib4 *f, const uint32_t *ips, uint32_t *nhs,
+				    unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n && i < 8; i++)
+		rte_prefetch0(&f->tbl24[ips[i] >> 8]);
+	for (i = 0; i < n; i++) {
+		if (i + 8 < n)
+			rte_prefetch0(&f->tbl24[ips[i + 8] >> 8]);
+		nhs[i] = fib4_lookup(f, ips[i]);
+	}
+}
+
+#endif

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "ip4/addr.h"
+#include "ip4/ip4.h"
+#include "ip4/nh.h"
+#include "ip4/route.h"
+#include "neigh/neigh.h"
+#include "port/port.h"
+
+#define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), -(code))
+
+static const char *pfx(const struct fwd_ip4_prefix *p, char buf[FWD_PREFIX4_STRLEN])
+{
+	return fwd_ip4_prefix_fmt(p, buf);
+}
+
+/* Resolve the gateway's port and take a neighbour reference for it. */
+static int route4_gateway(const struct route4_req *r, struct route4 *rt, char *err, size_t errlen)
+{
+	char via[FWD_IP4_STRLEN];
+	int port;
+
+	fwd_ip4_fmt(r->via, via);
+	if (addr4_is_local(r->via))
+		return ERR(EINVAL, "gateway %s is one of our own addresses", via);
+	if (r->dev >= 0) {
+		if (fwd_ports[r->dev].mode != FWD_MODE_L3)
+			return ERR(EINVAL, "port %s is not an l3 port", fwd_ports[r->dev].name);
+		if (!addr4_on_port((uint8_t)r->dev, r->via))
+			return ERR(ENETUNREACH, "gateway %s is not on a connected subnet of %s", via,
+				   fwd_ports[r->dev].name);
+		port = r->dev;
+	} else {
+		port = addr4_port_of(r->via);
+		if (port < 0)
+			return ERR(ENETUNREACH, "gateway %s is not on a connected subnet", via);
+	}
+	rt->type = ROUTE4_VIA;
+	rt->via = r->via;
+	rt->dev = r->dev >= 0 ? (uint8_t)r->dev : ROUTE4_DEV_ANY;
+	int rc = neigh_ref(r->via, (uint8_t)port, &rt->nh);
+	if (rc < 0)
+		return ERR(-rc, "no room for gateway %s in the next-hop table", via);
+	return 0;
+}
+
+/* Drop what a route held: its neighbour reference. */
+static void route4_release(const struct route4 *rt)
+{
+	if (rt->type == ROUTE4_VIA)
+		neigh_unref(rt->nh);
+}
+
+int route4_add(const struct route4_req *r, char *err, size_t errlen)
+{
+	struct route4 rt = { .origin = r->origin, .dev = ROUTE4_DEV_ANY }, old;
+	struct rib4_node *n = rib4_find(&ip4_rib, r->prefix.addr, r->prefix.len);
+	char buf[FWD_PREFIX4_STRLEN];
+	bool had;
+	int rc;
+
+	if (n != NULL && (n->src & RIB4_SRC_ROUTE)) {
+		if (n->route.type == ROUTE4_CONNECTED)
+			return ERR(EEXIST, "%s is a connected route (change the address instead)",
+				   pfx(&r->prefix, buf));
+		if (!r->replace)
+			return ERR(EEXIST, "route %s exists (use replace)", pfx(&r->prefix, buf));
+	}
+	if (r->blackhole) {
+		rt.type = ROUTE4_BLACKHOLE;
+		rt.nh = NH4_IDX_BLACKHOLE;
+	} else if ((rc = route4_gateway(r, &rt, err, errlen)) < 0) {
+		return rc;
+	}
+	rc = rib4_set_route(&ip4_rib, r->prefix.addr, r->prefix.len, &rt, &old, &had);
+	if (rc < 0) {
+		route4_release(&rt);
+		return ERR(-rc, "%s: %s", pfx(&r->prefix, buf),
+			   rc == -ENOSPC ? "FIB full (raise dataplane.fib_tbl8s)" : strerror(-rc));
+	}
+	if (had)
+		route4_release(&old);
+	return had ? 1 : 0;
+}
+
+int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen)
+{
+	struct rib4_node *n = rib4_find(&ip4_rib, p->addr, p->len);
+	char buf[FWD_PREFIX4_STRLEN];
+	struct route4 old;
+
+	if (n == NULL || !(n->src & RIB4_SRC_ROUTE))
+		return ERR(ESRCH, "no route %s", pfx(p, buf));
+	if (n->route.type == ROUTE4_CONNECTED)
+		return ERR(EINVAL, "%s is a connected route (remove the address instead)",
+			   pfx(p, buf));
+	rib4_clear_route(&ip4_rib, p->addr, p->len, &old);
+	route4_release(&old);
+	return 0;
+}
+
+int route4_connected_add(const struct fwd_ip4_prefix *p, uint8_t port)
+{
+	struct route4 rt = { .type = ROUTE4_CONNECTED, .origin = ROUTE4_ORIGIN_ADDRESS,
+			     .dev = port, .nh = NH4_IDX_CONNECTED + port }, old;
+	bool had;
+	int rc = rib4_set_route(&ip4_rib, p->addr, p->len, &rt, &old, &had);
+
+	if (rc == 0 && had && old.type != ROUTE4_CONNECTED) {
+		char buf[FWD_PREFIX4_STRLEN];
+		LOG(NOTICE, "route %s replaced by the connected subnet of %s", pfx(p, buf),
+		    fwd_ports[port].name);
+		route4_release(&old);
+	}
+	return rc;
+}
+
+void route4_connected_del(const struct fwd_ip4_prefix *p)
+{
+	struct rib4_node *n = rib4_find(&ip4_rib, p->addr, p->len);
+	struct route4 old;
+
+	if (n != NULL && (n->src & RIB4_SRC_ROUTE) && n->route.type == ROUTE4_CONNECTED)
+		rib4_clear_route(&ip4_rib, p->addr, p->len, &old);
+}
+
+/* Is the gateway of rt still on a connected subnet of the port it resolved on? */
+static bool route4_gateway_ok(const struct route4 *rt)
+{
+	uint8_t port = nh4_table[rt->nh].port;
+
+	return port < fwd_n_ports && addr4_on_port(port, rt->via);
+}
+
+unsigned route4_prune_unreachable(void)
+{
+	struct rib4_node *n = rib4_next_route(&ip4_rib, 0, 0, true);
+	unsigned pruned = 0;
+
+	while (n != NULL) {
+		uint32_t addr = n->addr;
+		uint8_t len = n->len;
+		if (n->route.type == ROUTE4_VIA && !route4_gateway_ok(&n->route)) {
+			struct fwd_ip4_prefix p = { addr, len };
+			char buf[FWD_PREFIX4_STRLEN], via[FWD_IP4_STRLEN];
+			struct route4 old;
+			LOG(NOTICE, "route %s via %s removed: gateway no longer connected",
+			    pfx(&p, buf), fwd_ip4_fmt(n->route.via, via));
+			rib4_clear_route(&ip4_rib, addr, len, &old);
+			route4_release(&old);
+			pruned++;
+		}
+		n = rib4_next_route(&ip4_rib, addr, len, false);
+	}
+	return pruned;
+}
+
+static int parse_port(const char *name, int *dev, char *err, size_t errlen)
+{
+	struct fwd_port *p = fwd_port_by_name(name);
+
+	if (p == NULL)
+		return ERR(ENODEV, "no such port: %s", name);
+	*dev = p->idx;
+	return 0;
+}
+
+int route4_parse_line(const char *line, struct route4_req *r, char *err, size_t errlen)
+{
+	char copy[256], *tok[6], *save = NULL;
+	unsigned n = 0;
+
+	if (strlen(line) >= sizeof(copy))
+		return ERR(EINVAL, "line too long");
+	snprintf(copy, sizeof(copy), "%s", line);
+	char *hash = strchr(copy, '#');
+	if (hash != NULL)
+		*hash = '\0';
+	for (char *t = strtok_r(copy, " \t\r\n", &save); t != NULL; t = strtok_r(NULL, " \t\r\n", &save)) {
+		if (n == RTE_DIM(tok))
+			return ERR(EINVAL, "too many words");
+		tok[n++] = t;
+	}
+	if (n == 0)
+		return 1;
+	memset(r, 0, sizeof(*r));
+	r->dev = -1;
+	if (fwd_ip4_prefix_parse(tok[0], &r->prefix, false) < 0)
+		return ERR(EINVAL, "bad prefix: %s", tok[0]);
+	if (n == 2 && strcmp(tok[1], "blackhole") == 0) {
+		r->blackhole = true;
+		return 0;
+	}
+	if ((n != 3 && n != 5) || strcmp(tok[1], "via") != 0 || (n == 5 && strcmp(tok[3], "dev") != 0))
+		return ERR(EINVAL, "expected \"PREFIX via A.B.C.D [dev PORT]\" or \"PREFIX blackhole\"");
+	if (fwd_ip4_parse(tok[2], &r->via) < 0)
+		return ERR(EINVAL, "bad gateway address: %s", tok[2]);
+	return n == 5 ? parse_port(tok[4], &r->dev, err, errlen) : 0;
+}

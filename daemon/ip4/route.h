@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* IPv4 routes: the operations behind `route add|del`, config and reload. */
+#ifndef FWD_IP4_ROUTE_H
+#define FWD_IP4_ROUTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fwd_inet.h"
+#include "ip4/rib.h"
+
+struct route4_req {
+	struct fwd_ip4_prefix prefix; /* host bits clear */
+	bool blackhole;
+	uint32_t via;	/* gateway, host order, unless blackhole */
+	int dev;	/* egress port index, or -1 */
+	uint8_t origin; /* enum route4_origin */
+	bool replace;	/* replace an existing route rather than refuse */
+};
+
+/*
+ * Add (or replace) a static or blackhole route. The gateway must lie on a
+ * connected subnet (of dev, when given) and not be one of our addresses.
+ * Returns 0, 1 when an existing route was replaced, or -errno with a
+ * message in err.
+ */
+int route4_add(const struct route4_req *r, char *err, size_t errlen);
+
+/* Delete a static or blackhole route (connected routes follow addresses). */
+int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen);
+
+/* Connected routes, managed by addresses. */
+int route4_connected_add(const struct fwd_ip4_prefix *p, uint8_t port);
+void route4_connected_del(const struct fwd_ip4_prefix *p);
+
+/* Remove the static routes whose gateway is no longer on a connected subnet
+ * of their port (after an address went away); returns how many. */
+unsigned route4_prune_unreachable(void);
+
+/* Parse "PREFIX via A.B.C.D [dev PORT]" or "PREFIX blackhole" (a `route load`
+ * line; # starts a comment). 0 = a route, 1 = blank/comment, -EINVAL. */
+int route4_parse_line(const char *line, struct route4_req *r, char *err, size_t errlen);
+
+#endif
