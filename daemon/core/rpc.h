@@ -52,7 +52,7 @@ struct fwd_rpc_call {
 };
 
 enum fwd_rpc_kind {
-	FWD_RPC_READ,	/* reads state */
+	FWD_RPC_READ,   /* reads state */
 	FWD_RPC_CHANGE, /* changes state: logged with the peer's uid/pid */
 };
 
@@ -65,16 +65,23 @@ struct fwd_rpc_handler {
 	enum fwd_rpc_kind kind;
 };
 
+/* Handlers are indexed by the Request oneof field number, below this. */
+#define FWD_RPC_MAX_BODY 128
+
+/* Aborts on a body out of range or registered twice (a build bug). */
 void fwd_rpc_register(const struct fwd_rpc_handler *h);
 const struct fwd_rpc_handler *fwd_rpc_handler_get(Fwd__Request__BodyCase body);
+/* Tests: install h (or NULL) for body whatever is registered; returns the old one. */
+const struct fwd_rpc_handler *fwd_rpc_handler_swap(Fwd__Request__BodyCase body,
+                                                   const struct fwd_rpc_handler *h);
 
-#define FWD_RPC_HANDLER(body_case, fn_, kind_)                                                     \
-	static const struct fwd_rpc_handler fwd_rpc_h_##fn_ = {                                    \
-		.body = (body_case), .name = #fn_, .fn = (fn_), .kind = (kind_)                    \
-	};                                                                                         \
-	RTE_INIT(fwd_rpc_reg_##fn_)                                                                \
-	{                                                                                          \
-		fwd_rpc_register(&fwd_rpc_h_##fn_);                                                \
+#define FWD_RPC_HANDLER(body_case, fn_, kind_)                                  \
+	static const struct fwd_rpc_handler fwd_rpc_h_##fn_ = {                 \
+		.body = (body_case), .name = #fn_, .fn = (fn_), .kind = (kind_) \
+	};                                                                      \
+	RTE_INIT(fwd_rpc_reg_##fn_)                                             \
+	{                                                                       \
+		fwd_rpc_register(&fwd_rpc_h_##fn_);                             \
 	}
 
 /* Memory that lives until the current response has been packed; never NULL
@@ -82,13 +89,13 @@ const struct fwd_rpc_handler *fwd_rpc_handler_get(Fwd__Request__BodyCase body);
 void *fwd_rpc_alloc(struct fwd_rpc_call *call, size_t size);
 char *fwd_rpc_strdup(struct fwd_rpc_call *call, const char *s);
 char *fwd_rpc_printf(struct fwd_rpc_call *call, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+        __attribute__((format(printf, 2, 3)));
 /* An array of n pointers to zeroed, initialised-by-caller elements. */
 void **fwd_rpc_ptr_array(struct fwd_rpc_call *call, size_t n);
 
 /* Set the error message; returns -err for `return fwd_rpc_error(...)`. */
 int fwd_rpc_error(struct fwd_rpc_call *call, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+        __attribute__((format(printf, 3, 4)));
 
 /*
  * Run one request payload through unpack, version check and handler
@@ -99,7 +106,23 @@ int fwd_rpc_error(struct fwd_rpc_call *call, int err, const char *fmt, ...)
  * -EBADMSG when the payload did not unpack (closed without a reply).
  */
 int fwd_rpc_dispatch(const uint8_t *payload, size_t len, bool *versioned,
-		     struct fwd_rpc_call *call);
+                     struct fwd_rpc_call *call);
+
+/*
+ * Call lifecycle around fwd_rpc_dispatch (used by the server and tests):
+ * init once with an arena, dispatch, send call->resp, then either end the
+ * call or, while call->resp->more, produce pages with fwd_rpc_next_page.
+ * A request with id 0 is refused (EINVAL): its reply could pack to nothing.
+ *
+ * fwd_rpc_next_page resets the arena and fills a fresh call->resp; returns
+ * 1 (send it, more follow), 0 (send it, it is the last: the stream has ended,
+ * with an error status if next failed) or -EAGAIN (nothing to send yet).
+ * fwd_rpc_call_end runs cursor_free, frees the request and resets the arena;
+ * dispatch does it first, so ending is only needed to release memory early.
+ */
+void fwd_rpc_call_init(struct fwd_rpc_call *call, struct fwd_rpc_arena *arena);
+int fwd_rpc_next_page(struct fwd_rpc_call *call);
+void fwd_rpc_call_end(struct fwd_rpc_call *call);
 
 struct fwd_rpc_arena *fwd_rpc_arena_new(void);
 void fwd_rpc_arena_reset(struct fwd_rpc_arena *arena);
@@ -110,8 +133,12 @@ struct event_base;
 struct fwd_rpc_server;
 
 struct fwd_rpc_server *fwd_rpc_server_start(struct event_base *base, const char *path,
-					     const char *group);
+                                            const char *group);
 void fwd_rpc_server_stop(struct fwd_rpc_server *srv);
 unsigned fwd_rpc_server_clients(const struct fwd_rpc_server *srv);
+/* Override the 30 s limits (tests): a frame must arrive whole within read_ms
+ * of its first byte, and a client with pending output must take some of it
+ * within write_ms. */
+void fwd_rpc_server_set_timeouts(struct fwd_rpc_server *srv, unsigned read_ms, unsigned write_ms);
 
 #endif
