@@ -19,8 +19,9 @@ static void print_lcores(struct fwd_table *t, const Fwd__StatusResp *s)
 		len += snprintf(workers + len, sizeof(workers) - len, "%s%" PRIu32, i ? "," : "",
 		                s->worker_lcores[i]);
 	kv(t, "lcores");
-	fwd_table_cell(t, "%s (control %" PRIu32 ", worker%s %s)", s->lcores, s->control_lcore,
-	               s->n_worker_lcores == 1 ? "" : "s", s->n_worker_lcores ? workers : "none");
+	fwd_table_cell(t, "%s (control %" PRIu32 ", worker%s %s)", s->lcores[0] ? s->lcores : "-",
+	               s->control_lcore, s->n_worker_lcores == 1 ? "" : "s",
+	               s->n_worker_lcores ? workers : "none");
 }
 
 static void print_mempool(struct fwd_table *t, const Fwd__MempoolInfo *m)

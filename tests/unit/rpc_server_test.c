@@ -355,6 +355,7 @@ static void test_length_then_disconnect(void **state)
 	int good = client(f), bad = client(f);
 
 	put(bad, "\0\0\0\x64", 4);
+	wait_clients(2);
 	close(bad);
 	put(good, "\0\0", 2); /* a request arriving in pieces is fine */
 	usleep(20000);
@@ -449,9 +450,11 @@ static void test_paged_slow_reader(void **state)
 {
 	struct fx *f = *state;
 	int fd = client(f), other = client(f), got = 0, ahead = 0;
+	Fwd__Response *r8;
 	bool more = true;
 
 	send_req(fd, 7, FWD__REQUEST__BODY_ROUTE_LIST);
+	send_req(fd, 8, FWD__REQUEST__BODY_STATUS); /* pipelined: answered after the stream */
 	while (more) {
 		Fwd__Response *r = recv_resp(fd);
 
@@ -481,7 +484,11 @@ static void test_paged_slow_reader(void **state)
 		fprintf(stderr, "server ran at most %d pages ahead\n", ahead);
 	assert_true(ahead < 40);
 	assert_int_equal(atomic_load(&cursors_freed), 1);
-	expect_status(fd, 8); /* the connection is usable after the stream */
+	r8 = recv_resp(fd);
+	assert_int_equal(r8->id, 8);
+	assert_int_equal(r8->body_case, FWD__RESPONSE__BODY_STATUS_RESP);
+	fwd__response__free_unpacked(r8, NULL);
+	expect_status(fd, 9); /* the connection is usable after the stream */
 	close(fd);
 	close(other);
 	wait_clients(0);
@@ -497,6 +504,7 @@ static void test_paged_disconnect(void **state)
 	r = recv_resp(fd);
 	assert_true(r->more);
 	fwd__response__free_unpacked(r, NULL);
+	wait_clients(1);
 	close(fd);
 	wait_clients(0);
 	assert_int_equal(atomic_load(&cursors_freed), 1);
