@@ -161,6 +161,27 @@ static int parse_options(struct fwd_cli *cli, int argc, char **argv)
 	return optind;
 }
 
+/* -j/--json is also accepted after OBJECT ("fwdctl stats -j" is a common slip). */
+static int run_object(struct fwd_cli *cli, int argc, char **argv)
+{
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	int n = 0, rc;
+
+	if (args == NULL) {
+		fprintf(cli->err, "fwdctl: %s\n", strerror(ENOMEM));
+		return FWD_EXIT_UNREACHABLE;
+	}
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-j") == 0 || strcmp(argv[i], "--json") == 0)
+			cli->json = true;
+		else
+			args[n++] = argv[i];
+	}
+	rc = cli->obj->run(cli, n, args);
+	free(args);
+	return rc;
+}
+
 int fwd_cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct fwd_cli cli = { .out = out, .err = err };
@@ -191,7 +212,7 @@ int fwd_cli_main(int argc, char **argv, FILE *out, FILE *err)
 		print_object_usage(out, cli.obj, "usage: ", "       ");
 		return FWD_EXIT_OK;
 	}
-	rc = cli.obj->run(&cli, argc - i - 1, argv + i + 1);
+	rc = run_object(&cli, argc - i - 1, argv + i + 1);
 	fwd_cli_disconnect(&cli);
 	fflush(out);
 	return rc;

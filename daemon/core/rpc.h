@@ -128,7 +128,13 @@ struct fwd_rpc_arena *fwd_rpc_arena_new(void);
 void fwd_rpc_arena_reset(struct fwd_rpc_arena *arena);
 void fwd_rpc_arena_free(struct fwd_rpc_arena *arena);
 
-/* The libevent server on the control socket. */
+/*
+ * The libevent server on the control socket (DESIGN.md section 6): creates
+ * path's parent directory, replaces a stale socket (never another file or a
+ * live daemon's socket), binds it 0660 root:group (root's group, with a
+ * warning, when group does not exist). Returns NULL with errno set, having
+ * logged why. stop closes every client and unlinks the socket.
+ */
 struct event_base;
 struct fwd_rpc_server;
 

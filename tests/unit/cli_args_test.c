@@ -222,6 +222,7 @@ static void test_stats(void **state)
 	assert_int_equal(fake.last_body, FWD__REQUEST__BODY_STATS_CLEAR);
 	assert_string_equal(out_buf, "");
 	expect("-j stats clear", 0, "{}\n", NULL);
+	expect("stats clear --json", 0, "{}\n", NULL); /* -j after OBJECT works too */
 	expect("stats workers", 0,
 	       "WORKER  LCORE   BUSY  PACKETS  AVG BURST  CYCLES/PKT  RX QUEUES\n"
 	       "     0      1  42.5%  1000000       17.3          88  p0/0 p1/0\n"
