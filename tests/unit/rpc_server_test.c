@@ -5,7 +5,6 @@
  * libevent; it publishes the client count through an atomic.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -259,58 +258,6 @@ static void put(int fd, const void *p, size_t n)
 }
 
 /* -------------------------------------------------------------------- tests */
-
-static void test_socket_file(void **state)
-{
-	struct fx *f = *state;
-	struct event_base *base = event_base_new();
-	struct stat st;
-
-	assert_int_equal(stat(f->path, &st), 0);
-	assert_true(S_ISSOCK(st.st_mode));
-	assert_int_equal(st.st_mode & 0777, 0660);
-	assert_int_equal(st.st_gid, 0); /* the group does not exist: root's */
-	/* a live socket is not taken over */
-	errno = 0;
-	assert_null(fwd_rpc_server_start(base, f->path, NULL));
-	assert_int_equal(errno, EADDRINUSE);
-	event_base_free(base);
-}
-
-static void test_socket_stale(void **state)
-{
-	struct fx *f = *state;
-	struct event_base *base = event_base_new();
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct fwd_rpc_server *srv;
-	char path[160];
-	int fd;
-
-	(void)f;
-	snprintf(path, sizeof(path), "%s/stale.sock", f->dir);
-	assert_true(strlen(path) < sizeof(sa.sun_path));
-	memcpy(sa.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	close(fd); /* a crash's leftover */
-	srv = fwd_rpc_server_start(base, path, NULL);
-	assert_non_null(srv);
-	fwd_rpc_server_stop(srv);
-	assert_int_equal(access(path, F_OK), -1);
-
-	fd = open(path, O_CREAT | O_WRONLY, 0600); /* not a socket: left alone */
-	assert_true(fd >= 0);
-	close(fd);
-	errno = 0;
-	assert_null(fwd_rpc_server_start(base, path, NULL));
-	assert_int_equal(errno, EEXIST);
-	assert_int_equal(unlink(path), 0);
-
-	memset(path, 'x', sizeof(path) - 1); /* longer than sun_path */
-	path[sizeof(path) - 1] = '\0';
-	assert_null(fwd_rpc_server_start(base, path, NULL));
-	event_base_free(base);
-}
 
 static void test_basic(void **state)
 {
@@ -574,8 +521,6 @@ static int group_teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_socket_file),
-		T(test_socket_stale),
 		T(test_basic),
 		T(test_garbage_closes_only_that_client),
 		T(test_length_then_disconnect),
