@@ -65,8 +65,15 @@ struct fwd_rpc_handler {
 	enum fwd_rpc_kind kind;
 };
 
+/* Handlers are indexed by the Request oneof field number, below this. */
+#define FWD_RPC_MAX_BODY 128
+
+/* Aborts on a body out of range or registered twice (a build bug). */
 void fwd_rpc_register(const struct fwd_rpc_handler *h);
 const struct fwd_rpc_handler *fwd_rpc_handler_get(Fwd__Request__BodyCase body);
+/* Tests: install h (or NULL) for body whatever is registered; returns the old one. */
+const struct fwd_rpc_handler *fwd_rpc_handler_swap(Fwd__Request__BodyCase body,
+                                                   const struct fwd_rpc_handler *h);
 
 #define FWD_RPC_HANDLER(body_case, fn_, kind_)                                  \
 	static const struct fwd_rpc_handler fwd_rpc_h_##fn_ = {                 \
@@ -101,11 +108,33 @@ int fwd_rpc_error(struct fwd_rpc_call *call, int err, const char *fmt, ...)
 int fwd_rpc_dispatch(const uint8_t *payload, size_t len, bool *versioned,
                      struct fwd_rpc_call *call);
 
+/*
+ * Call lifecycle around fwd_rpc_dispatch (used by the server and tests):
+ * init once with an arena, dispatch, send call->resp, then either end the
+ * call or, while call->resp->more, produce pages with fwd_rpc_next_page.
+ * A request with id 0 is refused (EINVAL): its reply could pack to nothing.
+ *
+ * fwd_rpc_next_page resets the arena and fills a fresh call->resp; returns
+ * 1 (send it, more follow), 0 (send it, it is the last: the stream has ended,
+ * with an error status if next failed) or -EAGAIN (nothing to send yet).
+ * fwd_rpc_call_end runs cursor_free, frees the request and resets the arena;
+ * dispatch does it first, so ending is only needed to release memory early.
+ */
+void fwd_rpc_call_init(struct fwd_rpc_call *call, struct fwd_rpc_arena *arena);
+int fwd_rpc_next_page(struct fwd_rpc_call *call);
+void fwd_rpc_call_end(struct fwd_rpc_call *call);
+
 struct fwd_rpc_arena *fwd_rpc_arena_new(void);
 void fwd_rpc_arena_reset(struct fwd_rpc_arena *arena);
 void fwd_rpc_arena_free(struct fwd_rpc_arena *arena);
 
-/* The libevent server on the control socket. */
+/*
+ * The libevent server on the control socket (DESIGN.md section 6): creates
+ * path's parent directory, replaces a stale socket (never another file or a
+ * live daemon's socket), binds it 0660 root:group (root's group, with a
+ * warning, when group does not exist). Returns NULL with errno set, having
+ * logged why. stop closes every client and unlinks the socket.
+ */
 struct event_base;
 struct fwd_rpc_server;
 
@@ -113,5 +142,9 @@ struct fwd_rpc_server *fwd_rpc_server_start(struct event_base *base, const char 
                                             const char *group);
 void fwd_rpc_server_stop(struct fwd_rpc_server *srv);
 unsigned fwd_rpc_server_clients(const struct fwd_rpc_server *srv);
+/* Override the 30 s limits (tests): a frame must arrive whole within read_ms
+ * of its first byte, and a client with pending output must take some of it
+ * within write_ms. */
+void fwd_rpc_server_set_timeouts(struct fwd_rpc_server *srv, unsigned read_ms, unsigned write_ms);
 
 #endif

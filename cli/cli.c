@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fwdctl [-s SOCKET] [-j|--json] OBJECT COMMAND [ARGS]: global options,
+ * then the object's own parser. Objects register from constructors.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "client.h"
+#include "fwd_frame.h"
+
+#ifndef FWD_VERSION
+#define FWD_VERSION "unknown"
+#endif
+
+static struct fwd_cli_object *objects; /* sorted by name */
+
+void fwd_cli_register(struct fwd_cli_object *obj)
+{
+	struct fwd_cli_object **p = &objects;
+
+	while (*p != NULL && strcmp((*p)->name, obj->name) < 0)
+		p = &(*p)->next;
+	obj->next = *p;
+	*p = obj;
+}
+
+const struct fwd_cli_object *fwd_cli_objects(void)
+{
+	return objects;
+}
+
+static const struct fwd_cli_object *find_object(const char *name)
+{
+	for (const struct fwd_cli_object *o = objects; o != NULL; o = o->next)
+		if (strcmp(o->name, name) == 0)
+			return o;
+	return NULL;
+}
+
+/* Each line of an object's usage: the first after first, the others after rest. */
+static void print_object_usage(FILE *f, const struct fwd_cli_object *o, const char *first,
+                               const char *rest)
+{
+	const char *u = o->usage;
+	const char *prefix = first;
+
+	while (*u != '\0') {
+		size_t n = strcspn(u, "\n");
+
+		fprintf(f, "%sfwdctl %.*s\n", prefix, (int)n, u);
+		prefix = rest;
+		u += n + (u[n] == '\n');
+	}
+}
+
+static void print_help(FILE *f)
+{
+	fputs("usage: fwdctl [-s SOCKET] [-j|--json] OBJECT COMMAND [ARGS]\n"
+	      "       fwdctl -h|--help | --version\n\n"
+	      "options:\n"
+	      "  -s, --socket PATH  control socket (default: $FWD_SOCKET, "
+	      "else " FWD_CLI_SOCKET_DEFAULT ")\n"
+	      "  -j, --json         print the reply as one JSON document\n\n"
+	      "commands:\n",
+	      f);
+	for (const struct fwd_cli_object *o = objects; o != NULL; o = o->next)
+		print_object_usage(f, o, "  ", "  ");
+	fputs("\nexit status: 0 ok, 1 refused by the daemon, 2 usage error, 3 daemon unreachable\n"
+	      "environment: FWD_SOCKET, FWD_TIMEOUT (seconds to wait for a reply, default 30)\n",
+	      f);
+}
+
+/* After a usage error: the grammar and the objects, not the whole help. */
+static void print_short_usage(FILE *f)
+{
+	fputs("usage: fwdctl [-s SOCKET] [-j|--json] OBJECT COMMAND [ARGS]\nobjects:", f);
+	for (const struct fwd_cli_object *o = objects; o != NULL; o = o->next)
+		fprintf(f, " %s", o->name);
+	fputs("\n'fwdctl --help' lists the commands\n", f);
+}
+
+int fwd_cli_usage(struct fwd_cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(cli->err, "fwdctl: %s%s%s: ", cli->obj->name, cli->command ? " " : "",
+	        cli->command ? cli->command : "");
+	va_start(ap, fmt);
+	vfprintf(cli->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', cli->err);
+	print_object_usage(cli->err, cli->obj, "usage: ", "       ");
+	return FWD_EXIT_USAGE;
+}
+
+static int parse_timeout(struct fwd_cli *cli)
+{
+	const char *s = getenv("FWD_TIMEOUT");
+	char *end;
+	double v;
+
+	cli->timeout_ms = FWD_CLI_TIMEOUT_MS;
+	if (s == NULL || s[0] == '\0')
+		return 0;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || !isfinite(v) || v <= 0 || v > 86400) {
+		fprintf(cli->err,
+		        "fwdctl: FWD_TIMEOUT: not a number of seconds in (0, 86400]: %s\n", s);
+		return -EINVAL;
+	}
+	cli->timeout_ms = (int)ceil(v * 1000);
+	return 0;
+}
+
+/* Returns the index of OBJECT in argv, or -(exit status + 1) when done already. */
+static int parse_options(struct fwd_cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0; /* full getopt reset: tests call us repeatedly */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+s:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			cli->socket = optarg;
+			break;
+		case 'j':
+			cli->json = true;
+			break;
+		case 'h':
+			print_help(cli->out);
+			return -(FWD_EXIT_OK + 1);
+		case 'V':
+			fprintf(cli->out, "fwdctl %s (API %u)\n", FWD_VERSION, FWD_API_VERSION);
+			return -(FWD_EXIT_OK + 1);
+		default:
+			if (optopt == 's')
+				fprintf(cli->err, "fwdctl: option -s needs a socket path\n");
+			else if (optopt != 0)
+				fprintf(cli->err, "fwdctl: unknown option -%c\n", optopt);
+			else
+				fprintf(cli->err, "fwdctl: unknown option %s\n", argv[optind - 1]);
+			print_short_usage(cli->err);
+			return -(FWD_EXIT_USAGE + 1);
+		}
+	}
+	return optind;
+}
+
+/* -j/--json is also accepted after OBJECT ("fwdctl stats -j" is a common slip). */
+static int run_object(struct fwd_cli *cli, int argc, char **argv)
+{
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	int n = 0, rc;
+
+	if (args == NULL) {
+		fprintf(cli->err, "fwdctl: %s\n", strerror(ENOMEM));
+		return FWD_EXIT_UNREACHABLE;
+	}
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-j") == 0 || strcmp(argv[i], "--json") == 0)
+			cli->json = true;
+		else
+			args[n++] = argv[i];
+	}
+	rc = cli->obj->run(cli, n, args);
+	free(args);
+	return rc;
+}
+
+int fwd_cli_main(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct fwd_cli cli = { .out = out, .err = err };
+	int i, rc;
+
+	i = parse_options(&cli, argc, argv);
+	if (i < 0)
+		return -i - 1;
+	if (cli.socket == NULL)
+		cli.socket = getenv("FWD_SOCKET");
+	if (cli.socket == NULL || cli.socket[0] == '\0')
+		cli.socket = FWD_CLI_SOCKET_DEFAULT;
+	if (parse_timeout(&cli) < 0)
+		return FWD_EXIT_USAGE;
+	if (i >= argc) {
+		fputs("fwdctl: missing OBJECT\n", err);
+		print_short_usage(err);
+		return FWD_EXIT_USAGE;
+	}
+	cli.obj = find_object(argv[i]);
+	if (cli.obj == NULL) {
+		fprintf(err, "fwdctl: unknown object: %s\n", argv[i]);
+		print_short_usage(err);
+		return FWD_EXIT_USAGE;
+	}
+	if (i + 1 < argc && (!strcmp(argv[i + 1], "help") || !strcmp(argv[i + 1], "-h") ||
+	                     !strcmp(argv[i + 1], "--help"))) {
+		print_object_usage(out, cli.obj, "usage: ", "       ");
+		return FWD_EXIT_OK;
+	}
+	rc = run_object(&cli, argc - i - 1, argv + i + 1);
+	fwd_cli_disconnect(&cli);
+	fflush(out);
+	return rc;
+}

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/rpc.h"
+#include "fwd_frame.h"
+
+/* ----------------------------------------------------------------- registry */
+
+static const struct fwd_rpc_handler *handlers[FWD_RPC_MAX_BODY];
+
+static bool body_valid(Fwd__Request__BodyCase body)
+{
+	return (int)body > 0 && (int)body < FWD_RPC_MAX_BODY;
+}
+
+void fwd_rpc_register(const struct fwd_rpc_handler *h)
+{
+	/* Runs from constructors: a bad or duplicate registration is a build bug. */
+	if (!body_valid(h->body) || handlers[h->body] != NULL) {
+		fprintf(stderr, "fwd_rpc_register: %s: body %d %s\n", h->name, (int)h->body,
+		        body_valid(h->body) ? "registered twice" : "out of range");
+		abort();
+	}
+	handlers[h->body] = h;
+}
+
+const struct fwd_rpc_handler *fwd_rpc_handler_get(Fwd__Request__BodyCase body)
+{
+	return body_valid(body) ? handlers[body] : NULL;
+}
+
+const struct fwd_rpc_handler *fwd_rpc_handler_swap(Fwd__Request__BodyCase body,
+                                                   const struct fwd_rpc_handler *h)
+{
+	const struct fwd_rpc_handler *old;
+
+	if (!body_valid(body))
+		return NULL;
+	old = handlers[body];
+	handlers[body] = h;
+	return old;
+}
+
+/* -------------------------------------------------------------------- arena */
+
+#define ARENA_CHUNK (64u * 1024)
+#define ARENA_ALIGN _Alignof(max_align_t)
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t size, used;
+	_Alignas(max_align_t) unsigned char data[];
+};
+
+struct fwd_rpc_arena {
+	struct arena_chunk *chunks; /* newest first; the last one is kept on reset */
+};
+
+static struct arena_chunk *chunk_new(size_t size)
+{
+	struct arena_chunk *c = malloc(sizeof(*c) + size);
+
+	if (c == NULL)
+		return NULL;
+	c->next = NULL;
+	c->size = size;
+	c->used = 0;
+	return c;
+}
+
+struct fwd_rpc_arena *fwd_rpc_arena_new(void)
+{
+	struct fwd_rpc_arena *a = calloc(1, sizeof(*a));
+
+	if (a == NULL)
+		return NULL;
+	a->chunks = chunk_new(ARENA_CHUNK);
+	if (a->chunks == NULL) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void fwd_rpc_arena_reset(struct fwd_rpc_arena *a)
+{
+	struct arena_chunk *c;
+
+	if (a == NULL)
+		return;
+	while (a->chunks->next != NULL) {
+		c = a->chunks;
+		a->chunks = c->next;
+		free(c);
+	}
+	a->chunks->used = 0;
+	/* A huge first chunk from an earlier large reply is not worth keeping. */
+	if (a->chunks->size > ARENA_CHUNK) {
+		c = chunk_new(ARENA_CHUNK);
+		if (c != NULL) {
+			free(a->chunks);
+			a->chunks = c;
+		}
+	}
+}
+
+void fwd_rpc_arena_free(struct fwd_rpc_arena *a)
+{
+	struct arena_chunk *c;
+
+	if (a == NULL)
+		return;
+	while ((c = a->chunks) != NULL) {
+		a->chunks = c->next;
+		free(c);
+	}
+	free(a);
+}
+
+static void *arena_alloc(struct fwd_rpc_arena *a, size_t size)
+{
+	size_t need = (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
+	struct arena_chunk *c = a->chunks, *n;
+
+	if (need < size)
+		return NULL;
+	if (c->size - c->used < need) {
+		n = chunk_new(need > ARENA_CHUNK / 4 ? need : ARENA_CHUNK);
+		if (n == NULL)
+			return NULL;
+		/* A big private chunk goes behind the current one so its free space stays usable.
+		 */
+		if (need > ARENA_CHUNK / 4 && c->size - c->used > 0) {
+			n->next = c->next;
+			c->next = n;
+			n->used = need;
+			return n->data;
+		}
+		n->next = c;
+		a->chunks = c = n;
+	}
+	c->used += need;
+	return c->data + c->used - need;
+}
+
+void *fwd_rpc_alloc(struct fwd_rpc_call *call, size_t size)
+{
+	void *p = arena_alloc(call->arena, size);
+
+	if (p == NULL) {
+		LOG(ERR, "out of memory (%zu bytes)", size);
+		abort();
+	}
+	memset(p, 0, size);
+	return p;
+}
+
+char *fwd_rpc_strdup(struct fwd_rpc_call *call, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(fwd_rpc_alloc(call, n), s, n);
+}
+
+char *fwd_rpc_printf(struct fwd_rpc_call *call, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	s = fwd_rpc_alloc(call, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void **fwd_rpc_ptr_array(struct fwd_rpc_call *call, size_t n)
+{
+	if (n > SIZE_MAX / sizeof(void *)) {
+		LOG(ERR, "pointer array of %zu entries", n);
+		abort();
+	}
+	return fwd_rpc_alloc(call, n * sizeof(void *));
+}
+
+/* ----------------------------------------------------------------- dispatch */
+
+int fwd_rpc_error(struct fwd_rpc_call *call, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err < 0)
+		err = -err;
+	va_start(ap, fmt);
+	vsnprintf(call->error, sizeof(call->error), fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
+void fwd_rpc_call_init(struct fwd_rpc_call *call, struct fwd_rpc_arena *arena)
+{
+	memset(call, 0, sizeof(*call));
+	call->arena = arena;
+}
+
+static void stream_end(struct fwd_rpc_call *call)
+{
+	if (call->cursor_free != NULL && call->cursor != NULL)
+		call->cursor_free(call->cursor);
+	call->cursor = NULL;
+	call->cursor_free = NULL;
+	call->next = NULL;
+}
+
+void fwd_rpc_call_end(struct fwd_rpc_call *call)
+{
+	stream_end(call);
+	if (call->req != NULL)
+		protobuf_c_message_free_unpacked((ProtobufCMessage *)call->req, NULL);
+	call->req = NULL;
+	call->resp = NULL;
+	call->error[0] = '\0';
+	fwd_rpc_arena_reset(call->arena);
+}
+
+static void new_resp(struct fwd_rpc_call *call)
+{
+	call->resp = fwd_rpc_alloc(call, sizeof(*call->resp));
+	fwd__response__init(call->resp);
+	call->resp->id = call->req->id;
+	call->error[0] = '\0';
+}
+
+/* Turn a handler's result into the response's status; ends any stream on error. */
+static void finish(struct fwd_rpc_call *call, int rc)
+{
+	Fwd__Response *r = call->resp;
+
+	if (rc >= 0) {
+		r->more = call->next != NULL;
+		return;
+	}
+	stream_end(call);
+	r->more = false;
+	r->status = -rc;
+	r->body_case = FWD__RESPONSE__BODY__NOT_SET;
+	r->error = fwd_rpc_strdup(call, call->error[0] ? call->error : strerror(-rc));
+}
+
+static int check_version(struct fwd_rpc_call *call, bool *versioned)
+{
+	uint32_t v = call->req->api_version;
+
+	if (v == FWD_API_VERSION || (v == 0 && *versioned)) {
+		*versioned = true;
+		return 0;
+	}
+	if (v == 0)
+		return fwd_rpc_error(call, EPROTO,
+		                     "API version missing: client speaks none, daemon speaks %u; "
+		                     "upgrade fwdctl/fwd-daemon together",
+		                     FWD_API_VERSION);
+	return fwd_rpc_error(call, EPROTO,
+	                     "API version mismatch: client speaks %u, daemon speaks %u; "
+	                     "upgrade fwdctl/fwd-daemon together",
+	                     v, FWD_API_VERSION);
+}
+
+static int run_handler(struct fwd_rpc_call *call)
+{
+	const struct fwd_rpc_handler *h = fwd_rpc_handler_get(call->req->body_case);
+	int rc;
+
+	if (call->req->id == 0)
+		return fwd_rpc_error(call, EINVAL, "request id must be non-zero");
+	if (h == NULL)
+		return fwd_rpc_error(call, EOPNOTSUPP, "unknown request");
+	rc = h->fn(call);
+	if (h->kind == FWD_RPC_CHANGE)
+		LOG(NOTICE, "%s by uid %u pid %d: %s", h->name, (unsigned)call->peer.uid,
+		    (int)call->peer.pid,
+		    rc >= 0 ? "ok" : (call->error[0] ? call->error : strerror(-rc)));
+	return rc > 0 ? 0 : rc;
+}
+
+int fwd_rpc_dispatch(const uint8_t *payload, size_t len, bool *versioned, struct fwd_rpc_call *call)
+{
+	int rc;
+
+	fwd_rpc_call_end(call);
+	call->req = fwd__request__unpack(NULL, len, payload);
+	if (call->req == NULL)
+		return -EBADMSG;
+	new_resp(call);
+	rc = check_version(call, versioned);
+	if (rc < 0) {
+		finish(call, rc);
+		return -EPROTO;
+	}
+	finish(call, run_handler(call));
+	return 0;
+}
+
+int fwd_rpc_next_page(struct fwd_rpc_call *call)
+{
+	int rc;
+
+	if (call->req == NULL || call->next == NULL)
+		return -EINVAL;
+	fwd_rpc_arena_reset(call->arena);
+	new_resp(call);
+	rc = call->next(call);
+	if (rc == -EAGAIN)
+		return -EAGAIN;
+	if (rc == 0 && call->next != NULL)
+		stream_end(call);
+	finish(call, rc);
+	return call->resp->more ? 1 : 0;
+}
