@@ -29,6 +29,7 @@
 #define FWD_MAX_CONF_ROUTES  65536 /* bulk tables go through `route load` */
 #define FWD_MAX_CONF_NEIGHS  4096
 #define FWD_LCORES_STR_MAX   128
+#define FWD_MAX_LCORES	     128 /* lcore ids are below this (RTE_MAX_LCORE of Debian's DPDK) */
 
 /* Position in the source file, 1-based; line 0 means "not from a file". */
 struct fwd_conf_pos {
@@ -135,6 +136,14 @@ int fwd_config_emit(const struct fwd_config *cfg, FILE *out);
 /* Lookups by name; NULL when absent. */
 const struct fwd_conf_port *fwd_config_port(const struct fwd_config *cfg, const char *name);
 const struct fwd_conf_bridge *fwd_config_bridge(const struct fwd_config *cfg, const char *name);
+
+/*
+ * The lcore ids of dpdk.lcores in the order written (the first is the control
+ * lcore, the rest are workers). Returns their count, -EINVAL for a bad string,
+ * or -ENOSPC when ids cannot hold them all (max = FWD_MAX_LCORES always can).
+ * With ids NULL it only counts.
+ */
+int fwd_config_lcores(const struct fwd_config *cfg, unsigned *ids, unsigned max);
 
 /* Number of worker lcores named by dpdk.lcores (all but the first), or -EINVAL. */
 int fwd_config_n_workers(const struct fwd_config *cfg);
