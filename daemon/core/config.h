@@ -26,9 +26,10 @@
 #define FWD_MAX_BRIDGES     16
 #define FWD_MAX_ADDRS       32 /* per port */
 #define FWD_MAX_EAL_ARGS    64
-#define FWD_MAX_CONF_ROUTES  (1u << 21) /* `config show` of a full table loads back */
+#define FWD_MAX_CONF_ROUTES (1u << 21) /* `config show` of a full table loads back */
 #define FWD_MAX_CONF_NEIGHS 4096
 #define FWD_LCORES_STR_MAX  128
+#define FWD_MAX_LCORES      128 /* lcore ids are below this (RTE_MAX_LCORE of Debian's DPDK) */
 
 /* Position in the source file, 1-based; line 0 means "not from a file". */
 struct fwd_conf_pos {
@@ -95,9 +96,9 @@ struct fwd_config {
 		uint16_t burst;           /* default 32 */
 		uint32_t mbufs;           /* default 16383 */
 		uint32_t neigh_timeout_s; /* default 300 */
-		uint32_t fib_tbl8s;	  /* extension: FIB tbl8 groups (routes longer than /24
-					   * and neighbours share them), default 32768 */
-		uint32_t nexthops;	  /* extension: next-hop table size, default 65536 */
+		uint32_t fib_tbl8s;       /* extension: FIB tbl8 groups (routes longer than /24
+		                           * and neighbours share them), default 32768 */
+		uint32_t nexthops;        /* extension: next-hop table size, default 65536 */
 	} dataplane;
 
 	struct {
@@ -139,8 +140,12 @@ int fwd_config_emit(const struct fwd_config *cfg, FILE *out);
 const struct fwd_conf_port *fwd_config_port(const struct fwd_config *cfg, const char *name);
 const struct fwd_conf_bridge *fwd_config_bridge(const struct fwd_config *cfg, const char *name);
 
-/* The lcore ids of dpdk.lcores in the order written (first = control lcore):
- * returns their count, or -EINVAL. */
+/*
+ * The lcore ids of dpdk.lcores in the order written (the first is the control
+ * lcore, the rest are workers). Returns their count, -EINVAL for a bad string,
+ * or -ENOSPC when ids cannot hold them all (max = FWD_MAX_LCORES always can).
+ * With ids NULL it only counts.
+ */
 int fwd_config_lcores(const struct fwd_config *cfg, unsigned *ids, unsigned max);
 
 /* Number of worker lcores named by dpdk.lcores (all but the first), or -EINVAL. */

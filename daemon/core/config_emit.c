@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A config back to YAML, by walking the same schema the loader uses, so
+ * every key is written (defaults included) and a new key needs no code here.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "core/config_schema.h"
+
+static void emit_quoted(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\x%02x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static uint32_t load_uint(const char *src, size_t size)
+{
+	uint16_t v16;
+	uint32_t v32;
+
+	if (size == sizeof(v16)) {
+		memcpy(&v16, src, sizeof(v16));
+		return v16;
+	}
+	memcpy(&v32, src, sizeof(v32));
+	return v32;
+}
+
+static void emit_scalar(FILE *out, const struct conf_field *f, const char *src)
+{
+	char buf[FWD_PREFIX4_STRLEN];
+	const char *s;
+	uint32_t v;
+	int e;
+
+	switch (f->kind) {
+	case CONF_STR:
+		emit_quoted(out, src);
+		break;
+	case CONF_HSTR:
+		memcpy(&s, src, sizeof(s));
+		emit_quoted(out, s ? s : "");
+		break;
+	case CONF_UINT:
+		fprintf(out, "%u", load_uint(src, f->size));
+		break;
+	case CONF_BOOL:
+		fputs(*(const bool *)src ? "true" : "false", out);
+		break;
+	case CONF_ENUM:
+		memcpy(&e, src, sizeof(e));
+		fputs(f->names[e], out);
+		break;
+	case CONF_IP4:
+		memcpy(&v, src, sizeof(v));
+		fputs(fwd_ip4_fmt(v, buf), out);
+		break;
+	case CONF_ADDR:
+	case CONF_NET:
+		fputs(fwd_ip4_prefix_fmt((const struct fwd_ip4_prefix *)(const void *)src, buf),
+		      out);
+		break;
+	case CONF_MAC:
+		fprintf(out, "\"%s\"", fwd_mac_fmt((const uint8_t *)src, buf));
+		break;
+	default:
+		break;
+	}
+}
+
+/* Optional keys that have no value: an empty name, an absent next hop. */
+static bool unset(const struct conf_field *f, const char *src)
+{
+	uint32_t v;
+
+	if (f->required)
+		return false;
+	if (f->kind == CONF_STR)
+		return f->min > 0 && f->def_str == NULL && src[0] == '\0';
+	if (f->kind == CONF_IP4) {
+		memcpy(&v, src, sizeof(v));
+		return v == 0;
+	}
+	return false;
+}
+
+static void emit_map(FILE *out, const struct conf_field *fields, const char *obj, int indent,
+                     bool item);
+
+static void emit_list(FILE *out, const struct conf_field *f, const char *obj, int indent)
+{
+	const struct conf_field *elem = f->sub;
+	unsigned n;
+	const char *arr = obj + f->off;
+
+	memcpy(&n, obj + f->count_off, sizeof(n));
+	if (n == 0) {
+		fputs(" []\n", out);
+		return;
+	}
+	if (f->heap)
+		memcpy(&arr, obj + f->off, sizeof(arr));
+	fputc('\n', out);
+	for (unsigned i = 0; i < n; i++) {
+		const char *slot = arr + (size_t)i * elem->size;
+
+		if (elem->kind == CONF_MAP) {
+			emit_map(out, elem->sub, slot, indent + 4, true);
+			continue;
+		}
+		fprintf(out, "%*s- ", indent + 2, "");
+		emit_scalar(out, elem, slot);
+		fputc('\n', out);
+	}
+}
+
+static void emit_map(FILE *out, const struct conf_field *fields, const char *obj, int indent,
+                     bool item)
+{
+	bool first = true;
+
+	for (const struct conf_field *f = fields; f->key; f++) {
+		if (unset(f, obj + f->off))
+			continue;
+		if (item && first)
+			fprintf(out, "%*s- %s:", indent - 2, "", f->key);
+		else
+			fprintf(out, "%*s%s:", indent, "", f->key);
+		first = false;
+		if (f->kind == CONF_MAP) {
+			fputc('\n', out);
+			emit_map(out, f->sub, obj + f->off, indent + 2, false);
+		} else if (f->kind == CONF_LIST) {
+			emit_list(out, f, obj, indent);
+		} else {
+			fputc(' ', out);
+			emit_scalar(out, f, obj + f->off);
+			fputc('\n', out);
+		}
+	}
+}
+
+int fwd_config_emit(const struct fwd_config *cfg, FILE *out)
+{
+	fputs("# fwd configuration (see fwd.yaml(5)); every key is shown\n", out);
+	emit_map(out, conf_root_fields, (const char *)cfg, 0, false);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Internals of the config loader, shared by config*.c only:
+ *   config_yaml.c    libyaml events -> a small node tree (struct ynode)
+ *   config_schema.c  the key tables and the generic walker that fills a config
+ *   config_scalar.c  single values: numbers, booleans, strings, addresses
+ *   config_emit.c    the schema walked the other way, config -> YAML
+ *   config_check.c   single-value validators and cross-reference checks
+ *   config_diag.c    error collection and "file:line:col" reporting
+ */
+#ifndef FWD_CONFIG_PRIV_H
+#define FWD_CONFIG_PRIV_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/config.h"
+
+#define CONF_MAX_ERRORS 20u
+#define CONF_MAX_BYTES  (16u << 20) /* a full 64k-route file is ~3 MiB */
+#define CONF_MAX_NODES  (1u << 20)
+#define CONF_MAX_DEPTH  16 /* the schema needs 4 */
+
+/* ------------------------------------------------------------ diagnostics */
+
+struct conf_msg {
+	struct fwd_conf_pos pos;
+	unsigned seq;
+	char text[384];
+};
+
+struct conf_diag {
+	const char *name; /* file name for messages */
+	const char *buf;  /* the source, to show the offending line */
+	size_t len;
+	unsigned n;
+	bool overflow;
+	struct conf_msg msgs[CONF_MAX_ERRORS];
+};
+
+void conf_err(struct conf_diag *d, struct fwd_conf_pos pos, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/* True once an error beyond the cap was dropped: time to stop looking. */
+bool conf_diag_full(const struct conf_diag *d);
+/* Writes the collected messages sorted by position; out may be NULL. */
+void conf_diag_flush(struct conf_diag *d, FILE *out);
+/* Position of byte offset off in the source (libyaml counts characters). */
+struct fwd_conf_pos conf_offset_pos(const struct conf_diag *d, size_t off);
+/* A printable, bounded copy of untrusted text for messages. */
+const char *conf_quote(const char *s, size_t len, char *out, size_t outsz);
+#define CONF_QUOTE_MAX 48
+
+/* ----------------------------------------------------------------- tree */
+
+enum ynode_type {
+	YN_SCALAR,
+	YN_SEQ,
+	YN_MAP,
+};
+
+struct ynode {
+	enum ynode_type type;
+	bool plain;   /* scalar written without quotes (so it may be a number/bool) */
+	uint32_t len; /* scalar bytes; the text may hold NULs from "\0" escapes */
+	char *str;    /* NUL-terminated */
+	struct fwd_conf_pos pos;
+	struct ynode *first, *last, *next; /* children; a mapping alternates key, value */
+	unsigned n;                        /* number of children */
+};
+
+struct conf_chunk;
+
+struct conf_arena {
+	struct conf_chunk *head;
+	size_t used, cap;
+};
+
+void *conf_arena_alloc(struct conf_arena *a, size_t size);
+void conf_arena_free(struct conf_arena *a);
+
+/* Positions of decoded values, keyed by where the value was stored. */
+struct conf_posrec {
+	const void *addr;
+	struct fwd_conf_pos pos;
+};
+
+struct conf_posmap {
+	struct conf_posrec *v;
+	size_t n, cap;
+};
+
+int conf_pos_add(struct conf_posmap *m, const void *addr, struct fwd_conf_pos pos);
+void conf_pos_sort(struct conf_posmap *m);
+/* The position of the value stored at addr, else fallback. */
+struct fwd_conf_pos conf_pos_get(const struct conf_posmap *m, const void *addr,
+                                 struct fwd_conf_pos fallback);
+
+struct conf_ctx {
+	struct conf_diag diag;
+	struct conf_arena arena;
+	struct conf_posmap pm;
+	struct ynode *root;
+	unsigned nodes;
+	bool nomem;
+};
+
+/* Parse the source in c->diag into c->root; -EINVAL (reported) or -ENOMEM. */
+int conf_tree_build(struct conf_ctx *c);
+
+/* -------------------------------------------------------------- schema */
+
+/* Fill cfg's defaults (top-level sections, not list items). */
+void conf_schema_defaults(struct fwd_config *cfg);
+/* Decode c->root into cfg; errors go to c->diag. Returns -EINVAL, -ENOMEM or 0. */
+int conf_schema_decode(struct conf_ctx *c, struct fwd_config *cfg);
+
+extern const char *const fwd_conf_mode_names[]; /* NULL-terminated, by enum value */
+
+/* -------------------------------------------------------------- checks */
+
+/* Single-value validators: NULL when s is fine, else why it is not. */
+const char *conf_valid_name(const char *s);
+const char *conf_valid_file_prefix(const char *s);
+const char *conf_valid_socket(const char *s);
+const char *conf_valid_lcores(const char *s);
+const char *conf_valid_metrics(const char *s);
+
+/* Cross-reference checks on a decoded config; errors go to c->diag. */
+void conf_check(struct conf_ctx *c, const struct fwd_config *cfg);
+
+/*
+ * Parse a dpdk.lcores string: ids in the order written, at most max stored,
+ * returns the count or -EINVAL with *why set (why may be NULL).
+ */
+int conf_lcores_parse(const char *s, unsigned *ids, unsigned max, const char **why);
+
+#endif
