@@ -26,7 +26,6 @@
 #include "core/worker.h"
 #include "port/port.h"
 
-struct fwd_daemon fwd;
 
 struct options {
 	const char *config;
