@@ -109,6 +109,7 @@ daemon_start() {
 	DAEMON_NS=$1
 	local cfg=$2 i
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}:log_path=$T/asan \
+		LSAN_OPTIONS=suppressions=$SRCDIR/tests/lsan.supp:print_suppressions=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:log_path=$T/ubsan \
 		ip netns exec "$(ns "$DAEMON_NS")" "$FWD_DAEMON" -c "$cfg" --log-level info \
 		>"$T/daemon.log" 2>&1 &
