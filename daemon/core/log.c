@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <event2/event.h>
 #include <rte_log.h>
 
 #include "core/log.h"
@@ -75,7 +76,7 @@ int fwd_log_level_parse(const char *s)
 	return -EINVAL;
 }
 
-/* ------------------------------------------------------------- DPDK's log */
+/* ------------------------------------------------- DPDK's and libevent's log */
 
 /*
  * DPDK's default log stream writes each message to stderr and to syslog(3),
@@ -112,13 +113,27 @@ static ssize_t dpdk_log_write(void *cookie, const char *buf, size_t size)
 	return (ssize_t)size;
 }
 
-void fwd_log_dpdk_init(void)
+/* libevent's warnings (a failed getaddrinfo, a bad fd) would otherwise be
+ * bare "[warn] ..." lines on stderr. */
+static void libevent_log(int severity, const char *msg)
+{
+	int level = severity >= EVENT_LOG_ERR    ? FWD_LOG_ERR
+	            : severity == EVENT_LOG_WARN ? FWD_LOG_WARNING
+	            : severity == EVENT_LOG_MSG  ? FWD_LOG_INFO
+	                                         : FWD_LOG_DEBUG;
+
+	if (level <= fwd_log_level)
+		fwd_log(level, "libevent", "%s", msg);
+}
+
+void fwd_log_libraries_init(void)
 {
 	static const cookie_io_functions_t io = { .write = dpdk_log_write };
 	static FILE *f;
 
 	if (f != NULL)
 		return;
+	event_set_log_callback(libevent_log);
 	f = fopencookie(NULL, "w", io);
 	if (f != NULL)
 		rte_openlog_stream(f);
