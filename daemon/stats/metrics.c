@@ -7,10 +7,14 @@
  * a counter reset). Requests are hostile: headers and body are capped,
  * idle and slow connections time out, only GET and HEAD are served.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <event2/buffer.h>
 #include <event2/http.h>
@@ -30,6 +34,7 @@
 #define MAX_HEADERS_SIZE 8192
 #define MAX_BODY_SIZE    1024
 #define TIMEOUT_S        10
+#define LISTEN_BACKLOG   16
 #define CONTENT_TYPE     "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 static struct evhttp *http;
@@ -179,52 +184,71 @@ static void on_request(struct evhttp_request *req, void *arg)
 	evbuffer_free(b);
 }
 
-/* "A.B.C.D:PORT", already validated by the config loader. */
-static int split_addr(const char *s, char *host, size_t hostlen, uint16_t *port)
-{
-	const char *colon = strrchr(s, ':');
-
-	if (colon == NULL || (size_t)(colon - s) >= hostlen)
-		return -EINVAL;
-	memcpy(host, s, (size_t)(colon - s));
-	host[colon - s] = '\0';
-	*port = (uint16_t)strtoul(colon + 1, NULL, 10);
-	return 0;
-}
-
-static int metrics_init(const struct fwd_config *cfg)
-{
-	const char *addr = cfg->control.metrics;
-	char host[64];
-	uint16_t port;
-
-	if (addr[0] == '\0' || split_addr(addr, host, sizeof(host), &port) < 0)
-		return 0;
-	http = evhttp_new(fwd.evbase);
-	if (http == NULL)
-		return -ENOMEM;
-	evhttp_set_allowed_methods(http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
-	evhttp_set_max_headers_size(http, MAX_HEADERS_SIZE);
-	evhttp_set_max_body_size(http, MAX_BODY_SIZE);
-	evhttp_set_timeout(http, TIMEOUT_S);
-	evhttp_set_gencb(http, on_request, NULL);
-	/* A metrics port someone else holds must not keep the router down. */
-	if (evhttp_bind_socket_with_handle(http, host, port) == NULL) {
-		LOG(ERR, "metrics endpoint %s: cannot listen: %s; continuing without it", addr,
-		    strerror(errno));
-		evhttp_free(http);
-		http = NULL;
-		return 0;
-	}
-	LOG(INFO, "metrics endpoint: http://%s/metrics", addr);
-	return 0;
-}
-
 static void metrics_fini(void)
 {
 	if (http != NULL)
 		evhttp_free(http);
 	http = NULL;
+}
+
+/*
+ * "A.B.C.D:PORT", already validated by the config loader. Bound here rather
+ * than by evhttp_bind_socket, whose getaddrinfo(AI_ADDRCONFIG) refuses
+ * 127.0.0.1 on a host (or namespace) whose only IPv4 address is loopback.
+ */
+static int listen_on(const char *addr)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	const char *colon = strrchr(addr, ':');
+	char host[INET_ADDRSTRLEN];
+	int fd, one = 1, rc;
+
+	if (colon == NULL || (size_t)(colon - addr) >= sizeof(host))
+		return -EINVAL;
+	memcpy(host, addr, (size_t)(colon - addr));
+	host[colon - addr] = '\0';
+	sa.sin_port = htons((uint16_t)strtoul(colon + 1, NULL, 10));
+	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1)
+		return -EINVAL;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, LISTEN_BACKLOG) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+static int metrics_init(const struct fwd_config *cfg)
+{
+	const char *addr = cfg->control.metrics;
+	int fd;
+
+	if (addr[0] == '\0')
+		return 0;
+	/* A metrics port someone else holds must not keep the router down. */
+	fd = listen_on(addr);
+	if (fd < 0) {
+		LOG(ERR, "metrics endpoint %s: cannot listen: %s; continuing without it", addr,
+		    strerror(-fd));
+		return 0;
+	}
+	http = evhttp_new(fwd.evbase);
+	if (http == NULL || evhttp_accept_socket_with_handle(http, fd) == NULL) {
+		close(fd);
+		metrics_fini();
+		return -ENOMEM;
+	}
+	evhttp_set_allowed_methods(http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
+	evhttp_set_max_headers_size(http, MAX_HEADERS_SIZE);
+	evhttp_set_max_body_size(http, MAX_BODY_SIZE);
+	evhttp_set_timeout(http, TIMEOUT_S);
+	evhttp_set_gencb(http, on_request, NULL);
+	LOG(INFO, "metrics endpoint: http://%s/metrics", addr);
+	return 0;
 }
 
 static struct fwd_module metrics_module = {
