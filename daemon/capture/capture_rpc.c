@@ -328,10 +328,10 @@ static int start_check(struct fwd_rpc_call *call, const Fwd__CaptureStartReq *r,
 static int capture_start(struct fwd_rpc_call *call)
 {
 	const Fwd__CaptureStartReq *r = call->req->capture_start;
-	const struct fwd_port *p;
+	const struct fwd_port *p = NULL;
 	struct capture_session *s;
-	char err[128];
-	uint8_t dirs;
+	char err[128] = "";
+	uint8_t dirs = 0;
 	int rc = start_check(call, r, &p, &dirs);
 
 	if (rc < 0)
