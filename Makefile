@@ -64,7 +64,8 @@ all: $(BUILD)/fwd-daemon $(BUILD)/fwdctl
 DEB_PKGS := build-essential pkg-config dpdk dpdk-dev libdpdk-dev dpdk-doc libyaml-dev \
 	libevent-dev libprotobuf-c-dev protobuf-c-compiler libcmocka-dev python3 python3-scapy \
 	python3-pytest iproute2 iputils-ping iperf3 ethtool traceroute tcpdump procps psmisc \
-	clang-format cppcheck valgrind
+	clang-format cppcheck valgrind \
+	curl systemd mandoc groff-base man-db bash-completion python3-prometheus-client
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do \
@@ -157,3 +158,55 @@ format:
 
 clean:
 	rm -rf build
+
+# ----------------------------------------------------------------- install
+# DESIGN.md section 8. Always the optimised build (build/), whatever SAN says.
+# /etc/fwd.yaml is installed only when absent, and removed by uninstall only
+# while it is still the unedited sample.
+BINDIR        = $(PREFIX)/bin
+SBINDIR       = $(PREFIX)/sbin
+LIBEXECDIR    = $(PREFIX)/libexec/fwd
+UNITDIR       = $(PREFIX)/lib/systemd/system
+SYSUSERSDIR   = $(PREFIX)/lib/sysusers.d
+TMPFILESDIR   = $(PREFIX)/lib/tmpfiles.d
+MANDIR        = $(PREFIX)/share/man
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
+CONFFILE      = /etc/fwd.yaml
+INSTALLED = $(SBINDIR)/fwd-daemon $(BINDIR)/fwdctl $(LIBEXECDIR)/fwd-hugepages \
+	$(UNITDIR)/fwd-daemon.service $(SYSUSERSDIR)/fwd.conf $(TMPFILESDIR)/fwd.conf \
+	$(MANDIR)/man8/fwd-daemon.8 $(MANDIR)/man8/fwdctl.8 $(MANDIR)/man5/fwd.yaml.5 \
+	$(COMPLETIONDIR)/fwdctl
+
+install:
+	@$(MAKE) --no-print-directory SAN=0 BUILD=build all
+	install -D -m 0755 build/fwd-daemon $(DESTDIR)$(SBINDIR)/fwd-daemon
+	install -D -m 0755 build/fwdctl $(DESTDIR)$(BINDIR)/fwdctl
+	install -D -m 0755 systemd/fwd-hugepages $(DESTDIR)$(LIBEXECDIR)/fwd-hugepages
+	install -d -m 0755 $(DESTDIR)$(UNITDIR)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@BINDIR@|$(BINDIR)|g' \
+		-e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' systemd/fwd-daemon.service.in \
+		>$(DESTDIR)$(UNITDIR)/fwd-daemon.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/fwd-daemon.service
+	install -D -m 0644 systemd/fwd.sysusers.conf $(DESTDIR)$(SYSUSERSDIR)/fwd.conf
+	install -D -m 0644 systemd/fwd.tmpfiles.conf $(DESTDIR)$(TMPFILESDIR)/fwd.conf
+	install -D -m 0644 man/fwd-daemon.8 $(DESTDIR)$(MANDIR)/man8/fwd-daemon.8
+	install -D -m 0644 man/fwdctl.8 $(DESTDIR)$(MANDIR)/man8/fwdctl.8
+	install -D -m 0644 man/fwd.yaml.5 $(DESTDIR)$(MANDIR)/man5/fwd.yaml.5
+	install -D -m 0644 completions/fwdctl $(DESTDIR)$(COMPLETIONDIR)/fwdctl
+	@if [ -e $(DESTDIR)$(CONFFILE) ]; then \
+		echo "install: keeping the existing $(DESTDIR)$(CONFFILE)"; \
+	else install -D -m 0644 conf/fwd.yaml $(DESTDIR)$(CONFFILE); fi
+	@# on the live system: the fwd group now, and systemd told about the unit
+	@if [ -z "$(DESTDIR)" ]; then \
+		systemd-sysusers $(SYSUSERSDIR)/fwd.conf 2>/dev/null || \
+			getent group fwd >/dev/null || groupadd --system fwd; \
+		if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
+	fi
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
+	@if cmp -s conf/fwd.yaml $(DESTDIR)$(CONFFILE); then rm -f $(DESTDIR)$(CONFFILE); \
+	elif [ -e $(DESTDIR)$(CONFFILE) ]; then \
+		echo "uninstall: keeping the edited $(DESTDIR)$(CONFFILE)"; fi
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
