@@ -26,7 +26,6 @@
 #include "core/worker.h"
 #include "port/port.h"
 
-
 struct options {
 	const char *config;
 	bool check;
