@@ -150,6 +150,7 @@ lint: pkgcheck
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --suppress=missingIncludeSystem --std=c11 \
 		-Idaemon -Iproto -I$(BUILD)/proto -D__linux__ -DFWD_VERSION='"lint"' \
+		-DPROTOBUF_C_VERSION_NUMBER=1004001 \
 		daemon cli proto tests/unit
 
 format:
