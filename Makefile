@@ -145,7 +145,7 @@ demo-stop:
 # --------------------------------------------------------------- hygiene
 FMT_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 
-lint: pkgcheck
+lint: $(PROTO_HDR)
 	clang-format --dry-run --Werror $(FMT_SRCS)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --suppress=missingIncludeSystem --std=c11 \

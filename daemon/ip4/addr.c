@@ -93,7 +93,7 @@ static int addr4_check_new(uint8_t port, const struct fwd_ip4_prefix *p, char *e
 	if (fwd_ports[port].mode != FWD_MODE_L3)
 		return ERR(EINVAL, "port %s is not an l3 port", fwd_ports[port].name);
 	if (ip4_addrs[port].n == FWD_MAX_ADDRS)
-		return ERR(ENOSPC, "port %s has %u addresses already", fwd_ports[port].name,
+		return ERR(ENOSPC, "port %s has %d addresses already", fwd_ports[port].name,
 		           FWD_MAX_ADDRS);
 	if (p->len == 0 || (p->addr == s.addr && p->len < 31) || p->addr == bcast_of(p) ||
 	    ip4_dst_class[p->addr >> 24] != IP4_UNICAST)

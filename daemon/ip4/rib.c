@@ -14,6 +14,7 @@ static int node_cmp(const struct rib4_node *a, const struct rib4_node *b)
 	return (int)a->len - (int)b->len;
 }
 
+// cppcheck-suppress unknownMacro
 RB_GENERATE_STATIC(rib4_tree, rib4_node, link, node_cmp)
 
 void rib4_init(struct rib4 *rib, struct fib4 *fib)
