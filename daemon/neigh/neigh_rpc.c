@@ -79,7 +79,7 @@ static int neigh_list_page(struct fwd_rpc_call *call)
 	return cursor_next(&peek) != NULL;
 }
 
-static int neigh_list(struct fwd_rpc_call *call)
+static int neigh_list_rpc(struct fwd_rpc_call *call)
 {
 	int port = port_arg(call, call->req->neigh_list->port, false);
 	struct list_cursor *c;
@@ -96,9 +96,9 @@ static int neigh_list(struct fwd_rpc_call *call)
 		call->next = neigh_list_page;
 	return 0;
 }
-FWD_RPC_HANDLER(FWD__REQUEST__BODY_NEIGH_LIST, neigh_list, FWD_RPC_READ);
+FWD_RPC_HANDLER(FWD__REQUEST__BODY_NEIGH_LIST, neigh_list_rpc, FWD_RPC_READ);
 
-static int neigh_add(struct fwd_rpc_call *call)
+static int neigh_add_rpc(struct fwd_rpc_call *call)
 {
 	const Fwd__NeighAddReq *q = call->req->neigh_add;
 	struct rte_ether_addr mac;
@@ -117,7 +117,7 @@ static int neigh_add(struct fwd_rpc_call *call)
 		return port;
 	return neigh_add_static(ip, (uint8_t)port, &mac, call->error, sizeof(call->error));
 }
-FWD_RPC_HANDLER(FWD__REQUEST__BODY_NEIGH_ADD, neigh_add, FWD_RPC_CHANGE);
+FWD_RPC_HANDLER(FWD__REQUEST__BODY_NEIGH_ADD, neigh_add_rpc, FWD_RPC_CHANGE);
 
 static int neigh_del_rpc(struct fwd_rpc_call *call)
 {
