@@ -40,7 +40,7 @@
 #define IP(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
 #define P0_IP          IP(10, 0, 0, 1)
 #define P1_IP          IP(172, 16, 0, 1)
-#define TEST_NEXTHOPS  2048
+#define TEST_NEXTHOPS  4096
 #define TEST_TIMEOUT_S 30
 #define CAPTURE_MAX    64
 
