@@ -134,6 +134,8 @@ echo "-- a host that never answers"
 nn0=$(drops p0 no_neighbour)
 ns_exec h1 ping -c 2 -i 0.3 -W 1 10.77.2.99 >/dev/null 2>&1
 check "10.77.2.99 is incomplete, then failed" wait_for 5 nstate_is 10.77.2.99 failed
+check "fwdctl neigh list shows its MAC as -" \
+	sh -c "$FWDCTL_BIN -s $SOCK neigh list | grep -Eq '^10\.77\.2\.99 +- +p1 +failed '"
 check "then removed" wait_for 6 nstate_is 10.77.2.99 absent
 expect "its held packets were dropped as no_neighbour" "$(drops p0 no_neighbour)" -gt "$nn0"
 expect "a resolution failure was counted" "$(counter neigh_resolution_failures)" -ge 1
