@@ -23,6 +23,8 @@ cfg=$(daemon_config <<EOF
 ports:
   - { name: p0, device: "net_af_packet0,iface=d1", mode: l3, addresses: [10.77.1.1/24] }
   - { name: p1, device: "net_af_packet1,iface=d2", mode: l3, addresses: [10.77.2.1/24] }
+routes:
+  - { prefix: 10.99.0.0/16, via: 10.77.2.2 }
 neighbors:
   - { address: $STATIC_IP, mac: "$STATIC_MAC", port: p0 }
 EOF
@@ -58,6 +60,8 @@ req0=$(counter arp_requests_sent)
 rep0=$(counter arp_replies_sent)
 
 echo "-- resolution"
+check "the gateway of a config route (h2) is resolved at start-up" \
+	wait_for 3 nstate_is 10.77.2.2 reachable
 check "ping h1 -> h2 through the router (ARP both ways)" ping12
 check "h1 is reachable" wait_for 3 nstate_is 10.77.1.2 reachable
 check "h2 is reachable" wait_for 3 nstate_is 10.77.2.2 reachable
@@ -104,20 +108,29 @@ check "ping h1 -> h2 after h1 forgot the router" ping12
 check "h1 learnt the router's MAC from our reply" \
 	sh -c "ip -n $(ns h1) neigh show 10.77.1.1 | grep -qi '$P0_MAC'"
 
-echo "-- aging of a silent host"
-ns_exec h2 sysctl -qw net.ipv4.conf.all.arp_ignore=8 net.ipv4.conf.v2.arp_ignore=8
-check "h2 goes stale" wait_for 6 nstate_is 10.77.2.2 stale
-check "then disappears" wait_for 8 nstate_is 10.77.2.2 absent
-ns_exec h2 sysctl -qw net.ipv4.conf.all.arp_ignore=0 net.ipv4.conf.v2.arp_ignore=0
-expect "aged-out counter moved" "$(counter neigh_aged_out)" -ge 1
+echo "-- aging of silent hosts"
+check "ping h1 -> h2 (both known)" ping12
+silence() { ns_exec "$1" sysctl -qw net.ipv4.conf.all.arp_ignore="$3" "net.ipv4.conf.$2.arp_ignore=$3"; }
+silence h1 v1 8
+silence h2 v2 8
+check "h1 goes stale" wait_for 6 nstate_is 10.77.1.2 stale
+check "then disappears" wait_for 12 nstate_is 10.77.1.2 absent
+check "h2, a route's gateway, goes failed instead" wait_for 15 nstate_is 10.77.2.2 failed
+silence h1 v1 0
+silence h2 v2 0
+expect "aged-out counter moved" "$(counter neigh_aged_out)" -ge 2
+check "traffic to the failed gateway resolves it again" wait_for 10 ping12
+check "h2 is reachable again" wait_for 3 nstate_is 10.77.2.2 reachable
 
 echo "-- flush"
 check "ping h1 -> h2 again" ping12
 before=$(ncount)
 flushed=$(fwdctl -j neigh flush | json_get "d['flushed']")
 expect "neigh flush removed the dynamic entries ($flushed of $before)" "$flushed" -ge 2
-expect "only permanent entries are left" \
-	"$(fwdctl -j neigh list | json_get "' '.join(sorted(set(n['state'] for n in d['neighbours'])))")" = permanent
+expect "h1 is gone" "$(nfield 10.77.1.2 state)" = absent
+expect "h2, a route's gateway, is being resolved again instead" "$(nfield 10.77.2.2 state)" != absent
+expect "every other entry left is permanent" "$(fwdctl -j neigh list | json_get \
+	"' '.join(sorted(set(n['state'] for n in d['neighbours'] if n['address'] != '10.77.2.2')))")" = permanent
 check "neigh flush dev p9 refused" refused "no such port: p9" fwdctl neigh flush dev p9
 
 echo "-- gratuitous ARP with a new MAC"
