@@ -113,7 +113,7 @@ check "ping h1 -> h2 (both known)" ping12
 silence() { ns_exec "$1" sysctl -qw net.ipv4.conf.all.arp_ignore="$3" "net.ipv4.conf.$2.arp_ignore=$3"; }
 silence h1 v1 8
 silence h2 v2 8
-check "h1 goes stale" wait_for 6 nstate_is 10.77.1.2 stale
+check "h1 goes stale" wait_for 10 nstate_is 10.77.1.2 stale
 check "then disappears" wait_for 12 nstate_is 10.77.1.2 absent
 check "h2, a route's gateway, goes failed instead" wait_for 15 nstate_is 10.77.2.2 failed
 silence h1 v1 0
