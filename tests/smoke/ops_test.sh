@@ -149,6 +149,20 @@ check "an admin change is logged at notice" grep -q "^<5>.*port p0: admin down" 
 check "port set p0 up" fwdctl port set p0 up
 check "ping works again" wait_for 10 ns_exec h1 ping -c 1 -W 1 10.1.0.2
 
+# -- bash completion asks the running daemon for port names
+complete_at() {
+	PATH=$(dirname "$FWDCTL_BIN"):$PATH bash -c '
+		. /usr/share/bash-completion/bash_completion 2>/dev/null; . "$1"; line=$2
+		COMP_LINE=$line COMP_POINT=${#line}; read -ra COMP_WORDS <<<"$line"
+		[[ $line == *" " ]] && COMP_WORDS+=(""); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		_fwdctl; echo "${COMPREPLY[*]}"' _ "$SRCDIR/completions/fwdctl" "$1"
+}
+expect "completion: port names from the daemon" "$(complete_at 'fwdctl port show ')" = "p0 p1"
+expect "completion: ... also with -s SOCKET" \
+	"$(FWD_SOCKET=/nonexistent complete_at "fwdctl -s $SOCK capture ")" = "p0 p1"
+expect "completion: stats offers commands and ports" "$(complete_at 'fwdctl stats ')" = \
+	"clear workers --watch p0 p1"
+
 if daemon_stop; then pass "daemon stopped cleanly"; else fail "daemon stopped cleanly"; fi
 check "STOPPING=1 sent on stop" wait_for 5 grep -q "^STOPPING=1" "$T/notify.log"
 smoke_done
