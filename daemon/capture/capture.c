@@ -21,7 +21,7 @@
 #include "port/port.h"
 
 #define RING_SIZE  1024 /* per port */
-#define POOL_SIZE  2047 /* copies in flight over all ports, 2^n - 1 */
+#define POOL_SIZE  4095 /* copies in flight over all ports (a few full rings), 2^n - 1 */
 #define POOL_CACHE 32
 
 static struct capture_session *sessions[FWD_MAX_PORTS];

@@ -88,15 +88,18 @@ static int add_pcapng(struct capture_session *s, struct rte_mbuf **pkts, unsigne
 	unsigned k = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		struct rte_mbuf *pc =
-		        wanted(s, fwd_capture_meta(pkts[i])) ? pcapng_copy(s, pkts[i]) : NULL;
-		if (pc != NULL) {
-			out[k++] = pc;
-			s->captured++;
-			*bytes += rte_pktmbuf_pkt_len(pc);
-		} else if (wanted(s, fwd_capture_meta(pkts[i]))) {
-			s->lost++;
+		struct rte_mbuf *pc;
+
+		if (!wanted(s, fwd_capture_meta(pkts[i])))
+			continue;
+		pc = pcapng_copy(s, pkts[i]);
+		if (pc == NULL) {
+			s->lost++; /* the copy pool ran dry */
+			continue;
 		}
+		out[k++] = pc;
+		s->captured++;
+		*bytes += rte_pktmbuf_pkt_len(pc);
 	}
 	rte_pktmbuf_free_bulk(pkts, n);
 	if (k == 0)
