@@ -231,10 +231,10 @@ install:
 	chmod 0644 $(DESTDIR)$(UNITDIR)/fwd-daemon.service
 	install -D -m 0644 systemd/fwd.sysusers.conf $(DESTDIR)$(SYSUSERSDIR)/fwd.conf
 	install -D -m 0644 systemd/fwd.tmpfiles.conf $(DESTDIR)$(TMPFILESDIR)/fwd.conf
-	install -D -m 0644 man/fwd-daemon.8 $(DESTDIR)$(MANDIR)/man8/fwd-daemon.8
-	install -D -m 0644 man/fwdctl.8 $(DESTDIR)$(MANDIR)/man8/fwdctl.8
-	install -D -m 0644 man/fwd.yaml.5 $(DESTDIR)$(MANDIR)/man5/fwd.yaml.5
-	install -D -m 0644 completions/fwdctl $(DESTDIR)$(COMPLETIONDIR)/fwdctl
+	install -D -m 0644 daemon/fwd-daemon.8 $(DESTDIR)$(MANDIR)/man8/fwd-daemon.8
+	install -D -m 0644 cli/fwdctl.8 $(DESTDIR)$(MANDIR)/man8/fwdctl.8
+	install -D -m 0644 conf/fwd.yaml.5 $(DESTDIR)$(MANDIR)/man5/fwd.yaml.5
+	install -D -m 0644 cli/fwdctl.bash-completion $(DESTDIR)$(COMPLETIONDIR)/fwdctl
 	@if [ -e $(DESTDIR)$(CONFFILE) ]; then \
 		echo "install: keeping the existing $(DESTDIR)$(CONFFILE)"; \
 	else install -D -m 0644 conf/fwd.yaml $(DESTDIR)$(CONFFILE); fi

@@ -155,7 +155,7 @@ complete_at() {
 		. /usr/share/bash-completion/bash_completion 2>/dev/null; . "$1"; line=$2
 		COMP_LINE=$line COMP_POINT=${#line}; read -ra COMP_WORDS <<<"$line"
 		[[ $line == *" " ]] && COMP_WORDS+=(""); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-		_fwdctl; echo "${COMPREPLY[*]}"' _ "$SRCDIR/completions/fwdctl" "$1"
+		_fwdctl; echo "${COMPREPLY[*]}"' _ "$SRCDIR/cli/fwdctl.bash-completion" "$1"
 }
 expect "completion: port names from the daemon" "$(complete_at 'fwdctl port show ')" = "p0 p1"
 expect "completion: ... also with -s SOCKET" \
