@@ -17,6 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PY = "/usr/bin/python3"
 
 LCORES = "0-1"          # lcore 0: main/control, lcore 1: the one forwarding core
+FORWARDING_LCORE = "1"
 MBUFS = 8191
 MEMORY_MB = 512
 FLOWS = int(os.environ.get("BENCH_FLOWS", "2048"))
@@ -31,6 +32,19 @@ L3FWD_DEST_MAC = "02:00:00:00:00:02"
 # forwarding decision for every flow, through a route, never a connected subnet
 COVER = (["%d.0.0.0/4" % (16 * i) for i in range(12)] +
          ["%d.0.0.0/5" % (192 + 8 * i) for i in range(4)])
+
+
+CONTROL_CPU = 0       # where the bench itself, fwdctl and route_churn run
+
+
+def pin_to_control_cpu():
+    """Keep the harness (and the tools it runs) off the forwarding core;
+    the programs under test get every CPU back and pin their own lcores."""
+    os.sched_setaffinity(0, {CONTROL_CPU})
+
+
+def all_cpus():
+    os.sched_setaffinity(0, range(os.cpu_count()))
 
 
 def log(msg):
@@ -122,8 +136,8 @@ def cleanup_all():
         prog.stop()
 
 
-def eal_memory_args():
-    if HUGEPAGES:
+def eal_memory_args(huge):
+    if huge:
         return ["--in-memory", "-m", str(MEMORY_MB)]
     return ["--no-huge", "--no-shconf", "-m", str(2 * MEMORY_MB)]
 
@@ -151,6 +165,7 @@ class Program:
         self.prefix = "fwdbench-" + name
         self.logfile = os.path.join(paths.run, name + ".log")
         self.wrapper = wrapper or []
+        self.huge = HUGEPAGES and not self.wrapper   # valgrind runs without hugepages
         self.proc = None
         self.error = None
 
@@ -162,7 +177,7 @@ class Program:
         with open(self.logfile, "w") as out:
             self.proc = subprocess.Popen(self.wrapper + self.command(), stdin=subprocess.DEVNULL,
                                          stdout=out, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
+                                         start_new_session=True, preexec_fn=all_cpus)
         STARTED.append(self)
 
     def alive(self):
@@ -259,7 +274,7 @@ class DpdkApp(Program):
 
     def eal(self):
         return (["-l", LCORES, "--main-lcore", "0", "--file-prefix", self.prefix, "--no-pci"] +
-                eal_memory_args() + vdevs(self.pcap))
+                eal_memory_args(self.huge) + vdevs(self.pcap))
 
     def sample(self):
         t0 = time.monotonic()
@@ -283,6 +298,17 @@ class Testpmd(DpdkApp):
 
 
 class L3fwd(DpdkApp):
+    def eal(self):
+        # Only lcore 1, its main lcore, which forwards: with "-l 0-1" its idle
+        # main lcore 0 would spin in rte_eal_mp_wait_lcore, and a busy CPU 0
+        # slows CPU 1 where vCPUs share a physical core (as on the VM this was
+        # written on); testpmd's and fwd's main threads sleep.
+        args = super().eal()
+        args[args.index("-l") + 1] = FORWARDING_LCORE
+        i = args.index("--main-lcore")
+        del args[i:i + 2]
+        return args
+
     def command(self):
         out = self.p.out
         return ([self.p.l3fwd] + self.eal() +
@@ -304,7 +330,7 @@ class Fwd(Program):
         self.load_seconds = None
 
     def config(self):
-        hp = "true" if HUGEPAGES and not self.wrapper else "false"
+        hp = "true" if self.huge else "false"
         mem = MEMORY_MB if hp == "true" else 2 * MEMORY_MB
         head = ("dpdk:\n  lcores: \"%s\"\n  hugepages: %s\n  memory_mb: %d\n"
                 "  file_prefix: %s\ndataplane:\n  burst: %d\n  mbufs: %d\n"

@@ -4,7 +4,7 @@
  * paced at RATE per second for SECONDS, requests pipelined (up to WINDOW
  * in flight) so the rate does not depend on the round-trip time.
  *
- *   route_churn -s SOCKET -g GW[,GW...] -t TRAFFIC [-r RATE] [-d SECONDS] [-w WINDOW]
+ *   route_churn -s SOCKET -g GW[,GW...] -t TRAFFIC [-r RATE] [-d SECONDS] [-w WINDOW] [-m get]
  *
  * Every cycle of ten changes: four adds and four deletes of /24s in
  * 100.64.0.0/10 (no bench traffic goes there), one replace of such a
@@ -13,9 +13,13 @@
  * traffic-carrying routes really change while packets use them.
  * Routes it added are deleted again at the end (not timed). Prints one
  * JSON object: operations, errors, achieved rate and latencies.
+ * With -m get it sends read-only `route get` requests for the traffic
+ * routes instead, at the same pace: the control-plane load without the
+ * table changes, for comparison.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
@@ -36,6 +40,7 @@ struct churn {
 	int fd;
 	double rate, seconds;
 	unsigned window;
+	int get_only;
 	char *gws[MAX_GWS];
 	unsigned n_gws;
 	char **traffic; /* prefixes carrying bench traffic */
@@ -84,11 +89,29 @@ static int send_route(struct churn *c, const char *prefix, const char *via, int 
 	return fwd_frame_write_timeout(c->fd, &req.base, 5000);
 }
 
+static int send_get(struct churn *c, const char *prefix)
+{
+	Fwd__Request req = FWD__REQUEST__INIT;
+	Fwd__RouteGetReq get = FWD__ROUTE_GET_REQ__INIT;
+	char addr[64];
+
+	snprintf(addr, sizeof(addr), "%.*s", (int)strcspn(prefix, "/"), prefix);
+	get.address = addr;
+	req.id = ++c->next_id;
+	req.api_version = FWD_API_VERSION;
+	req.body_case = FWD__REQUEST__BODY_ROUTE_GET;
+	req.route_get = &get;
+	return fwd_frame_write_timeout(c->fd, &req.base, 5000);
+}
+
 /* The k-th change of the timed phase. */
 static int send_op(struct churn *c, uint64_t k)
 {
 	char p[32];
 	unsigned step = k % 10;
+
+	if (c->get_only)
+		return send_get(c, c->traffic[k % c->n_traffic]);
 
 	if (step == 9 && c->n_traffic > 0) {
 		unsigned t = c->n_traffic_replace++ % c->n_traffic;
@@ -205,12 +228,12 @@ static double pct(const double *v, uint64_t n, double p)
 static void report(struct churn *c, uint64_t total, double elapsed)
 {
 	qsort(c->latency, total, sizeof(double), cmp_double);
-	printf("{\"ops\":%lu,\"errors\":%lu,\"seconds\":%.3f,\"rate\":%.0f,\"target_rate\":%.0f,"
-	       "\"traffic_replaces\":%lu,\"latency_ms\":{\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f}}"
-	       "\n",
-	       total, c->errors, elapsed, total / elapsed, c->rate, c->n_traffic_replace,
-	       pct(c->latency, total, 0.5) * 1e3, pct(c->latency, total, 0.99) * 1e3,
-	       pct(c->latency, total, 1.0) * 1e3);
+	printf("{\"mode\":\"%s\",\"ops\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"seconds\":%.3f,"
+	       "\"rate\":%.0f,\"target_rate\":%.0f,\"traffic_replaces\":%" PRIu64 ","
+	       "\"latency_ms\":{\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f}}\n",
+	       c->get_only ? "get" : "change", total, c->errors, elapsed, total / elapsed, c->rate,
+	       c->n_traffic_replace, pct(c->latency, total, 0.5) * 1e3,
+	       pct(c->latency, total, 0.99) * 1e3, pct(c->latency, total, 1.0) * 1e3);
 }
 
 static int read_traffic(struct churn *c, const char *file)
@@ -254,7 +277,7 @@ static int connect_to(const char *path)
 static void usage(void)
 {
 	fprintf(stderr, "usage: route_churn -s SOCKET -g GW[,GW...] -t TRAFFIC [-r RATE] "
-	                "[-d SECONDS] [-w WINDOW]\n");
+	                "[-d SECONDS] [-w WINDOW] [-m get]\n");
 	exit(2);
 }
 
@@ -263,7 +286,7 @@ static void parse_args(struct churn *c, int argc, char **argv, const char **sock
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:g:t:r:d:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:g:t:r:d:w:m:")) != -1) {
 		switch (opt) {
 		case 's':
 			*sock = optarg;
@@ -284,6 +307,9 @@ static void parse_args(struct churn *c, int argc, char **argv, const char **sock
 			break;
 		case 'w':
 			c->window = (unsigned)atoi(optarg);
+			break;
+		case 'm':
+			c->get_only = strcmp(optarg, "get") == 0;
 			break;
 		default:
 			usage();
@@ -308,6 +334,10 @@ int main(int argc, char **argv)
 	c.latency = calloc(total, sizeof(double));
 	if (c.sent_at == NULL || c.latency == NULL || read_traffic(&c, traffic) < 0) {
 		fprintf(stderr, "route_churn: %s: %s\n", traffic, strerror(errno));
+		return 1;
+	}
+	if (c.get_only && c.n_traffic == 0) {
+		fprintf(stderr, "route_churn: %s: no routes\n", traffic);
 		return 1;
 	}
 	c.fd = connect_to(sock);
