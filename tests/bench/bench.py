@@ -434,6 +434,7 @@ def main():
         bl.die("run as root (hugepages)")
     p = bl.Paths(sys.argv[1])
     bl.install_signal_handlers()
+    bl.reap_leftovers(p)
     bl.pin_to_control_cpu()
     bl.prepare_inputs(p)
     results = {"config": {"rounds": ROUNDS, "seconds": SECONDS, "warmup": WARMUP,
@@ -442,7 +443,7 @@ def main():
                           "full_routes": bl.FULL_ROUTES, "churn_rate": CHURN_RATE,
                           "churn_seconds": CHURN_SECONDS},
                "failed": {}}
-    huge = bl.Hugepages()
+    huge = bl.Hugepages(p)
     t0 = time.monotonic()
     try:
         # a group keeps up to 6 programs of MEMORY_MB each alive (paused)

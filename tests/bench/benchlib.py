@@ -98,22 +98,32 @@ def prepare_inputs(p):
 
 # ---------------------------------------------------------------- hugepages
 class Hugepages:
-    """Reserve 2 MiB pages for the run; give back what we added, unless
-    someone else changed the count meanwhile."""
+    """Reserve 2 MiB pages for the run and give back what we added, unless
+    someone else changed the count meanwhile. The count before is kept in
+    run/nr_hugepages until restored, so a run that was killed outright is
+    cleaned up by the next one."""
     SYS = "/proc/sys/vm/nr_hugepages"
 
-    def __init__(self):
+    def __init__(self, paths):
+        self.saved = os.path.join(paths.run, "nr_hugepages")
         self.orig = self.set_to = None
+        try:
+            self.orig, self.set_to = [int(x) for x in open(self.saved).read().split()]
+        except (OSError, ValueError):
+            pass
 
     def up(self, pages):
         if not HUGEPAGES:
             return
         cur = int(open(self.SYS).read())
-        self.orig = cur
+        if self.orig is None or cur != self.set_to:
+            self.orig = cur
         if cur < pages:
             with open(self.SYS, "w") as f:
                 f.write(str(pages))
-            self.set_to = int(open(self.SYS).read())
+        self.set_to = int(open(self.SYS).read())
+        with open(self.saved, "w") as f:
+            f.write("%d %d\n" % (self.orig, self.set_to))
         free = int([line.split()[1] for line in open("/proc/meminfo")
                     if line.startswith("HugePages_Free")][0])
         if free < pages * 0.9:
@@ -125,15 +135,52 @@ class Hugepages:
             with open(self.SYS, "w") as f:
                 f.write(str(self.orig))
         self.set_to = None
+        if os.path.exists(self.saved):
+            os.unlink(self.saved)
 
 
 # ---------------------------------------------------------------- processes
 STARTED = []   # every Program started, so the cleanup can reach them all
+PIDFILE = None  # and their pids on disk, for a run that was killed outright
 
 
 def cleanup_all():
     for prog in list(STARTED):
         prog.stop()
+    save_pids()
+
+
+def save_pids():
+    if PIDFILE is not None:
+        with open(PIDFILE, "w") as f:
+            f.write("%d\n" % os.getpid())
+            f.write("".join("%d\n" % prog.proc.pid for prog in STARTED))
+
+
+def reap_leftovers(paths):
+    """Stop programs an earlier, killed run left behind: by the pids it
+    recorded (the first is that run's own), and only if they still are
+    bench programs."""
+    global PIDFILE
+    pidfile = os.path.join(paths.run, "pids")
+    try:
+        pids = [int(x) for x in open(pidfile).read().split()]
+    except (OSError, ValueError):
+        pids = []
+    if pids and os.path.exists("/proc/%d" % pids[0]) and "bench" in \
+            open("/proc/%d/cmdline" % pids[0], "rb").read().decode(errors="replace"):
+        die("another bench run (pid %d) is using %s" % (pids[0], paths.run))
+    PIDFILE = pidfile
+    for pid in pids[1:]:
+        try:
+            cmdline = open("/proc/%d/cmdline" % pid, "rb").read().decode(errors="replace")
+        except OSError:
+            continue
+        if "fwdbench-" in cmdline or paths.run in cmdline:
+            log("stopping pid %d left by an earlier run" % pid)
+            os.kill(pid, signal.SIGCONT)
+            os.kill(pid, signal.SIGKILL)
+    save_pids()
 
 
 def eal_memory_args(huge):
@@ -179,6 +226,7 @@ class Program:
                                          stdout=out, stderr=subprocess.STDOUT,
                                          start_new_session=True, preexec_fn=all_cpus)
         STARTED.append(self)
+        save_pids()
 
     def alive(self):
         return self.proc is not None and self.proc.poll() is None
@@ -231,6 +279,7 @@ class Program:
                 self.proc.wait()
         if self in STARTED:
             STARTED.remove(self)
+            save_pids()
         self.remove_runtime_dir()
 
     def remove_runtime_dir(self):
@@ -354,6 +403,8 @@ class Fwd(Program):
     def command(self):
         with open(self.conf, "w") as f:
             f.write(self.config())
+        if os.path.exists(self.sock):   # left by a run that was killed
+            os.unlink(self.sock)
         return [self.p.daemon, "-c", self.conf]
 
     def fwdctl(self, *args, timeout=30):

@@ -157,6 +157,7 @@ def main():
         sys.exit(__doc__)
     p = bl.Paths(sys.argv[1])
     bl.install_signal_handlers()
+    bl.reap_leftovers(p)
     bl.prepare_inputs(p)
     l3fwd_app = os.path.realpath(p.l3fwd)
     runs = [
