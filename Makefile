@@ -5,7 +5,8 @@
 #   make check      install missing packages, build with ASan+UBSan, run every test
 #   make demo       install missing packages, build, run the namespace demo
 #   make deps       install the Debian packages fwd needs, when missing
-#   make bench      benchmarks (not part of check)
+#   make bench      benchmarks against testpmd and l3fwd (not part of check; ~10 min)
+#   make bench-callgrind  instructions per packet of fwd and l3fwd under callgrind
 #   make lint       clang-format dry run + cppcheck; fails on findings
 #   make format     reformat the sources in place
 #   make install    DESTDIR/PREFIX honoured
@@ -54,7 +55,8 @@ DAEMON_OBJS := $(call obj,$(filter-out $(DAEMON_MAIN),$(DAEMON_SRCS)))
 CLI_OBJS    := $(call obj,$(filter-out $(CLI_MAIN),$(CLI_SRCS)))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 
-.PHONY: all deps deps-quiet fuzz-build check unit-tests tests-build demo demo-stop bench bench-callgrind fuzz soak lint format \
+.PHONY: all deps deps-quiet fuzz-build check unit-tests tests-build demo demo-stop bench \
+	bench-callgrind bench-deps bench-build fuzz soak lint format \
 	install uninstall clean pkgcheck
 .DEFAULT_GOAL := all
 
@@ -146,6 +148,48 @@ demo:
 
 demo-stop:
 	@bash tests/demo.sh stop
+
+# -------------------------------------------------------------- benchmarks
+# tests/bench/bench.py (see its header). Packages only the benchmarks need:
+BENCH_PKGS := dpdk dpdk-dev dpdk-doc libdpdk-dev python3-scapy python3-matplotlib valgrind \
+	make gcc pkg-config patch
+BENCH_DIR := $(BUILD)/bench
+L3FWD_SRC := /usr/share/dpdk/examples
+
+bench-deps:
+	@missing=$$(for p in $(BENCH_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "bench-deps: installing" $$missing; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends $$missing >/dev/null || exit 1; \
+	fi
+
+$(BENCH_DIR)/route_churn: tests/bench/route_churn.c $(PROTO_OBJS) $(PROTO_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(PROTO_OBJS) $(shell pkg-config --libs libprotobuf-c) -lm
+
+# DPDK's l3fwd example, copied from dpdk-doc, patched to run on virtual
+# devices (tests/bench/l3fwd.patch) and built against the installed DPDK.
+$(BENCH_DIR)/l3fwd/build/l3fwd: tests/bench/l3fwd.patch
+	@rm -rf $(BENCH_DIR)/l3fwd $(BENCH_DIR)/common
+	@mkdir -p $(BENCH_DIR)
+	cp -r $(L3FWD_SRC)/l3fwd $(L3FWD_SRC)/common $(BENCH_DIR)/
+	patch -s -p1 -d $(BENCH_DIR)/l3fwd <tests/bench/l3fwd.patch
+	CFLAGS=-g $(MAKE) -s -C $(BENCH_DIR)/l3fwd
+
+bench-build: all $(BENCH_DIR)/route_churn $(BENCH_DIR)/l3fwd/build/l3fwd
+
+bench:
+	@$(MAKE) --no-print-directory deps bench-deps
+	@$(MAKE) --no-print-directory bench-build
+	@/usr/bin/python3 tests/bench/bench.py $(BUILD)
+
+bench-callgrind:
+	@$(MAKE) --no-print-directory deps bench-deps
+	@$(MAKE) --no-print-directory bench-build
+	@/usr/bin/python3 tests/bench/callgrind.py $(BUILD)
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets tests/fuzz/*_fuzz.c, built with clang and ASan+UBSan
