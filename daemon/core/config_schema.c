@@ -60,6 +60,7 @@ static const struct conf_field dataplane_fields[] = {
 	  .def = 32768),
 	F("nexthops", CONF_UINT, C, dataplane.nexthops, .min = 1024, .max = 4194304,
 	  .def = 65536),
+	F("icmp_rate", CONF_UINT, C, dataplane.icmp_rate, .min = 0, .max = 100000, .def = 100),
 	{ .key = NULL },
 };
 
