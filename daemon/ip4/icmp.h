@@ -10,6 +10,16 @@
 
 #include <rte_mbuf.h>
 
+/* Error types and codes (RFC 792, RFC 1191) for icmp4_send_error. */
+#define ICMP4_DEST_UNREACH   3
+#define ICMP4_TIME_EXCEEDED  11
+#define ICMP4_NET_UNREACH    0 /* codes of ICMP4_DEST_UNREACH */
+#define ICMP4_HOST_UNREACH   1
+#define ICMP4_PROTO_UNREACH  2
+#define ICMP4_PORT_UNREACH   3
+#define ICMP4_FRAG_NEEDED    4
+#define ICMP4_TTL_IN_TRANSIT 0 /* code of ICMP4_TIME_EXCEEDED */
+
 /*
  * Send an ICMP error of type/code about the IPv4 packet in m (data at its
  * 14-byte Ethernet header, as received on port in_port; `aux` is the
@@ -20,6 +30,6 @@
  * (RFC 1812 4.3.2.7, 4.3.2.8): each such case is counted. m is not consumed.
  */
 void icmp4_send_error(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
-		      uint8_t in_port);
+                      uint8_t in_port);
 
 #endif
