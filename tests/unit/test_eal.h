@@ -13,7 +13,7 @@
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 
-static int test_eal_init(const char *name)
+static inline int test_eal_init(const char *name)
 {
 	char prefix[64];
 	char *argv[] = {
@@ -29,7 +29,7 @@ static int test_eal_init(const char *name)
 
 /* A pool of n mbufs of room data bytes (plus headroom), no per-lcore cache
  * so rte_mempool_avail_count is exact and leak checks can use it. */
-static struct rte_mempool *test_pool(const char *name, unsigned n, uint16_t room)
+static inline struct rte_mempool *test_pool(const char *name, unsigned n, uint16_t room)
 {
 	return rte_pktmbuf_pool_create(name, n, 0, 0, (uint16_t)(room + RTE_PKTMBUF_HEADROOM),
 	                               SOCKET_ID_ANY);
