@@ -145,11 +145,12 @@ demo-stop:
 # --------------------------------------------------------------- hygiene
 FMT_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 
-lint: pkgcheck
+lint: $(PROTO_HDR)
 	clang-format --dry-run --Werror $(FMT_SRCS)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --suppress=missingIncludeSystem --std=c11 \
 		-Idaemon -Iproto -I$(BUILD)/proto -D__linux__ -DFWD_VERSION='"lint"' \
+		-DPROTOBUF_C_VERSION_NUMBER=1004001 \
 		daemon cli proto tests/unit
 
 format:

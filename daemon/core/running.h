@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef FWD_RUNNING_H
+#define FWD_RUNNING_H
+
+#include "core/config.h"
+
+/*
+ * The running configuration: the last loaded file with the addresses,
+ * routes and static neighbours as they are now (changes made through
+ * fwdctl included). Free with fwd_config_free; NULL on ENOMEM.
+ */
+struct fwd_config *fwd_running_config(void);
+
+#endif
