@@ -16,6 +16,7 @@
 #include "core/daemon.h"
 #include "core/module.h"
 #include "core/punt.h"
+#include "core/reload.h"
 #include "ip4/addr.h"
 #include "ip4/cksum.h"
 #include "ip4/icmp.h"
@@ -295,9 +296,11 @@ static int icmp4_init(const struct fwd_config *cfg)
 static int icmp4_reload_apply(const struct fwd_config *cur, const struct fwd_config *next,
                               struct fwd_reload_log *log)
 {
-	(void)log;
-	if (next->dataplane.icmp_rate != cur->dataplane.icmp_rate)
-		icmp4_ratelimit_set(next->dataplane.icmp_rate);
+	if (next->dataplane.icmp_rate == cur->dataplane.icmp_rate)
+		return 0;
+	icmp4_ratelimit_set(next->dataplane.icmp_rate);
+	fwd_reload_note(log, "dataplane.icmp_rate %u -> %u", cur->dataplane.icmp_rate,
+	                next->dataplane.icmp_rate);
 	return 0;
 }
 
