@@ -227,21 +227,21 @@ static struct fwd_counter *sent_counter(uint8_t type, uint8_t code)
 	return &sent_other;
 }
 
-void icmp4_send_error(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
-                      uint8_t in_port)
+void icmp4_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
+                           uint8_t in_port, uint32_t src)
 {
 	struct fwd_counter *why;
 	unsigned quote = error_allowed(m, &why);
 	const struct rte_ipv4_hdr *orig;
 	struct rte_mbuf *out;
-	uint32_t src;
 
 	if (quote == 0) {
 		why->value++;
 		return;
 	}
 	orig = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, IP4_L2_LEN);
-	src = in_port < fwd_n_ports ? addr4_source(in_port, rte_be_to_cpu_32(orig->src_addr)) : 0;
+	if (src == 0 && in_port < fwd_n_ports)
+		src = addr4_source(in_port, rte_be_to_cpu_32(orig->src_addr));
 	if (src == 0) {
 		sup_no_address.value++;
 		return;
@@ -258,6 +258,12 @@ void icmp4_send_error(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint
 	/* a failed output is counted there (control_output_no_route) */
 	if (icmp4_output(out) == 0)
 		sent_counter(type, code)->value++;
+}
+
+void icmp4_send_error(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
+                      uint8_t in_port)
+{
+	icmp4_send_error_from(m, type, code, aux, in_port, 0);
 }
 
 /* ---------------------------------------------------------- punt handlers */

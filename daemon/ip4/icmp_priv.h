@@ -36,6 +36,12 @@ uint16_t icmp4_next_id(void);
 /* Fill a 20-byte IPv4 header (no options) and its checksum. */
 void icmp4_ip_header(void *hdr, uint8_t tos, uint16_t total_len, uint32_t src, uint32_t dst);
 
+/* icmp4_send_error from address src (host order; 0: the ingress port's).
+ * Errors about packets to one of our addresses come from that address, as
+ * the sender addressed it (a traceroute to it ends on it). */
+void icmp4_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
+                           uint8_t in_port, uint32_t src);
+
 /* The FWD_PUNT_LOCAL handler (local.c); m is consumed. */
 void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 

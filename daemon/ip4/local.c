@@ -4,7 +4,7 @@
  * one of our addresses, and IP or link-layer broadcasts and multicasts.
  * The router answers ICMP echo, answers UDP with port unreachable (so a
  * traceroute to the router itself ends) and other protocols with protocol
- * unreachable, except TCP: it runs no TCP service and sends no RSTs. It
+ * unreachable, both from the address the packet was sent to, except TCP: it runs no TCP service and sends no RSTs. It
  * serves nothing on broadcast or multicast addresses (no echo to them:
  * RFC 1812 4.3.3.6 allows the silence, and it starves smurf attacks).
  * Every packet here ends as a reply, or as a counted drop.
@@ -134,7 +134,8 @@ static void local_udp(struct rte_mbuf *m, uint8_t port, unsigned hlen, unsigned 
 		fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO);
 		return;
 	}
-	icmp4_send_error(m, ICMP4_DEST_UNREACH, ICMP4_PORT_UNREACH, 0, port);
+	icmp4_send_error_from(m, ICMP4_DEST_UNREACH, ICMP4_PORT_UNREACH, 0, port,
+	                      rte_be_to_cpu_32(ip_of(m)->dst_addr));
 	fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO);
 }
 
@@ -177,7 +178,8 @@ void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 		fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO);
 		return;
 	default:
-		icmp4_send_error(m, ICMP4_DEST_UNREACH, ICMP4_PROTO_UNREACH, 0, port);
+		icmp4_send_error_from(m, ICMP4_DEST_UNREACH, ICMP4_PROTO_UNREACH, 0, port,
+		                      rte_be_to_cpu_32(ip->dst_addr));
 		fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO);
 		return;
 	}

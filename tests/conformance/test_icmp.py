@@ -55,11 +55,13 @@ def test_echo_bad_checksum(router):
     assert d.drops("p0") == {"icmp_invalid": 1}
 
 
-def test_udp_port_unreachable(router):
-    """Traceroute's last probe: TTL 1 to the router itself."""
-    f = udp(router, P0_ADDR, ttl=1)
+@pytest.mark.parametrize("addr", [P0_ADDR, P1_ADDR])
+def test_udp_port_unreachable(router, addr):
+    """Traceroute's last probe: TTL 1 to the router itself; the error
+    comes from the address probed."""
+    f = udp(router, addr, ttl=1)
     got, d = exchange(router, [f], expect=1)
-    check_icmp_error(router, f, one(got, "t0"), 3, 3)
+    check_icmp_error(router, f, one(got, "t0"), 3, 3, src=addr)
     assert d.drops("p0") == {"local_proto": 1}
     assert d.glob("icmp_port_unreachable_sent") == 1
 
@@ -71,9 +73,9 @@ def test_tcp_to_router_dropped(router):
 
 
 def test_protocol_unreachable(router):
-    f = udp(router, P0_ADDR, proto=253)
+    f = udp(router, P1_ADDR, proto=253)
     got, d = exchange(router, [f], expect=1)
-    check_icmp_error(router, f, one(got, "t0"), 3, 2)
+    check_icmp_error(router, f, one(got, "t0"), 3, 2, src=P1_ADDR)
     assert d.drops("p0") == {"local_proto": 1}
     assert d.glob("icmp_proto_unreachable_sent") == 1
 

@@ -171,7 +171,13 @@ static void test_udp_port_unreachable(void **state)
 	udp[6] = udp[7] = 0;
 	deliver(&t);
 	assert_int_equal(n_sent, 2);
-	assert_int_equal(drops(0, FWD_DROP_LOCAL_PROTO), before + 2);
+	/* to the other port's address: the error comes from that address */
+	t.dst = IP4(10, 20, 2, 1);
+	t.l4len = udp_build(udp, t.src, t.dst, "traceroute probe");
+	deliver(&t);
+	assert_int_equal(n_sent, 3);
+	assert_memory_equal(sent_ip(2) + 12, "\x0a\x14\x02\x01\x0a\x14\x01\x02", 8);
+	assert_int_equal(drops(0, FWD_DROP_LOCAL_PROTO), before + 3);
 	/* to a broadcast: silence */
 	sent_clear();
 	t.dst = IP4(10, 20, 1, 255);
@@ -218,9 +224,11 @@ static void test_other_protocols(void **state)
 	deliver(&t);
 	assert_int_equal(n_sent, 1);
 	assert_memory_equal(sent_ip(0) + 20, "\x03\x02", 2);
-	t.proto = 2; /* IGMP to our unicast address: the same */
+	t.proto = 2; /* IGMP to our unicast address: the same, from the address */
+	t.dst = IP4(10, 20, 2, 1);
 	deliver(&t);
 	assert_int_equal(n_sent, 2);
+	assert_memory_equal(sent_ip(1) + 12, "\x0a\x14\x02\x01\x0a\x14\x01\x02", 8);
 }
 
 static void test_refused(void **state)
