@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fwdctl config show | reload | check FILE */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,8 @@ static int show_page(struct fwd_rpc_call *call)
 static int config_show(struct fwd_rpc_call *call)
 {
 	struct show_cursor *c = calloc(1, sizeof(*c));
-	struct fwd_config *run = fwd_running_config();
+	uint64_t omitted = 0;
+	struct fwd_config *run = fwd_running_config(&omitted);
 	FILE *f;
 
 	if (c == NULL || run == NULL || (f = open_memstream(&c->text, &c->len)) == NULL) {
@@ -55,6 +57,10 @@ static int config_show(struct fwd_rpc_call *call)
 		fwd_config_free(run);
 		return fwd_rpc_error(call, ENOMEM, "out of memory");
 	}
+	fprintf(f, "# running configuration of fwd-daemon (%s)\n", fwd.cfg->path);
+	if (omitted > 0)
+		fprintf(f, "# %" PRIu64 " routes from `fwdctl route load` are not shown\n",
+		        omitted);
 	fwd_config_emit(run, f);
 	fclose(f);
 	fwd_config_free(run);

@@ -2,13 +2,16 @@
 #ifndef FWD_RUNNING_H
 #define FWD_RUNNING_H
 
+#include <stdint.h>
+
 #include "core/config.h"
 
 /*
  * The running configuration: the last loaded file with the addresses,
  * routes and static neighbours as they are now (changes made through
- * fwdctl included). Free with fwd_config_free; NULL on ENOMEM.
+ * fwdctl included, bulk tables from `route load` left out: *omitted says
+ * how many routes those are). Free with fwd_config_free; NULL on ENOMEM.
  */
-struct fwd_config *fwd_running_config(void);
+struct fwd_config *fwd_running_config(uint64_t *omitted);
 
 #endif

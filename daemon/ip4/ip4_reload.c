@@ -145,9 +145,11 @@ static int ip4_reload_apply(const struct fwd_config *cur, const struct fwd_confi
 	addresses(cur, next, log);
 	routes_added(cur, next, log);
 	neighbours(cur, next, log);
-	if (cur->dataplane.neigh_timeout_s != next->dataplane.neigh_timeout_s)
+	if (cur->dataplane.neigh_timeout_s != next->dataplane.neigh_timeout_s) {
+		neigh_set_timeout(next->dataplane.neigh_timeout_s);
 		fwd_reload_note(log, "neigh_timeout_s %u -> %u", cur->dataplane.neigh_timeout_s,
 		                next->dataplane.neigh_timeout_s);
+	}
 	return 0;
 }
 

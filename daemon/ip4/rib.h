@@ -32,6 +32,7 @@ enum route4_origin {
 	ROUTE4_ORIGIN_ADDRESS, /* a connected route from a port address */
 	ROUTE4_ORIGIN_CONFIG,
 	ROUTE4_ORIGIN_RPC,
+	ROUTE4_ORIGIN_LOAD, /* `fwdctl route load`: bulk tables stay out of `config show` */
 };
 
 #define ROUTE4_DEV_ANY 0xff

@@ -88,13 +88,13 @@ static void route_get_neigh(struct fwd_rpc_call *call, uint32_t nhi, Fwd__RouteG
 {
 	struct rte_ether_addr mac;
 	enum neigh_state st;
-	char buf[RTE_ETHER_ADDR_FMT_SIZE];
+	char buf[FWD_MAC_STRLEN];
 
 	if (neigh_describe(nhi, &st, &mac) < 0)
 		return;
 	r->neighbour_state = (char *)neigh_state_name(st);
 	if (st != NEIGH_INCOMPLETE && st != NEIGH_FAILED) {
-		rte_ether_format_addr(buf, sizeof(buf), &mac);
+		fwd_mac_fmt(mac.addr_bytes, buf);
 		r->neighbour_mac = fwd_rpc_strdup(call, buf);
 	}
 }

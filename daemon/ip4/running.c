@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+
 #include "core/daemon.h"
 #include "core/running.h"
 #include "ip4/addr.h"
@@ -17,18 +19,24 @@ static int copy_args(struct fwd_config *dst, const struct fwd_config *src)
 	return 0;
 }
 
-static int running_routes(struct fwd_config *run)
+static int running_routes(struct fwd_config *run, uint64_t *omitted)
 {
 	unsigned n = 0;
 
-	run->routes = calloc(ip4_rib.n_routes + 1, sizeof(*run->routes));
+	uint64_t cap = RTE_MIN(ip4_rib.n_routes, (uint64_t)FWD_MAX_CONF_ROUTES);
+
+	run->routes = calloc(cap + 1, sizeof(*run->routes));
 	if (run->routes == NULL)
 		return -1;
 	for (struct rib4_node *r = rib4_next_route(&ip4_rib, 0, 0, true); r != NULL;
 	     r = rib4_next_route(&ip4_rib, r->addr, r->len, false)) {
 		struct fwd_conf_route *cr = &run->routes[n];
-		if (r->route.type == ROUTE4_CONNECTED || n == FWD_MAX_CONF_ROUTES)
+		if (r->route.type == ROUTE4_CONNECTED)
 			continue;
+		if (r->route.origin == ROUTE4_ORIGIN_LOAD || n == FWD_MAX_CONF_ROUTES) {
+			(*omitted)++;
+			continue;
+		}
 		cr->prefix = (struct fwd_ip4_prefix){ r->addr, r->len };
 		cr->blackhole = r->route.type == ROUTE4_BLACKHOLE;
 		cr->via = r->route.via;
@@ -53,7 +61,7 @@ static int running_neighs(struct fwd_config *run)
 	return 0;
 }
 
-struct fwd_config *fwd_running_config(void)
+struct fwd_config *fwd_running_config(uint64_t *omitted)
 {
 	struct fwd_config *run = malloc(sizeof(*run));
 
@@ -64,11 +72,13 @@ struct fwd_config *fwd_running_config(void)
 	run->routes = NULL;
 	run->neighs = NULL;
 	run->n_routes = run->n_neighs = 0;
+	*omitted = 0;
 	for (unsigned p = 0; p < run->n_ports && p < fwd_n_ports; p++) {
 		run->ports[p].n_addresses = ip4_addrs[p].n;
 		memcpy(run->ports[p].addresses, ip4_addrs[p].a, sizeof(ip4_addrs[p].a));
 	}
-	if (copy_args(run, fwd.cfg) < 0 || running_routes(run) < 0 || running_neighs(run) < 0) {
+	if (copy_args(run, fwd.cfg) < 0 || running_routes(run, omitted) < 0 ||
+	    running_neighs(run) < 0) {
 		fwd_config_free(run);
 		return NULL;
 	}

@@ -54,11 +54,7 @@ static int arp_send(uint8_t port, uint16_t op, const struct rte_ether_addr *dst,
 	arp->arp_data.arp_sip = rte_cpu_to_be_32(sip);
 	arp->arp_data.arp_tha = *tha;
 	arp->arp_data.arp_tip = rte_cpu_to_be_32(tip);
-	if (neigh_hooks.tx(m, port) < 0) {
-		fwd_control_ctrs(port)->drop[FWD_DROP_TX_FULL]++;
-		return -ENOBUFS;
-	}
-	return 0;
+	return neigh_hooks.tx(m, port) < 0 ? -ENOBUFS : 0; /* a full ring is counted there */
 }
 
 void neigh_arp_request(const struct neigh *n, bool unicast)

@@ -437,3 +437,26 @@ void neigh_module_fini(void)
 	neigh_table_fini();
 	n_incomplete = 0;
 }
+
+void neigh_set_timeout(uint32_t timeout_s)
+{
+	neigh_reachable_ms = (uint64_t)timeout_s * 1000;
+}
+
+unsigned neigh_static_list(struct fwd_conf_neigh *out, unsigned max)
+{
+	unsigned n = 0;
+	uint32_t pos = 0;
+
+	for (struct neigh *e = neigh_iter(&pos); e != NULL; e = neigh_iter(&pos)) {
+		if (e->state != NEIGH_PERMANENT)
+			continue;
+		if (n < max) {
+			out[n].address = e->ip;
+			memcpy(out[n].mac, e->mac.addr_bytes, sizeof(out[n].mac));
+			snprintf(out[n].port, sizeof(out[n].port), "%s", fwd_ports[e->port].name);
+		}
+		n++;
+	}
+	return n;
+}

@@ -64,6 +64,9 @@ void neigh_output_glean(struct rte_mbuf *m, uint8_t port, uint32_t dst);
 
 uint64_t neigh_count(void);
 
+/* A reload changed dataplane.neigh_timeout_s. */
+void neigh_set_timeout(uint32_t timeout_s);
+
 /* Copy up to max static (permanent) entries into out, for `config show`;
  * returns how many there are in all. */
 unsigned neigh_static_list(struct fwd_conf_neigh *out, unsigned max);

@@ -35,8 +35,7 @@ static void neigh_xmit(struct rte_mbuf *m, uint32_t nhi)
 		return;
 	}
 	rte_memcpy(rte_pktmbuf_mtod(m, void *), &nh->l2, sizeof(struct rte_ether_hdr));
-	if (neigh_hooks.tx(m, port) < 0)
-		fwd_control_ctrs(port)->drop[FWD_DROP_TX_FULL]++;
+	neigh_hooks.tx(m, port); /* a full ring is counted there */
 }
 
 static void neigh_unreachable(struct rte_mbuf *m, uint8_t port, bool local)

@@ -75,8 +75,8 @@ static inline uint64_t clock_hook(void)
 
 static inline int tx_hook(struct rte_mbuf *m, uint8_t port)
 {
-	if (tx_refuse) {
-		rte_pktmbuf_free(m);
+	if (tx_refuse) { /* as fwd_control_tx does with a full ring */
+		fwd_control_drop(m, port, FWD_DROP_TX_FULL);
 		return -ENOBUFS;
 	}
 	n_sent_total++;
