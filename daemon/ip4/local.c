@@ -4,10 +4,11 @@
  * one of our addresses, and IP or link-layer broadcasts and multicasts.
  * The router answers ICMP echo, answers UDP with port unreachable (so a
  * traceroute to the router itself ends) and other protocols with protocol
- * unreachable, both from the address the packet was sent to, except TCP: it runs no TCP service and sends no RSTs. It
- * serves nothing on broadcast or multicast addresses (no echo to them:
- * RFC 1812 4.3.3.6 allows the silence, and it starves smurf attacks).
- * Every packet here ends as a reply, or as a counted drop.
+ * unreachable, both from the address the packet was sent to; but not TCP:
+ * it runs no TCP service and sends no RSTs. It serves nothing on broadcast
+ * or multicast addresses (no echo to them: RFC 1812 4.3.3.6 allows the
+ * silence, and it starves smurf attacks). Every packet here ends as a
+ * reply, or as a counted drop.
  */
 #include <string.h>
 
