@@ -10,6 +10,7 @@ has come for `quiet` seconds.
 
 stdin:  {"send": "t0", "frames": [hex, ...], "listen": ["t0", "t1"],
          "expect": N, "quiet": s, "grace": s, "timeout": s}
+        (only IPv4 frames count towards `expect`: ARP may come and go)
 stdout: {"t0": [hex, ...], "t1": [hex, ...]}  (frames we sent are not included)
 """
 import json
@@ -44,6 +45,7 @@ def send(name, frames):
 
 
 def drain(sock, out):
+    """Read what is queued into out; returns how many IPv4 frames came."""
     got = 0
     while True:
         try:
@@ -52,7 +54,7 @@ def drain(sock, out):
             return got
         if addr[2] != PACKET_OUTGOING:
             out.append(data.hex())
-            got += 1
+            got += data[12:14] == b"\x08\x00"
 
 
 def capture(socks, expect, quiet, grace, timeout):
@@ -73,9 +75,9 @@ def capture(socks, expect, quiet, grace, timeout):
         wait = min(timeout - (now - start), idle - (now - last))
         for fd, _ in poller.poll(max(1, int(wait * 1000))):
             name, s = socks[fd]
-            n = drain(s, out[name])
-            if n:
-                total += n
+            n = len(out[name])
+            total += drain(s, out[name])
+            if len(out[name]) != n:
                 last = time.monotonic()
 
 

@@ -115,6 +115,21 @@ def test_no_error_about_link_broadcast(router):
     assert d.drops("p0") == {"local_proto": 1}
 
 
+def test_host_unreachable_after_arp_failure(router):
+    """A host on p1's subnet that never answers ARP: after the neighbour
+    layer gives up (3 requests, 1 s apart), host unreachable comes back,
+    quoting the packet as it was held (TTL already decremented)."""
+    f = udp(router, "10.20.2.77", ttl=9)
+    held = f.copy()
+    held[IP].ttl = 8
+    del held[IP].chksum
+    got, d = exchange(router, [f], expect=1, timeout=8)
+    assert got["t1"] == [], "nothing but ARP requests out of p1"
+    check_icmp_error(router, held, one(got, "t0"), 3, 1)
+    assert d.glob("icmp_host_unreachable_sent") == 1
+    assert d.drops("p0").get("no_neighbour", 0) + d.drops("p1").get("no_neighbour", 0) == 1
+
+
 def test_rate_limit(router):
     """RFC 1812 4.3.2.8: 500 expired packets at once; at most the burst
     plus the rate over the time it took come back, the rest are counted."""
