@@ -6,6 +6,7 @@ for the TTL and the header checksum; an ICMP error must quote the
 original's bytes exactly. Scapy builds the frames and names the fields.
 """
 import struct
+import time
 
 from scapy.all import ICMP, IP, TCP, UDP, Ether, IPOption, Raw, conf
 
@@ -163,10 +164,32 @@ class Delta:
         return self.a["global"].get(name, 0) - self.b["global"].get(name, 0)
 
 
+def counts(stats):
+    """The parts of a stats snapshot that packets move (not rates, not time)."""
+    return {k: (v.get("rx_packets"), v.get("tx_packets"), v.get("drop_reasons"))
+            if k != "global" else v for k, v in stats.items()}
+
+
+def settle(router, before, n_in, port):
+    """Stats once the router has taken in n_in frames on port and its
+    counters have stopped moving (the slow path drains every 0.5 ms, but a
+    loaded machine can make anything late)."""
+    deadline = time.monotonic() + 3
+    prev = router.stats()
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        cur = router.stats()
+        arrived = int(cur[port].get("rx_packets", 0)) - int(before[port].get("rx_packets", 0))
+        if arrived >= n_in and counts(cur) == counts(prev):
+            return cur
+        prev = cur
+    return prev
+
+
 def exchange(router, frames, expect=0, send="t0", **kw):
     """Send frames from a tester interface; IPv4 frames each interface
     received, and the Delta of the router's counters around it."""
     before = router.stats()
     got = router.exchange(frames, send=send, expect=expect, **kw)
-    after = router.stats()
+    after = settle(router, before, len(frames), "p0" if send == "t0" else "p1")
     return {k: ipv4_only(v) for k, v in got.items()}, Delta(before, after)

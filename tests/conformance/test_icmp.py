@@ -136,7 +136,7 @@ def test_rate_limit(router):
     time.sleep(BURST / ICMP_RATE + 0.1)  # let the bucket fill
     frames = [udp(router, DST, ttl=1, id=i) for i in range(500)]
     start = time.monotonic()
-    got, d = exchange(router, frames, quiet=0.5)
+    got, d = exchange(router, frames, quiet=1.0)
     took = time.monotonic() - start
     sent = len(got["t0"])
     ttl = d.drops("p0").get("ttl_exceeded", 0)
