@@ -99,6 +99,8 @@ struct fwd_config {
 		uint32_t fib_tbl8s;       /* extension: FIB tbl8 groups (routes longer than /24
 		                           * and neighbours share them), default 32768 */
 		uint32_t nexthops;        /* extension: next-hop table size, default 65536 */
+		uint32_t icmp_rate;       /* extension: ICMP errors per second, 0 = unlimited,
+		                           * default 100 (RFC 1812 4.3.2.8) */
 	} dataplane;
 
 	struct {

@@ -34,6 +34,17 @@ bool addr4_is_local(uint32_t ip)
 	return false;
 }
 
+bool addr4_is_bcast(uint32_t ip)
+{
+	if (ip == 0) /* bcast_of's "none" */
+		return false;
+	for (unsigned port = 0; port < fwd_n_ports; port++)
+		for (unsigned i = 0; i < ip4_addrs[port].n; i++)
+			if (bcast_of(&ip4_addrs[port].a[i]) == ip)
+				return true;
+	return false;
+}
+
 bool addr4_on_port(uint8_t port, uint32_t ip)
 {
 	const struct ip4_port_addrs *pa = &ip4_addrs[port];

@@ -27,6 +27,9 @@ int addr4_del(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t er
 /* True when ip is one of our addresses (on any port). */
 bool addr4_is_local(uint32_t ip);
 
+/* True when ip is the directed broadcast of one of our subnets. */
+bool addr4_is_bcast(uint32_t ip);
+
 /* The port whose connected subnet holds ip (the longest one), or -1. */
 int addr4_port_of(uint32_t ip);
 /* True when ip lies inside one of port's subnets. */

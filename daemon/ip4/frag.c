@@ -67,6 +67,10 @@ int ip4_fragment(const struct rte_mbuf *m, uint16_t l2_len, uint16_t mtu, struct
 	if (m->nb_segs != 1 || hlen < 20 || tot < hlen || m->data_len < l2_len + tot ||
 	    (frag & RTE_IPV4_HDR_DF_FLAG) || mtu < 68)
 		return -EINVAL;
+	/* a fragment reaching past 65535 would wrap its pieces' 13-bit offsets
+	 * into the flag bits: no datagram can be that long (RFC 791) */
+	if ((frag & RTE_IPV4_HDR_OFFSET_MASK) * 8u + (tot - hlen) > UINT16_MAX)
+		return -EINVAL;
 	/* later fragments carry the fixed header and the copied options only */
 	memcpy(hdr2, ip, 20);
 	unsigned hlen2 =

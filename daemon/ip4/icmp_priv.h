@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Inside the ICMP module: shared by icmp.c (errors) and local.c (delivery
+ * to our addresses), and the seams unit tests replace. Control thread only.
+ */
+#ifndef FWD_IP4_ICMP_PRIV_H
+#define FWD_IP4_ICMP_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "core/punt.h"
+
+#define ICMP4_TTL         64
+#define ICMP4_BURST_MIN   50 /* errors that may leave at once after a quiet spell */
+#define ICMP4_QUOTE_BYTES 8  /* payload bytes quoted after the header (RFC 792) */
+#define ICMP4_ERR_HDR_LEN 8  /* type, code, checksum, 4 bytes "rest of header" */
+
+/* Where built packets go: ip4_output in the daemon, a capture in tests. */
+extern int (*icmp4_output)(struct rte_mbuf *m);
+/* Monotonic nanoseconds for the rate limiter; tests drive it by hand. */
+extern uint64_t (*icmp4_clock_ns)(void);
+
+/* Errors per second (0 = unlimited); the bucket starts full. */
+void icmp4_ratelimit_set(uint32_t rate);
+
+/* True when ip can be the source of a packet we answer: a single host
+ * that is not us (RFC 1812 4.3.2.7, 5.3.7). */
+bool icmp4_source_ok(uint32_t ip);
+
+/* The next IP id for a packet the control thread builds. */
+uint16_t icmp4_next_id(void);
+
+/* Fill a 20-byte IPv4 header (no options) and its checksum. */
+void icmp4_ip_header(void *hdr, uint8_t tos, uint16_t total_len, uint32_t src, uint32_t dst);
+
+/* icmp4_send_error from address src (host order; 0: the ingress port's).
+ * Errors about packets to one of our addresses come from that address, as
+ * the sender addressed it (a traceroute to it ends on it). */
+void icmp4_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
+                           uint8_t in_port, uint32_t src);
+
+/* The FWD_PUNT_LOCAL handler (local.c); m is consumed. */
+void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+
+#endif

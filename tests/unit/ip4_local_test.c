@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Local delivery (local4_input): echo replies, port and protocol
+ * unreachables, and every packet it does not answer counted as a drop,
+ * with nothing leaked. ip4_output is replaced by a capture.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/daemon.h"
+#include "core/punt.h"
+#include "ip4/addr.h"
+#include "ip4/icmp.h"
+#include "port/port.h"
+#include "stats/stats.h"
+#include "test_eal.h"
+#include "ip4_pkt.h"
+
+static unsigned pool_in_use;
+
+static uint64_t drops(uint8_t port, enum fwd_drop_reason r)
+{
+	return fwd_control_ctrs(port)->drop[r];
+}
+
+/* Deliver t on port 0. */
+static void deliver(const struct tpkt *t)
+{
+	struct fwd_punt_meta meta = {
+		.reason = FWD_PUNT_LOCAL, .in_port = 0, .out_port = 0, .drop = FWD_PUNT_NO_DROP
+	};
+
+	local4_input(tpkt_build(t), &meta);
+}
+
+/* Deliver t: nothing goes out, and drop reason r on port 0 moves by one. */
+static void expect_drop(const struct tpkt *t, enum fwd_drop_reason r)
+{
+	uint64_t before = drops(0, r);
+
+	deliver(t);
+	assert_int_equal(n_sent, 0);
+	assert_int_equal(drops(0, r), before + 1);
+}
+
+static uint8_t echo[64 + 8];
+
+/* An echo request, id 0x77, seq 3, 56 bytes of data, from 10.20.1.2 to dst. */
+static struct tpkt echo_to(uint32_t dst)
+{
+	echo[0] = 8, echo[1] = 0, echo[4] = 0, echo[5] = 0x77, echo[6] = 0, echo[7] = 3;
+	for (unsigned i = 8; i < 64; i++)
+		echo[i] = (uint8_t)i;
+	l4_cksum_set(echo, 64, 2);
+	return (struct tpkt){ .tos = 0x08,
+		              .id = 9,
+		              .ttl = 2,
+		              .proto = 1,
+		              .src = IP4(10, 20, 1, 2),
+		              .dst = dst,
+		              .l4 = echo,
+		              .l4len = 64 };
+}
+
+static void check_echo_reply(unsigned i, uint32_t from, uint8_t tos)
+{
+	const uint8_t *ip = sent_ip(i);
+	uint8_t req_src[4] = { 10, 20, 1, 2 }, src[4] = { from >> 24, from >> 16, from >> 8, from };
+
+	assert_int_equal(ip[1], tos);
+	assert_int_equal(ip[2] << 8 | ip[3], 20 + 64);
+	assert_int_equal(ip[6] & 0x3f, 0); /* not a fragment */
+	assert_int_equal(ip[9], 1);
+	assert_memory_equal(ip + 12, src, 4);
+	assert_memory_equal(ip + 16, req_src, 4);
+	assert_int_equal(ip[20], 0); /* echo reply */
+	assert_int_equal(ip[21], 0);
+	assert_memory_equal(ip + 24, echo + 4, 60); /* id, seq, data */
+	assert_int_equal(rte_raw_cksum(ip + 20, 64), 0xffff);
+}
+
+static void test_echo(void **state)
+{
+	static const uint8_t opts[8] = { 0x07, 7, 4, 0, 0, 0, 0, 0 }; /* record route */
+	uint64_t replies = counter("icmp_echo_replies_sent");
+	struct tpkt t = echo_to(IP4(10, 20, 1, 1));
+
+	(void)state;
+	deliver(&t);
+	assert_int_equal(n_sent, 1);
+	check_echo_reply(0, IP4(10, 20, 1, 1), 0x08);
+	/* the other port's address answers from that address; options are not echoed */
+	t = echo_to(IP4(10, 20, 2, 1));
+	t.opts = opts, t.olen = sizeof(opts);
+	deliver(&t);
+	assert_int_equal(n_sent, 2);
+	check_echo_reply(1, IP4(10, 20, 2, 1), 0x08);
+	assert_int_equal(counter("icmp_echo_replies_sent"), replies + 2);
+}
+
+static void test_echo_to_groups(void **state)
+{
+	static const uint32_t dsts[] = { IP4(10, 20, 1, 255), IP4(10, 20, 2, 255),
+		                         IP4(255, 255, 255, 255), IP4(224, 0, 0, 1) };
+
+	(void)state;
+	for (unsigned i = 0; i < RTE_DIM(dsts); i++) {
+		struct tpkt t = echo_to(dsts[i]);
+		t.eth_dst = mac_bcast;
+		expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+		t.eth_dst = NULL;
+		expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	}
+	/* a link broadcast carrying our unicast address (RFC 1122 3.3.6) */
+	struct tpkt t = echo_to(IP4(10, 20, 1, 1));
+	t.eth_dst = mac_mcast;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	/* not ours at all (a punt that should not have happened) */
+	t = echo_to(IP4(10, 20, 1, 7));
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+}
+
+static void test_bad_icmp(void **state)
+{
+	struct tpkt t = echo_to(IP4(10, 20, 1, 1));
+
+	(void)state;
+	echo[9] ^= 1; /* checksum */
+	expect_drop(&t, FWD_DROP_ICMP_INVALID);
+	t = echo_to(IP4(10, 20, 1, 1));
+	t.l4len = 7; /* shorter than an ICMP header */
+	expect_drop(&t, FWD_DROP_ICMP_INVALID);
+	t.l4len = 0;
+	expect_drop(&t, FWD_DROP_ICMP_INVALID);
+	/* an echo reply or an error for us: nobody to hand it to */
+	t = echo_to(IP4(10, 20, 1, 1));
+	echo[0] = 0;
+	l4_cksum_set(echo, 64, 2);
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	echo[0] = 3;
+	l4_cksum_set(echo, 64, 2);
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+}
+
+static void test_udp_port_unreachable(void **state)
+{
+	uint8_t udp[64];
+	struct tpkt t = {
+		.ttl = 1, .proto = 17, .src = IP4(10, 20, 1, 2), .dst = IP4(10, 20, 1, 1), .l4 = udp
+	};
+	uint64_t before = drops(0, FWD_DROP_LOCAL_PROTO);
+
+	(void)state;
+	/* traceroute's last hop: TTL 1 is fine for a packet to us */
+	t.l4len = udp_build(udp, t.src, t.dst, "traceroute probe");
+	deliver(&t);
+	assert_int_equal(n_sent, 1);
+	const uint8_t *ip = sent_ip(0);
+	assert_memory_equal(ip + 12, "\x0a\x14\x01\x01\x0a\x14\x01\x02", 8);
+	assert_memory_equal(ip + 20, "\x03\x03", 2);
+	assert_int_equal(ip[2] << 8 | ip[3], 20 + 8 + 28);
+	assert_int_equal(ip[20 + 8 + 8], 1); /* the quoted TTL: as received */
+	assert_memory_equal(ip + 20 + 8 + 20, udp, 8);
+	/* no checksum (0) is valid UDP too */
+	udp[6] = udp[7] = 0;
+	deliver(&t);
+	assert_int_equal(n_sent, 2);
+	/* to the other port's address: the error comes from that address */
+	t.dst = IP4(10, 20, 2, 1);
+	t.l4len = udp_build(udp, t.src, t.dst, "traceroute probe");
+	deliver(&t);
+	assert_int_equal(n_sent, 3);
+	assert_memory_equal(sent_ip(2) + 12, "\x0a\x14\x02\x01\x0a\x14\x01\x02", 8);
+	assert_int_equal(drops(0, FWD_DROP_LOCAL_PROTO), before + 3);
+	/* to a broadcast: silence */
+	sent_clear();
+	t.dst = IP4(10, 20, 1, 255);
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+}
+
+static void test_udp_invalid(void **state)
+{
+	uint8_t udp[64];
+	struct tpkt t = {
+		.ttl = 9, .proto = 17, .src = IP4(10, 20, 1, 2), .dst = IP4(10, 20, 1, 1), .l4 = udp
+	};
+	uint64_t invalid = counter("local_udp_invalid");
+
+	(void)state;
+	t.l4len = udp_build(udp, t.src, t.dst, "payload");
+	udp[9] ^= 0x40; /* payload no longer matches the checksum */
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t.l4len = udp_build(udp, t.src, t.dst, "payload");
+	udp[5] = 16; /* UDP length past the IP payload */
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	udp[5] = 7; /* shorter than its header */
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t.l4len = 5;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	assert_int_equal(counter("local_udp_invalid"), invalid + 4);
+}
+
+static void test_other_protocols(void **state)
+{
+	static const uint8_t tcp[20] = {
+		0x9c, 0x40, 0x00, 0x16, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x02
+	};
+	struct tpkt t = { .ttl = 64,
+		          .proto = 6,
+		          .src = IP4(10, 20, 1, 2),
+		          .dst = IP4(10, 20, 1, 1),
+		          .l4 = tcp,
+		          .l4len = sizeof(tcp) };
+
+	(void)state;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO); /* TCP: no RST */
+	t.proto = 47;                          /* GRE: protocol unreachable */
+	deliver(&t);
+	assert_int_equal(n_sent, 1);
+	assert_memory_equal(sent_ip(0) + 20, "\x03\x02", 2);
+	t.proto = 2; /* IGMP to our unicast address: the same, from the address */
+	t.dst = IP4(10, 20, 2, 1);
+	deliver(&t);
+	assert_int_equal(n_sent, 2);
+	assert_memory_equal(sent_ip(1) + 12, "\x0a\x14\x02\x01\x0a\x14\x01\x02", 8);
+}
+
+static void test_refused(void **state)
+{
+	struct tpkt t = echo_to(IP4(10, 20, 1, 1));
+	uint64_t frags = counter("local_fragments_dropped");
+
+	(void)state;
+	t.frag = RTE_IPV4_HDR_MF_FLAG; /* no reassembly */
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t.frag = 8;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	assert_int_equal(counter("local_fragments_dropped"), frags + 2);
+	t.frag = RTE_IPV4_HDR_DF_FLAG; /* DF alone is no fragment */
+	deliver(&t);
+	assert_int_equal(n_sent, 1);
+	sent_clear();
+	/* from ourselves, or from a broadcast address */
+	t = echo_to(IP4(10, 20, 1, 1));
+	t.src = IP4(10, 20, 2, 1);
+	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+	t.src = IP4(10, 20, 2, 255);
+	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+}
+
+static void test_bad_header(void **state)
+{
+	struct fwd_punt_meta meta = { .reason = FWD_PUNT_LOCAL };
+	struct tpkt t = echo_to(IP4(10, 20, 1, 1));
+	uint64_t before = drops(0, FWD_DROP_BAD_HEADER);
+	struct rte_mbuf *m;
+
+	(void)state;
+	m = tpkt_build(&t);
+	tpkt_ip(m)->version_ihl = 0x65;
+	local4_input(m, &meta);
+	m = tpkt_build(&t);
+	tpkt_ip(m)->total_length = rte_cpu_to_be_16(85);
+	local4_input(m, &meta);
+	m = tpkt_build(&t);
+	rte_pktmbuf_trim(m, m->data_len - 20);
+	local4_input(m, &meta);
+	m = tpkt_build(&t);
+	rte_pktmbuf_trim(m, m->data_len);
+	local4_input(m, &meta);
+	assert_int_equal(drops(0, FWD_DROP_BAD_HEADER), before + 4);
+	assert_int_equal(n_sent, 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	pool_in_use = rte_mempool_in_use_count(pool);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sent_clear();
+	/* every packet handed in was sent or freed */
+	assert_int_equal(rte_mempool_in_use_count(pool), pool_in_use);
+	return 0;
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_echo),        T(test_echo_to_groups),
+		T(test_bad_icmp),    T(test_udp_port_unreachable),
+		T(test_udp_invalid), T(test_other_protocols),
+		T(test_refused),     T(test_bad_header),
+	};
+	int rc;
+
+	if (test_eal_init("local") < 0)
+		return 1;
+	pool = test_pool("local", 1023, 2048);
+	if (pool == NULL)
+		return 1;
+	fwd.pool = pool;
+	fwd_n_ports = 2;
+	ip4_addrs[0] = (struct ip4_port_addrs){ 1, { { IP4(10, 20, 1, 1), 24 } } };
+	ip4_addrs[1] = (struct ip4_port_addrs){ 1, { { IP4(10, 20, 2, 1), 24 } } };
+	icmp4_output = capture;
+	icmp4_ratelimit_set(0);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	fwd_n_ports = 0;
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	return rc;
+}
