@@ -73,12 +73,10 @@ static inline int ip4_check(struct rte_mbuf *m, const struct rte_ipv4_hdr *ip)
 	return -1;
 }
 
+/* A packet built here (a fragment): its link header is all to write. */
 static inline void ip4_send(struct fwd_worker *w, struct rte_mbuf *m, const struct nh4 *nh)
 {
-	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
-
-	/* the addresses only: the Ethernet type is already IPv4 */
-	memcpy(eth, &nh->l2, 2 * RTE_ETHER_ADDR_LEN);
+	memcpy(rte_pktmbuf_mtod(m, void *), &nh->l2, sizeof(struct rte_ether_hdr));
 	fwd_tx(w, nh->port, m);
 }
 
