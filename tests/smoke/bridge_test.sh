@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Learning bridge: hosts h1, h2, h3 (and h4, silent until it takes over h3's
+# MAC) on one bridge of four af_packet ports. First run: all pairs ping,
+# known unicast is no longer flooded, the FDB lists each MAC on its port, a
+# MAC moving to another port is followed, iperf3, flush, CLI errors. Second
+# run, with a 3 s mac_aging_s and a 16-entry FDB: a MAC flood fills the FDB
+# (counted, nothing breaks) and every entry ages out once the hosts go silent.
+. "$(dirname "$0")/lib.sh"
+
+smoke_init bridge
+ns_add h1 h2 h3 h4 fw
+for n in h1 h2 h3 h4 fw; do
+	# no IPv6 chatter (router solicitations, MLD, DAD): idle means silent
+	ns_exec $n sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+done
+for i in 1 2 3 4; do
+	must veth h$i v$i fw d$i
+	ip -n "$(ns h$i)" link set v$i address 02:00:00:00:00:0$i
+done
+for i in 1 2 3; do
+	ip -n "$(ns h$i)" addr add 10.2.0.$i/24 dev v$i
+done
+MAC1=02:00:00:00:00:01 MAC2=02:00:00:00:00:02 MAC3=02:00:00:00:00:03
+
+config() {
+	daemon_config <<-EOF
+	ports:
+	  - { name: p1, device: "net_af_packet1,iface=d1", mode: bridge, bridge: br0 }
+	  - { name: p2, device: "net_af_packet2,iface=d2", mode: bridge, bridge: br0 }
+	  - { name: p3, device: "net_af_packet3,iface=d3", mode: bridge, bridge: br0 }
+	  - { name: p4, device: "net_af_packet4,iface=d4", mode: bridge, bridge: br0 }
+	bridges:
+	  - { name: br0, mac_aging_s: $1, fdb_max: $2 }
+	EOF
+}
+
+br() { fwdctl -j bridge list | json_get "d['bridges'][0]['$1']"; }
+tx() { fwdctl -j stats "$1" | json_get "d['ports'][0]['tx_packets']"; }
+# fdb_port MAC: the port the FDB has MAC on, or "none"
+fdb_port() {
+	fwdctl -j bridge fdb br0 |
+		json_get "next((e['port'] for e in d.get('entries', []) if e['mac'] == '$1'), 'none')"
+}
+fdb_size() { fwdctl -j bridge fdb | json_get "len(d.get('entries', []))"; }
+ping_ok() { ns_exec "$1" ping -c 2 -i 0.2 -W 2 "$2"; }
+ping_quiet() { ns_exec "$1" ping -c "$3" -i 0.1 -W 2 -q "$2" >/dev/null; }
+fdb_empty() { [ "$(fdb_size)" = 0 ]; }
+fdb_is_full() { [ "$(br fdb_size)" = 16 ]; }
+fdb_human() { fwdctl bridge fdb br0 | grep -E "$1 +$2 +[0-9]+s"; }
+now() { date +%s.%N; }
+elapsed() { "$PY" -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$1" "$(now)"; }
+
+iperf() {
+	local gbps
+	ns_exec h2 iperf3 -s -1 -D -p 5201 >/dev/null
+	sleep 0.3
+	if ns_exec h1 timeout 20 iperf3 -c 10.2.0.2 -p 5201 -t 5 -J >"$T/iperf.json" 2>&1; then
+		gbps=$(json_get "round(d['end']['sum_received']['bits_per_second']/1e9, 2)" <"$T/iperf.json")
+		pass "iperf3 TCP 5 s through the bridge: $gbps Gbit/s"
+	else
+		fail "iperf3 TCP 5 s through the bridge"
+		tail -5 "$T/iperf.json" | sed 's/^/    | /'
+	fi
+}
+
+learn_and_forward() {
+	local fl tx3 a b
+	expect "bridge list: br0 with 4 members" "$(fwdctl -j bridge list |
+		json_get "' '.join(d['bridges'][0]['members'])")" = "p1 p2 p3 p4"
+	for a in 1 2 3; do
+		for b in 1 2 3; do
+			[ $a = $b ] || check "ping h$a -> h$b through the bridge" ping_ok h$a 10.2.0.$b
+		done
+	done
+	expect "fdb: h1's MAC on p1" "$(fdb_port $MAC1)" = p1
+	expect "fdb: h2's MAC on p2" "$(fdb_port $MAC2)" = p2
+	expect "fdb: h3's MAC on p3" "$(fdb_port $MAC3)" = p3
+	expect "bridge list: 3 MACs learned" "$(br learned)" = 3
+	check "fdb: human output shows MAC, port and age" fdb_human $MAC1 p1
+
+	# known unicast goes to one port: neither flooded nor seen by h3's port
+	ping_quiet h1 10.2.0.2 1
+	fl=$(br flooded) tx3=$(tx p3)
+	check "ping h1 -> h2, 20 echoes" ping_quiet h1 10.2.0.2 20
+	expect "unicast h1 <-> h2 not flooded (flooded stays $fl)" "$(br flooded)" = "$fl"
+	expect "p3 sent nothing meanwhile (tx stays $tx3)" "$(tx p3)" = "$tx3"
+	expect "flooding happened before learning" "$fl" -gt 0
+}
+
+move_mac() {
+	# h4 takes over h3's MAC and address; h3 goes away
+	ip -n "$(ns h3)" link set v3 down
+	ip -n "$(ns h4)" link set v4 address $MAC3
+	ip -n "$(ns h4)" addr add 10.2.0.3/24 dev v4
+	check "h4 (with h3's MAC) pings h1" ping_ok h4 10.2.0.1
+	expect "fdb follows h3's MAC to p4" "$(fdb_port $MAC3)" = p4
+	expect "bridge list counts the move" "$(br moved)" -ge 1
+	check "ping h1 -> 10.2.0.3 reaches h4 on p4" ping_ok h1 10.2.0.3
+}
+
+cli_errors() {
+	local rc
+	"$FWDCTL_BIN" -s "$SOCK" bridge fdb nosuch >/dev/null 2>"$T/err"
+	rc=$?
+	expect "bridge fdb nosuch: exit 1" "$rc" = 1
+	check "bridge fdb nosuch: says why" grep -q "no such bridge: nosuch" "$T/err"
+	"$FWDCTL_BIN" -s "$SOCK" bridge flush nosuch >/dev/null 2>&1
+	expect "bridge flush nosuch: exit 1" "$?" = 1
+	for args in "fdb br0 extra" "list extra" "flush a b" "bogus" ""; do
+		# shellcheck disable=SC2086
+		"$FWDCTL_BIN" -s "$SOCK" bridge $args >/dev/null 2>&1
+		expect "bridge $args: usage error, exit 2" "$?" = 2
+	done
+}
+
+echo "-- learning, forwarding, moves"
+must daemon_start fw "$(config 300 16384)"
+learn_and_forward
+move_mac
+iperf
+expect "bridge flush br0: flushes the 3 entries" "$(fwdctl -j bridge flush br0 | json_get "d['flushed']")" = 3
+expect "fdb empty after flush" "$(fdb_size)" = 0
+cli_errors
+if daemon_stop; then pass "daemon stopped cleanly"; else fail "daemon stopped cleanly"; fi
+
+echo "-- full FDB, aging"
+must daemon_start fw "$(config 3 16)"
+check "ping h1 -> h2" ping_ok h1 10.2.0.2
+# 200 frames from random unicast MACs: more than the FDB holds
+ns_exec h1 "$PY" -c "
+from scapy.all import Ether, IP, UDP, sendp, RandMAC
+import random
+pk = [Ether(src='02:%02x:%02x:%02x:%02x:%02x' % tuple(random.randrange(256) for _ in range(5)),
+            dst='ff:ff:ff:ff:ff:ff') / IP(dst='10.2.0.99') / UDP() for _ in range(200)]
+sendp(pk, iface='v1', verbose=False)" || fail "scapy MAC flood"
+check "fdb fills up to fdb_max (16)" wait_for 10 fdb_is_full
+expect "fdb_full counts the MACs not learned" "$(br fdb_full)" -gt 0
+check "ping h1 -> h2 still works with a full FDB" ping_ok h1 10.2.0.2
+start=$(now)
+check "every entry ages out after mac_aging_s of silence" wait_for 30 fdb_empty
+took=$(elapsed "$start")
+expect "not before mac_aging_s: emptied ${took}s after the last frame" "${took%.*}" -ge 2
+expect "bridge list counts the aged entries" "$(br aged)" -ge 16
+check "learning resumes once there is room: ping h1 -> h2" ping_ok h1 10.2.0.2
+expect "fdb: h2's MAC learned again on p2" "$(fdb_port $MAC2)" = p2
+smoke_done
