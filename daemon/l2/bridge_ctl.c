@@ -14,12 +14,15 @@
 #include "core/module.h"
 #include "l2/bridge.h"
 #include "port/port.h"
+#include "stats/counter.h"
 
 struct bridge bridge_table[FWD_MAX_BRIDGES];
 struct bridge *bridge_of_port[FWD_MAX_PORTS];
 struct rte_ring *bridge_notes;
 static struct event *tick_ev;
 static uint64_t last_age;
+/* learn notes the full ring refused (workers ask again on a later frame) */
+FWD_COUNTER(notes_lost, "bridge_learn_notes_lost");
 
 struct bridge *bridge_by_name(const char *name)
 {
@@ -134,6 +137,10 @@ static void bridge_tick(evutil_socket_t fd, short what, void *arg)
 	if (now - last_age >= fdb_hz * BRIDGE_AGE_MS / 1000) {
 		bridge_age(now);
 		last_age = now;
+		notes_lost.value = 0;
+		for (unsigned w = 0; w < FWD_MAX_WORKERS; w++)
+			for (unsigned b = 0; b < FWD_MAX_BRIDGES; b++)
+				notes_lost.value += bridge_wstats[w].notes_lost[b];
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/rpc.h"
+#include "fwd_inet.h"
 #include "l2/bridge.h"
 #include "port/port.h"
 
@@ -64,10 +65,10 @@ static Fwd__FdbEntry *fdb_entry(struct fwd_rpc_call *call, const struct bridge *
                                 const struct fdb_entry *e, uint64_t now)
 {
 	Fwd__FdbEntry *fe = fwd_rpc_alloc(call, sizeof(*fe));
-	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	char mac[FWD_MAC_STRLEN];
 
 	fwd__fdb_entry__init(fe);
-	rte_ether_format_addr(mac, sizeof(mac), &e->mac);
+	fwd_mac_fmt(e->mac.addr_bytes, mac);
 	fe->bridge = fwd_rpc_strdup(call, b->name);
 	fe->mac = fwd_rpc_strdup(call, mac);
 	fe->port = fwd_rpc_strdup(call, fwd_ports[e->port].name);

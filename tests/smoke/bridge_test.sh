@@ -40,14 +40,14 @@ tx() { fwdctl -j stats "$1" | json_get "d['ports'][0]['tx_packets']"; }
 # fdb_port MAC: the port the FDB has MAC on, or "none"
 fdb_port() {
 	fwdctl -j bridge fdb br0 |
-		json_get "next((e['port'] for e in d.get('entries', []) if e['mac'] == '$1'), 'none')"
+		json_get "next((e['port'] for e in d.get('entries', []) if e['mac'].lower() == '$1'), 'none')"
 }
 fdb_size() { fwdctl -j bridge fdb | json_get "len(d.get('entries', []))"; }
 ping_ok() { ns_exec "$1" ping -c 2 -i 0.2 -W 2 "$2"; }
 ping_quiet() { ns_exec "$1" ping -c "$3" -i 0.1 -W 2 -q "$2" >/dev/null; }
 fdb_empty() { [ "$(fdb_size)" = 0 ]; }
 fdb_is_full() { [ "$(br fdb_size)" = 16 ]; }
-fdb_human() { fwdctl bridge fdb br0 | grep -E "$1 +$2 +[0-9]+s"; }
+fdb_human() { fwdctl bridge fdb br0 | grep -iE "$1 +$2 +[0-9]+s"; }
 now() { date +%s.%N; }
 elapsed() { "$PY" -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$1" "$(now)"; }
 
