@@ -139,14 +139,28 @@ static inline int frame_check(const struct rte_mbuf *m, uint64_t src)
 	return -1;
 }
 
+/* The index of key in the chunk's lookup list, added when new: frames of a
+ * burst mostly share addresses (one flow, or its two directions), so
+ * comparing with the last two keys added saves most lookups. */
+static inline unsigned key_index(uint64_t *keys, const void **kp, unsigned *nk, uint64_t key)
+{
+	for (unsigned j = *nk > 2 ? *nk - 2 : 0; j < *nk; j++)
+		if (keys[j] == key)
+			return j;
+	keys[*nk] = key;
+	kp[*nk] = &keys[*nk];
+	return (*nk)++;
+}
+
 static void chunk(struct burst *c, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint64_t keys[2 * CHUNK];
 	const void *kp[2 * CHUNK];
 	void *data[2 * CHUNK];
 	struct rte_mbuf *ok[CHUNK];
+	uint8_t si[CHUNK], di[CHUNK];
 	uint64_t hits = 0;
-	unsigned k = 0;
+	unsigned k = 0, nk = 0;
 
 	for (uint16_t i = 0; i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
@@ -159,21 +173,19 @@ static void chunk(struct burst *c, struct rte_mbuf **pkts, uint16_t n)
 			fwd_drop(c->w, c->in, drop, pkts[i]);
 			continue;
 		}
-		keys[2 * k] = src;
-		keys[2 * k + 1] = fdb_key(&eth->dst_addr);
-		kp[2 * k] = &keys[2 * k];
-		kp[2 * k + 1] = &keys[2 * k + 1];
+		si[k] = (uint8_t)key_index(keys, kp, &nk, src);
+		di[k] = (uint8_t)key_index(keys, kp, &nk, fdb_key(&eth->dst_addr));
 		ok[k++] = pkts[i];
 	}
 	if (k == 0)
 		return;
-	rte_hash_lookup_bulk_data(c->t->h, kp, 2 * k, &hits, data);
+	rte_hash_lookup_bulk_data(c->t->h, kp, nk, &hits, data);
 	for (unsigned i = 0; i < k; i++) {
-		void *s = (hits >> (2 * i)) & 1 ? data[2 * i] : NULL;
-		void *d = (hits >> (2 * i + 1)) & 1 ? data[2 * i + 1] : NULL;
+		void *s = (hits >> si[i]) & 1 ? data[si[i]] : NULL;
+		void *d = (hits >> di[i]) & 1 ? data[di[i]] : NULL;
 
-		src_seen(c, keys[2 * i], s);
-		dst_out(c, ok[i], keys[2 * i + 1], d);
+		src_seen(c, keys[si[i]], s);
+		dst_out(c, ok[i], keys[di[i]], d);
 	}
 }
 
