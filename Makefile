@@ -54,7 +54,7 @@ DAEMON_OBJS := $(call obj,$(filter-out $(DAEMON_MAIN),$(DAEMON_SRCS)))
 CLI_OBJS    := $(call obj,$(filter-out $(CLI_MAIN),$(CLI_SRCS)))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 
-.PHONY: all deps check unit-tests tests-build demo demo-stop bench bench-callgrind fuzz soak lint format \
+.PHONY: all deps deps-quiet fuzz-build check unit-tests tests-build demo demo-stop bench bench-callgrind fuzz soak lint format \
 	install uninstall clean pkgcheck
 .DEFAULT_GOAL := all
 
@@ -64,7 +64,7 @@ all: $(BUILD)/fwd-daemon $(BUILD)/fwdctl
 DEB_PKGS := build-essential pkg-config dpdk dpdk-dev libdpdk-dev dpdk-doc libyaml-dev \
 	libevent-dev libprotobuf-c-dev protobuf-c-compiler libcmocka-dev python3 python3-scapy \
 	python3-pytest iproute2 iputils-ping iperf3 ethtool traceroute tcpdump procps psmisc \
-	clang-format cppcheck valgrind
+	clang clang-format cppcheck valgrind libclang-rt-14-dev
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do \
@@ -75,6 +75,9 @@ deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			--no-install-recommends $$missing >/dev/null || exit 1; \
 	else echo "deps: all packages present"; fi
+
+deps-quiet:
+	@$(MAKE) --no-print-directory deps >/dev/null
 
 pkgcheck:
 	@pkg-config --exists $(PKGS) || { echo "missing development packages: run 'make deps' (as root)" >&2; exit 1; }
@@ -132,6 +135,7 @@ tests-build: all unit-tests
 check:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory SAN=1 tests-build
+	@$(MAKE) --no-print-directory fuzz-build
 	@bash tests/run.sh build/san
 
 demo:
@@ -142,14 +146,52 @@ demo:
 demo-stop:
 	@bash tests/demo.sh stop
 
+# ---------------------------------------------------------------- fuzzing
+# libFuzzer targets tests/fuzz/*_fuzz.c, built with clang and ASan+UBSan
+# against every daemon object but main.c. `make fuzz` runs each for
+# FUZZ_SECONDS; `make check` runs each for 10 s.
+FUZZ_CC	     ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := build/fuzz
+FUZZ_CFLAGS  := -std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-missing-field-initializers \
+		-Wno-unused-command-line-argument -fno-omit-frame-pointer \
+		-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+		$(PKG_CFLAGS)
+FUZZ_SRCS    := $(sort $(wildcard tests/fuzz/*_fuzz.c))
+FUZZ_BINS    := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(FUZZ_SRCS))
+fobj = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))
+FUZZ_OBJS    := $(call fobj,$(filter-out $(DAEMON_MAIN),$(DAEMON_SRCS)) $(PROTO_SRCS)) \
+		$(FUZZ_DIR)/obj/proto/fwd.pb-c.o
+
+$(FUZZ_DIR)/obj/proto/fwd.pb-c.o: $(PROTO_GEN)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/%.o: %.c $(PROTO_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_DIR)/%_fuzz: tests/fuzz/%_fuzz.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+		-Wl,--whole-archive $(FUZZ_OBJS) -Wl,--no-whole-archive $(PKG_LIBS) -lm
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: deps-quiet
+	@$(MAKE) --no-print-directory fuzz-build
+	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+-include $(shell find $(FUZZ_DIR)/obj -name '*.d' 2>/dev/null)
+
 # --------------------------------------------------------------- hygiene
 FMT_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 
-lint: pkgcheck
+lint: $(PROTO_HDR)
 	clang-format --dry-run --Werror $(FMT_SRCS)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --suppress=missingIncludeSystem --std=c11 \
 		-Idaemon -Iproto -I$(BUILD)/proto -D__linux__ -DFWD_VERSION='"lint"' \
+		-DPROTOBUF_C_VERSION_NUMBER=1004001 \
 		daemon cli proto tests/unit
 
 format:

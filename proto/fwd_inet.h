@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define FWD_IP4_STRLEN     16 /* "255.255.255.255" + NUL */
-#define FWD_PREFIX4_STRLEN 19 /* "255.255.255.255/32" + NUL */
+#define FWD_PREFIX4_STRLEN 20 /* "255.255.255.255/32" + NUL, rounded up for -Wformat-truncation */
 #define FWD_MAC_STRLEN     18 /* "02:00:00:00:00:01" + NUL */
 
 /* An IPv4 address with prefix length; addr in host byte order. */

@@ -69,6 +69,13 @@ for t in tests/smoke/*_test.sh; do
 	sweep
 done
 
+echo "== fuzz (${FUZZ_CHECK_SECONDS:-10} s each)"
+for f in build/fuzz/*_fuzz; do
+	[ -x "$f" ] || continue
+	run_one "fuzz/$(basename "$f")" 300 bash tests/fuzz/run.sh "${FUZZ_CHECK_SECONDS:-10}" "$f"
+	tail -1 "$LOGDIR/out" | sed 's/^/      /'
+done
+
 echo "== conformance"
 for t in tests/conformance/test_*.py; do
 	[ -f "$t" ] || continue

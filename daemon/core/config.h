@@ -26,7 +26,7 @@
 #define FWD_MAX_BRIDGES     16
 #define FWD_MAX_ADDRS       32 /* per port */
 #define FWD_MAX_EAL_ARGS    64
-#define FWD_MAX_CONF_ROUTES (1u << 21) /* `config show` of a full table loads back */
+#define FWD_MAX_CONF_ROUTES 65536 /* bulk tables go through `route load` */
 #define FWD_MAX_CONF_NEIGHS 4096
 #define FWD_LCORES_STR_MAX  128
 #define FWD_MAX_LCORES      128 /* lcore ids are below this (RTE_MAX_LCORE of Debian's DPDK) */

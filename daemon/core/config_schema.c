@@ -56,10 +56,8 @@ static const struct conf_field dataplane_fields[] = {
 	F("mbufs", CONF_UINT, C, dataplane.mbufs, .min = 1023, .max = 16777215, .def = 16383),
 	F("neigh_timeout_s", CONF_UINT, C, dataplane.neigh_timeout_s, .min = 1, .max = 86400,
 	  .def = 300),
-	F("fib_tbl8s", CONF_UINT, C, dataplane.fib_tbl8s, .min = 256, .max = 1048576,
-	  .def = 32768),
-	F("nexthops", CONF_UINT, C, dataplane.nexthops, .min = 1024, .max = 4194304,
-	  .def = 65536),
+	F("fib_tbl8s", CONF_UINT, C, dataplane.fib_tbl8s, .min = 256, .max = 1048576, .def = 32768),
+	F("nexthops", CONF_UINT, C, dataplane.nexthops, .min = 1024, .max = 4194304, .def = 65536),
 	{ .key = NULL },
 };
 

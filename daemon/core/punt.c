@@ -72,7 +72,8 @@ static void punt_drain(evutil_socket_t fd, short what, void *arg)
 		n = rte_ring_sc_dequeue_burst(ring, (void **)pkts, PUNT_BATCH, NULL);
 		for (unsigned i = 0; i < n; i++) {
 			const struct fwd_punt_meta *meta = fwd_punt_meta(pkts[i]);
-			fwd_punt_fn fn = meta->reason < FWD_PUNT_MAX ? handlers[meta->reason] : NULL;
+			fwd_punt_fn fn =
+			        meta->reason < FWD_PUNT_MAX ? handlers[meta->reason] : NULL;
 			if (fn != NULL)
 				fn(pkts[i], meta);
 			else

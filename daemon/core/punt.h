@@ -18,11 +18,11 @@
 #include "stats/drop.h"
 
 enum fwd_punt_reason {
-	FWD_PUNT_ARP,	      /* an ARP frame */
-	FWD_PUNT_LOCAL,	      /* IPv4 for one of our addresses, or a broadcast */
+	FWD_PUNT_ARP,         /* an ARP frame */
+	FWD_PUNT_LOCAL,       /* IPv4 for one of our addresses, or a broadcast */
 	FWD_PUNT_RESOLVE,     /* routed; next hop `aux` has no l2 address yet */
-	FWD_PUNT_GLEAN,	      /* routed to host `aux` on connected port out_port */
-	FWD_PUNT_TTL,	      /* send ICMP time exceeded */
+	FWD_PUNT_GLEAN,       /* routed to host `aux` on connected port out_port */
+	FWD_PUNT_TTL,         /* send ICMP time exceeded */
 	FWD_PUNT_NO_ROUTE,    /* send ICMP net unreachable */
 	FWD_PUNT_FRAG_NEEDED, /* send ICMP fragmentation needed, next-hop MTU `aux` */
 	FWD_PUNT_MAX
@@ -31,10 +31,10 @@ enum fwd_punt_reason {
 #define FWD_PUNT_NO_DROP 0xff /* the packet is not dropped by being punted */
 
 struct fwd_punt_meta {
-	uint8_t reason;	  /* enum fwd_punt_reason */
+	uint8_t reason;   /* enum fwd_punt_reason */
 	uint8_t in_port;  /* ingress port index */
 	uint8_t out_port; /* egress port index, when known */
-	uint8_t drop;	  /* drop reason counted when the punt succeeds, or FWD_PUNT_NO_DROP */
+	uint8_t drop;     /* drop reason counted when the punt succeeds, or FWD_PUNT_NO_DROP */
 	uint32_t aux;
 };
 

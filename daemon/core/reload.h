@@ -21,11 +21,15 @@ struct fwd_reload_log {
 
 /* Note one applied change ("route 10.0.0.0/8 via 192.0.2.1 added"). */
 void fwd_reload_note(struct fwd_reload_log *log, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+        __attribute__((format(printf, 2, 3)));
 /* Note a change that could not be applied; the reload reports failure. */
 void fwd_reload_fail(struct fwd_reload_log *log, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+        __attribute__((format(printf, 2, 3)));
 void fwd_reload_log_free(struct fwd_reload_log *log);
+
+/* Would moving from cur to next need a restart? 0, or -EBUSY with a message. */
+int fwd_reload_check(const struct fwd_config *cur, const struct fwd_config *next, char *err,
+                     size_t errlen);
 
 /*
  * Reload from path (NULL: the running config's path). Returns 0 with log

@@ -8,6 +8,8 @@
 #include "core/rpc.h"
 #include "core/worker.h"
 #include "fwd_frame.h"
+#include "ip4/ip4.h"
+#include "neigh/neigh.h"
 #include "port/port.h"
 
 static Fwd__MempoolInfo *mempool_info(struct fwd_rpc_call *call)
@@ -41,6 +43,8 @@ static int status_get(struct fwd_rpc_call *call)
 		r->n_ports_up += fwd_ports[i].link_up && fwd_ports[i].admin_up;
 	r->mempool = mempool_info(call);
 	r->pid = (uint32_t)getpid();
+	r->routes = ip4_rib.n_routes;
+	r->neighbours = neigh_count();
 	call->resp->body_case = FWD__RESPONSE__BODY_STATUS_RESP;
 	call->resp->status_resp = r;
 	return 0;

@@ -257,14 +257,14 @@ int fwd_control_tx(struct rte_mbuf *m, uint8_t port)
 	struct fwd_worker *w;
 
 	if (fwd.n_workers == 0 || port >= fwd_n_ports) {
-		rte_pktmbuf_free(m);
+		fwd_control_drop(m, 0, FWD_DROP_CONTROL_TX);
 		return -ENODEV;
 	}
 	/* spread control traffic over workers; each ring has a single producer: us */
 	w = fwd.workers[next++ % fwd.n_workers];
 	m->port = port;
 	if (rte_ring_sp_enqueue(w->tx_ring, m) != 0) {
-		rte_pktmbuf_free(m);
+		fwd_control_drop(m, port, FWD_DROP_TX_FULL);
 		return -ENOBUFS;
 	}
 	return 0;

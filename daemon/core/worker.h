@@ -46,9 +46,9 @@ struct fwd_worker {
 	uint16_t burst;
 	unsigned n_rxq;
 	struct fwd_rxq rxq[FWD_MAX_RXQ];
-	struct rte_ring *tx_ring; /* control -> worker: mbufs to send, m->port = port index */
+	struct rte_ring *tx_ring;   /* control -> worker: mbufs to send, m->port = port index */
 	struct rte_ring *punt_ring; /* worker -> control (shared, multi-producer) */
-	volatile bool stop;       /* written by control at shutdown */
+	volatile bool stop;         /* written by control at shutdown */
 
 	/* worker only */
 	struct fwd_wstats stats __rte_cache_aligned;
@@ -105,7 +105,7 @@ void fwd_punt_flush(struct fwd_worker *w);
 /* Stage m for the control thread; `drop` is counted against in_port when
  * the hand-over succeeds (FWD_PUNT_NO_DROP: not a drop). */
 static inline void fwd_punt(struct fwd_worker *w, struct rte_mbuf *m, enum fwd_punt_reason reason,
-			    uint8_t in_port, uint8_t out_port, uint32_t aux, uint8_t drop)
+                            uint8_t in_port, uint8_t out_port, uint32_t aux, uint8_t drop)
 {
 	struct fwd_punt_meta *meta = fwd_punt_meta(m);
 

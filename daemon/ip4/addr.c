@@ -93,8 +93,8 @@ static int addr4_check_new(uint8_t port, const struct fwd_ip4_prefix *p, char *e
 	if (fwd_ports[port].mode != FWD_MODE_L3)
 		return ERR(EINVAL, "port %s is not an l3 port", fwd_ports[port].name);
 	if (ip4_addrs[port].n == FWD_MAX_ADDRS)
-		return ERR(ENOSPC, "port %s has %u addresses already", fwd_ports[port].name,
-			   FWD_MAX_ADDRS);
+		return ERR(ENOSPC, "port %s has %d addresses already", fwd_ports[port].name,
+		           FWD_MAX_ADDRS);
 	if (p->len == 0 || (p->addr == s.addr && p->len < 31) || p->addr == bcast_of(p) ||
 	    ip4_dst_class[p->addr >> 24] != IP4_UNICAST)
 		return ERR(EINVAL, "%s is not a usable host address", fwd_ip4_prefix_fmt(p, buf));
@@ -107,7 +107,7 @@ static int addr4_check_new(uint8_t port, const struct fwd_ip4_prefix *p, char *e
 			struct fwd_ip4_prefix os = subnet_of(&ip4_addrs[o].a[i]);
 			if (os.addr == s.addr && os.len == s.len)
 				return ERR(EEXIST, "subnet %s is already connected on port %s",
-					   fwd_ip4_prefix_fmt(&s, buf), fwd_ports[o].name);
+				           fwd_ip4_prefix_fmt(&s, buf), fwd_ports[o].name);
 		}
 	}
 	return 0;
@@ -146,8 +146,8 @@ int addr4_del(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t er
 			break;
 	if (i == pa->n)
 		return err == NULL ? -ESRCH
-				   : ERR(ESRCH, "no address %s on %s", fwd_ip4_prefix_fmt(p, buf),
-					 fwd_ports[port].name);
+		                   : ERR(ESRCH, "no address %s on %s", fwd_ip4_prefix_fmt(p, buf),
+		                         fwd_ports[port].name);
 	memmove(&pa->a[i], &pa->a[i + 1], (pa->n - i - 1) * sizeof(pa->a[0]));
 	pa->n--;
 	rib4_clear_local(&ip4_rib, p->addr);

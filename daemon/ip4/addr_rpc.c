@@ -7,7 +7,7 @@
 #include "port/port.h"
 
 static Fwd__AddrEntry *addr_entry(struct fwd_rpc_call *call, const struct fwd_port *p,
-				  const struct fwd_ip4_prefix *a)
+                                  const struct fwd_ip4_prefix *a)
 {
 	Fwd__AddrEntry *e = fwd_rpc_alloc(call, sizeof(*e));
 	char buf[FWD_PREFIX4_STRLEN];
@@ -35,7 +35,7 @@ static int addr_list(struct fwd_rpc_call *call)
 			continue;
 		for (unsigned j = 0; j < ip4_addrs[i].n; j++)
 			r->addresses[r->n_addresses++] =
-				addr_entry(call, &fwd_ports[i], &ip4_addrs[i].a[j]);
+			        addr_entry(call, &fwd_ports[i], &ip4_addrs[i].a[j]);
 	}
 	call->resp->body_case = FWD__RESPONSE__BODY_ADDR_LIST;
 	call->resp->addr_list = r;
@@ -44,14 +44,15 @@ static int addr_list(struct fwd_rpc_call *call)
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_ADDR_LIST, addr_list, FWD_RPC_READ);
 
 static int addr_args(struct fwd_rpc_call *call, const char *prefix, const char *port,
-		     struct fwd_port **p, struct fwd_ip4_prefix *a)
+                     struct fwd_port **p, struct fwd_ip4_prefix *a)
 {
 	*p = fwd_port_by_name(port != NULL ? port : "");
 	if (*p == NULL)
 		return fwd_rpc_error(call, ENODEV, "no such port: %s", port != NULL ? port : "");
-	if (prefix == NULL || fwd_ip4_prefix_parse(prefix, a, true) < 0 || strchr(prefix, '/') == NULL)
+	if (prefix == NULL || fwd_ip4_prefix_parse(prefix, a, true) < 0 ||
+	    strchr(prefix, '/') == NULL)
 		return fwd_rpc_error(call, EINVAL, "bad address: %s (expected A.B.C.D/N)",
-				     prefix != NULL ? prefix : "");
+		                     prefix != NULL ? prefix : "");
 	return 0;
 }
 
@@ -85,7 +86,7 @@ static void port_addresses(struct fwd_rpc_call *call, const struct fwd_port *p, 
 	pi->addresses = (char **)fwd_rpc_ptr_array(call, pa->n);
 	for (unsigned i = 0; i < pa->n; i++)
 		pi->addresses[pi->n_addresses++] =
-			fwd_rpc_strdup(call, fwd_ip4_prefix_fmt(&pa->a[i], buf));
+		        fwd_rpc_strdup(call, fwd_ip4_prefix_fmt(&pa->a[i], buf));
 }
 
 RTE_INIT(addr_rpc_register)

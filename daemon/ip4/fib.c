@@ -36,9 +36,9 @@ struct fib4 *fib4_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket)
 	f->n_tbl8 = n_tbl8;
 	f->rcu = rcu;
 	f->tbl24 = rte_zmalloc_socket("fib4_tbl24", TBL24_SIZE * sizeof(uint32_t),
-				      RTE_CACHE_LINE_SIZE, socket);
+	                              RTE_CACHE_LINE_SIZE, socket);
 	f->tbl8 = rte_zmalloc_socket("fib4_tbl8", (size_t)n_tbl8 * GROUP_SIZE * sizeof(uint32_t),
-				     RTE_CACHE_LINE_SIZE, socket);
+	                             RTE_CACHE_LINE_SIZE, socket);
 	f->free_groups = malloc(n_tbl8 * sizeof(*f->free_groups));
 	f->pending = malloc(n_tbl8 * sizeof(*f->pending));
 	if (f->tbl24 == NULL || f->tbl8 == NULL || f->free_groups == NULL || f->pending == NULL)

@@ -23,19 +23,19 @@
 #include <rte_branch_prediction.h>
 #include <rte_prefetch.h>
 
-#define FIB4_EXT	 0x80000000u /* tbl24 entry points to a tbl8 group */
-#define FIB4_VALID	 0x40000000u
+#define FIB4_EXT         0x80000000u /* tbl24 entry points to a tbl8 group */
+#define FIB4_VALID       0x40000000u
 #define FIB4_DEPTH_SHIFT 24
-#define FIB4_DEPTH_MASK	 0x3f000000u
-#define FIB4_NH_MASK	 0x00ffffffu
-#define FIB4_NH_MAX	 FIB4_NH_MASK
+#define FIB4_DEPTH_MASK  0x3f000000u
+#define FIB4_NH_MASK     0x00ffffffu
+#define FIB4_NH_MAX      FIB4_NH_MASK
 
 struct rte_rcu_qsbr;
 
 struct fib4 {
 	/* read by workers */
 	uint32_t *tbl24; /* 2^24 entries */
-	uint32_t *tbl8;	 /* n_tbl8 groups of 256 entries */
+	uint32_t *tbl8;  /* n_tbl8 groups of 256 entries */
 
 	/* control thread only */
 	uint32_t n_tbl8;
@@ -46,7 +46,7 @@ struct fib4 {
 	struct fib4_pending {
 		uint32_t group;
 		uint64_t token;
-	} *pending; /* ring of n_tbl8 */
+	} * pending; /* ring of n_tbl8 */
 	struct rte_rcu_qsbr *rcu;
 };
 
@@ -84,7 +84,7 @@ static inline uint32_t fib4_lookup(const struct fib4 *f, uint32_t ip)
 
 /* Look up n addresses (host order), prefetching tbl24 entries ahead. */
 static inline void fib4_lookup_bulk(const struct fib4 *f, const uint32_t *ips, uint32_t *nhs,
-				    unsigned n)
+                                    unsigned n)
 {
 	unsigned i;
 

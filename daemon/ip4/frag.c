@@ -32,8 +32,8 @@ unsigned ip4_frag_copied_options(const uint8_t *opts, unsigned len, uint8_t *out
 
 /* One fragment: header template hdr (hlen bytes) + len payload bytes from src. */
 static struct rte_mbuf *frag_build(struct rte_mempool *pool, uint16_t l2_len, const uint8_t *hdr,
-				   unsigned hlen, const uint8_t *src, unsigned len,
-				   uint16_t frag_field)
+                                   unsigned hlen, const uint8_t *src, unsigned len,
+                                   uint16_t frag_field)
 {
 	struct rte_mbuf *f = rte_pktmbuf_alloc(pool);
 
@@ -54,8 +54,8 @@ static struct rte_mbuf *frag_build(struct rte_mempool *pool, uint16_t l2_len, co
 	return f;
 }
 
-int ip4_fragment(const struct rte_mbuf *m, uint16_t l2_len, uint16_t mtu,
-		 struct rte_mempool *pool, struct rte_mbuf **out, unsigned max)
+int ip4_fragment(const struct rte_mbuf *m, uint16_t l2_len, uint16_t mtu, struct rte_mempool *pool,
+                 struct rte_mbuf **out, unsigned max)
 {
 	const uint8_t *pkt = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(pkt + l2_len);
@@ -69,8 +69,8 @@ int ip4_fragment(const struct rte_mbuf *m, uint16_t l2_len, uint16_t mtu,
 		return -EINVAL;
 	/* later fragments carry the fixed header and the copied options only */
 	memcpy(hdr2, ip, 20);
-	unsigned hlen2 = 20 + ip4_frag_copied_options((const uint8_t *)ip + 20, hlen - 20,
-						      hdr2 + 20);
+	unsigned hlen2 =
+	        20 + ip4_frag_copied_options((const uint8_t *)ip + 20, hlen - 20, hdr2 + 20);
 	uint16_t base = frag & RTE_IPV4_HDR_OFFSET_MASK, mf = frag & RTE_IPV4_HDR_MF_FLAG;
 	while (off < payload) {
 		const uint8_t *h = n == 0 ? (const uint8_t *)ip : hdr2;
@@ -81,7 +81,7 @@ int ip4_fragment(const struct rte_mbuf *m, uint16_t l2_len, uint16_t mtu,
 			goto fail;
 		uint16_t field = (uint16_t)((base + off / 8) | (last ? mf : RTE_IPV4_HDR_MF_FLAG));
 		out[n] = frag_build(pool, l2_len, h, hl, (const uint8_t *)ip + hlen + off, len,
-				    field);
+		                    field);
 		if (out[n] == NULL)
 			goto fail;
 		n++;

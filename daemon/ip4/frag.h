@@ -19,8 +19,8 @@
  * fragments, or -EINVAL (malformed or mtu too small), -E2BIG (more than max)
  * or -ENOMEM; m is not consumed in any case.
  */
-int ip4_fragment(const struct rte_mbuf *m, uint16_t l2_len, uint16_t mtu,
-		 struct rte_mempool *pool, struct rte_mbuf **out, unsigned max);
+int ip4_fragment(const struct rte_mbuf *m, uint16_t l2_len, uint16_t mtu, struct rte_mempool *pool,
+                 struct rte_mbuf **out, unsigned max);
 
 /* The options of hdr that go in non-first fragments, into out (max 40 bytes,
  * padded to a multiple of 4); returns their length. */

@@ -17,22 +17,30 @@
 #include "ip4/ip4.h"
 #include "ip4/nh.h"
 
-#define L2_LEN	       ((uint16_t)sizeof(struct rte_ether_hdr))
+#define L2_LEN         ((uint16_t)sizeof(struct rte_ether_hdr))
 #define PREFETCH_AHEAD 4
 
-#define R4(a) a, a, a, a
+#define R4(a)  a, a, a, a
 #define R16(a) R4(a), R4(a), R4(a), R4(a)
 
 const uint8_t ip4_dst_class[256] = {
 	[0] = IP4_MARTIAN,
 	[127] = IP4_MARTIAN,
 	[224] = R16(IP4_MULTICAST),
-	[240] = R4(IP4_MARTIAN), R4(IP4_MARTIAN), R4(IP4_MARTIAN), IP4_MARTIAN, IP4_MARTIAN,
-	IP4_MARTIAN, [255] = IP4_BCAST_OCTET,
+	[240] = R4(IP4_MARTIAN),
+	R4(IP4_MARTIAN),
+	R4(IP4_MARTIAN),
+	IP4_MARTIAN,
+	IP4_MARTIAN,
+	IP4_MARTIAN,
+	[255] = IP4_BCAST_OCTET,
 };
 
 const uint8_t ip4_src_martian[256] = {
-	[0] = 1, [127] = 1, [224] = R16(1), R16(1),
+	[0] = 1,
+	[127] = 1,
+	[224] = R16(1),
+	R16(1),
 };
 
 static inline struct rte_ipv4_hdr *ip4_hdr(struct rte_mbuf *m)
@@ -74,17 +82,17 @@ static inline void ip4_send(struct fwd_worker *w, struct rte_mbuf *m, const stru
 /* A routed packet whose next hop has no link address yet: the control thread
  * holds it until the neighbour answers. */
 static inline void ip4_punt_resolve(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
-				    const struct nh4 *nh, uint32_t nhi)
+                                    const struct nh4 *nh, uint32_t nhi)
 {
 	if (nh->type == NH4_PENDING)
 		fwd_punt(w, m, FWD_PUNT_RESOLVE, in, nh->port, nhi, FWD_PUNT_NO_DROP);
 	else
-		fwd_punt(w, m, FWD_PUNT_GLEAN, in, nh->port,
-			 rte_be_to_cpu_32(ip4_hdr(m)->dst_addr), FWD_PUNT_NO_DROP);
+		fwd_punt(w, m, FWD_PUNT_GLEAN, in, nh->port, rte_be_to_cpu_32(ip4_hdr(m)->dst_addr),
+		         FWD_PUNT_NO_DROP);
 }
 
 static void __rte_noinline ip4_fragment_out(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
-					    const struct nh4 *nh, uint32_t nhi)
+                                            const struct nh4 *nh, uint32_t nhi)
 {
 	struct rte_mbuf *frags[IP4_FRAG_MAX];
 	int n;
@@ -106,7 +114,7 @@ static void __rte_noinline ip4_fragment_out(struct fwd_worker *w, uint8_t in, st
 
 /* Next hop types other than a resolved neighbour, and oversize packets. */
 static void __rte_noinline ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
-					    const struct nh4 *nh, uint32_t nhi)
+                                            const struct nh4 *nh, uint32_t nhi)
 {
 	struct rte_ipv4_hdr *ip = ip4_hdr(m);
 
@@ -144,7 +152,7 @@ static inline void ip4_forward(struct fwd_worker *w, uint8_t in, struct rte_mbuf
 	struct rte_ipv4_hdr *ip = ip4_hdr(m);
 
 	if (likely(nh->type == NH4_FWD && ip->time_to_live > 1 &&
-		   rte_be_to_cpu_16(ip->total_length) <= nh->mtu)) {
+	           rte_be_to_cpu_16(ip->total_length) <= nh->mtu)) {
 		ip4_ttl_dec(ip);
 		ip4_send(w, m, nh);
 		return;
@@ -167,8 +175,8 @@ static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint8_t in, str
 }
 
 /* Classify one frame; returns true when it is a unicast IPv4 packet to route. */
-static inline bool ip4_classify(struct fwd_worker *w, const struct fwd_port *in,
-				struct rte_mbuf *m, uint32_t *dst)
+static inline bool ip4_classify(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf *m,
+                                uint32_t *dst)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	const struct rte_ipv4_hdr *ip = ip4_hdr(m);
@@ -210,7 +218,7 @@ static inline bool ip4_classify(struct fwd_worker *w, const struct fwd_port *in,
 }
 
 static void ip4_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
-		      uint16_t n)
+                      uint16_t n)
 {
 	struct rte_mbuf *route[FWD_BURST_MAX];
 	uint32_t dst[FWD_BURST_MAX], nh[FWD_BURST_MAX];

@@ -17,8 +17,8 @@ extern struct rib4 ip4_rib;
 /* Classes of the first octet of an address (RFC 1812 5.3.7, RFC 5735). */
 enum ip4_class {
 	IP4_UNICAST = 0,
-	IP4_MARTIAN,   /* 0/8, 127/8, 240/4 but the limited broadcast */
-	IP4_MULTICAST, /* 224/4 */
+	IP4_MARTIAN,     /* 0/8, 127/8, 240/4 but the limited broadcast */
+	IP4_MULTICAST,   /* 224/4 */
 	IP4_BCAST_OCTET, /* 255: the limited broadcast if all ones, else martian */
 };
 

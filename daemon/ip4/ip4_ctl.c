@@ -34,7 +34,8 @@ int ip4_config_addresses(const struct fwd_config *cfg)
 
 	for (unsigned i = 0; i < cfg->n_ports; i++)
 		for (unsigned j = 0; j < cfg->ports[i].n_addresses; j++) {
-			int rc = addr4_add((uint8_t)i, &cfg->ports[i].addresses[j], err, sizeof(err));
+			int rc = addr4_add((uint8_t)i, &cfg->ports[i].addresses[j], err,
+			                   sizeof(err));
 			if (rc < 0) {
 				LOG(ERR, "port %s: address: %s", cfg->ports[i].name, err);
 				return rc;
@@ -45,8 +46,12 @@ int ip4_config_addresses(const struct fwd_config *cfg)
 
 int ip4_config_route(const struct fwd_conf_route *cr, bool replace, char *err, size_t errlen)
 {
-	struct route4_req r = { .prefix = cr->prefix, .blackhole = cr->blackhole, .via = cr->via,
-				.dev = -1, .origin = ROUTE4_ORIGIN_CONFIG, .replace = replace };
+	struct route4_req r = { .prefix = cr->prefix,
+		                .blackhole = cr->blackhole,
+		                .via = cr->via,
+		                .dev = -1,
+		                .origin = ROUTE4_ORIGIN_CONFIG,
+		                .replace = replace };
 
 	if (cr->dev[0] != '\0') {
 		struct fwd_port *p = fwd_port_by_name(cr->dev);
@@ -66,7 +71,8 @@ static int ip4_config_routes(const struct fwd_config *cfg)
 	for (unsigned i = 0; i < cfg->n_routes; i++) {
 		int rc = ip4_config_route(&cfg->routes[i], false, err, sizeof(err));
 		if (rc < 0) {
-			LOG(ERR, "route %s: %s", fwd_ip4_prefix_fmt(&cfg->routes[i].prefix, buf), err);
+			LOG(ERR, "route %s: %s", fwd_ip4_prefix_fmt(&cfg->routes[i].prefix, buf),
+			    err);
 			return rc;
 		}
 	}
@@ -86,7 +92,8 @@ static int ip4_init(const struct fwd_config *cfg)
 	}
 	rc = nh4_init(cfg->dataplane.nexthops, socket);
 	if (rc < 0) {
-		LOG(ERR, "next-hop table of %u entries: %s", cfg->dataplane.nexthops, strerror(-rc));
+		LOG(ERR, "next-hop table of %u entries: %s", cfg->dataplane.nexthops,
+		    strerror(-rc));
 		return rc;
 	}
 	rib4_init(&ip4_rib, ip4_fib);

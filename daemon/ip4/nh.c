@@ -18,7 +18,7 @@ static uint32_t n_free;
 static struct {
 	uint32_t idx;
 	uint64_t token;
-} *pending; /* released, waiting for a grace period; FIFO ring */
+} * pending; /* released, waiting for a grace period; FIFO ring */
 static uint32_t pend_head, n_pending;
 
 static void nh4_fill_port(struct nh4 *nh, uint8_t port)
@@ -34,8 +34,8 @@ int nh4_init(uint32_t count, int socket)
 {
 	if (count <= NH4_FIRST_DYNAMIC)
 		return -EINVAL;
-	nh4_table = rte_zmalloc_socket("nh4", count * sizeof(*nh4_table), RTE_CACHE_LINE_SIZE,
-				       socket);
+	nh4_table =
+	        rte_zmalloc_socket("nh4", count * sizeof(*nh4_table), RTE_CACHE_LINE_SIZE, socket);
 	free_idx = malloc(count * sizeof(*free_idx));
 	pending = malloc(count * sizeof(*pending));
 	if (nh4_table == NULL || free_idx == NULL || pending == NULL) {

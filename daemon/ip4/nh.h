@@ -22,26 +22,26 @@
 #include "core/config.h"
 
 enum nh4_type {
-	NH4_NONE = 0,	   /* no route */
-	NH4_FWD,	   /* resolved neighbour: rewrite and send */
-	NH4_PENDING,	   /* neighbour known by address, l2 not (yet) valid */
-	NH4_CONNECTED,	   /* on a connected subnet: resolve the destination itself */
-	NH4_LOCAL,	   /* one of our addresses */
-	NH4_BLACKHOLE,	   /* drop silently */
+	NH4_NONE = 0,  /* no route */
+	NH4_FWD,       /* resolved neighbour: rewrite and send */
+	NH4_PENDING,   /* neighbour known by address, l2 not (yet) valid */
+	NH4_CONNECTED, /* on a connected subnet: resolve the destination itself */
+	NH4_LOCAL,     /* one of our addresses */
+	NH4_BLACKHOLE, /* drop silently */
 };
 
-#define NH4_IDX_NONE	  0u
-#define NH4_IDX_LOCAL	  1u
+#define NH4_IDX_NONE      0u
+#define NH4_IDX_LOCAL     1u
 #define NH4_IDX_BLACKHOLE 2u
 #define NH4_IDX_CONNECTED 8u /* + port index */
 #define NH4_FIRST_DYNAMIC (NH4_IDX_CONNECTED + FWD_MAX_PORTS)
 
 struct nh4 {
 	/* read by workers */
-	uint8_t type; /* enum nh4_type */
-	uint8_t port; /* egress port index (FWD, PENDING, CONNECTED) */
-	uint16_t mtu; /* egress port MTU */
-	uint32_t ip;  /* neighbour address, host order (FWD, PENDING) */
+	uint8_t type;            /* enum nh4_type */
+	uint8_t port;            /* egress port index (FWD, PENDING, CONNECTED) */
+	uint16_t mtu;            /* egress port MTU */
+	uint32_t ip;             /* neighbour address, host order (FWD, PENDING) */
 	struct rte_ether_hdr l2; /* dst, src, ethertype IPv4: valid when FWD */
 	uint16_t pad;
 	/* control only */

@@ -15,7 +15,7 @@ FWD_COUNTER(ip4_output_no_route, "control_output_no_route");
 int ip4_output(struct rte_mbuf *m)
 {
 	const struct rte_ipv4_hdr *ip =
-		rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, IP4_L2_LEN);
+	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, IP4_L2_LEN);
 	uint32_t dst = rte_be_to_cpu_32(ip->dst_addr);
 	uint32_t nhi = fib4_lookup(ip4_fib, dst);
 	const struct nh4 *nh = &nh4_table[nhi];

@@ -14,6 +14,7 @@ static int node_cmp(const struct rib4_node *a, const struct rib4_node *b)
 	return (int)a->len - (int)b->len;
 }
 
+// cppcheck-suppress unknownMacro
 RB_GENERATE_STATIC(rib4_tree, rib4_node, link, node_cmp)
 
 void rib4_init(struct rib4 *rib, struct fib4 *fib)
@@ -57,8 +58,8 @@ struct rib4_node *rib4_match(struct rib4 *rib, uint32_t addr, uint8_t maxlen)
 struct rib4_node *rib4_next_route(struct rib4 *rib, uint32_t addr, uint8_t len, bool first)
 {
 	struct rib4_node key = { .addr = addr, .len = len };
-	struct rib4_node *n = first ? RB_MIN(rib4_tree, &rib->tree)
-				    : RB_NFIND(rib4_tree, &rib->tree, &key);
+	struct rib4_node *n =
+	        first ? RB_MIN(rib4_tree, &rib->tree) : RB_NFIND(rib4_tree, &rib->tree, &key);
 
 	if (!first && n != NULL && node_cmp(n, &key) == 0)
 		n = RB_NEXT(rib4_tree, &rib->tree, n);
@@ -79,7 +80,7 @@ static struct rib4_node *installed_parent(struct rib4 *rib, const struct rib4_no
 }
 
 static uint32_t wanted_nh(const struct rib4_node *n, uint8_t src, const struct route4 *route,
-			  uint32_t neigh_nh)
+                          uint32_t neigh_nh)
 {
 	if (src & RIB4_SRC_LOCAL)
 		return NH4_IDX_LOCAL;
@@ -93,7 +94,7 @@ static uint32_t wanted_nh(const struct rib4_node *n, uint8_t src, const struct r
 
 /* Bring the FIB in line with what node n would hold with src/route/neigh_nh. */
 static int fib_sync(struct rib4 *rib, struct rib4_node *n, uint8_t src, const struct route4 *route,
-		    uint32_t neigh_nh)
+                    uint32_t neigh_nh)
 {
 	uint32_t nh = wanted_nh(n, src, route, neigh_nh);
 
@@ -110,7 +111,7 @@ static int fib_sync(struct rib4 *rib, struct rib4_node *n, uint8_t src, const st
 	if (n->installed) {
 		struct rib4_node *p = installed_parent(rib, n);
 		fib4_del(rib->fib, n->addr, n->len, p != NULL ? p->len : -1,
-			 p != NULL ? p->fib_nh : 0);
+		         p != NULL ? p->fib_nh : 0);
 		n->installed = false;
 		n->fib_nh = NH4_IDX_NONE;
 	}
@@ -144,7 +145,7 @@ static void node_put(struct rib4 *rib, struct rib4_node *n)
 
 /* Apply a new source state to a node: FIB first, then commit. */
 static int node_update(struct rib4 *rib, struct rib4_node *n, uint8_t src,
-		       const struct route4 *route, uint32_t neigh_nh)
+                       const struct route4 *route, uint32_t neigh_nh)
 {
 	int rc = fib_sync(rib, n, src, route, neigh_nh);
 
@@ -164,7 +165,7 @@ static int node_update(struct rib4 *rib, struct rib4_node *n, uint8_t src,
 }
 
 int rib4_set_route(struct rib4 *rib, uint32_t addr, uint8_t len, const struct route4 *r,
-		   struct route4 *old, bool *had_old)
+                   struct route4 *old, bool *had_old)
 {
 	struct rib4_node *n = node_get(rib, addr, len);
 

@@ -32,16 +32,17 @@ enum route4_origin {
 	ROUTE4_ORIGIN_ADDRESS, /* a connected route from a port address */
 	ROUTE4_ORIGIN_CONFIG,
 	ROUTE4_ORIGIN_RPC,
+	ROUTE4_ORIGIN_LOAD, /* `fwdctl route load`: bulk tables stay out of `config show` */
 };
 
 #define ROUTE4_DEV_ANY 0xff
 
 struct route4 {
-	uint8_t type;	/* enum route4_type */
+	uint8_t type;   /* enum route4_type */
 	uint8_t origin; /* enum route4_origin */
-	uint8_t dev;	/* port index, or ROUTE4_DEV_ANY when not given */
-	uint32_t via;	/* gateway, host order (ROUTE4_VIA) */
-	uint32_t nh;	/* next-hop index the FIB gets */
+	uint8_t dev;    /* port index, or ROUTE4_DEV_ANY when not given */
+	uint32_t via;   /* gateway, host order (ROUTE4_VIA) */
+	uint32_t nh;    /* next-hop index the FIB gets */
 };
 
 enum rib4_src {
@@ -54,10 +55,10 @@ struct rib4_node {
 	RB_ENTRY(rib4_node) link;
 	uint32_t addr; /* host order, host bits clear */
 	uint8_t len;
-	uint8_t src;	   /* enum rib4_src bits */
-	bool installed;	   /* the FIB holds fib_nh for this prefix */
+	uint8_t src;    /* enum rib4_src bits */
+	bool installed; /* the FIB holds fib_nh for this prefix */
 	uint32_t fib_nh;
-	uint32_t neigh_nh; /* RIB4_SRC_NEIGH */
+	uint32_t neigh_nh;   /* RIB4_SRC_NEIGH */
 	struct route4 route; /* RIB4_SRC_ROUTE */
 };
 
@@ -89,7 +90,7 @@ struct rib4_node *rib4_next_route(struct rib4 *rib, uint32_t addr, uint8_t len, 
  * *old receives the replaced route and *had_old says whether there was one.
  */
 int rib4_set_route(struct rib4 *rib, uint32_t addr, uint8_t len, const struct route4 *r,
-		   struct route4 *old, bool *had_old);
+                   struct route4 *old, bool *had_old);
 int rib4_clear_route(struct rib4 *rib, uint32_t addr, uint8_t len, struct route4 *old);
 int rib4_set_local(struct rib4 *rib, uint32_t addr);
 void rib4_clear_local(struct rib4 *rib, uint32_t addr);

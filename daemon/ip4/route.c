@@ -31,8 +31,8 @@ static int route4_gateway(const struct route4_req *r, struct route4 *rt, char *e
 		if (fwd_ports[r->dev].mode != FWD_MODE_L3)
 			return ERR(EINVAL, "port %s is not an l3 port", fwd_ports[r->dev].name);
 		if (!addr4_on_port((uint8_t)r->dev, r->via))
-			return ERR(ENETUNREACH, "gateway %s is not on a connected subnet of %s", via,
-				   fwd_ports[r->dev].name);
+			return ERR(ENETUNREACH, "gateway %s is not on a connected subnet of %s",
+			           via, fwd_ports[r->dev].name);
 		port = r->dev;
 	} else {
 		port = addr4_port_of(r->via);
@@ -66,7 +66,7 @@ int route4_add(const struct route4_req *r, char *err, size_t errlen)
 	if (n != NULL && (n->src & RIB4_SRC_ROUTE)) {
 		if (n->route.type == ROUTE4_CONNECTED)
 			return ERR(EEXIST, "%s is a connected route (change the address instead)",
-				   pfx(&r->prefix, buf));
+			           pfx(&r->prefix, buf));
 		if (!r->replace)
 			return ERR(EEXIST, "route %s exists (use replace)", pfx(&r->prefix, buf));
 	}
@@ -80,7 +80,7 @@ int route4_add(const struct route4_req *r, char *err, size_t errlen)
 	if (rc < 0) {
 		route4_release(&rt);
 		return ERR(-rc, "%s: %s", pfx(&r->prefix, buf),
-			   rc == -ENOSPC ? "FIB full (raise dataplane.fib_tbl8s)" : strerror(-rc));
+		           rc == -ENOSPC ? "FIB full (raise dataplane.fib_tbl8s)" : strerror(-rc));
 	}
 	if (had)
 		route4_release(&old);
@@ -97,7 +97,7 @@ int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen)
 		return ERR(ESRCH, "no route %s", pfx(p, buf));
 	if (n->route.type == ROUTE4_CONNECTED)
 		return ERR(EINVAL, "%s is a connected route (remove the address instead)",
-			   pfx(p, buf));
+		           pfx(p, buf));
 	rib4_clear_route(&ip4_rib, p->addr, p->len, &old);
 	route4_release(&old);
 	return 0;
@@ -105,8 +105,11 @@ int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen)
 
 int route4_connected_add(const struct fwd_ip4_prefix *p, uint8_t port)
 {
-	struct route4 rt = { .type = ROUTE4_CONNECTED, .origin = ROUTE4_ORIGIN_ADDRESS,
-			     .dev = port, .nh = NH4_IDX_CONNECTED + port }, old;
+	struct route4 rt = { .type = ROUTE4_CONNECTED,
+		             .origin = ROUTE4_ORIGIN_ADDRESS,
+		             .dev = port,
+		             .nh = NH4_IDX_CONNECTED + port },
+	              old;
 	bool had;
 	int rc = rib4_set_route(&ip4_rib, p->addr, p->len, &rt, &old, &had);
 
@@ -180,7 +183,8 @@ int route4_parse_line(const char *line, struct route4_req *r, char *err, size_t 
 	char *hash = strchr(copy, '#');
 	if (hash != NULL)
 		*hash = '\0';
-	for (char *t = strtok_r(copy, " \t\r\n", &save); t != NULL; t = strtok_r(NULL, " \t\r\n", &save)) {
+	for (char *t = strtok_r(copy, " \t\r\n", &save); t != NULL;
+	     t = strtok_r(NULL, " \t\r\n", &save)) {
 		if (n == RTE_DIM(tok))
 			return ERR(EINVAL, "too many words");
 		tok[n++] = t;
@@ -195,8 +199,10 @@ int route4_parse_line(const char *line, struct route4_req *r, char *err, size_t 
 		r->blackhole = true;
 		return 0;
 	}
-	if ((n != 3 && n != 5) || strcmp(tok[1], "via") != 0 || (n == 5 && strcmp(tok[3], "dev") != 0))
-		return ERR(EINVAL, "expected \"PREFIX via A.B.C.D [dev PORT]\" or \"PREFIX blackhole\"");
+	if ((n != 3 && n != 5) || strcmp(tok[1], "via") != 0 ||
+	    (n == 5 && strcmp(tok[3], "dev") != 0))
+		return ERR(EINVAL,
+		           "expected \"PREFIX via A.B.C.D [dev PORT]\" or \"PREFIX blackhole\"");
 	if (fwd_ip4_parse(tok[2], &r->via) < 0)
 		return ERR(EINVAL, "bad gateway address: %s", tok[2]);
 	return n == 5 ? parse_port(tok[4], &r->dev, err, errlen) : 0;

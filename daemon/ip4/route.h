@@ -13,10 +13,10 @@
 struct route4_req {
 	struct fwd_ip4_prefix prefix; /* host bits clear */
 	bool blackhole;
-	uint32_t via;	/* gateway, host order, unless blackhole */
-	int dev;	/* egress port index, or -1 */
+	uint32_t via;   /* gateway, host order, unless blackhole */
+	int dev;        /* egress port index, or -1 */
 	uint8_t origin; /* enum route4_origin */
-	bool replace;	/* replace an existing route rather than refuse */
+	bool replace;   /* replace an existing route rather than refuse */
 };
 
 /*

@@ -37,7 +37,7 @@ static int load_line(struct fwd_rpc_call *call, const Fwd__RouteLoadReq *q, size
 	if (rc == 1)
 		return 0;
 	if (rc == 0) {
-		r.origin = ROUTE4_ORIGIN_RPC;
+		r.origin = ROUTE4_ORIGIN_LOAD;
 		r.replace = true;
 		rc = route4_add(&r, err, sizeof(err));
 	}
@@ -72,7 +72,7 @@ static int route_load(struct fwd_rpc_call *call)
 	r->routes = ip4_rib.n_routes;
 	r->seconds = since(&load.start);
 	r->memory_bytes = fib4_memory(ip4_fib) + rib4_memory(&ip4_rib) +
-			  (uint64_t)nh4_count * sizeof(struct nh4);
+	                  (uint64_t)nh4_count * sizeof(struct nh4);
 	call->resp->body_case = FWD__RESPONSE__BODY_ROUTE_LOAD;
 	call->resp->route_load = r;
 	return 0;

@@ -16,10 +16,9 @@
 static const char *const type_names[] = {
 	[ROUTE4_CONNECTED] = "connected", [ROUTE4_VIA] = "static", [ROUTE4_BLACKHOLE] = "blackhole"
 };
-static const char *const origin_names[] = {
-	[ROUTE4_ORIGIN_ADDRESS] = "address", [ROUTE4_ORIGIN_CONFIG] = "config",
-	[ROUTE4_ORIGIN_RPC] = "rpc"
-};
+static const char *const origin_names[] = { [ROUTE4_ORIGIN_ADDRESS] = "address",
+	                                    [ROUTE4_ORIGIN_CONFIG] = "config",
+	                                    [ROUTE4_ORIGIN_RPC] = "rpc" };
 
 static Fwd__RouteEntry *route_entry(struct fwd_rpc_call *call, const struct rib4_node *n)
 {
@@ -89,13 +88,13 @@ static void route_get_neigh(struct fwd_rpc_call *call, uint32_t nhi, Fwd__RouteG
 {
 	struct rte_ether_addr mac;
 	enum neigh_state st;
-	char buf[RTE_ETHER_ADDR_FMT_SIZE];
+	char buf[FWD_MAC_STRLEN];
 
 	if (neigh_describe(nhi, &st, &mac) < 0)
 		return;
 	r->neighbour_state = (char *)neigh_state_name(st);
 	if (st != NEIGH_INCOMPLETE && st != NEIGH_FAILED) {
-		rte_ether_format_addr(buf, sizeof(buf), &mac);
+		fwd_mac_fmt(mac.addr_bytes, buf);
 		r->neighbour_mac = fwd_rpc_strdup(call, buf);
 	}
 }
@@ -134,7 +133,7 @@ static int route_get(struct fwd_rpc_call *call)
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_ROUTE_GET, route_get, FWD_RPC_READ);
 
 static int route_req_from(struct fwd_rpc_call *call, const Fwd__RouteAddReq *q,
-			  struct route4_req *r)
+                          struct route4_req *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->dev = -1;
@@ -151,11 +150,11 @@ static int route_req_from(struct fwd_rpc_call *call, const Fwd__RouteAddReq *q,
 	}
 	if (r->blackhole)
 		return (q->via != NULL && q->via[0] != '\0')
-			       ? fwd_rpc_error(call, EINVAL, "a blackhole route has no gateway")
-			       : 0;
+		               ? fwd_rpc_error(call, EINVAL, "a blackhole route has no gateway")
+		               : 0;
 	if (q->via == NULL || fwd_ip4_parse(q->via, &r->via) < 0)
 		return fwd_rpc_error(call, EINVAL, "bad gateway address: %s",
-				     q->via != NULL ? q->via : "");
+		                     q->via != NULL ? q->via : "");
 	return 0;
 }
 

@@ -43,7 +43,7 @@ void neigh_unref(uint32_t nh);
  * -EINVAL with a message when ip is not on a connected subnet of port.
  */
 int neigh_add_static(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac, char *err,
-		     size_t errlen);
+                     size_t errlen);
 int neigh_del(uint32_t ip, uint8_t port);
 /* Remove dynamic entries (and static ones when with_static) on port, or on
  * all ports when port is FWD_MAX_PORTS; entries still referenced by routes
@@ -63,6 +63,13 @@ void neigh_output(struct rte_mbuf *m, uint32_t nh);
 void neigh_output_glean(struct rte_mbuf *m, uint8_t port, uint32_t dst);
 
 uint64_t neigh_count(void);
+
+/* A reload changed dataplane.neigh_timeout_s. */
+void neigh_set_timeout(uint32_t timeout_s);
+
+/* Copy up to max static (permanent) entries into out, for `config show`;
+ * returns how many there are in all. */
+unsigned neigh_static_list(struct fwd_conf_neigh *out, unsigned max);
 
 /* State and link address of the neighbour behind next hop nh; -ENOENT if none. */
 int neigh_describe(uint32_t nh, enum neigh_state *state, struct rte_ether_addr *mac);

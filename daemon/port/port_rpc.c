@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "core/daemon.h"
+#include "fwd_inet.h"
 #include "core/rpc.h"
 #include "core/worker.h"
 #include "port/port.h"
@@ -32,10 +33,10 @@ static void port_queues(struct fwd_rpc_call *call, const struct fwd_port *p, Fwd
 static Fwd__PortInfo *port_info(struct fwd_rpc_call *call, const struct fwd_port *p)
 {
 	Fwd__PortInfo *pi = fwd_rpc_alloc(call, sizeof(*pi));
-	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	char mac[FWD_MAC_STRLEN];
 
 	fwd__port_info__init(pi);
-	rte_ether_format_addr(mac, sizeof(mac), &p->mac);
+	fwd_mac_fmt(p->mac.addr_bytes, mac);
 	pi->name = fwd_rpc_strdup(call, p->name);
 	pi->port_id = p->port_id;
 	pi->device = fwd_rpc_strdup(call, p->device);

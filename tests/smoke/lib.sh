@@ -53,6 +53,9 @@ ns_add() {
 		ip netns add "$(ns "$n")" || return 1
 		SMOKE_NS+=("$(ns "$n")")
 		ip -n "$(ns "$n")" link set lo up
+		# no IPv6 chatter (router solicitations, ND) to count as drops
+		ip netns exec "$(ns "$n")" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1
 	done
 }
 
@@ -85,7 +88,9 @@ fwdctl() { "$FWDCTL_BIN" -s "$SOCK" "$@"; }
 # jq-like: json_get EXPR < json   (EXPR is python over the document `d`)
 json_get() { "$PY" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
-# write_config FILE <<EOF ... : adds the dpdk/control sections every test shares.
+# daemon_config <<EOF ... : writes $T/fwd.yaml with the dpdk/dataplane/control
+# sections every test shares (extra dataplane keys: DATAPLANE_EXTRA="  key: value"),
+# then the rest from stdin; prints the file name.
 daemon_config() {
 	local file=$T/fwd.yaml
 	cat >"$file" <<EOF
@@ -96,6 +101,7 @@ dpdk:
   file_prefix: $SMOKE_ID
 dataplane:
   mbufs: ${SMOKE_MBUFS:-8191}
+${DATAPLANE_EXTRA:-}
 control:
   socket: $SOCK
   socket_group: root

@@ -160,7 +160,7 @@ static void test_bytes_and_oneof(void **state)
 {
 	Fwd__CapturedPacket p = FWD__CAPTURED_PACKET__INIT;
 	Fwd__Response r = FWD__RESPONSE__INIT;
-	Fwd__ConfigShowResp cs = FWD__CONFIG_SHOW_RESP__INIT;
+	Fwd__ConfigCheckResp cs = FWD__CONFIG_CHECK_RESP__INIT;
 	static const struct {
 		const char *in, *out;
 	} b64[] = { { "", "" },
@@ -182,11 +182,11 @@ static void test_bytes_and_oneof(void **state)
 	}
 	/* only the set member of a oneof appears */
 	r.id = 1;
-	r.body_case = FWD__RESPONSE__BODY_CONFIG_SHOW;
-	r.config_show = &cs;
-	cs.yaml = "a: 1\n";
+	r.body_case = FWD__RESPONSE__BODY_CONFIG_CHECK;
+	r.config_check = &cs;
+	cs.errors = "a: 1\n";
 	check_message(&r.base, "{\"id\":1,\"status\":0,\"error\":\"\",\"more\":false,"
-	                       "\"config_show\":{\"yaml\":\"a: 1\\n\"}}");
+	                       "\"config_check\":{\"ok\":false,\"errors\":\"a: 1\\n\"}}");
 	assert_ptr_equal(fwd_json_body(&r), &cs.base);
 	r.body_case = FWD__RESPONSE__BODY__NOT_SET;
 	assert_null(fwd_json_body(&r));

@@ -262,7 +262,7 @@ static void *big_reader_thread(void *arg)
 static void test_write_big(void **state)
 {
 	Fwd__Response r = FWD__RESPONSE__INIT;
-	Fwd__ConfigShowResp cs = FWD__CONFIG_SHOW_RESP__INIT;
+	Fwd__ConfigCheckResp cs = FWD__CONFIG_CHECK_RESP__INIT;
 	struct big_reader b = { .rc = 1 };
 	char *yaml = malloc(900000);
 	pthread_t t;
@@ -273,9 +273,9 @@ static void test_write_big(void **state)
 	memset(yaml, 'y', 899999);
 	yaml[899999] = '\0';
 	r.id = 9;
-	r.body_case = FWD__RESPONSE__BODY_CONFIG_SHOW;
-	r.config_show = &cs;
-	cs.yaml = yaml;
+	r.body_case = FWD__RESPONSE__BODY_CONFIG_CHECK;
+	r.config_check = &cs;
+	cs.errors = yaml;
 
 	/* nobody reads: the write gives up at its deadline */
 	pair(sv);

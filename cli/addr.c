@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* fwdctl addr list [dev PORT] | add A.B.C.D/N dev PORT | del A.B.C.D/N dev PORT */
+#include <string.h>
+
+#include "cli.h"
+#include "fwd_inet.h"
+#include "table.h"
+
+static int list_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
+{
+	static const char *const hdr[] = { "PORT", "ADDRESS" };
+	struct fwd_table *t;
+
+	(void)arg;
+	if (r->body_case != FWD__RESPONSE__BODY_ADDR_LIST || (t = fwd_table_new(2, hdr)) == NULL)
+		return 0;
+	for (size_t i = 0; i < r->addr_list->n_addresses; i++) {
+		fwd_table_cell(t, "%s", r->addr_list->addresses[i]->port);
+		fwd_table_cell(t, "%s", r->addr_list->addresses[i]->prefix);
+	}
+	fwd_table_print(t, cli->out);
+	fwd_table_free(t);
+	return 0;
+}
+
+static int addr_list(struct fwd_cli *cli, int argc, char **argv)
+{
+	Fwd__Request req = FWD__REQUEST__INIT;
+	Fwd__AddrListReq list = FWD__ADDR_LIST_REQ__INIT;
+
+	if (argc == 3 && strcmp(argv[1], "dev") == 0)
+		list.port = argv[2];
+	else if (argc != 1)
+		return fwd_cli_usage(cli, "expected: list [dev PORT]");
+	req.body_case = FWD__REQUEST__BODY_ADDR_LIST;
+	req.addr_list = &list;
+	return fwd_cli_call(cli, &req, list_print, NULL);
+}
+
+/* add|del A.B.C.D/N dev PORT */
+static int addr_change(struct fwd_cli *cli, int argc, char **argv)
+{
+	Fwd__Request req = FWD__REQUEST__INIT;
+	Fwd__AddrAddReq add = FWD__ADDR_ADD_REQ__INIT;
+	Fwd__AddrDelReq del = FWD__ADDR_DEL_REQ__INIT;
+	struct fwd_ip4_prefix p;
+
+	if (argc != 4 || strcmp(argv[2], "dev") != 0)
+		return fwd_cli_usage(cli, "expected: %s A.B.C.D/N dev PORT", argv[0]);
+	if (fwd_ip4_prefix_parse(argv[1], &p, true) < 0 || strchr(argv[1], '/') == NULL)
+		return fwd_cli_usage(cli, "bad address: %.40s (expected A.B.C.D/N)", argv[1]);
+	if (strcmp(argv[0], "add") == 0) {
+		add.prefix = argv[1];
+		add.port = argv[3];
+		req.body_case = FWD__REQUEST__BODY_ADDR_ADD;
+		req.addr_add = &add;
+	} else {
+		del.prefix = argv[1];
+		del.port = argv[3];
+		req.body_case = FWD__REQUEST__BODY_ADDR_DEL;
+		req.addr_del = &del;
+	}
+	return fwd_cli_call(cli, &req, NULL, NULL);
+}
+
+static int addr_run(struct fwd_cli *cli, int argc, char **argv)
+{
+	if (argc == 0)
+		return fwd_cli_usage(cli, "missing command");
+	cli->command = argv[0];
+	if (strcmp(argv[0], "list") == 0)
+		return addr_list(cli, argc, argv);
+	if (strcmp(argv[0], "add") == 0 || strcmp(argv[0], "del") == 0)
+		return addr_change(cli, argc, argv);
+	cli->command = NULL;
+	return fwd_cli_usage(cli, "unknown command: %.*s", FWD_CLI_NAME_MAX, argv[0]);
+}
+
+static struct fwd_cli_object addr_obj = {
+	.name = "addr",
+	.usage = "addr list [dev PORT]\naddr add A.B.C.D/N dev PORT\naddr del A.B.C.D/N dev PORT",
+	.run = addr_run,
+};
+FWD_CLI_OBJECT(addr_obj);

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fwdctl route list | get A.B.C.D | add PREFIX via A.B.C.D [dev PORT] |
+ * add PREFIX blackhole | replace ... | del PREFIX | load FILE
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "fwd_inet.h"
+#include "table.h"
+
+#define LOAD_CHUNK_LINES 4000 /* ~200 KiB per request: well under the frame cap */
+#define LOAD_LINE_MAX    256
+
+/* Rows are printed as pages arrive (a full table is a million lines), so the
+ * columns have fixed widths that fit any IPv4 route. */
+static int list_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
+{
+	bool *header = arg;
+
+	if (r->body_case != FWD__RESPONSE__BODY_ROUTE_LIST)
+		return 0;
+	if (!*header) {
+		fprintf(cli->out, "%-18s  %-9s  %-15s  %-8s  %s\n", "PREFIX", "TYPE", "VIA", "DEV",
+		        "ORIGIN");
+		*header = true;
+	}
+	for (size_t i = 0; i < r->route_list->n_routes; i++) {
+		const Fwd__RouteEntry *e = r->route_list->routes[i];
+		fprintf(cli->out, "%-18s  %-9s  %-15s  %-8s  %s\n", fwd_sanitize(e->prefix),
+		        fwd_sanitize(e->type), e->via[0] ? fwd_sanitize(e->via) : "-",
+		        e->dev[0] ? fwd_sanitize(e->dev) : "-", fwd_sanitize(e->origin));
+	}
+	return 0;
+}
+
+static int get_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
+{
+	const Fwd__RouteGetResp *g = r->route_get;
+
+	(void)arg;
+	if (r->body_case != FWD__RESPONSE__BODY_ROUTE_GET)
+		return 0;
+	if (!g->found || g->route == NULL) {
+		fprintf(cli->out, "no route (packets are dropped with an ICMP net unreachable)\n");
+		return 0;
+	}
+	fprintf(cli->out, "%s %s", fwd_sanitize(g->route->prefix), fwd_sanitize(g->route->type));
+	if (g->route->via[0])
+		fprintf(cli->out, " via %s", fwd_sanitize(g->route->via));
+	if (g->route->dev[0])
+		fprintf(cli->out, " dev %s", fwd_sanitize(g->route->dev));
+	if (g->neighbour_state[0])
+		fprintf(cli->out, " neighbour %s %s",
+		        g->neighbour_mac[0] ? fwd_sanitize(g->neighbour_mac) : "-",
+		        fwd_sanitize(g->neighbour_state));
+	fputc('\n', cli->out);
+	return 0;
+}
+
+static int check_prefix(struct fwd_cli *cli, const char *s)
+{
+	struct fwd_ip4_prefix p;
+
+	if (fwd_ip4_prefix_parse(s, &p, false) < 0 || strchr(s, '/') == NULL)
+		return fwd_cli_usage(cli, "bad prefix: %.40s (expected A.B.C.D/N, no host bits)",
+		                     s);
+	return 0;
+}
+
+static int check_ip(struct fwd_cli *cli, const char *s)
+{
+	uint32_t a;
+
+	if (fwd_ip4_parse(s, &a) < 0)
+		return fwd_cli_usage(cli, "bad address: %.40s", s);
+	return 0;
+}
+
+/* add|replace PREFIX via A.B.C.D [dev PORT] | add|replace PREFIX blackhole */
+static int route_add(struct fwd_cli *cli, int argc, char **argv, bool replace)
+{
+	Fwd__Request req = FWD__REQUEST__INIT;
+	Fwd__RouteAddReq add = FWD__ROUTE_ADD_REQ__INIT;
+
+	if (argc < 3)
+		return fwd_cli_usage(cli, "%s needs PREFIX and via A.B.C.D or blackhole", argv[0]);
+	if (check_prefix(cli, argv[1]))
+		return FWD_EXIT_USAGE;
+	add.prefix = argv[1];
+	add.replace = replace;
+	if (argc == 3 && strcmp(argv[2], "blackhole") == 0) {
+		add.blackhole = true;
+	} else if ((argc == 4 || argc == 6) && strcmp(argv[2], "via") == 0 &&
+	           (argc == 4 || strcmp(argv[4], "dev") == 0)) {
+		if (check_ip(cli, argv[3]))
+			return FWD_EXIT_USAGE;
+		add.via = argv[3];
+		if (argc == 6)
+			add.dev = argv[5];
+	} else {
+		return fwd_cli_usage(cli,
+		                     "expected: %s PREFIX via A.B.C.D [dev PORT] | %s PREFIX "
+		                     "blackhole",
+		                     argv[0], argv[0]);
+	}
+	req.body_case = FWD__REQUEST__BODY_ROUTE_ADD;
+	req.route_add = &add;
+	return fwd_cli_call(cli, &req, NULL, NULL);
+}
+
+static int load_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
+{
+	const double *wall = arg;
+	const Fwd__RouteLoadResp *l = r->route_load;
+	char mem[FWD_FMT_LEN];
+
+	if (r->body_case != FWD__RESPONSE__BODY_ROUTE_LOAD)
+		return 0;
+	fprintf(cli->out,
+	        "loaded %" PRIu64 " routes (%" PRIu64 " added, %" PRIu64 " replaced) in %.2f s "
+	        "(%.2f s in the daemon); %" PRIu64 " routes in the table, FIB+RIB %s\n",
+	        l->added + l->replaced, l->added, l->replaced, *wall, l->seconds, l->routes,
+	        fwd_fmt_bytes(mem, l->memory_bytes));
+	return 0;
+}
+
+struct load_state {
+	Fwd__RouteLoadReq q;
+	char *lines[LOAD_CHUNK_LINES];
+	struct timespec t0;
+	double wall;
+};
+
+static void load_reset(struct load_state *s)
+{
+	for (size_t i = 0; i < s->q.n_lines; i++)
+		free(s->lines[i]);
+	s->q.n_lines = 0;
+}
+
+/* Send the chunk in s; the last one prints the totals (or the JSON document). */
+static int load_send(struct fwd_cli *cli, struct load_state *s, bool last)
+{
+	Fwd__Request req = FWD__REQUEST__INIT;
+	bool json = cli->json;
+	struct timespec t1;
+	int rc;
+
+	s->q.last = last;
+	s->q.lines = s->lines;
+	req.body_case = FWD__REQUEST__BODY_ROUTE_LOAD;
+	req.route_load = &s->q;
+	cli->json = json && last; /* one document for the whole load */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	s->wall = (t1.tv_sec - s->t0.tv_sec) + (t1.tv_nsec - s->t0.tv_nsec) / 1e9;
+	rc = fwd_cli_call(cli, &req, last ? load_print : NULL, &s->wall);
+	cli->json = json;
+	s->q.first_line += (uint32_t)s->q.n_lines;
+	load_reset(s);
+	return rc;
+}
+
+static int load_file(struct fwd_cli *cli, FILE *f, const char *name)
+{
+	struct load_state *s = calloc(1, sizeof(*s));
+	char line[LOAD_LINE_MAX + 2];
+	int rc = FWD_EXIT_OK;
+
+	if (s == NULL)
+		return fwd_cli_usage(cli, "out of memory");
+	fwd__route_load_req__init(&s->q);
+	s->q.name = (char *)name;
+	s->q.first_line = 1;
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	while (rc == FWD_EXIT_OK && fgets(line, sizeof(line), f) != NULL) {
+		if (strlen(line) > LOAD_LINE_MAX) {
+			rc = fwd_cli_usage(cli, "%s:%u: line too long", name,
+			                   s->q.first_line + (unsigned)s->q.n_lines);
+			break;
+		}
+		if ((s->lines[s->q.n_lines++] = strdup(line)) == NULL)
+			rc = fwd_cli_usage(cli, "out of memory");
+		else if (s->q.n_lines == LOAD_CHUNK_LINES)
+			rc = load_send(cli, s, false);
+	}
+	if (rc == FWD_EXIT_OK)
+		rc = load_send(cli, s, true);
+	load_reset(s);
+	free(s);
+	return rc;
+}
+
+static int route_load(struct fwd_cli *cli, int argc, char **argv)
+{
+	FILE *f;
+	int rc;
+
+	if (argc != 2)
+		return fwd_cli_usage(cli, "load needs one FILE (- for standard input)");
+	f = strcmp(argv[1], "-") == 0 ? stdin : fopen(argv[1], "r");
+	if (f == NULL) {
+		fprintf(cli->err, "fwdctl: route load: %s: %s\n", argv[1], strerror(errno));
+		return FWD_EXIT_USAGE;
+	}
+	rc = load_file(cli, f, argv[1]);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+static int route_one_arg(struct fwd_cli *cli, int argc, char **argv)
+{
+	Fwd__Request req = FWD__REQUEST__INIT;
+	Fwd__RouteGetReq get = FWD__ROUTE_GET_REQ__INIT;
+	Fwd__RouteDelReq del = FWD__ROUTE_DEL_REQ__INIT;
+	bool is_get = strcmp(argv[0], "get") == 0;
+
+	if (argc != 2)
+		return fwd_cli_usage(cli, "%s needs one %s", argv[0],
+		                     is_get ? "A.B.C.D" : "PREFIX");
+	if (is_get) {
+		if (check_ip(cli, argv[1]))
+			return FWD_EXIT_USAGE;
+		get.address = argv[1];
+		req.body_case = FWD__REQUEST__BODY_ROUTE_GET;
+		req.route_get = &get;
+		return fwd_cli_call(cli, &req, get_print, NULL);
+	}
+	if (check_prefix(cli, argv[1]))
+		return FWD_EXIT_USAGE;
+	del.prefix = argv[1];
+	req.body_case = FWD__REQUEST__BODY_ROUTE_DEL;
+	req.route_del = &del;
+	return fwd_cli_call(cli, &req, NULL, NULL);
+}
+
+static int route_run(struct fwd_cli *cli, int argc, char **argv)
+{
+	Fwd__Request req = FWD__REQUEST__INIT;
+	Fwd__RouteListReq list = FWD__ROUTE_LIST_REQ__INIT;
+	bool header = false;
+
+	if (argc == 0)
+		return fwd_cli_usage(cli, "missing command");
+	cli->command = argv[0];
+	if (strcmp(argv[0], "list") == 0) {
+		if (argc != 1)
+			return fwd_cli_usage(cli, "list takes no arguments");
+		req.body_case = FWD__REQUEST__BODY_ROUTE_LIST;
+		req.route_list = &list;
+		return fwd_cli_call(cli, &req, list_print, &header);
+	}
+	if (strcmp(argv[0], "get") == 0 || strcmp(argv[0], "del") == 0)
+		return route_one_arg(cli, argc, argv);
+	if (strcmp(argv[0], "add") == 0 || strcmp(argv[0], "replace") == 0)
+		return route_add(cli, argc, argv, argv[0][0] == 'r');
+	if (strcmp(argv[0], "load") == 0)
+		return route_load(cli, argc, argv);
+	cli->command = NULL;
+	return fwd_cli_usage(cli, "unknown command: %.*s", FWD_CLI_NAME_MAX, argv[0]);
+}
+
+static struct fwd_cli_object route_obj = {
+	.name = "route",
+	.usage = "route list\n"
+	         "route get A.B.C.D\n"
+	         "route add PREFIX via A.B.C.D [dev PORT]\n"
+	         "route add PREFIX blackhole\n"
+	         "route replace PREFIX via A.B.C.D [dev PORT] | replace PREFIX blackhole\n"
+	         "route del PREFIX\n"
+	         "route load FILE      (one \"PREFIX via A.B.C.D [dev PORT]\" or \"PREFIX "
+	         "blackhole\" per line; - reads stdin)",
+	.run = route_run,
+};
+FWD_CLI_OBJECT(route_obj);

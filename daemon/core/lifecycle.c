@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Bringing the dataplane up and down around a loaded config (fwd.cfg) and
+ * an initialised EAL: mempool, RCU, control loop, ports, workers, modules,
+ * RPC server. Also used, without launching workers or the RPC server, by
+ * the fuzzers that drive the packet path and the RPC handlers in-process.
+ */
+#include <errno.h>
+
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_rcu_qsbr.h>
+
+#include "core/control.h"
+#include "core/daemon.h"
+#include "core/lifecycle.h"
+#include "core/log.h"
+#include "core/module.h"
+#include "core/rpc.h"
+#include "core/worker.h"
+#include "port/port.h"
+
+static int pool_create(const struct fwd_config *cfg)
+{
+	unsigned max_mtu = RTE_ETHER_MTU;
+	unsigned cache = RTE_MIN(256u, cfg->dataplane.mbufs / 2);
+
+	for (unsigned i = 0; i < cfg->n_ports; i++)
+		max_mtu = RTE_MAX(max_mtu, cfg->ports[i].mtu);
+	/* frame = mtu + ethernet header + a VLAN tag + CRC */
+	unsigned room = RTE_MAX((unsigned)RTE_MBUF_DEFAULT_BUF_SIZE,
+	                        RTE_PKTMBUF_HEADROOM + max_mtu + RTE_ETHER_HDR_LEN + 4 + 4);
+	fwd.pool = rte_pktmbuf_pool_create("fwd_pool", cfg->dataplane.mbufs, cache, 0, room,
+	                                   (int)rte_socket_id());
+	if (fwd.pool == NULL) {
+		LOG(ERR,
+		    "mbuf pool of %u mbufs: %s (raise dpdk.memory_mb or lower dataplane.mbufs)",
+		    cfg->dataplane.mbufs, rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int rcu_create(unsigned n_workers)
+{
+	size_t sz = rte_rcu_qsbr_get_memsize(n_workers);
+
+	fwd.rcu = rte_zmalloc("fwd_rcu", sz, RTE_CACHE_LINE_SIZE);
+	if (fwd.rcu == NULL || rte_rcu_qsbr_init(fwd.rcu, n_workers) < 0)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n_workers; i++)
+		rte_rcu_qsbr_thread_register(fwd.rcu, i);
+	return 0;
+}
+
+int fwd_dataplane_up(bool launch)
+{
+	int n = fwd_config_n_workers(fwd.cfg);
+	int rc;
+
+	if (n < 1)
+		return -EINVAL;
+	if ((rc = pool_create(fwd.cfg)) < 0 || (rc = rcu_create(n)) < 0 ||
+	    (rc = fwd_control_init()) < 0 || (rc = fwd_ports_init(fwd.cfg, n)) < 0 ||
+	    (rc = fwd_workers_create(fwd.cfg)) < 0 || (rc = fwd_modules_init(fwd.cfg)) < 0)
+		return rc;
+	if ((rc = fwd_ports_start()) < 0 || (launch && (rc = fwd_workers_launch()) < 0))
+		return rc;
+	if (!launch)
+		return 0;
+	fwd.rpc = fwd_rpc_server_start(fwd.evbase, fwd.cfg->control.socket,
+	                               fwd.cfg->control.socket_group);
+	return fwd.rpc == NULL ? -EIO : 0;
+}
+
+void fwd_dataplane_down(void)
+{
+	if (fwd.rpc != NULL)
+		fwd_rpc_server_stop(fwd.rpc);
+	fwd.rpc = NULL;
+	fwd_workers_stop();
+	fwd_modules_fini();
+	fwd_ports_stop();
+	fwd_workers_free();
+	fwd_ports_close();
+	rte_free(fwd.rcu);
+	fwd.rcu = NULL;
+	rte_mempool_free(fwd.pool);
+	fwd.pool = NULL;
+	fwd_control_fini();
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "core/daemon.h"
+#include "core/running.h"
+#include "ip4/addr.h"
+#include "ip4/ip4.h"
+#include "neigh/neigh.h"
+#include "port/port.h"
+
+static int copy_args(struct fwd_config *dst, const struct fwd_config *src)
+{
+	for (unsigned i = 0; i < src->dpdk.n_args; i++)
+		if ((dst->dpdk.args[i] = strdup(src->dpdk.args[i])) == NULL)
+			return -1;
+	return 0;
+}
+
+static int running_routes(struct fwd_config *run, uint64_t *omitted)
+{
+	unsigned n = 0;
+
+	uint64_t cap = RTE_MIN(ip4_rib.n_routes, (uint64_t)FWD_MAX_CONF_ROUTES);
+
+	run->routes = calloc(cap + 1, sizeof(*run->routes));
+	if (run->routes == NULL)
+		return -1;
+	for (struct rib4_node *r = rib4_next_route(&ip4_rib, 0, 0, true); r != NULL;
+	     r = rib4_next_route(&ip4_rib, r->addr, r->len, false)) {
+		struct fwd_conf_route *cr = &run->routes[n];
+		if (r->route.type == ROUTE4_CONNECTED)
+			continue;
+		if (r->route.origin == ROUTE4_ORIGIN_LOAD || n == FWD_MAX_CONF_ROUTES) {
+			(*omitted)++;
+			continue;
+		}
+		cr->prefix = (struct fwd_ip4_prefix){ r->addr, r->len };
+		cr->blackhole = r->route.type == ROUTE4_BLACKHOLE;
+		cr->via = r->route.via;
+		if (r->route.dev < fwd_n_ports)
+			snprintf(cr->dev, sizeof(cr->dev), "%s", fwd_ports[r->route.dev].name);
+		n++;
+	}
+	run->n_routes = n;
+	return 0;
+}
+
+static int running_neighs(struct fwd_config *run)
+{
+	unsigned n = neigh_static_list(NULL, 0);
+
+	run->neighs = calloc(n + 1, sizeof(*run->neighs));
+	if (run->neighs == NULL)
+		return -1;
+	run->n_neighs = neigh_static_list(run->neighs, n);
+	if (run->n_neighs > n)
+		run->n_neighs = n;
+	return 0;
+}
+
+struct fwd_config *fwd_running_config(uint64_t *omitted)
+{
+	struct fwd_config *run = malloc(sizeof(*run));
+
+	if (run == NULL)
+		return NULL;
+	*run = *fwd.cfg;
+	memset(run->dpdk.args, 0, sizeof(run->dpdk.args));
+	run->routes = NULL;
+	run->neighs = NULL;
+	run->n_routes = run->n_neighs = 0;
+	*omitted = 0;
+	for (unsigned p = 0; p < run->n_ports && p < fwd_n_ports; p++) {
+		run->ports[p].n_addresses = ip4_addrs[p].n;
+		memcpy(run->ports[p].addresses, ip4_addrs[p].a, sizeof(ip4_addrs[p].a));
+	}
+	if (copy_args(run, fwd.cfg) < 0 || running_routes(run, omitted) < 0 ||
+	    running_neighs(run) < 0) {
+		fwd_config_free(run);
+		return NULL;
+	}
+	return run;
+}

@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The neighbour state machine (iproute2 names):
+ *
+ *   incomplete  created by a route, a packet (glean) or `neigh del` of a
+ *               used static entry: broadcast request at once, then every
+ *               NEIGH_RETRANS_MS, NEIGH_MAX_PROBES in all; packets held.
+ *   failed      no answer: held packets get ICMP host unreachable and are
+ *               dropped (no_neighbour); for NEIGH_FAILED_MS new packets are
+ *               dropped the same way without new requests; then the entry
+ *               goes if no route uses it, else waits for the next packet.
+ *   reachable   confirmed by ARP (reply, request from it, gratuitous) less
+ *               than neigh_timeout_s ago; the next hop forwards.
+ *   stale       not confirmed for neigh_timeout_s: still forwards, unicast
+ *               probes NEIGH_RETRANS_MS apart; no answer to NEIGH_MAX_PROBES:
+ *               removed, or failed (next hop back to pending) if routes use it.
+ *   permanent   static: never aged or probed, never changed by ARP.
+ *
+ * Timers run from one libevent tick; time comes from neigh_hooks.now_ms so
+ * tests can drive every transition with a fake clock.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/log.h"
+#include "core/worker.h"
+#include "ip4/addr.h"
+#include "ip4/icmp.h"
+#include "ip4/ip4.h"
+#include "ip4/nh.h"
+#include "neigh/neigh_priv.h"
+#include "port/port.h"
+
+#define NEIGH_TICK_BUDGET 4096 /* timers run per tick, so RPC clients get their turn */
+
+#define ERR(code, ...) (err != NULL ? snprintf(err, errlen, __VA_ARGS__) : 0, -(code))
+
+FWD_COUNTER(neigh_arp_req_sent, "arp_requests_sent");
+FWD_COUNTER(neigh_arp_req_rcvd, "arp_requests_received");
+FWD_COUNTER(neigh_arp_rep_sent, "arp_replies_sent");
+FWD_COUNTER(neigh_arp_rep_rcvd, "arp_replies_received");
+FWD_COUNTER(neigh_failures, "neigh_resolution_failures");
+FWD_COUNTER(neigh_aged_out, "neigh_aged_out");
+FWD_COUNTER(neigh_gratuitous, "arp_gratuitous_learned");
+FWD_COUNTER(neigh_table_full, "neigh_table_full");
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+struct neigh_hooks neigh_hooks = {
+	.now_ms = mono_ms,
+	.tx = fwd_control_tx,
+	.icmp_error = icmp4_send_error,
+};
+uint64_t neigh_reachable_ms = 300 * 1000;
+
+static unsigned n_incomplete; /* entries in NEIGH_INCOMPLETE */
+
+/* Resolution failures, summarised in one line per NEIGH_FAIL_LOG_MS. */
+static struct {
+	unsigned n;
+	uint32_t ip; /* the first one since the last line */
+	uint8_t port;
+	bool logged;
+	uint64_t last_ms;
+} fail_log;
+
+const char *neigh_state_name(enum neigh_state s)
+{
+	static const char *const names[] = {
+		[NEIGH_INCOMPLETE] = "incomplete", [NEIGH_REACHABLE] = "reachable",
+		[NEIGH_STALE] = "stale",           [NEIGH_FAILED] = "failed",
+		[NEIGH_PERMANENT] = "permanent",
+	};
+	return (unsigned)s < RTE_DIM(names) ? names[s] : "?";
+}
+
+bool neigh_addr_ok(uint8_t port, uint32_t ip)
+{
+	if (port >= fwd_n_ports || ip4_src_martian[ip >> 24] || addr4_is_local(ip))
+		return false;
+	for (unsigned i = 0; i < ip4_addrs[port].n; i++) {
+		const struct fwd_ip4_prefix *a = &ip4_addrs[port].a[i];
+		uint32_t host = ip & ~fwd_ip4_mask(a->len);
+		if (fwd_ip4_in_prefix(ip, a) &&
+		    (a->len >= 31 || (host != 0 && host != ~fwd_ip4_mask(a->len))))
+			return true;
+	}
+	return false;
+}
+
+static void set_state(struct neigh *n, enum neigh_state s, uint64_t now)
+{
+	n_incomplete += (s == NEIGH_INCOMPLETE) - (n->state == NEIGH_INCOMPLETE);
+	n->state = s;
+	if (s != NEIGH_STALE) /* the age of a stale entry counts from its last confirmation */
+		n->updated_ms = now;
+}
+
+/* The /32 host route goes to the neighbour on the port owning ip's subnet. */
+static void rib_sync(struct neigh *n)
+{
+	bool want = neigh_addr_ok(n->port, n->ip) && addr4_port_of(n->ip) == n->port;
+
+	if (want && !n->in_rib) {
+		/* a full FIB leaves the host on the glean path: slower, still correct */
+		n->in_rib = rib4_set_neigh(&ip4_rib, n->ip, n->nh) == 0;
+	} else if (!want && n->in_rib) {
+		rib4_clear_neigh(&ip4_rib, n->ip);
+		n->in_rib = false;
+	}
+}
+
+/* A new entry, incomplete, with its next hop pending; NULL when full. */
+static struct neigh *neigh_create(uint32_t ip, uint8_t port)
+{
+	struct neigh *n;
+	uint32_t nh;
+
+	if (nh4_alloc(ip, port, &nh) < 0) {
+		neigh_table_full.value++;
+		return NULL;
+	}
+	n = neigh_table_add(ip, port, nh);
+	if (n == NULL) {
+		nh4_release(nh);
+		neigh_table_full.value++;
+		return NULL;
+	}
+	n_incomplete++; /* calloc'ed: state is NEIGH_INCOMPLETE */
+	n->updated_ms = neigh_hooks.now_ms();
+	rib_sync(n);
+	return n;
+}
+
+/* Only for entries no route uses. */
+static void neigh_destroy(struct neigh *n)
+{
+	neigh_hold_fail(n);
+	if (n->in_rib)
+		rib4_clear_neigh(&ip4_rib, n->ip);
+	if (n->state == NEIGH_INCOMPLETE)
+		n_incomplete--;
+	nh4_release(n->nh);
+	neigh_table_del(n);
+}
+
+void neigh_resolve_start(struct neigh *n)
+{
+	uint64_t now = neigh_hooks.now_ms();
+
+	set_state(n, NEIGH_INCOMPLETE, now);
+	nh4_set_l2(n->nh, NULL);
+	n->probes = 1;
+	neigh_arp_request(n, false);
+	neigh_timer_set(n, now + NEIGH_RETRANS_MS);
+}
+
+struct neigh *neigh_new_resolving(uint32_t ip, uint8_t port)
+{
+	struct neigh *n;
+
+	if (n_incomplete >= NEIGH_MAX_UNRESOLVED) {
+		neigh_table_full.value++;
+		return NULL;
+	}
+	n = neigh_create(ip, port);
+	if (n != NULL)
+		neigh_resolve_start(n);
+	return n;
+}
+
+void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac)
+{
+	uint64_t now = neigh_hooks.now_ms();
+
+	if (n->state == NEIGH_PERMANENT)
+		return;
+	rte_ether_addr_copy(mac, &n->mac);
+	set_state(n, NEIGH_REACHABLE, now);
+	n->probes = 0;
+	nh4_set_l2(n->nh, mac);
+	neigh_timer_set(n, now + neigh_reachable_ms);
+	neigh_hold_release(n);
+}
+
+struct neigh *neigh_learn(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac)
+{
+	struct neigh *n = neigh_create(ip, port);
+
+	if (n != NULL)
+		neigh_confirm(n, mac);
+	return n;
+}
+
+static void fail_log_flush(uint64_t now)
+{
+	char ip[FWD_IP4_STRLEN];
+
+	if (fail_log.n == 0 || (fail_log.logged && now - fail_log.last_ms < NEIGH_FAIL_LOG_MS))
+		return;
+	LOG(NOTICE, "%u neighbour%s failed to resolve in the last %u s, e.g. %s on %s", fail_log.n,
+	    fail_log.n == 1 ? "" : "s", NEIGH_FAIL_LOG_MS / 1000, fwd_ip4_fmt(fail_log.ip, ip),
+	    fail_log.port < fwd_n_ports ? fwd_ports[fail_log.port].name : "?");
+	fail_log.n = 0;
+	fail_log.logged = true;
+	fail_log.last_ms = now;
+}
+
+static void neigh_fail(struct neigh *n, uint64_t now)
+{
+	set_state(n, NEIGH_FAILED, now);
+	nh4_set_l2(n->nh, NULL);
+	n->probes = 0;
+	neigh_hold_fail(n);
+	neigh_timer_set(n, now + NEIGH_FAILED_MS);
+}
+
+/* Send the next request or probe of the round; false when the round is over. */
+static bool neigh_retry(struct neigh *n, uint64_t now)
+{
+	if (n->probes >= NEIGH_MAX_PROBES)
+		return false;
+	n->probes++;
+	neigh_arp_request(n, n->state == NEIGH_STALE);
+	neigh_timer_set(n, now + NEIGH_RETRANS_MS);
+	return true;
+}
+
+static void neigh_timer(struct neigh *n, uint64_t now)
+{
+	switch (n->state) {
+	case NEIGH_INCOMPLETE:
+		if (neigh_retry(n, now))
+			return;
+		neigh_failures.value++;
+		if (fail_log.n++ == 0) {
+			fail_log.ip = n->ip;
+			fail_log.port = n->port;
+		}
+		neigh_fail(n, now);
+		return;
+	case NEIGH_REACHABLE:
+		set_state(n, NEIGH_STALE, now);
+		n->probes = 0;
+		neigh_retry(n, now);
+		return;
+	case NEIGH_STALE:
+		if (neigh_retry(n, now))
+			return;
+		neigh_aged_out.value++;
+		if (n->refs == 0)
+			neigh_destroy(n);
+		else
+			neigh_fail(n, now);
+		return;
+	case NEIGH_FAILED:
+		/* a used entry stays failed until a packet restarts it */
+		if (n->refs == 0)
+			neigh_destroy(n);
+		return;
+	default:
+		return;
+	}
+}
+
+void neigh_tick(void)
+{
+	uint64_t now = neigh_hooks.now_ms();
+	unsigned budget = NEIGH_TICK_BUDGET;
+	struct neigh *n;
+
+	while (budget-- > 0 && (n = neigh_timer_pop(now)) != NULL)
+		neigh_timer(n, now);
+	fail_log_flush(now); /* after the batch: failures at the same time make one line */
+}
+
+/* ------------------------------------------------------------- public API */
+
+int neigh_ref(uint32_t ip, uint8_t port, uint32_t *nh)
+{
+	struct neigh *n;
+
+	if (port >= fwd_n_ports)
+		return -EINVAL;
+	n = neigh_lookup(ip, port);
+	if (n == NULL) {
+		n = neigh_create(ip, port);
+		if (n == NULL)
+			return -ENOSPC;
+		neigh_resolve_start(n);
+	} else if (n->state == NEIGH_FAILED && n->heap == NEIGH_NO_TIMER) {
+		neigh_resolve_start(n); /* a new route: worth another try */
+	}
+	n->refs++;
+	*nh = n->nh;
+	return 0;
+}
+
+void neigh_unref(uint32_t nh)
+{
+	struct neigh *n = neigh_by_nh(nh);
+
+	if (n == NULL || n->refs == 0 || --n->refs > 0)
+		return;
+	if ((n->state == NEIGH_FAILED && n->heap == NEIGH_NO_TIMER) ||
+	    !neigh_addr_ok(n->port, n->ip))
+		neigh_destroy(n);
+}
+
+int neigh_add_static(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac, char *err,
+                     size_t errlen)
+{
+	char a[FWD_IP4_STRLEN];
+	struct neigh *n;
+
+	fwd_ip4_fmt(ip, a);
+	if (port >= fwd_n_ports)
+		return ERR(ENODEV, "no such port");
+	if (fwd_ports[port].mode != FWD_MODE_L3)
+		return ERR(EINVAL, "port %s is not an l3 port", fwd_ports[port].name);
+	if (!rte_is_valid_assigned_ether_addr(mac))
+		return ERR(EINVAL, "bad MAC address: not a unicast address");
+	if (addr4_is_local(ip))
+		return ERR(EINVAL, "%s is one of our own addresses", a);
+	if (!addr4_on_port(port, ip))
+		return ERR(EINVAL, "%s is not on a connected subnet of %s", a,
+		           fwd_ports[port].name);
+	if (!neigh_addr_ok(port, ip))
+		return ERR(EINVAL, "%s is not a host address on %s", a, fwd_ports[port].name);
+	n = neigh_lookup(ip, port);
+	if (n == NULL && (n = neigh_create(ip, port)) == NULL)
+		return ERR(ENOSPC, "no room for %s in the next-hop table", a);
+	neigh_timer_cancel(n);
+	set_state(n, NEIGH_PERMANENT, neigh_hooks.now_ms());
+	n->probes = 0;
+	rte_ether_addr_copy(mac, &n->mac);
+	nh4_set_l2(n->nh, mac);
+	neigh_hold_release(n);
+	return 0;
+}
+
+/* `neigh del`, flush: gone, or back to resolving while routes use it. */
+static void neigh_remove(struct neigh *n)
+{
+	if (n->refs == 0)
+		neigh_destroy(n);
+	else
+		neigh_resolve_start(n);
+}
+
+int neigh_del(uint32_t ip, uint8_t port)
+{
+	struct neigh *n = neigh_lookup(ip, port);
+
+	if (n == NULL)
+		return -ENOENT;
+	neigh_remove(n);
+	return 0;
+}
+
+unsigned neigh_flush(uint8_t port, bool with_static)
+{
+	unsigned count = 0;
+	uint32_t pos = 0;
+	struct neigh *n;
+
+	while ((n = neigh_iter(&pos)) != NULL) {
+		if ((port != FWD_MAX_PORTS && n->port != port) ||
+		    (n->state == NEIGH_PERMANENT && !with_static))
+			continue;
+		neigh_remove(n);
+		count++;
+	}
+	return count;
+}
+
+void neigh_port_changed(uint8_t port)
+{
+	uint32_t pos = 0;
+	struct neigh *n;
+
+	(void)port; /* a subnet leaving one port can change which port owns a /32 elsewhere */
+	while ((n = neigh_iter(&pos)) != NULL) {
+		if (n->refs == 0 && !neigh_addr_ok(n->port, n->ip))
+			neigh_destroy(n);
+		else
+			rib_sync(n);
+	}
+}
+
+uint64_t neigh_count(void)
+{
+	return neigh_table_count();
+}
+
+int neigh_describe(uint32_t nh, enum neigh_state *state, struct rte_ether_addr *mac)
+{
+	const struct neigh *n = neigh_by_nh(nh);
+
+	if (n == NULL)
+		return -ENOENT;
+	*state = n->state;
+	rte_ether_addr_copy(&n->mac, mac);
+	return 0;
+}
+
+/* ------------------------------------------------------------- life cycle */
+
+int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s)
+{
+	int rc = neigh_table_init(n_nexthops);
+
+	if (rc < 0)
+		return rc;
+	neigh_reachable_ms = (uint64_t)timeout_s * 1000;
+	n_incomplete = 0;
+	memset(&fail_log, 0, sizeof(fail_log));
+	fwd_punt_register(FWD_PUNT_ARP, neigh_arp_input);
+	fwd_punt_register(FWD_PUNT_RESOLVE, neigh_punt_resolve);
+	fwd_punt_register(FWD_PUNT_GLEAN, neigh_punt_glean);
+	return 0;
+}
+
+void neigh_module_fini(void)
+{
+	fwd_punt_register(FWD_PUNT_ARP, NULL);
+	fwd_punt_register(FWD_PUNT_RESOLVE, NULL);
+	fwd_punt_register(FWD_PUNT_GLEAN, NULL);
+	neigh_table_fini();
+	n_incomplete = 0;
+}
+
+void neigh_set_timeout(uint32_t timeout_s)
+{
+	neigh_reachable_ms = (uint64_t)timeout_s * 1000;
+}
+
+unsigned neigh_static_list(struct fwd_conf_neigh *out, unsigned max)
+{
+	unsigned n = 0;
+	uint32_t pos = 0;
+
+	for (struct neigh *e = neigh_iter(&pos); e != NULL; e = neigh_iter(&pos)) {
+		if (e->state != NEIGH_PERMANENT)
+			continue;
+		if (n < max) {
+			out[n].address = e->ip;
+			memcpy(out[n].mac, e->mac.addr_bytes, sizeof(out[n].mac));
+			snprintf(out[n].port, sizeof(out[n].port), "%s", fwd_ports[e->port].name);
+		}
+		n++;
+	}
+	return n;
+}

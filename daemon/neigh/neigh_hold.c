@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Packets for a neighbour whose link address the workers do not have:
+ * punted by workers (resolve, glean) or built by the control thread
+ * (neigh_output). Sent at once when the entry is resolved, else held in a
+ * bounded FIFO per neighbour (and a global cap, so a scan of a /16 cannot
+ * pin the mbuf pool) until it resolves or fails. Every packet that does not
+ * go out is counted under one drop reason.
+ */
+#include <rte_ether.h>
+#include <rte_memcpy.h>
+
+#include "ip4/nh.h"
+#include "neigh/neigh_priv.h"
+#include "stats/stats.h"
+
+#define ICMP_DEST_UNREACH 3
+#define ICMP_HOST_UNREACH 1
+
+static unsigned held_total;
+
+unsigned neigh_held_total(void)
+{
+	return held_total;
+}
+
+/* Write the link header from the (resolved) next hop and hand m to a worker. */
+static void neigh_xmit(struct rte_mbuf *m, uint32_t nhi)
+{
+	const struct nh4 *nh = &nh4_table[nhi];
+	uint8_t port = nh->port;
+
+	if (m->data_len < sizeof(struct rte_ether_hdr)) {
+		fwd_control_drop(m, port, FWD_DROP_BAD_HEADER);
+		return;
+	}
+	rte_memcpy(rte_pktmbuf_mtod(m, void *), &nh->l2, sizeof(struct rte_ether_hdr));
+	neigh_hooks.tx(m, port); /* a full ring is counted there */
+}
+
+static void neigh_unreachable(struct rte_mbuf *m, uint8_t port, bool local)
+{
+	if (!local)
+		neigh_hooks.icmp_error(m, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0, port);
+	fwd_control_drop(m, port, FWD_DROP_NO_NEIGHBOUR);
+}
+
+static void neigh_hold(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local)
+{
+	struct neigh_held *h;
+
+	if (n->n_held == NEIGH_HOLD_MAX || held_total >= NEIGH_HOLD_GLOBAL_MAX) {
+		fwd_control_drop(m, port, FWD_DROP_HOLD_FULL);
+		return;
+	}
+	h = &n->held[(n->held_head + n->n_held) % NEIGH_HOLD_MAX];
+	h->m = m;
+	h->port = port;
+	h->local = local;
+	n->n_held++;
+	held_total++;
+}
+
+/* The oldest held packet, taken off the queue; false when empty. */
+static bool neigh_unhold(struct neigh *n, struct neigh_held *out)
+{
+	if (n->n_held == 0)
+		return false;
+	*out = n->held[n->held_head];
+	n->held_head = (n->held_head + 1) % NEIGH_HOLD_MAX;
+	n->n_held--;
+	held_total--;
+	return true;
+}
+
+void neigh_hold_release(struct neigh *n)
+{
+	struct neigh_held h;
+
+	while (neigh_unhold(n, &h))
+		neigh_xmit(h.m, n->nh);
+}
+
+void neigh_hold_fail(struct neigh *n)
+{
+	struct neigh_held h;
+
+	while (neigh_unhold(n, &h))
+		neigh_unreachable(h.m, h.port, h.local);
+}
+
+void neigh_hold_free(struct neigh *n)
+{
+	struct neigh_held h;
+
+	while (neigh_unhold(n, &h))
+		rte_pktmbuf_free(h.m);
+}
+
+void neigh_send(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local)
+{
+	switch (n->state) {
+	case NEIGH_REACHABLE:
+	case NEIGH_STALE:
+	case NEIGH_PERMANENT:
+		neigh_xmit(m, n->nh);
+		return;
+	case NEIGH_INCOMPLETE:
+		neigh_hold(n, m, port, local);
+		return;
+	default:
+		if (n->heap == NEIGH_NO_TIMER) {
+			/* failed a while ago and still used by routes: try again */
+			neigh_resolve_start(n);
+			neigh_hold(n, m, port, local);
+		} else {
+			neigh_unreachable(m, port, local);
+		}
+		return;
+	}
+}
+
+/* The neighbour for a packet to host ip on a connected subnet of port. */
+static struct neigh *neigh_glean(uint8_t port, uint32_t ip)
+{
+	struct neigh *n = neigh_lookup(ip, port);
+
+	if (n != NULL || !neigh_addr_ok(port, ip))
+		return n;
+	return neigh_new_resolving(ip, port);
+}
+
+void neigh_punt_resolve(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
+{
+	struct neigh *n = neigh_by_nh(meta->aux);
+
+	if (n == NULL) /* removed since the worker looked it up */
+		fwd_control_drop(m, meta->in_port, FWD_DROP_NO_NEIGHBOUR);
+	else
+		neigh_send(n, m, meta->in_port, false);
+}
+
+void neigh_punt_glean(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
+{
+	struct neigh *n = neigh_glean(meta->out_port, meta->aux);
+
+	if (n == NULL)
+		fwd_control_drop(m, meta->in_port, FWD_DROP_NO_NEIGHBOUR);
+	else
+		neigh_send(n, m, meta->in_port, false);
+}
+
+void neigh_output(struct rte_mbuf *m, uint32_t nh)
+{
+	struct neigh *n = neigh_by_nh(nh);
+
+	if (n == NULL)
+		fwd_control_drop(m, nh < nh4_count ? nh4_table[nh].port : 0, FWD_DROP_NO_NEIGHBOUR);
+	else
+		neigh_send(n, m, n->port, true);
+}
+
+void neigh_output_glean(struct rte_mbuf *m, uint8_t port, uint32_t dst)
+{
+	struct neigh *n = neigh_glean(port, dst);
+
+	if (n == NULL)
+		fwd_control_drop(m, port, FWD_DROP_NO_NEIGHBOUR);
+	else
+		neigh_send(n, m, port, true);
+}

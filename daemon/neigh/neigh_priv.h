@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Inside the neighbour feature (control thread only): the entry, the table
+ * (neigh_table.c), the state machine (neigh.c), hold queues (neigh_hold.c),
+ * ARP (arp.c), life cycle (neigh_ctl.c) and RPC (neigh_rpc.c). Unit tests include it to drive the
+ * module with a fake clock and to capture what it sends.
+ */
+#ifndef FWD_NEIGH_PRIV_H
+#define FWD_NEIGH_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "core/punt.h"
+#include "neigh/neigh.h"
+#include "stats/counter.h"
+
+#define NEIGH_HOLD_MAX        16   /* packets held per unresolved neighbour */
+#define NEIGH_HOLD_GLOBAL_MAX 4096 /* and in all of them together */
+#define NEIGH_RETRANS_MS      1000 /* between requests (incomplete) and probes (stale) */
+#define NEIGH_MAX_PROBES      3
+#define NEIGH_FAILED_MS       3000 /* a failed entry drops traffic this long before it may go */
+#define NEIGH_MAX_UNRESOLVED  1024 /* incomplete entries created by traffic (glean) */
+#define NEIGH_FAIL_LOG_MS     10000
+#define NEIGH_NO_TIMER        UINT32_MAX
+
+struct neigh_held {
+	struct rte_mbuf *m;
+	uint8_t port; /* counted against: ingress port, or egress for our own packets */
+	bool local;   /* originated by the control thread: no ICMP error about it */
+};
+
+struct neigh {
+	uint32_t ip;    /* host order */
+	uint32_t nh;    /* its next hop; also its index in the table */
+	uint32_t refs;  /* routes via it */
+	uint32_t hnext; /* hash chain: next entry's nh, 0 at the end */
+	uint32_t heap;  /* position in the timer heap, or NEIGH_NO_TIMER */
+	uint8_t port;
+	uint8_t state;             /* enum neigh_state */
+	uint8_t probes;            /* requests sent in the current round (incomplete, stale) */
+	bool in_rib;               /* its /32 host route is in the RIB */
+	struct rte_ether_addr mac; /* valid when reachable, stale or permanent */
+	uint64_t updated_ms;       /* last confirmation or state change */
+	uint64_t due_ms;           /* timer deadline, when heap != NEIGH_NO_TIMER */
+	uint8_t n_held, held_head;
+	struct neigh_held held[NEIGH_HOLD_MAX]; /* FIFO ring */
+};
+
+/* What the module uses from outside; tests replace them. */
+struct neigh_hooks {
+	uint64_t (*now_ms)(void);                    /* monotonic milliseconds */
+	int (*tx)(struct rte_mbuf *m, uint8_t port); /* consumes m; <0: dropped */
+	void (*icmp_error)(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
+	                   uint8_t in_port);
+};
+
+extern struct neigh_hooks neigh_hooks;
+extern uint64_t neigh_reachable_ms; /* dataplane.neigh_timeout_s */
+
+/* neigh_table.c: entries by next hop and by (ip, port), and their timers. */
+int neigh_table_init(uint32_t n_nexthops);
+void neigh_table_fini(void); /* frees entries and held mbufs, touches no other table */
+struct neigh *neigh_lookup(uint32_t ip, uint8_t port);
+struct neigh *neigh_by_nh(uint32_t nh);
+/* The entry at next hop index >= *pos, advancing *pos past it; NULL at the end. */
+struct neigh *neigh_iter(uint32_t *pos);
+struct neigh *neigh_table_add(uint32_t ip, uint8_t port, uint32_t nh); /* NULL: ENOMEM */
+void neigh_table_del(struct neigh *n);
+uint64_t neigh_table_count(void);
+void neigh_timer_set(struct neigh *n, uint64_t due_ms);
+void neigh_timer_cancel(struct neigh *n);
+/* The entry with the earliest deadline if it is due at now, taken off the heap. */
+struct neigh *neigh_timer_pop(uint64_t now);
+
+/* neigh.c: the state machine. */
+int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s); /* no timer event: tests */
+void neigh_module_fini(void);
+void neigh_tick(void); /* run due timers; neigh_ctl.c calls it every 100 ms */
+/* ARP told us ip is at mac (reply, request from it, gratuitous). */
+void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac);
+/* A new dynamic entry learnt from ARP; NULL when the table is full. */
+struct neigh *neigh_learn(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac);
+/* Back to incomplete: request now, retries on the timer. */
+void neigh_resolve_start(struct neigh *n);
+/* A new entry for a packet to an unknown host (glean), resolving; NULL when
+ * full or too many are resolving already. */
+struct neigh *neigh_new_resolving(uint32_t ip, uint8_t port);
+/* Is ip usable as a neighbour on port: on its subnet, not ours, not the
+ * subnet's network or broadcast address, unicast. */
+bool neigh_addr_ok(uint8_t port, uint32_t ip);
+
+/* neigh_hold.c: packets to a neighbour, held while it resolves. */
+void neigh_send(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local);
+void neigh_hold_release(struct neigh *n); /* resolved: send them in order */
+void neigh_hold_fail(struct neigh *n);    /* failed: ICMP host unreachable, no_neighbour */
+void neigh_hold_free(struct neigh *n);    /* shutdown: just free them */
+unsigned neigh_held_total(void);
+void neigh_punt_resolve(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+void neigh_punt_glean(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+
+/* arp.c */
+void neigh_arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+/* Request for n->ip: broadcast, or unicast to n->mac (a stale probe). */
+void neigh_arp_request(const struct neigh *n, bool unicast);
+
+/* Counters (global section of `fwdctl stats`). */
+extern struct fwd_counter neigh_arp_req_sent, neigh_arp_req_rcvd, neigh_arp_rep_sent,
+        neigh_arp_rep_rcvd, neigh_failures, neigh_aged_out, neigh_gratuitous, neigh_table_full;
+
+#endif

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The neighbour table. Every entry owns a next hop, so the next-hop index
+ * is its identity: by_nh[] finds it from a route or a punted packet in
+ * O(1), a chained hash finds it by (ip, port), and a binary min-heap keeps
+ * the timers (retries, probes, aging) so a tick only looks at what is due.
+ * Control thread only; workers never see any of it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <rte_common.h>
+
+#include "ip4/nh.h"
+#include "neigh/neigh_priv.h"
+
+static struct neigh **by_nh; /* indexed by next hop */
+static uint32_t cap;         /* size of by_nh: the next-hop table size */
+static uint32_t *bucket;     /* nh of the first entry in the chain, 0 = empty */
+static uint32_t bucket_mask;
+static struct neigh **heap; /* timers, earliest first */
+static uint32_t n_heap;
+static uint64_t n_entries;
+
+static uint32_t hash(uint32_t ip, uint8_t port)
+{
+	uint64_t h = ((uint64_t)ip << 8 | port) * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 32) & bucket_mask;
+}
+
+int neigh_table_init(uint32_t n_nexthops)
+{
+	uint32_t nb = rte_align32pow2(RTE_MAX(n_nexthops / 2, 64u));
+
+	cap = n_nexthops;
+	bucket_mask = nb - 1;
+	by_nh = calloc(cap, sizeof(*by_nh));
+	heap = calloc(cap, sizeof(*heap));
+	bucket = calloc(nb, sizeof(*bucket));
+	n_heap = 0;
+	n_entries = 0;
+	if (by_nh == NULL || heap == NULL || bucket == NULL) {
+		neigh_table_fini();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void neigh_table_fini(void)
+{
+	for (uint32_t i = 0; by_nh != NULL && i < cap; i++) {
+		if (by_nh[i] == NULL)
+			continue;
+		neigh_hold_free(by_nh[i]);
+		free(by_nh[i]);
+	}
+	free(by_nh);
+	free(heap);
+	free(bucket);
+	by_nh = NULL;
+	heap = NULL;
+	bucket = NULL;
+	cap = n_heap = 0;
+	n_entries = 0;
+}
+
+struct neigh *neigh_by_nh(uint32_t nh)
+{
+	return nh < cap ? by_nh[nh] : NULL;
+}
+
+struct neigh *neigh_lookup(uint32_t ip, uint8_t port)
+{
+	if (bucket == NULL)
+		return NULL;
+	for (uint32_t i = bucket[hash(ip, port)]; i != 0; i = by_nh[i]->hnext)
+		if (by_nh[i]->ip == ip && by_nh[i]->port == port)
+			return by_nh[i];
+	return NULL;
+}
+
+struct neigh *neigh_iter(uint32_t *pos)
+{
+	for (uint32_t i = *pos; i < cap; i++)
+		if (by_nh[i] != NULL) {
+			*pos = i + 1;
+			return by_nh[i];
+		}
+	*pos = cap;
+	return NULL;
+}
+
+struct neigh *neigh_table_add(uint32_t ip, uint8_t port, uint32_t nh)
+{
+	struct neigh *n;
+	uint32_t h;
+
+	if (nh == 0 || nh >= cap || by_nh[nh] != NULL)
+		return NULL; /* cannot happen: nh4_alloc hands out free dynamic indices */
+	n = calloc(1, sizeof(*n));
+	if (n == NULL)
+		return NULL;
+	n->ip = ip;
+	n->port = port;
+	n->nh = nh;
+	n->heap = NEIGH_NO_TIMER;
+	h = hash(ip, port);
+	n->hnext = bucket[h];
+	bucket[h] = nh;
+	by_nh[nh] = n;
+	n_entries++;
+	return n;
+}
+
+void neigh_table_del(struct neigh *n)
+{
+	uint32_t *p = &bucket[hash(n->ip, n->port)];
+
+	neigh_timer_cancel(n);
+	while (*p != 0 && *p != n->nh)
+		p = &by_nh[*p]->hnext;
+	if (*p == n->nh)
+		*p = n->hnext;
+	by_nh[n->nh] = NULL;
+	n_entries--;
+	free(n);
+}
+
+uint64_t neigh_table_count(void)
+{
+	return n_entries;
+}
+
+/* ------------------------------------------------------------------ timers */
+
+static void heap_put(uint32_t i, struct neigh *n)
+{
+	heap[i] = n;
+	n->heap = i;
+}
+
+static void sift_up(uint32_t i)
+{
+	struct neigh *n = heap[i];
+
+	while (i > 0 && heap[(i - 1) / 2]->due_ms > n->due_ms) {
+		heap_put(i, heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	heap_put(i, n);
+}
+
+static void sift_down(uint32_t i)
+{
+	struct neigh *n = heap[i];
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= n_heap)
+			break;
+		if (c + 1 < n_heap && heap[c + 1]->due_ms < heap[c]->due_ms)
+			c++;
+		if (heap[c]->due_ms >= n->due_ms)
+			break;
+		heap_put(i, heap[c]);
+		i = c;
+	}
+	heap_put(i, n);
+}
+
+void neigh_timer_cancel(struct neigh *n)
+{
+	uint32_t i = n->heap;
+
+	if (i == NEIGH_NO_TIMER)
+		return;
+	n->heap = NEIGH_NO_TIMER;
+	if (i == --n_heap)
+		return;
+	struct neigh *last = heap[n_heap];
+	heap_put(i, last);
+	sift_down(i);
+	sift_up(last->heap);
+}
+
+void neigh_timer_set(struct neigh *n, uint64_t due_ms)
+{
+	neigh_timer_cancel(n);
+	n->due_ms = due_ms;
+	heap_put(n_heap++, n);
+	sift_up(n->heap);
+}
+
+struct neigh *neigh_timer_pop(uint64_t now)
+{
+	struct neigh *n;
+
+	if (n_heap == 0 || heap[0]->due_ms > now)
+		return NULL;
+	n = heap[0];
+	neigh_timer_cancel(n);
+	return n;
+}

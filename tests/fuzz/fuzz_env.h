@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A daemon brought up in-process for fuzzing: EAL without hugepages,
+ * net_null/net_ring ports, every module initialised, workers created but
+ * not launched (the fuzzer drives their code itself) and no RPC socket.
+ */
+#ifndef FWD_FUZZ_ENV_H
+#define FWD_FUZZ_ENV_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+
+#include "core/config.h"
+#include "core/daemon.h"
+#include "core/eal.h"
+#include "core/lifecycle.h"
+#include "core/log.h"
+
+/* p0/p1 routed, p2/p3 cross-connected, p4/p5 bridged; static neighbours. */
+static const char fuzz_config[] =
+        "dpdk: { lcores: \"0-1\", hugepages: false, memory_mb: 512,\n"
+        "        file_prefix: fwdfuzz }\n"
+        "dataplane: { mbufs: 4095, neigh_timeout_s: 5 }\n"
+        "control: { socket: /tmp/fwd-fuzz.sock, socket_group: root }\n"
+        "ports:\n"
+        "  - { name: p0, device: net_null0, addresses: [10.0.0.1/24] }\n"
+        "  - { name: p1, device: net_null1, mtu: 1280,\n"
+        "      addresses: [10.0.1.1/24, 10.0.2.1/30] }\n"
+        "  - { name: p2, device: net_null2, mode: xconnect, peer: p3 }\n"
+        "  - { name: p3, device: net_null3, mode: xconnect, peer: p2 }\n"
+        "  - { name: p4, device: net_null4, mode: bridge, bridge: br0 }\n"
+        "  - { name: p5, device: net_null5, mode: bridge, bridge: br0 }\n"
+        "bridges: [ { name: br0, mac_aging_s: 5, fdb_max: 64 } ]\n"
+        "routes:\n"
+        "  - { prefix: 0.0.0.0/0, via: 10.0.1.2 }\n"
+        "  - { prefix: 192.0.2.0/24, via: 10.0.0.2 }\n"
+        "  - { prefix: 203.0.113.0/24, blackhole: true }\n"
+        "neighbors:\n"
+        "  - { address: 10.0.0.2, mac: \"02:00:00:00:00:02\", port: p0 }\n"
+        "  - { address: 10.0.1.2, mac: \"02:00:00:00:01:02\", port: p1 }\n";
+
+static inline void fuzz_env_up(void)
+{
+	fwd_log_level = FWD_LOG_ERR;
+	fwd.cfg = fwd_config_load_buf("fuzz.yaml", fuzz_config, strlen(fuzz_config), stderr);
+	if (fwd.cfg == NULL || fwd_eal_init(fwd.cfg, "fuzz") < 0 || fwd_dataplane_up(false) < 0)
+		abort();
+}
+
+#endif

@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Neighbour state machine with a fake clock: resolution, retries, failure,
+ * hold queues, aging and probes, static entries, flush, references.
+ * Frames are compared byte for byte. ARP input checks: neigh_arp_test.c.
+ */
+#include "neigh_harness.h"
+
+#define H5 IP(10, 0, 0, 5)
+#define H9 IP(10, 0, 0, 9)
+
+/* A host on p0 that answered us (reachable with MAC_A); frames cleared. */
+static void learn_h5(void)
+{
+	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, P0_IP));
+	assert_int_equal(state_of(H5, 0), NEIGH_REACHABLE);
+	sent_clear();
+}
+
+static void test_resolve_retries_then_fail(void **state)
+{
+	uint32_t nh;
+
+	(void)state;
+	assert_int_equal(neigh_ref(H9, 0, &nh), 0);
+	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE);
+	assert_int_equal(nh4_table[nh].type, NH4_PENDING);
+	assert_int_equal(fib4_lookup(ip4_fib, H9), nh); /* the host route points at it */
+	assert_int_equal(n_sent, 1);
+	assert_arp(0, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H9);
+
+	advance(900);
+	assert_int_equal(n_sent, 1);
+	advance(100);
+	assert_int_equal(n_sent, 2);
+	assert_arp(1, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H9);
+	resolve(1, nh, H9, 1);
+	resolve(1, nh, H9, 2);
+	assert_int_equal(neigh_lookup(H9, 0)->n_held, 2);
+	advance(1000);
+	assert_int_equal(n_sent, 3);
+	assert_int_equal(neigh_arp_req_sent.value, 3);
+
+	/* no answer to the third: failed, held packets get host unreachable */
+	advance(1000);
+	assert_int_equal(n_sent, 3);
+	assert_int_equal(state_of(H9, 0), NEIGH_FAILED);
+	assert_int_equal(neigh_failures.value, 1);
+	assert_int_equal(n_icmp, 2);
+	assert_int_equal(icmps[0].type, 3);
+	assert_int_equal(icmps[0].code, 1);
+	assert_int_equal(icmps[0].in_port, 1);
+	assert_int_equal(icmps[0].ip_id, 1);
+	assert_int_equal(icmps[1].ip_id, 2);
+	assert_int_equal(drops(1, FWD_DROP_NO_NEIGHBOUR), 2);
+
+	/* within the failed window: dropped at once, no new request */
+	resolve(1, nh, H9, 3);
+	advance(NEIGH_FAILED_MS - 100);
+	resolve(1, nh, H9, 4);
+	assert_int_equal(drops(1, FWD_DROP_NO_NEIGHBOUR), 4);
+	assert_int_equal(n_icmp, 4);
+	assert_int_equal(n_sent, 3);
+
+	/* after it, a route still uses it: the next packet starts over */
+	advance(100);
+	assert_int_equal(state_of(H9, 0), NEIGH_FAILED);
+	resolve(1, nh, H9, 5);
+	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE);
+	assert_int_equal(n_sent, 4);
+	assert_int_equal(neigh_lookup(H9, 0)->n_held, 1);
+
+	/* the route goes: it fails once more and is deleted */
+	neigh_unref(nh);
+	advance(3000);
+	assert_int_equal(state_of(H9, 0), NEIGH_FAILED);
+	advance(3000);
+	assert_null(neigh_lookup(H9, 0));
+	assert_int_equal(neigh_count(), 0);
+	assert_int_equal(fib4_lookup(ip4_fib, H9), NH4_IDX_CONNECTED + 0);
+	assert_int_equal(neigh_failures.value, 2);
+	assert_int_equal(drops(1, FWD_DROP_NO_NEIGHBOUR), 5);
+}
+
+static void test_glean_hold_release_in_order(void **state)
+{
+	uint32_t nh;
+
+	(void)state;
+	for (uint16_t id = 1; id <= 3; id++)
+		glean(1, 0, H5, id);
+	assert_int_equal(n_sent, 1); /* one request, not one per packet */
+	assert_arp(0, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H5);
+	assert_int_equal(neigh_lookup(H5, 0)->n_held, 3);
+	nh = neigh_lookup(H5, 0)->nh;
+
+	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_A, H5, &P0_MAC, P0_IP));
+	assert_int_equal(state_of(H5, 0), NEIGH_REACHABLE);
+	assert_int_equal(nh4_table[nh].type, NH4_FWD);
+	assert_memory_equal(&nh4_table[nh].l2.dst_addr, &MAC_A, 6);
+	assert_int_equal(n_sent, 4);
+	for (unsigned i = 0; i < 3; i++)
+		assert_ip_sent(1 + i, 0, &MAC_A, (uint16_t)(1 + i));
+	assert_int_equal(neigh_lookup(H5, 0)->n_held, 0);
+	assert_int_equal(neigh_arp_rep_rcvd.value, 1);
+
+	/* late punts for a resolved neighbour go straight out */
+	resolve(1, nh, H5, 9);
+	assert_int_equal(n_sent, 5);
+	assert_ip_sent(4, 0, &MAC_A, 9);
+}
+
+static void test_hold_limits(void **state)
+{
+	unsigned hosts = NEIGH_HOLD_GLOBAL_MAX / NEIGH_HOLD_MAX + 4;
+
+	(void)state;
+	for (uint16_t id = 0; id < NEIGH_HOLD_MAX + 4; id++)
+		glean(1, 0, H5, id);
+	assert_int_equal(neigh_lookup(H5, 0)->n_held, NEIGH_HOLD_MAX);
+	assert_int_equal(drops(1, FWD_DROP_HOLD_FULL), 4);
+
+	/* the global cap: many hosts each with a full queue */
+	for (unsigned h = 0; h < hosts; h++)
+		for (uint16_t id = 0; id < NEIGH_HOLD_MAX; id++)
+			glean(0, 1, IP(172, 16, 1 + h / 200, 1 + h % 200), id);
+	assert_int_equal(neigh_held_total(), NEIGH_HOLD_GLOBAL_MAX);
+	assert_int_equal(drops(0, FWD_DROP_HOLD_FULL),
+	                 (hosts + 1) * NEIGH_HOLD_MAX - NEIGH_HOLD_GLOBAL_MAX);
+
+	/* all fail: every held packet is dropped and the pool refills */
+	advance(3000);
+	assert_int_equal(neigh_held_total(), 0);
+	assert_int_equal(n_icmp, NEIGH_HOLD_GLOBAL_MAX);
+	assert_int_equal(drops(0, FWD_DROP_NO_NEIGHBOUR) + drops(1, FWD_DROP_NO_NEIGHBOUR),
+	                 NEIGH_HOLD_GLOBAL_MAX);
+	advance(3000);
+	assert_int_equal(neigh_count(), 0);
+}
+
+static void test_glean_cap_and_bad_targets(void **state)
+{
+	(void)state;
+	for (unsigned h = 0; h < NEIGH_MAX_UNRESOLVED + 10; h++)
+		glean(0, 1, IP(172, 16, 1 + h / 200, 1 + h % 200), 1);
+	assert_int_equal(neigh_count(), NEIGH_MAX_UNRESOLVED);
+	assert_int_equal(neigh_table_full.value, 10);
+	assert_int_equal(drops(0, FWD_DROP_NO_NEIGHBOUR), 10);
+	assert_int_equal(n_sent_total, NEIGH_MAX_UNRESOLVED);
+	advance(6000);
+	assert_int_equal(neigh_count(), 0);
+	sent_clear();
+
+	/* never ARP for our own address, a broadcast, the network, or off-subnet */
+	glean(1, 0, P0_IP, 1);
+	glean(1, 0, IP(10, 0, 0, 255), 2);
+	glean(1, 0, IP(10, 0, 0, 0), 3);
+	glean(1, 0, IP(10, 0, 1, 5), 4);
+	glean(1, 7, H5, 5);
+	assert_int_equal(neigh_count(), 0);
+	assert_int_equal(n_sent, 0);
+	assert_int_equal(drops(1, FWD_DROP_NO_NEIGHBOUR), 5);
+
+	/* a punt for a next hop that is no neighbour */
+	punt(neigh_punt_resolve, mk_ip(H5, 1), FWD_PUNT_RESOLVE, 1, 0, NH4_FIRST_DYNAMIC + 5);
+	punt(neigh_punt_resolve, mk_ip(H5, 1), FWD_PUNT_RESOLVE, 1, 0, UINT32_MAX);
+	assert_int_equal(drops(1, FWD_DROP_NO_NEIGHBOUR), 7);
+}
+
+static void test_stale_probe_answered(void **state)
+{
+	struct neigh *n;
+
+	(void)state;
+	learn_h5();
+	n = neigh_lookup(H5, 0);
+	advance(TEST_TIMEOUT_S * 1000 - 100);
+	assert_int_equal(n->state, NEIGH_REACHABLE);
+	assert_int_equal(n_sent, 0);
+	advance(100);
+	assert_int_equal(n->state, NEIGH_STALE);
+	assert_int_equal(nh4_table[n->nh].type, NH4_FWD); /* still forwarding */
+	assert_int_equal(n_sent, 1);
+	assert_arp(0, 0, RTE_ARP_OP_REQUEST, &MAC_A, P0_IP, &ZERO_MAC, H5);
+	advance(1000);
+	assert_int_equal(n_sent, 2);
+	assert_arp(1, 0, RTE_ARP_OP_REQUEST, &MAC_A, P0_IP, &ZERO_MAC, H5);
+
+	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_A, H5, &P0_MAC, P0_IP));
+	assert_int_equal(n->state, NEIGH_REACHABLE);
+	advance(5000);
+	assert_int_equal(n_sent, 2);
+	assert_int_equal(neigh_aged_out.value, 0);
+}
+
+static void test_stale_unanswered(void **state)
+{
+	uint32_t nh;
+
+	(void)state;
+	learn_h5();
+	advance(TEST_TIMEOUT_S * 1000 + 2000);
+	assert_int_equal(state_of(H5, 0), NEIGH_STALE);
+	assert_int_equal(n_sent, 3);
+	advance(1000);
+	assert_null(neigh_lookup(H5, 0)); /* unused: gone */
+	assert_int_equal(neigh_aged_out.value, 1);
+	assert_int_equal(fib4_lookup(ip4_fib, H5), NH4_IDX_CONNECTED + 0);
+
+	/* used by a route: failed instead, the next hop stops forwarding */
+	learn_h5();
+	assert_int_equal(neigh_ref(H5, 0, &nh), 0);
+	assert_int_equal(n_sent, 0); /* known already: no request */
+	advance(TEST_TIMEOUT_S * 1000 + 3000);
+	assert_int_equal(state_of(H5, 0), NEIGH_FAILED);
+	assert_int_equal(nh4_table[nh].type, NH4_PENDING);
+	assert_int_equal(neigh_aged_out.value, 2);
+	neigh_unref(nh);
+	advance(3000);
+	assert_null(neigh_lookup(H5, 0));
+}
+
+static void test_static_entries(void **state)
+{
+	struct rte_ether_addr mcast = { { 0x01, 0, 0x5e, 0, 0, 1 } };
+	char err[128] = "";
+	uint32_t nh;
+
+	(void)state;
+	learn_h5();
+	assert_int_equal(neigh_add_static(H5, 0, &MAC_B, err, sizeof(err)), 0);
+	assert_int_equal(state_of(H5, 0), NEIGH_PERMANENT);
+	nh = neigh_lookup(H5, 0)->nh;
+	assert_memory_equal(&nh4_table[nh].l2.dst_addr, &MAC_B, 6);
+	/* ARP never overrides it, and it never ages */
+	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, H5));
+	advance(10 * TEST_TIMEOUT_S * 1000);
+	assert_int_equal(state_of(H5, 0), NEIGH_PERMANENT);
+	assert_memory_equal(&nh4_table[nh].l2.dst_addr, &MAC_B, 6);
+	assert_int_equal(n_sent, 0);
+
+	assert_int_equal(neigh_add_static(IP(10, 9, 9, 9), 0, &MAC_A, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "10.9.9.9 is not on a connected subnet of p0");
+	assert_int_equal(neigh_add_static(P0_IP, 0, &MAC_A, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "10.0.0.1 is one of our own addresses");
+	assert_int_equal(neigh_add_static(H9, 0, &mcast, err, sizeof(err)), -EINVAL);
+	assert_int_equal(neigh_add_static(IP(10, 0, 0, 255), 0, &MAC_A, err, sizeof(err)), -EINVAL);
+	assert_int_equal(neigh_del(H9, 0), -ENOENT);
+
+	/* del of a static entry a route uses: back to resolving */
+	assert_int_equal(neigh_ref(H5, 0, &nh), 0);
+	assert_int_equal(neigh_del(H5, 0), 0);
+	assert_int_equal(state_of(H5, 0), NEIGH_INCOMPLETE);
+	assert_int_equal(nh4_table[nh].type, NH4_PENDING);
+	assert_arp(0, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H5);
+	neigh_unref(nh);
+	assert_int_equal(neigh_del(H5, 0), 0);
+	assert_null(neigh_lookup(H5, 0));
+}
+
+static void test_static_resolves_held(void **state)
+{
+	char err[128];
+
+	(void)state;
+	glean(1, 0, H5, 7);
+	assert_int_equal(neigh_add_static(H5, 0, &MAC_B, err, sizeof(err)), 0);
+	assert_int_equal(n_sent, 2);
+	assert_ip_sent(1, 0, &MAC_B, 7);
+	advance(10000); /* the resolution timer is gone */
+	assert_int_equal(n_sent, 2);
+}
+
+static void test_flush_and_port_change(void **state)
+{
+	struct fwd_ip4_prefix a1 = { P1_IP, 16 };
+	char err[128];
+	uint32_t nh;
+
+	(void)state;
+	learn_h5();
+	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, H9, &ZERO_MAC, P0_IP));
+	arp_in(1, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, IP(172, 16, 3, 3), &ZERO_MAC, P1_IP));
+	assert_int_equal(neigh_add_static(IP(10, 0, 0, 50), 0, &MAC_A, err, sizeof(err)), 0);
+	assert_int_equal(neigh_ref(H9, 0, &nh), 0);
+	sent_clear();
+	assert_int_equal(neigh_count(), 4);
+
+	assert_int_equal(neigh_flush(0, false), 2);
+	assert_null(neigh_lookup(H5, 0));
+	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE); /* a route uses it */
+	assert_int_equal(state_of(IP(10, 0, 0, 50), 0), NEIGH_PERMANENT);
+	assert_int_equal(state_of(IP(172, 16, 3, 3), 1), NEIGH_REACHABLE);
+	assert_int_equal(n_sent, 1);
+
+	/* p1's address goes: its neighbours go with it */
+	assert_int_equal(addr4_del(1, &a1, err, sizeof(err)), 0);
+	assert_null(neigh_lookup(IP(172, 16, 3, 3), 1));
+	assert_int_equal(neigh_count(), 2);
+	assert_int_equal(neigh_flush(FWD_MAX_PORTS, true), 2);
+	neigh_unref(nh);
+	advance(6000);
+	assert_int_equal(neigh_count(), 0);
+}
+
+static void test_output_from_control(void **state)
+{
+	struct rte_mbuf *m;
+
+	(void)state;
+	learn_h5();
+	neigh_output(mk_ip(H5, 1), neigh_lookup(H5, 0)->nh);
+	assert_int_equal(n_sent, 1);
+	assert_ip_sent(0, 0, &MAC_A, 1);
+
+	/* to an unknown host: held, then sent; or, unanswered, dropped without ICMP */
+	neigh_output_glean(mk_ip(IP(10, 0, 0, 6), 2), 0, IP(10, 0, 0, 6));
+	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_B, IP(10, 0, 0, 6), &P0_MAC, P0_IP));
+	assert_int_equal(n_sent, 3);
+	assert_ip_sent(2, 0, &MAC_B, 2);
+	neigh_output_glean(mk_ip(H9, 3), 0, H9);
+	advance(3000);
+	assert_int_equal(n_icmp, 0);
+	assert_int_equal(drops(0, FWD_DROP_NO_NEIGHBOUR), 1);
+	neigh_output(mk_ip(H9, 4), NH4_FIRST_DYNAMIC + 100);
+	assert_int_equal(drops(0, FWD_DROP_NO_NEIGHBOUR), 2);
+
+	/* a worker's tx ring full: counted on the egress port */
+	tx_refuse = true;
+	m = mk_ip(H5, 5);
+	neigh_output(m, neigh_lookup(H5, 0)->nh);
+	assert_int_equal(drops(0, FWD_DROP_TX_FULL), 1);
+	tx_refuse = false;
+}
+
+static void test_describe_and_names(void **state)
+{
+	struct rte_ether_addr mac;
+	enum neigh_state st;
+
+	(void)state;
+	learn_h5();
+	assert_int_equal(neigh_describe(neigh_lookup(H5, 0)->nh, &st, &mac), 0);
+	assert_int_equal(st, NEIGH_REACHABLE);
+	assert_memory_equal(&mac, &MAC_A, 6);
+	assert_int_equal(neigh_describe(NH4_FIRST_DYNAMIC + 99, &st, &mac), -ENOENT);
+	assert_int_equal(neigh_describe(UINT32_MAX, &st, &mac), -ENOENT);
+	assert_string_equal(neigh_state_name(NEIGH_INCOMPLETE), "incomplete");
+	assert_string_equal(neigh_state_name(NEIGH_REACHABLE), "reachable");
+	assert_string_equal(neigh_state_name(NEIGH_STALE), "stale");
+	assert_string_equal(neigh_state_name(NEIGH_FAILED), "failed");
+	assert_string_equal(neigh_state_name(NEIGH_PERMANENT), "permanent");
+	neigh_unref(UINT32_MAX); /* harmless */
+	neigh_unref(NH4_FIRST_DYNAMIC + 99);
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	return harness_group_setup("neigh_test");
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	return harness_group_teardown();
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, harness_setup, harness_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_resolve_retries_then_fail),
+		T(test_glean_hold_release_in_order),
+		T(test_hold_limits),
+		T(test_glean_cap_and_bad_targets),
+		T(test_stale_probe_answered),
+		T(test_stale_unanswered),
+		T(test_static_entries),
+		T(test_static_resolves_held),
+		T(test_flush_and_port_change),
+		T(test_output_from_control),
+		T(test_describe_and_names),
+	};
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
