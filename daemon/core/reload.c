@@ -151,10 +151,12 @@ static struct fwd_config *load(const char *path, char *err, size_t errlen)
 int fwd_reload(const char *path, struct fwd_reload_log *log, char *err, size_t errlen)
 {
 	struct fwd_config *next, *cur = fwd.cfg;
+	char file[sizeof(cur->path)];
 	int rc;
 
-	if (path == NULL)
-		path = cur->path;
+	/* a copy: cur, which holds the running path, is freed below */
+	snprintf(file, sizeof(file), "%s", path != NULL ? path : cur->path);
+	path = file;
 	next = load(path, err, errlen);
 	if (next == NULL) {
 		LOG(ERR, "config reload refused: %s is invalid", path);

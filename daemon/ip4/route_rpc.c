@@ -18,7 +18,8 @@ static const char *const type_names[] = {
 };
 static const char *const origin_names[] = { [ROUTE4_ORIGIN_ADDRESS] = "address",
 	                                    [ROUTE4_ORIGIN_CONFIG] = "config",
-	                                    [ROUTE4_ORIGIN_RPC] = "rpc" };
+	                                    [ROUTE4_ORIGIN_RPC] = "rpc",
+	                                    [ROUTE4_ORIGIN_LOAD] = "load" };
 
 static Fwd__RouteEntry *route_entry(struct fwd_rpc_call *call, const struct rib4_node *n)
 {
