@@ -3,17 +3,14 @@
 # Learning bridge: hosts h1, h2, h3 (and h4, silent until it takes over h3's
 # MAC) on one bridge of four af_packet ports. First run: all pairs ping,
 # known unicast is no longer flooded, the FDB lists each MAC on its port, a
-# MAC moving to another port is followed, iperf3, flush, CLI errors. Second
-# run, with a 3 s mac_aging_s and a 16-entry FDB: a MAC flood fills the FDB
-# (counted, nothing breaks) and every entry ages out once the hosts go silent.
+# MAC moving to another port is followed, aging and size follow a reload
+# (membership changes are refused), iperf3, flush, CLI errors. Then, reloaded
+# to a 3 s mac_aging_s and a 16-entry FDB: a MAC flood fills the FDB (counted,
+# nothing breaks) and every entry ages out once the hosts go silent.
 . "$(dirname "$0")/lib.sh"
 
 smoke_init bridge
-ns_add h1 h2 h3 h4 fw
-for n in h1 h2 h3 h4 fw; do
-	# no IPv6 chatter (router solicitations, MLD, DAD): idle means silent
-	ns_exec $n sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-done
+ns_add h1 h2 h3 h4 fw # without IPv6: idle hosts are silent
 for i in 1 2 3 4; do
 	must veth h$i v$i fw d$i
 	ip -n "$(ns h$i)" link set v$i address 02:00:00:00:00:0$i
@@ -23,15 +20,17 @@ for i in 1 2 3; do
 done
 MAC1=02:00:00:00:00:01 MAC2=02:00:00:00:00:02 MAC3=02:00:00:00:00:03
 
+# config AGING FDB_MAX [P4_BRIDGE [EXTRA_BRIDGE_LINE]]: (re)writes the config file
 config() {
 	daemon_config <<-EOF
 	ports:
 	  - { name: p1, device: "net_af_packet1,iface=d1", mode: bridge, bridge: br0 }
 	  - { name: p2, device: "net_af_packet2,iface=d2", mode: bridge, bridge: br0 }
 	  - { name: p3, device: "net_af_packet3,iface=d3", mode: bridge, bridge: br0 }
-	  - { name: p4, device: "net_af_packet4,iface=d4", mode: bridge, bridge: br0 }
+	  - { name: p4, device: "net_af_packet4,iface=d4", mode: bridge, bridge: ${3:-br0} }
 	bridges:
 	  - { name: br0, mac_aging_s: $1, fdb_max: $2 }
+	${4:-}
 	EOF
 }
 
@@ -114,18 +113,44 @@ cli_errors() {
 	done
 }
 
-echo "-- learning, forwarding, moves"
+reload() {
+	local out
+	config "$@" >/dev/null
+	out=$(fwdctl config reload 2>&1)
+	echo "$out" | sed 's/^/    | /'
+	echo "$out" >"$T/reload.out"
+}
+
+reload_live() {
+	# a larger fdb_max builds a bigger table under traffic, behind RCU
+	reload 200 20000 br0 "  - { name: br1 }"
+	check "reload: br1 added" grep -q "bridge br1 added" "$T/reload.out"
+	expect "reload: br0 mac_aging_s follows" "$(br mac_aging_s)" = 200
+	expect "reload: br0 fdb_max follows" "$(br fdb_max)" = 20000
+	expect "reload: learned MACs stay" "$(br fdb_size)" = 3
+	expect "reload: h2's MAC still on p2" "$(fdb_port $MAC2)" = p2
+	check "reload: ping h1 -> h2 after the table grew" ping_ok h1 10.2.0.2
+	reload 200 20000 br1 "  - { name: br1 }"
+	check "reload: moving p4 to br1 is refused" grep -q "port p4: moving to bridge br1 needs a restart" "$T/reload.out"
+	expect "reload: p4 still in br0" "$(fwdctl -j bridge list | json_get "' '.join(d['bridges'][0]['members'])")" = "p1 p2 p3 p4"
+	reload 300 16384
+	check "reload: br1 removed" grep -q "bridge br1 removed" "$T/reload.out"
+	expect "reload: one bridge left" "$(fwdctl -j bridge list | json_get "len(d['bridges'])")" = 1
+}
+
+echo "-- learning, forwarding, moves, reload"
 must daemon_start fw "$(config 300 16384)"
 learn_and_forward
+reload_live
 move_mac
 iperf
 expect "bridge flush br0: flushes the 3 entries" "$(fwdctl -j bridge flush br0 | json_get "d['flushed']")" = 3
 expect "fdb empty after flush" "$(fdb_size)" = 0
 cli_errors
-if daemon_stop; then pass "daemon stopped cleanly"; else fail "daemon stopped cleanly"; fi
 
-echo "-- full FDB, aging"
-must daemon_start fw "$(config 3 16)"
+echo "-- full FDB, aging (mac_aging_s 3 and fdb_max 16 by reload)"
+reload 3 16
+expect "reload: br0 mac_aging_s 3" "$(br mac_aging_s)" = 3
 check "ping h1 -> h2" ping_ok h1 10.2.0.2
 # 200 frames from random unicast MACs: more than the FDB holds
 ns_exec h1 "$PY" -c "
