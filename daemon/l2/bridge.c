@@ -88,13 +88,14 @@ static inline void src_seen(struct burst *c, uint64_t key, struct fdb_entry *e)
 
 static inline void flood(struct burst *c, struct rte_mbuf *m)
 {
-	unsigned last = c->n_out - 1u;
+	unsigned last;
 
 	if (unlikely(c->n_out == 0)) {
 		fwd_drop(c->w, c->in, FWD_DROP_NO_MEMBER, m);
 		return;
 	}
 	c->ws->flooded[c->b->slot]++;
+	last = c->n_out - 1u;
 	for (unsigned i = 0; i < last; i++) {
 		struct rte_mbuf *copy = rte_pktmbuf_clone(m, fwd.pool);
 		if (unlikely(copy == NULL)) {

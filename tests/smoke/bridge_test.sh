@@ -92,10 +92,11 @@ move_mac() {
 	ip -n "$(ns h3)" link set v3 down
 	ip -n "$(ns h4)" link set v4 address $MAC3
 	ip -n "$(ns h4)" addr add 10.2.0.3/24 dev v4
-	check "h4 (with h3's MAC) pings h1" ping_ok h4 10.2.0.1
+	# the first frames may still go to p3 until the move is learned: retry
+	check "h4 (with h3's MAC) pings h1" wait_for 10 ping_ok h4 10.2.0.1
 	expect "fdb follows h3's MAC to p4" "$(fdb_port $MAC3)" = p4
 	expect "bridge list counts the move" "$(br moved)" -ge 1
-	check "ping h1 -> 10.2.0.3 reaches h4 on p4" ping_ok h1 10.2.0.3
+	check "ping h1 -> 10.2.0.3 reaches h4 on p4" wait_for 10 ping_ok h1 10.2.0.3
 }
 
 cli_errors() {
