@@ -12,6 +12,10 @@
 smoke_init bridge
 ns_add h1 h2 h3 h4 fw # without IPv6: idle hosts are silent
 for i in 1 2 3 4; do
+	# and without ARP reachability probes: a resolved neighbour stays reachable
+	ns_exec h$i sysctl -qw net.ipv4.neigh.default.base_reachable_time_ms=600000
+done
+for i in 1 2 3 4; do
 	must veth h$i v$i fw d$i
 	ip -n "$(ns h$i)" link set v$i address 02:00:00:00:00:0$i
 done
