@@ -5,7 +5,8 @@
 #   make check      install missing packages, build with ASan+UBSan, run every test
 #   make demo       install missing packages, build, run the namespace demo
 #   make deps       install the Debian packages fwd needs, when missing
-#   make bench      benchmarks (not part of check)
+#   make bench      benchmarks against testpmd and l3fwd (not part of check; ~10 min)
+#   make bench-callgrind  instructions per packet of fwd and l3fwd under callgrind
 #   make lint       clang-format dry run + cppcheck; fails on findings
 #   make format     reformat the sources in place
 #   make install    DESTDIR/PREFIX honoured
@@ -54,7 +55,8 @@ DAEMON_OBJS := $(call obj,$(filter-out $(DAEMON_MAIN),$(DAEMON_SRCS)))
 CLI_OBJS    := $(call obj,$(filter-out $(CLI_MAIN),$(CLI_SRCS)))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 
-.PHONY: all deps deps-quiet fuzz-build check unit-tests tests-build demo demo-stop bench bench-callgrind fuzz soak lint format \
+.PHONY: all deps deps-quiet fuzz-build check unit-tests tests-build demo demo-stop bench \
+	bench-callgrind bench-deps bench-build fuzz soak lint format \
 	install uninstall clean pkgcheck
 .DEFAULT_GOAL := all
 
@@ -64,7 +66,8 @@ all: $(BUILD)/fwd-daemon $(BUILD)/fwdctl
 DEB_PKGS := build-essential pkg-config dpdk dpdk-dev libdpdk-dev dpdk-doc libyaml-dev \
 	libevent-dev libprotobuf-c-dev protobuf-c-compiler libcmocka-dev python3 python3-scapy \
 	python3-pytest iproute2 iputils-ping iperf3 ethtool traceroute tcpdump procps psmisc \
-	clang clang-format cppcheck valgrind libclang-rt-14-dev
+	clang clang-format cppcheck valgrind libclang-rt-14-dev \
+	curl systemd mandoc groff-base man-db bash-completion python3-prometheus-client
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do \
@@ -146,6 +149,48 @@ demo:
 demo-stop:
 	@bash tests/demo.sh stop
 
+# -------------------------------------------------------------- benchmarks
+# tests/bench/bench.py (see its header). Packages only the benchmarks need:
+BENCH_PKGS := dpdk dpdk-dev dpdk-doc libdpdk-dev python3-scapy python3-matplotlib valgrind \
+	make gcc pkg-config patch
+BENCH_DIR := $(BUILD)/bench
+L3FWD_SRC := /usr/share/dpdk/examples
+
+bench-deps:
+	@missing=$$(for p in $(BENCH_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "bench-deps: installing" $$missing; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends $$missing >/dev/null || exit 1; \
+	fi
+
+$(BENCH_DIR)/route_churn: tests/bench/route_churn.c $(PROTO_OBJS) $(PROTO_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(PROTO_OBJS) $(shell pkg-config --libs libprotobuf-c) -lm
+
+# DPDK's l3fwd example, copied from dpdk-doc, patched to run on virtual
+# devices (tests/bench/l3fwd.patch) and built against the installed DPDK.
+$(BENCH_DIR)/l3fwd/build/l3fwd: tests/bench/l3fwd.patch
+	@rm -rf $(BENCH_DIR)/l3fwd $(BENCH_DIR)/common
+	@mkdir -p $(BENCH_DIR)
+	cp -r $(L3FWD_SRC)/l3fwd $(L3FWD_SRC)/common $(BENCH_DIR)/
+	patch -s -p1 -d $(BENCH_DIR)/l3fwd <tests/bench/l3fwd.patch
+	CFLAGS=-g $(MAKE) -s -C $(BENCH_DIR)/l3fwd
+
+bench-build: all $(BENCH_DIR)/route_churn $(BENCH_DIR)/l3fwd/build/l3fwd
+
+bench:
+	@$(MAKE) --no-print-directory deps bench-deps
+	@$(MAKE) --no-print-directory bench-build
+	@/usr/bin/python3 tests/bench/bench.py $(BUILD)
+
+bench-callgrind:
+	@$(MAKE) --no-print-directory deps bench-deps
+	@$(MAKE) --no-print-directory bench-build
+	@/usr/bin/python3 tests/bench/callgrind.py $(BUILD)
+
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets tests/fuzz/*_fuzz.c, built with clang and ASan+UBSan
 # against every daemon object but main.c. `make fuzz` runs each for
@@ -199,3 +244,55 @@ format:
 
 clean:
 	rm -rf build
+
+# ----------------------------------------------------------------- install
+# DESIGN.md section 8. Always the optimised build (build/), whatever SAN says.
+# /etc/fwd.yaml is installed only when absent, and removed by uninstall only
+# while it is still the unedited sample.
+BINDIR        = $(PREFIX)/bin
+SBINDIR       = $(PREFIX)/sbin
+LIBEXECDIR    = $(PREFIX)/libexec/fwd
+UNITDIR       = $(PREFIX)/lib/systemd/system
+SYSUSERSDIR   = $(PREFIX)/lib/sysusers.d
+TMPFILESDIR   = $(PREFIX)/lib/tmpfiles.d
+MANDIR        = $(PREFIX)/share/man
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
+CONFFILE      = /etc/fwd.yaml
+INSTALLED = $(SBINDIR)/fwd-daemon $(BINDIR)/fwdctl $(LIBEXECDIR)/fwd-hugepages \
+	$(UNITDIR)/fwd-daemon.service $(SYSUSERSDIR)/fwd.conf $(TMPFILESDIR)/fwd.conf \
+	$(MANDIR)/man8/fwd-daemon.8 $(MANDIR)/man8/fwdctl.8 $(MANDIR)/man5/fwd.yaml.5 \
+	$(COMPLETIONDIR)/fwdctl
+
+install:
+	@$(MAKE) --no-print-directory SAN=0 BUILD=build all
+	install -D -m 0755 build/fwd-daemon $(DESTDIR)$(SBINDIR)/fwd-daemon
+	install -D -m 0755 build/fwdctl $(DESTDIR)$(BINDIR)/fwdctl
+	install -D -m 0755 systemd/fwd-hugepages $(DESTDIR)$(LIBEXECDIR)/fwd-hugepages
+	install -d -m 0755 $(DESTDIR)$(UNITDIR)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@BINDIR@|$(BINDIR)|g' \
+		-e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' systemd/fwd-daemon.service.in \
+		>$(DESTDIR)$(UNITDIR)/fwd-daemon.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/fwd-daemon.service
+	install -D -m 0644 systemd/fwd.sysusers.conf $(DESTDIR)$(SYSUSERSDIR)/fwd.conf
+	install -D -m 0644 systemd/fwd.tmpfiles.conf $(DESTDIR)$(TMPFILESDIR)/fwd.conf
+	install -D -m 0644 daemon/fwd-daemon.8 $(DESTDIR)$(MANDIR)/man8/fwd-daemon.8
+	install -D -m 0644 cli/fwdctl.8 $(DESTDIR)$(MANDIR)/man8/fwdctl.8
+	install -D -m 0644 conf/fwd.yaml.5 $(DESTDIR)$(MANDIR)/man5/fwd.yaml.5
+	install -D -m 0644 cli/fwdctl.bash-completion $(DESTDIR)$(COMPLETIONDIR)/fwdctl
+	@if [ -e $(DESTDIR)$(CONFFILE) ]; then \
+		echo "install: keeping the existing $(DESTDIR)$(CONFFILE)"; \
+	else install -D -m 0644 conf/fwd.yaml $(DESTDIR)$(CONFFILE); fi
+	@# on the live system: the fwd group now, and systemd told about the unit
+	@if [ -z "$(DESTDIR)" ]; then \
+		systemd-sysusers $(SYSUSERSDIR)/fwd.conf 2>/dev/null || \
+			getent group fwd >/dev/null || groupadd --system fwd; \
+		if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
+	fi
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
+	@if cmp -s conf/fwd.yaml $(DESTDIR)$(CONFFILE); then rm -f $(DESTDIR)$(CONFFILE); \
+	elif [ -e $(DESTDIR)$(CONFFILE) ]; then \
+		echo "uninstall: keeping the edited $(DESTDIR)$(CONFFILE)"; fi
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi

@@ -100,6 +100,8 @@ static int transport_error(struct fwd_cli *cli, int rc)
 	fwd_cli_disconnect(cli);
 	if (interrupted)
 		return FWD_EXIT_OK;
+	if (rc == -ECANCELED)
+		return FWD_EXIT_REFUSED; /* the printer failed and said why */
 	if (rc == -ETIMEDOUT)
 		fprintf(cli->err, "fwdctl: %s: no reply within %d ms (FWD_TIMEOUT)\n", cli->socket,
 		        cli->timeout_ms);

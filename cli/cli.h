@@ -65,7 +65,9 @@ int fwd_cli_usage(struct fwd_cli *cli, const char *fmt, ...) __attribute__((form
 
 /*
  * Called for each page of a successful reply (more=false on the last one).
- * The reply stays owned by fwd_cli_call.
+ * The reply stays owned by fwd_cli_call. A printer that cannot go on (its
+ * output failed) prints why and returns -ECANCELED: the call is cut short
+ * and returns FWD_EXIT_REFUSED.
  */
 typedef int (*fwd_cli_print_fn)(struct fwd_cli *cli, const Fwd__Response *resp, void *arg);
 

@@ -123,7 +123,9 @@ char *fwd_ip4_prefix_fmt(const struct fwd_ip4_prefix *p, char buf[FWD_PREFIX4_ST
 {
 	char a[FWD_IP4_STRLEN];
 
-	snprintf(buf, FWD_PREFIX4_STRLEN, "%s/%u", fwd_ip4_fmt(p->addr, a), p->len);
+	/* the clamp tells gcc -O3 the length has two digits at most */
+	snprintf(buf, FWD_PREFIX4_STRLEN, "%s/%u", fwd_ip4_fmt(p->addr, a),
+	         p->len <= 32 ? p->len : 32u);
 	return buf;
 }
 

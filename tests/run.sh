@@ -19,12 +19,13 @@ failures=()
 LOGDIR=$(mktemp -d /tmp/fwd-tests.XXXXXX)
 
 # Leftovers of an earlier run that was killed (namespaces, daemons). A
-# namespace is named after its test script's pid: while that script lives
-# (another run sharing the machine), it is not a leftover.
+# namespace is named after the test script's pid (lib.sh): while that
+# process lives, the namespace belongs to a test still running, perhaps
+# from another checkout on this machine, and is left alone.
 sweep() {
 	ip netns list 2>/dev/null | awk '/^fwdt[0-9]+-/ {print $1}' | while read -r n; do
-		local pid=${n#fwdt}
-		kill -0 "${pid%%-*}" 2>/dev/null && continue
+		owner=${n#fwdt}
+		kill -0 "${owner%%-*}" 2>/dev/null && continue
 		ip netns pids "$n" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
 		ip netns del "$n" 2>/dev/null
 	done

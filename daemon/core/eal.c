@@ -105,6 +105,7 @@ int fwd_eal_init(const struct fwd_config *cfg, const char *prog)
 	for (int i = 1; i < a->argc; i++)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line), " %s", a->argv[i]);
 	LOG(INFO, "EAL arguments:%s", line);
+	fwd_log_libraries_init();
 	/* rte_eal_init permutes argv: hand it a copy of the pointer array */
 	static char *argv[EAL_ARGV_MAX + 1];
 	memcpy(argv, a->argv, sizeof(argv));

@@ -22,6 +22,10 @@ extern int fwd_log_level;
 void fwd_log(int level, const char *func, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 
+/* Route DPDK's (EAL, PMDs) and libevent's own log lines through the same
+ * format, once. */
+void fwd_log_libraries_init(void);
+
 /* "err", "warning", "notice", "info", "debug" (or 3-7); -EINVAL if unknown. */
 int fwd_log_level_parse(const char *s);
 

@@ -18,6 +18,7 @@
 #include "core/eal.h"
 #include "core/lifecycle.h"
 #include "core/log.h"
+#include "core/sdnotify.h"
 #include "port/port.h"
 
 struct options {
@@ -107,9 +108,12 @@ int main(int argc, char **argv)
 	if (rc == 0) {
 		LOG(NOTICE, "ready: %u ports, %u workers, control socket %s", fwd_n_ports,
 		    fwd.n_workers, fwd.cfg->control.socket);
+		fwd_sd_notifyf("READY=1\nSTATUS=%u ports, %u workers", fwd_n_ports, fwd.n_workers);
 		fwd_control_run();
+		fwd_sd_notify("STOPPING=1");
 	} else {
 		LOG(ERR, "start-up failed: %s", strerror(-rc));
+		fwd_sd_notifyf("STATUS=start-up failed: %s\nERRNO=%d", strerror(-rc), -rc);
 	}
 	fwd_dataplane_down();
 	fwd_eal_cleanup();

@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/module.h"
 #include "core/reload.h"
+#include "core/sdnotify.h"
 
 #define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), -(code))
 
@@ -148,15 +149,11 @@ static struct fwd_config *load(const char *path, char *err, size_t errlen)
 	return cfg;
 }
 
-int fwd_reload(const char *path, struct fwd_reload_log *log, char *err, size_t errlen)
+static int reload(const char *path, struct fwd_reload_log *log, char *err, size_t errlen)
 {
 	struct fwd_config *next, *cur = fwd.cfg;
-	char file[sizeof(cur->path)];
 	int rc;
 
-	/* a copy: cur, which holds the running path, is freed below */
-	snprintf(file, sizeof(file), "%s", path != NULL ? path : cur->path);
-	path = file;
 	next = load(path, err, errlen);
 	if (next == NULL) {
 		LOG(ERR, "config reload refused: %s is invalid", path);
@@ -179,6 +176,19 @@ int fwd_reload(const char *path, struct fwd_reload_log *log, char *err, size_t e
 	for (size_t i = 0; i < log->n; i++)
 		LOG(INFO, "reload: %s", log->lines[i]);
 	return log->errors > 0 ? -EIO : 0;
+}
+
+int fwd_reload(const char *path, struct fwd_reload_log *log, char *err, size_t errlen)
+{
+	char file[sizeof(fwd.cfg->path)];
+	int rc;
+
+	/* a copy: the running config, which holds the running path, is replaced */
+	snprintf(file, sizeof(file), "%s", path != NULL ? path : fwd.cfg->path);
+	fwd_sd_notify_reloading();
+	rc = reload(file, log, err, errlen);
+	fwd_sd_notify("READY=1");
+	return rc;
 }
 
 static void reload_on_sighup(void)

@@ -8,6 +8,7 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
+#include "capture/capture.h"
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/worker.h"
@@ -42,8 +43,10 @@ void fwd_tx_flush(struct fwd_worker *w, uint8_t port)
 	struct fwd_port_ctrs *c = &w->stats.port[port];
 	uint16_t sent = 0;
 
-	if (likely(p->admin_up))
+	if (likely(p->admin_up)) {
+		fwd_capture(w->index, port, w->txq, FWD_CAPTURE_TX, b->pkts, b->n);
 		sent = rte_eth_tx_burst(p->port_id, w->txq, b->pkts, b->n);
+	}
 	if (unlikely(sent < b->n))
 		tx_unsent(w, port, b->pkts + sent, b->n - sent,
 		          p->admin_up ? FWD_DROP_TX_FULL : FWD_DROP_PORT_DOWN, &b->bytes);
@@ -62,8 +65,10 @@ void fwd_tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, ui
 
 	for (uint16_t i = 0; i < n; i++)
 		bytes += pkts[i]->pkt_len;
-	if (likely(p->admin_up))
+	if (likely(p->admin_up)) {
+		fwd_capture(w->index, port, w->txq, FWD_CAPTURE_TX, pkts, n);
 		sent = rte_eth_tx_burst(p->port_id, w->txq, pkts, n);
+	}
 	if (unlikely(sent < n))
 		tx_unsent(w, port, pkts + sent, n - sent,
 		          p->admin_up ? FWD_DROP_TX_FULL : FWD_DROP_PORT_DOWN, &bytes);
@@ -83,6 +88,7 @@ static inline uint16_t worker_rx(struct fwd_worker *w, const struct fwd_rxq *q)
 	n = rte_eth_rx_burst(q->port_id, q->queue, pkts, w->burst);
 	if (n == 0)
 		return 0;
+	fwd_capture(w->index, q->port, q->queue, FWD_CAPTURE_RX, pkts, n);
 	for (uint16_t i = 0; i < n; i++)
 		bytes += pkts[i]->pkt_len;
 	c->rx_pkts += n;

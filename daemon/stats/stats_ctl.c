@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include <event2/event.h>
+#include <rte_cycles.h>
 
 #include "core/daemon.h"
 #include "core/module.h"
@@ -19,6 +20,7 @@ static struct fwd_loop_ctrs loop_base[FWD_MAX_WORKERS];
 static struct fwd_port_ctrs sample[FWD_MAX_PORTS]; /* at the last sample */
 static struct fwd_rates rates[FWD_MAX_PORTS];
 static struct timespec sample_time;
+static uint64_t clear_tsc; /* TSC at the last clear (or start) */
 static double interval;
 static struct event *sample_ev;
 
@@ -71,6 +73,21 @@ void fwd_stats_loop_get(unsigned worker, struct fwd_loop_ctrs *out)
 	out->bursts = sub0(c->bursts, b->bursts);
 }
 
+void fwd_stats_worker_load(unsigned worker, struct fwd_worker_load *out)
+{
+	uint64_t now = rte_rdtsc();
+
+	memset(out, 0, sizeof(*out));
+	fwd_stats_loop_get(worker, &out->c);
+	out->elapsed_cycles = now > clear_tsc ? now - clear_tsc : 0;
+	if (out->elapsed_cycles != 0)
+		out->busy_ratio = RTE_MIN(1.0, (double)out->c.busy_cycles / out->elapsed_cycles);
+	if (out->c.bursts != 0)
+		out->avg_burst = (double)out->c.pkts / out->c.bursts;
+	if (out->c.pkts != 0)
+		out->cycles_per_packet = (double)out->c.busy_cycles / out->c.pkts;
+}
+
 static double elapsed(const struct timespec *a, const struct timespec *b)
 {
 	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
@@ -100,6 +117,7 @@ void fwd_stats_clear(void)
 	}
 	for (unsigned w = 0; w < fwd.n_workers; w++)
 		loop_base[w] = fwd.workers[w]->stats.loop;
+	clear_tsc = rte_rdtsc();
 	for (struct fwd_counter *c = fwd_counters(); c != NULL; c = c->next)
 		c->base = c->value;
 }
@@ -113,6 +131,8 @@ static int stats_init(const struct fwd_config *cfg)
 	memset(base, 0, sizeof(base));
 	memset(sample, 0, sizeof(sample));
 	memset(rates, 0, sizeof(rates));
+	memset(loop_base, 0, sizeof(loop_base));
+	clear_tsc = fwd.start_tsc != 0 ? fwd.start_tsc : rte_rdtsc();
 	clock_gettime(CLOCK_MONOTONIC, &sample_time);
 	sample_ev = event_new(fwd.evbase, -1, EV_PERSIST, stats_sample, NULL);
 	if (sample_ev == NULL)

@@ -16,6 +16,16 @@ double fwd_stats_interval(void);
 /* Worker loop counters since the last clear. */
 void fwd_stats_loop_get(unsigned worker, struct fwd_loop_ctrs *out);
 
+/* A worker's load since the last clear (or start), like VPP's `show runtime`. */
+struct fwd_worker_load {
+	struct fwd_loop_ctrs c;
+	uint64_t elapsed_cycles;  /* TSC cycles since the last clear */
+	double busy_ratio;        /* busy_cycles / elapsed_cycles, 0..1 */
+	double avg_burst;         /* packets per non-empty rx burst */
+	double cycles_per_packet; /* busy cycles per packet received */
+};
+void fwd_stats_worker_load(unsigned worker, struct fwd_worker_load *out);
+
 void fwd_stats_clear(void);
 
 #endif

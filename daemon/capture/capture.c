@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Capture resources and life cycle. The copy pool and a port's ring are
+ * created on the first capture that needs them and kept until shutdown:
+ * workers may still hold a pointer to them for a burst after a capture
+ * stops, and captures are rare enough that the memory is not worth an RCU
+ * dance.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_ether.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_ring.h>
+
+#include "capture/capture_priv.h"
+#include "core/log.h"
+#include "core/module.h"
+#include "port/port.h"
+
+#define RING_SIZE  1024 /* per port */
+#define POOL_SIZE  4095 /* copies in flight over all ports (a few full rings), 2^n - 1 */
+#define POOL_CACHE 32
+
+static struct capture_session *sessions[FWD_MAX_PORTS];
+static uint32_t copy_max;
+
+uint32_t capture_copy_max(void)
+{
+	return copy_max;
+}
+
+struct rte_ring *capture_ring(uint8_t port)
+{
+	return fwd_capture_ports[port].ring;
+}
+
+const struct capture_session *capture_session_on(uint8_t port)
+{
+	return sessions[port];
+}
+
+/* Buffers hold the largest frame any port can receive plus pcapng framing,
+ * so every copy is one segment (rte_pcapng writes chained copies wrongly). */
+static int pool_create(void)
+{
+	unsigned mtu = RTE_ETHER_MTU;
+
+	for (unsigned p = 0; p < fwd_n_ports; p++)
+		mtu = RTE_MAX(mtu, (unsigned)fwd_ports[p].mtu);
+	copy_max = mtu + RTE_ETHER_HDR_LEN + 2 * 4; /* VLAN tag and CRC */
+	fwd_capture_pool = rte_pktmbuf_pool_create(
+	        "fwd_capture", POOL_SIZE, POOL_CACHE, 0,
+	        RTE_PKTMBUF_HEADROOM + rte_pcapng_mbuf_size(copy_max), SOCKET_ID_ANY);
+	if (fwd_capture_pool == NULL) {
+		LOG(ERR, "capture buffer pool: %s", rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void ring_drain(struct rte_ring *r)
+{
+	struct rte_mbuf *pkts[64];
+	unsigned n;
+
+	while ((n = rte_ring_dequeue_burst(r, (void **)pkts, RTE_DIM(pkts), NULL)) > 0)
+		rte_pktmbuf_free_bulk(pkts, n);
+}
+
+int capture_resources(uint8_t port)
+{
+	struct fwd_capture_port *cp = &fwd_capture_ports[port];
+	char name[RTE_RING_NAMESIZE];
+
+	if (fwd_capture_pool == NULL && pool_create() < 0)
+		return -ENOMEM;
+	if (cp->ring == NULL) {
+		snprintf(name, sizeof(name), "fwd_capture_%u", port);
+		cp->ring = rte_ring_create(name, RING_SIZE, SOCKET_ID_ANY, RING_F_SC_DEQ);
+		if (cp->ring == NULL) {
+			LOG(ERR, "capture ring for port %s: %s", fwd_ports[port].name,
+			    rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	ring_drain(cp->ring); /* what an earlier capture left */
+	return 0;
+}
+
+uint64_t capture_worker_drops(uint8_t port)
+{
+	uint64_t sum = 0;
+
+	for (unsigned w = 0; w < FWD_MAX_WORKERS; w++)
+		sum += fwd_capture_wstats[w].drops[port];
+	return sum;
+}
+
+void capture_begin(struct capture_session *s)
+{
+	struct fwd_capture_port *cp = &fwd_capture_ports[s->port];
+
+	sessions[s->port] = s;
+	cp->snaplen = s->snaplen;
+	rte_smp_wmb(); /* ring and snaplen before the flag workers test */
+	cp->dirs = s->dirs;
+}
+
+void capture_end(struct capture_session *s)
+{
+	fwd_capture_ports[s->port].dirs = 0;
+	if (sessions[s->port] == s)
+		sessions[s->port] = NULL;
+}
+
+static int capture_init(const struct fwd_config *cfg)
+{
+	static const struct rte_mbuf_dynfield meta = {
+		.name = "fwd_capture_meta",
+		.size = sizeof(struct fwd_capture_meta),
+		.align = __alignof__(struct fwd_capture_meta),
+	};
+
+	(void)cfg;
+	fwd_capture_meta_offset = rte_mbuf_dynfield_register(&meta);
+	if (fwd_capture_meta_offset < 0) {
+		LOG(ERR, "capture metadata field: %s", rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	return 0;
+}
+
+/* After the workers stopped and the RPC server ended every session. */
+static void capture_fini(void)
+{
+	for (unsigned p = 0; p < FWD_MAX_PORTS; p++) {
+		struct fwd_capture_port *cp = &fwd_capture_ports[p];
+
+		if (cp->ring != NULL) {
+			ring_drain(cp->ring);
+			rte_ring_free(cp->ring);
+		}
+		sessions[p] = NULL;
+	}
+	memset(fwd_capture_ports, 0, sizeof(fwd_capture_ports));
+	memset(fwd_capture_wstats, 0, sizeof(fwd_capture_wstats));
+	rte_mempool_free(fwd_capture_pool);
+	fwd_capture_pool = NULL;
+}
+
+static struct fwd_module capture_module = {
+	.name = "capture",
+	.prio = 150,
+	.init = capture_init,
+	.fini = capture_fini,
+};
+FWD_MODULE(capture_module);

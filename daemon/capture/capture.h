@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Packet capture, datapath side. While a capture runs on a port, workers
+ * copy what they receive on it (once per rx burst) and what they send on it
+ * (once per tx flush) into a bounded per-port ring that the control thread
+ * drains; a full ring or an empty copy pool is a counted capture drop, never
+ * a stall. When no capture runs, the cost is one well-predicted branch on a
+ * read-mostly flag per burst.
+ */
+#ifndef FWD_CAPTURE_H
+#define FWD_CAPTURE_H
+
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+
+#include "core/config.h"
+#include "core/daemon.h"
+
+#define FWD_CAPTURE_RX 0x1
+#define FWD_CAPTURE_TX 0x2
+
+struct rte_ring;
+struct rte_mempool;
+
+/*
+ * Per port. The control thread sets ring and snaplen while dirs is 0, then
+ * dirs (after a write barrier); workers read dirs every burst and the rest
+ * only when dirs says so. Rings and the copy pool live until shutdown, so a
+ * worker still copying after a capture stopped is harmless.
+ */
+struct fwd_capture_port {
+	volatile uint8_t dirs; /* FWD_CAPTURE_RX | FWD_CAPTURE_TX */
+	uint32_t snaplen;      /* bytes copied per packet */
+	struct rte_ring *ring; /* workers (multi-producer) -> control */
+};
+
+extern struct fwd_capture_port fwd_capture_ports[FWD_MAX_PORTS];
+extern struct rte_mempool *fwd_capture_pool;
+
+/* Copies that could not be made or queued; each worker writes its own row. */
+struct fwd_capture_wstats {
+	uint64_t drops[FWD_MAX_PORTS];
+} __rte_cache_aligned;
+
+extern struct fwd_capture_wstats fwd_capture_wstats[FWD_MAX_WORKERS];
+
+/* What a worker records with each copy (an mbuf dynamic field). */
+struct fwd_capture_meta {
+	uint64_t tsc;      /* when the burst was received or flushed */
+	uint32_t orig_len; /* length on the wire before snaplen */
+	uint16_t queue;    /* rx queue, or the worker's tx queue */
+	uint8_t dir;       /* FWD_CAPTURE_RX or FWD_CAPTURE_TX */
+};
+
+extern int fwd_capture_meta_offset;
+
+static inline struct fwd_capture_meta *fwd_capture_meta(struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, fwd_capture_meta_offset, struct fwd_capture_meta *);
+}
+
+void fwd_capture_copy(unsigned worker, uint8_t port, uint16_t queue, uint8_t dir,
+                      struct rte_mbuf *const *pkts, uint16_t n);
+
+/* Workers: offer a burst about to be processed (rx) or sent (tx) on port. */
+static inline void fwd_capture(unsigned worker, uint8_t port, uint16_t queue, uint8_t dir,
+                               struct rte_mbuf *const *pkts, uint16_t n)
+{
+	if (unlikely(fwd_capture_ports[port].dirs & dir))
+		fwd_capture_copy(worker, port, queue, dir, pkts, n);
+}
+
+#endif

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * OpenMetrics endpoint (control.metrics: "A.B.C.D:PORT", off when empty):
+ * GET /metrics on the control thread's event loop, evhttp doing the HTTP.
+ * Everything is read from the same aggregation `fwdctl stats` uses, so the
+ * numbers agree (counters restart at `stats clear`; scrapers treat that as
+ * a counter reset). Requests are hostile: headers and body are capped,
+ * idle and slow connections time out, only GET and HEAD are served.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mempool.h>
+
+#include "core/daemon.h"
+#include "core/log.h"
+#include "core/module.h"
+#include "core/worker.h"
+#include "port/port.h"
+#include "stats/counter.h"
+#include "stats/stats_ctl.h"
+
+#define MAX_HEADERS_SIZE 8192
+#define MAX_BODY_SIZE    1024
+#define TIMEOUT_S        10
+#define LISTEN_BACKLOG   16
+#define CONTENT_TYPE     "application/openmetrics-text; version=1.0.0; charset=utf-8"
+
+static struct evhttp *http;
+
+/* Names in labels come from the validated config ([A-Za-z0-9_.-]) or from
+ * our own tables, so they never need escaping. */
+static void family(struct evbuffer *b, const char *name, const char *type, const char *help)
+{
+	evbuffer_add_printf(b, "# TYPE %s %s\n# HELP %s %s\n", name, type, name, help);
+}
+
+static const struct port_family {
+	const char *name, *help;
+	size_t offset; /* in struct fwd_port_ctrs */
+} port_families[] = {
+	{ "fwd_port_rx_packets", "Packets received.", offsetof(struct fwd_port_ctrs, rx_pkts) },
+	{ "fwd_port_rx_bytes", "Bytes received.", offsetof(struct fwd_port_ctrs, rx_bytes) },
+	{ "fwd_port_tx_packets", "Packets sent.", offsetof(struct fwd_port_ctrs, tx_pkts) },
+	{ "fwd_port_tx_bytes", "Bytes sent.", offsetof(struct fwd_port_ctrs, tx_bytes) },
+};
+
+static void port_metrics(struct evbuffer *b, const struct fwd_port_ctrs *c)
+{
+	for (unsigned f = 0; f < RTE_DIM(port_families); f++) {
+		const struct port_family *pf = &port_families[f];
+
+		family(b, pf->name, "counter", pf->help);
+		for (unsigned p = 0; p < fwd_n_ports; p++)
+			evbuffer_add_printf(b, "%s_total{port=\"%s\"} %" PRIu64 "\n", pf->name,
+			                    fwd_ports[p].name,
+			                    *(const uint64_t *)((const char *)&c[p] + pf->offset));
+	}
+	family(b, "fwd_port_drops", "counter", "Packets dropped, by port and reason.");
+	for (unsigned p = 0; p < fwd_n_ports; p++)
+		for (unsigned r = 0; r < FWD_DROP_MAX; r++)
+			evbuffer_add_printf(
+			        b, "fwd_port_drops_total{port=\"%s\",reason=\"%s\"} %" PRIu64 "\n",
+			        fwd_ports[p].name, fwd_drop_names[r], c[p].drop[r]);
+}
+
+static void port_state_metrics(struct evbuffer *b)
+{
+	struct rte_eth_stats hw;
+
+	family(b, "fwd_port_link_up", "gauge", "1 when the link is up.");
+	for (unsigned p = 0; p < fwd_n_ports; p++)
+		evbuffer_add_printf(b, "fwd_port_link_up{port=\"%s\"} %d\n", fwd_ports[p].name,
+		                    fwd_ports[p].link_up);
+	family(b, "fwd_port_admin_up", "gauge", "1 when the port is administratively up.");
+	for (unsigned p = 0; p < fwd_n_ports; p++)
+		evbuffer_add_printf(b, "fwd_port_admin_up{port=\"%s\"} %d\n", fwd_ports[p].name,
+		                    fwd_ports[p].admin_up);
+	family(b, "fwd_port_rx_missed", "counter",
+	       "Packets the NIC dropped for lack of rx descriptors (since the port started).");
+	for (unsigned p = 0; p < fwd_n_ports; p++)
+		if (rte_eth_stats_get(fwd_ports[p].port_id, &hw) == 0)
+			evbuffer_add_printf(b,
+			                    "fwd_port_rx_missed_total{port=\"%s\"} %" PRIu64 "\n",
+			                    fwd_ports[p].name, hw.imissed);
+}
+
+static const struct worker_family {
+	const char *name, *help;
+	size_t offset; /* in struct fwd_loop_ctrs */
+} worker_families[] = {
+	{ "fwd_worker_packets", "Packets received by the worker.",
+	  offsetof(struct fwd_loop_ctrs, pkts) },
+	{ "fwd_worker_busy_cycles", "TSC cycles spent in loops that moved packets.",
+	  offsetof(struct fwd_loop_ctrs, busy_cycles) },
+	{ "fwd_worker_loops", "Polling loops.", offsetof(struct fwd_loop_ctrs, loops) },
+	{ "fwd_worker_bursts", "Non-empty rx bursts.", offsetof(struct fwd_loop_ctrs, bursts) },
+};
+
+static void worker_metrics(struct evbuffer *b, const struct fwd_worker_load *l)
+{
+	family(b, "fwd_worker_busy_ratio", "gauge",
+	       "Share of TSC cycles spent moving packets since start or stats clear.");
+	for (unsigned w = 0; w < fwd.n_workers; w++)
+		evbuffer_add_printf(b, "fwd_worker_busy_ratio{worker=\"%u\"} %.6f\n", w,
+		                    l[w].busy_ratio);
+	for (unsigned f = 0; f < RTE_DIM(worker_families); f++) {
+		const struct worker_family *wf = &worker_families[f];
+
+		family(b, wf->name, "counter", wf->help);
+		for (unsigned w = 0; w < fwd.n_workers; w++)
+			evbuffer_add_printf(
+			        b, "%s_total{worker=\"%u\"} %" PRIu64 "\n", wf->name, w,
+			        *(const uint64_t *)((const char *)&l[w].c + wf->offset));
+	}
+	family(b, "fwd_tsc_hz", "gauge", "TSC frequency, to turn cycle counters into seconds.");
+	evbuffer_add_printf(b, "fwd_tsc_hz %" PRIu64 "\n", rte_get_tsc_hz());
+}
+
+static void global_metrics(struct evbuffer *b)
+{
+	family(b, "fwd_counter", "counter", "Control-thread events and drops not tied to a port.");
+	for (struct fwd_counter *c = fwd_counters(); c != NULL; c = c->next)
+		evbuffer_add_printf(b, "fwd_counter_total{name=\"%s\"} %" PRIu64 "\n", c->name,
+		                    c->value > c->base ? c->value - c->base : 0);
+	family(b, "fwd_mempool_mbufs_in_use", "gauge", "Packet buffers in use.");
+	evbuffer_add_printf(b, "fwd_mempool_mbufs_in_use %u\n", rte_mempool_in_use_count(fwd.pool));
+	family(b, "fwd_mempool_mbufs", "gauge", "Packet buffers in the pool.");
+	evbuffer_add_printf(b, "fwd_mempool_mbufs %u\n", fwd.pool->size);
+	family(b, "fwd_uptime_seconds", "gauge", "Seconds since fwd-daemon started.");
+	evbuffer_add_printf(b, "fwd_uptime_seconds %lld\n",
+	                    (long long)(time(NULL) - fwd.start_time));
+	family(b, "fwd_build", "info", "fwd-daemon version.");
+	evbuffer_add_printf(b, "fwd_build_info{version=\"%s\"} 1\n", FWD_VERSION);
+}
+
+/* The whole exposition; bounded by ports x drop reasons + workers. */
+static void metrics_write(struct evbuffer *b)
+{
+	struct fwd_port_ctrs c[FWD_MAX_PORTS];
+	struct fwd_worker_load l[FWD_MAX_WORKERS];
+
+	for (unsigned p = 0; p < fwd_n_ports; p++)
+		fwd_stats_port_get(p, &c[p]);
+	for (unsigned w = 0; w < fwd.n_workers; w++)
+		fwd_stats_worker_load(w, &l[w]);
+	port_metrics(b, c);
+	port_state_metrics(b);
+	worker_metrics(b, l);
+	global_metrics(b);
+	evbuffer_add_printf(b, "# EOF\n");
+}
+
+static void on_request(struct evhttp_request *req, void *arg)
+{
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	const char *path = uri != NULL ? evhttp_uri_get_path(uri) : NULL;
+	struct evbuffer *b;
+
+	(void)arg;
+	if (path == NULL || strcmp(path, "/metrics") != 0) {
+		evhttp_send_error(req, HTTP_NOTFOUND, NULL);
+		return;
+	}
+	b = evbuffer_new();
+	if (b == NULL) {
+		evhttp_send_error(req, HTTP_INTERNAL, NULL);
+		return;
+	}
+	metrics_write(b);
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", CONTENT_TYPE);
+	evhttp_send_reply(req, HTTP_OK, "OK", b); /* HEAD: evhttp sends the headers only */
+	evbuffer_free(b);
+}
+
+static void metrics_fini(void)
+{
+	if (http != NULL)
+		evhttp_free(http);
+	http = NULL;
+}
+
+/*
+ * "A.B.C.D:PORT", already validated by the config loader. Bound here rather
+ * than by evhttp_bind_socket, whose getaddrinfo(AI_ADDRCONFIG) refuses
+ * 127.0.0.1 on a host (or namespace) whose only IPv4 address is loopback.
+ */
+static int listen_on(const char *addr)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	const char *colon = strrchr(addr, ':');
+	char host[INET_ADDRSTRLEN];
+	int fd, one = 1, rc;
+
+	if (colon == NULL || (size_t)(colon - addr) >= sizeof(host))
+		return -EINVAL;
+	memcpy(host, addr, (size_t)(colon - addr));
+	host[colon - addr] = '\0';
+	sa.sin_port = htons((uint16_t)strtoul(colon + 1, NULL, 10));
+	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1)
+		return -EINVAL;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, LISTEN_BACKLOG) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+static int metrics_init(const struct fwd_config *cfg)
+{
+	const char *addr = cfg->control.metrics;
+	int fd;
+
+	if (addr[0] == '\0')
+		return 0;
+	/* A metrics port someone else holds must not keep the router down. */
+	fd = listen_on(addr);
+	if (fd < 0) {
+		LOG(ERR, "metrics endpoint %s: cannot listen: %s; continuing without it", addr,
+		    strerror(-fd));
+		return 0;
+	}
+	http = evhttp_new(fwd.evbase);
+	if (http == NULL || evhttp_accept_socket_with_handle(http, fd) == NULL) {
+		close(fd);
+		metrics_fini();
+		return -ENOMEM;
+	}
+	evhttp_set_allowed_methods(http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
+	evhttp_set_max_headers_size(http, MAX_HEADERS_SIZE);
+	evhttp_set_max_body_size(http, MAX_BODY_SIZE);
+	evhttp_set_timeout(http, TIMEOUT_S);
+	evhttp_set_gencb(http, on_request, NULL);
+	LOG(INFO, "metrics endpoint: http://%s/metrics", addr);
+	return 0;
+}
+
+static struct fwd_module metrics_module = {
+	.name = "metrics",
+	.prio = 900, /* after everything it reports on */
+	.init = metrics_init,
+	.fini = metrics_fini,
+};
+FWD_MODULE(metrics_module);

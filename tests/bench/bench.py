@@ -1,0 +1,475 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""make bench: fwd against dpdk-testpmd (io) and DPDK's l3fwd (LPM), one run.
+
+    tests/bench/bench.py BUILD_DIR
+
+Every program runs with lcore 0 as main/control and lcore 1 as its only
+forwarding core, burst 32, 8191 mbufs, hugepages (--in-memory), net_pcap
+(rx_pcap=..., infinite_rx=1) as the source and net_null (no-rx=1) as the
+sink, on the same generated pcap. All programs of a group are started
+once, then paused (SIGSTOP); each round resumes one at a time, lets it
+warm up, counts the sink's packets over BENCH_SECONDS and pauses it again,
+in an order that rotates every round (A B C, B C A, ...). So noise on a
+loaded machine hits every program alike, and ratios are taken between
+neighbours in time: a ratio is the median over rounds of the per-round
+ratio. Counters: testpmd and l3fwd through DPDK telemetry (sink port
+opackets); fwd through `fwdctl -j stats` (sink tx_packets), checked
+against the null PMD's own count (sink xstats) and fwd's drop counters.
+
+Parts (BENCH_ONLY=main,imix,burst,churn picks some):
+  main   64 B: testpmd io, l3fwd lpm, fwd xconnect, fwd l3 16 routes,
+         fwd l3 with the 1M-route table loaded on top
+  churn  on the 1M-route fwd: 10,000 route changes/s for 10 s through the
+         RPC (build/bench/route_churn) while `fwdctl -j stats` is polled at
+         10 Hz: the throughput dip (100 ms windows) and the drop counters
+  imix   the same programs (but 1M) on IMIX traffic
+  burst  fwd l3 16 routes at bursts 4..128, table and build/bench/burst.png
+
+Knobs: BENCH_ROUNDS (5), BENCH_SECONDS (5), BENCH_WARMUP (1), BENCH_SWEEP_ROUNDS
+(3), BENCH_CHURN_RATE (10000), BENCH_CHURN_SECONDS (10), BENCH_FLOWS (2048),
+BENCH_HUGEPAGES (1; 0 runs with --no-huge). Results: build/bench/results.json.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib as bl  # noqa: E402
+from benchlib import log  # noqa: E402
+
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
+WARMUP = float(os.environ.get("BENCH_WARMUP", "1"))
+SWEEP_ROUNDS = int(os.environ.get("BENCH_SWEEP_ROUNDS", "3"))
+BURSTS = [4, 8, 16, 32, 64, 128]
+CHURN_RATE = int(os.environ.get("BENCH_CHURN_RATE", "10000"))
+CHURN_SECONDS = float(os.environ.get("BENCH_CHURN_SECONDS", "10"))
+POLL_HZ = 10
+ONLY = os.environ.get("BENCH_ONLY", "main,churn,imix,burst").split(",")
+
+
+# ------------------------------------------------------------- measurement
+def measure(prog):
+    """Resume, warm up, count over SECONDS, pause. Returns one round's figures."""
+    prog.resume()
+    try:
+        time.sleep(WARMUP)
+        a = prog.sample()
+        time.sleep(SECONDS)
+        b = prog.sample()
+    finally:
+        prog.pause()
+    dt = b.t - a.t
+    tx = b.tx - a.tx
+    return {
+        "mpps": tx / dt / 1e6,
+        "seconds": dt,
+        "packets": tx,
+        "drops": b.drops - a.drops,
+        "drop_reasons": {k: v - a.reasons.get(k, 0) for k, v in b.reasons.items()
+                         if v != a.reasons.get(k, 0)},
+        "sink_count_diff": (b.sink - a.sink) - tx,   # sink PMD's count minus the program's
+        "rx_minus_tx": (b.rx - a.rx) - tx,
+    }
+
+
+def alternate(progs, rounds, title):
+    runs = {p.name: [] for p in progs}
+    for r in range(rounds):
+        k = r % len(progs)
+        line = []
+        for prog in progs[k:] + progs[:k]:
+            if not prog.alive():
+                continue
+            try:
+                m = measure(prog)
+            except (OSError, ValueError, KeyError, subprocess.SubprocessError) as e:
+                log("  %s: sample failed: %s" % (prog.label, e))
+                continue
+            runs[prog.name].append(m)
+            line.append("%s %.2f" % (prog.name, m["mpps"]))
+        log("  %s round %d/%d: %s" % (title, r + 1, rounds, ", ".join(line)))
+    return runs
+
+
+def summary(runs):
+    v = [m["mpps"] for m in runs]
+    if not v:
+        return None
+    return {"median": statistics.median(v), "min": min(v), "max": max(v), "rounds": v,
+            "drops": sum(m["drops"] for m in runs),
+            "drop_reasons": merge_reasons(runs),
+            "sink_count_diff": sum(m["sink_count_diff"] for m in runs),
+            "packets": sum(m["packets"] for m in runs)}
+
+
+def merge_reasons(runs):
+    out = {}
+    for m in runs:
+        for k, v in m["drop_reasons"].items():
+            out[k] = out.get(k, 0) + v
+    return out
+
+
+def paired_ratio(num, den):
+    """Median over rounds of num/den measured in the same round."""
+    if not num or not den:
+        return None
+    pairs = [a["mpps"] / b["mpps"] for a, b in zip(num, den) if b["mpps"] > 0]
+    return statistics.median(pairs) if pairs else None
+
+
+# ------------------------------------------------------------------- parts
+def group(p, pcap, tag, with_full, only_full):
+    progs = [bl.Testpmd(p, "testpmd" + tag, "testpmd io", pcap),
+             bl.L3fwd(p, "l3fwd" + tag, "l3fwd lpm", pcap),
+             bl.Fwd(p, "fwd-xc" + tag, "fwd xconnect", pcap, "xconnect"),
+             bl.Fwd(p, "fwd-16" + tag, "fwd l3 16 routes", pcap, "l3")]
+    if only_full:
+        progs = []
+    if with_full:
+        progs.append(bl.Fwd(p, "fwd-1m" + tag, "fwd l3 1M routes", pcap, "l3", full_table=True))
+    return progs
+
+
+def run_group(p, results, key, pcap, tag, with_full, churn, only_full=False):
+    log("\n== %s: starting the programs" % key)
+    wanted = group(p, pcap, tag, with_full, only_full)
+    progs = bl.start_all(wanted)
+    results["failed"].update({q.name: q.error for q in wanted if q not in progs})
+    try:
+        runs = alternate(progs, ROUNDS if not only_full else 1, key)
+        results[key] = {prog.name: dict(label=prog.label, **(summary(runs[prog.name]) or {}))
+                        for prog in progs}
+        results[key + "_runs"] = runs
+        full = [q for q in progs if q.name.startswith("fwd-1m")]
+        if churn and full:
+            results["churn"] = hitless(p, full[0])
+    finally:
+        for prog in progs:
+            prog.stop()
+
+
+def run_burst(p, results):
+    log("\n== burst sweep: fwd l3 16 routes")
+    progs = bl.start_all([bl.Fwd(p, "fwd-b%d" % b, "fwd burst %d" % b, p.pcap64, "l3", burst=b)
+                          for b in BURSTS])
+    try:
+        runs = alternate(progs, SWEEP_ROUNDS, "burst")
+        results["burst"] = {str(prog.burst): summary(runs[prog.name]) for prog in progs}
+    finally:
+        for prog in progs:
+            prog.stop()
+    plot_burst(p, results["burst"])
+
+
+# ------------------------------------------------------------------ churn
+def poll(prog, seconds, phase, samples):
+    """`fwdctl -j stats` every 1/POLL_HZ s, each sample tagged with phase."""
+    t0 = time.monotonic()
+    n = int(seconds * POLL_HZ)
+    for i in range(n):
+        delay = t0 + i / POLL_HZ - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        try:
+            samples.append((phase, prog.sample()))
+        except (OSError, ValueError, KeyError, subprocess.SubprocessError) as e:
+            log("  stats poll failed: %s" % e)
+
+
+def churn_cmd(p, prog, mode):
+    return [p.churn, "-s", prog.sock, "-g", ",".join(bl.GATEWAYS), "-t", p.traffic_routes,
+            "-r", str(CHURN_RATE), "-d", str(CHURN_SECONDS), "-m", mode]
+
+
+def run_phase(prog, name, seconds, cmd, samples):
+    """Poll through one phase while cmd (if any) runs; returns cmd's JSON line."""
+    proc = None
+    if cmd:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+    try:
+        poll(prog, seconds, name, samples)
+        if proc is None:
+            return None
+        if "route_churn" not in cmd[0]:
+            proc.kill()
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    if "route_churn" not in cmd[0]:
+        return None
+    try:
+        res = json.loads(out.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        res = {"error": (err or out).strip()}
+    res["exit"] = proc.returncode
+    return res
+
+
+def hitless(p, prog):
+    """Route churn against the 1M-route fwd, with two controls: the same rate
+    of read-only RPCs (control-plane load without table changes) and a busy
+    loop on the control CPU (what that CPU's load alone costs the forwarding
+    core on this machine)."""
+    log("\n== churn: %d route changes/s for %gs on %s, stats at %d Hz" %
+        (CHURN_RATE, CHURN_SECONDS, prog.label, POLL_HZ))
+    busy = ["taskset", "-c", str(bl.CONTROL_CPU), "sh", "-c", "while :; do :; done"]
+    phases = [("quiet1", 2, None), ("churn", CHURN_SECONDS, churn_cmd(p, prog, "change")),
+              ("quiet2", 2, None), ("rpc_get", CHURN_SECONDS, churn_cmd(p, prog, "get")),
+              ("quiet3", 2, None), ("cpu0_busy", 3, busy), ("quiet4", 2, None)]
+    samples, tools = [], {}
+    prog.resume()
+    try:
+        time.sleep(WARMUP)
+        for name, secs, cmd in phases:
+            tools[name] = run_phase(prog, name, secs, cmd, samples)
+    finally:
+        prog.pause()
+    return churn_figures(samples, tools, prog.burst)
+
+
+def churn_figures(samples, tools, burst):
+    """Each active phase against the quiet phases on either side of it, so a
+    slow drift of the machine's speed does not count as a dip."""
+    windows, order = [], []
+    for (pa, a), (phase, b) in zip(samples, samples[1:]):
+        if pa == phase and b.t > a.t:   # windows within one phase only
+            windows.append((phase, (b.tx - a.tx) / (b.t - a.t) / 1e6))
+        if phase not in order:
+            order.append(phase)
+    by_phase = {ph: [r for p2, r in windows if p2 == ph] for ph in order}
+    phases = {}
+    for i, ph in enumerate(order):
+        v = by_phase[ph]
+        if not v:
+            continue
+        if ph.startswith("quiet"):
+            ref = v
+        else:
+            ref = by_phase.get(order[i - 1], []) + (by_phase.get(order[i + 1], [])
+                                                     if i + 1 < len(order) else [])
+        base = statistics.median(ref) if ref else 0
+        phases[ph] = {"median_mpps": statistics.median(v), "min_mpps": min(v),
+                      "baseline_mpps": base,
+                      "dip": 1 - min(v) / base if base else None,
+                      "median_dip": 1 - statistics.median(v) / base if base else None}
+    first, last = samples[0][1], samples[-1][1]
+    # Packets received and neither sent nor counted as dropped: in flight,
+    # plus the skew of reading rx before tx while the worker runs. Both are
+    # steady; loss would make it grow. So compare it after the churn with
+    # before, and its spread before the churn is the resolution.
+    left = {ph: [s.rx - s.tx - s.drops for p2, s in samples if p2 == ph]
+            for ph in ("quiet1", "quiet2")}
+    sink = {ph: [s.sink - s.tx for p2, s in samples if p2 == ph] for ph in ("quiet1", "quiet2")}
+    quiet_dips = [v["dip"] for ph, v in phases.items() if ph.startswith("quiet")]
+    return {
+        "tool": tools.get("churn") or {},
+        "control_tool": tools.get("rpc_get") or {},
+        "phases": phases,
+        "windows_mpps": windows,
+        "dip": phases.get("churn", {}).get("dip"),
+        "noise_dip": max(quiet_dips) if quiet_dips else None,
+        "polls": len(samples),
+        "rx": last.rx - first.rx, "tx": last.tx - first.tx, "drops": last.drops - first.drops,
+        "drop_reasons": {k: v - first.reasons.get(k, 0) for k, v in last.reasons.items()
+                         if v != first.reasons.get(k, 0)},
+        "uncounted": growth(left),
+        "sink_uncounted": growth(sink),
+        "uncounted_resolution": max(4 * burst, spread(left["quiet1"]), spread(sink["quiet1"])),
+    }
+
+
+def growth(series):
+    if not series["quiet1"] or not series["quiet2"]:
+        return None
+    return statistics.median(series["quiet2"]) - statistics.median(series["quiet1"])
+
+
+def spread(v):
+    return max(v) - min(v) if v else 0
+
+
+# ----------------------------------------------------------------- report
+def fmt_mpps(s):
+    if not s or "median" not in s:
+        return "%12s   %-15s" % ("n/a", "")
+    return "%12.2f   %-15s" % (s["median"], "%.2f-%.2f" % (s["min"], s["max"]))
+
+
+def ratios(results, key, tag):
+    runs = results.get(key + "_runs", {})
+    r = {}
+    pairs = [("fwd/l3fwd", "fwd-16", "l3fwd"), ("fwd-xc/testpmd", "fwd-xc", "testpmd"),
+             ("1M/16", "fwd-1m", "fwd-16"), ("l3fwd/testpmd", "l3fwd", "testpmd")]
+    for name, a, b in pairs:
+        v = paired_ratio(runs.get(a + tag), runs.get(b + tag))
+        if v is not None:
+            r[name] = v
+    return r
+
+
+def print_group(results, key, tag, title):
+    if key not in results:
+        return
+    rat = results.setdefault("ratios", {})[key] = ratios(results, key, tag)
+    show = {"fwd-xc": "fwd-xc/testpmd", "fwd-16": "fwd/l3fwd", "fwd-1m": "1M/16"}
+    log("\n%-24s %12s   %-15s %s" % (title, "median Mpps", "min-max", "ratio (per-round median)"))
+    for name, s in results[key].items():
+        base = name[:-len(tag)] if tag else name
+        rname = show.get(base)
+        rtext = "%s %.3f" % (rname, rat[rname]) if rname in rat else ""
+        log("%-24s %s %s" % (s.get("label", name), fmt_mpps(s), rtext))
+        if s.get("drops") or abs(s.get("sink_count_diff", 0)) > 1024:
+            log("%-24s   ! drops %d %s, sink count - program count %d" %
+                ("", s["drops"], s.get("drop_reasons", {}), s.get("sink_count_diff", 0)))
+    for name, err in results["failed"].items():
+        if name.endswith(tag) or not tag:
+            log("%-24s failed: %s" % (name, err))
+
+
+def print_burst(results):
+    if "burst" not in results:
+        return
+    log("\n%-24s %12s   %-15s" % ("fwd l3 16 routes, burst", "median Mpps", "min-max"))
+    for b, s in results["burst"].items():
+        log("%-24s %s" % (b, fmt_mpps(s)))
+
+
+def print_churn(results):
+    c = results.get("churn")
+    if not c:
+        return
+    log("\nroute churn on fwd l3 1M routes, `fwdctl -j stats` at %d Hz (%d polls), "
+        "100 ms windows" % (POLL_HZ, c["polls"]))
+    for key, what in (("tool", "route changes"), ("control_tool", "route gets (control)")):
+        t = c[key]
+        if "error" in t or not t:
+            log("  route_churn (%s): failed: %s" % (what, t.get("error", "no output")))
+            continue
+        log("  %-22s %d in %.1f s = %d/s (target %d/s), %d errors, latency ms p50 %.3f "
+            "p99 %.3f max %.1f" % (what + ":", t["ops"], t["seconds"], t["rate"], CHURN_RATE,
+                                   t["errors"], t["latency_ms"]["p50"], t["latency_ms"]["p99"],
+                                   t["latency_ms"]["max"]))
+    log("  %-36s %8s %8s %10s %7s %11s" % ("phase", "median", "lowest", "baseline", "dip",
+                                             "median dip"))
+    names = {"churn": "route churn", "rpc_get": "same rate of route gets (control)",
+             "cpu0_busy": "busy loop on CPU %d (control)" % bl.CONTROL_CPU}
+    for ph, v in c["phases"].items():
+        log("  %-36s %8.2f %8.2f %10.2f %6.1f%% %10.1f%%" % (
+            names.get(ph, ph), v["median_mpps"], v["min_mpps"], v["baseline_mpps"],
+            100 * v["dip"], 100 * v["median_dip"]))
+    log("  (Mpps over 100 ms windows; dip = 1 - lowest / baseline, the baseline being the\n"
+        "  median of the quiet phases either side; a quiet phase's own dip is the noise)")
+    log("  packets: rx %d, tx %d, drops %d %s" %
+        (c["rx"], c["tx"], c["drops"], c["drop_reasons"]))
+    if c["uncounted"] is not None:
+        log("  uncounted (rx - tx - drops, after vs before churn): %+d; sink PMD count - fwd tx "
+            "count: %+d (resolution %d packets)" %
+            (c["uncounted"], c["sink_uncounted"], c["uncounted_resolution"]))
+
+
+def targets(results):
+    r = results.get("ratios", {}).get("main", {})
+    c = results.get("churn") or {}
+    checks = [
+        ("fwd l3 16 routes >= 1.0x l3fwd lpm", r.get("fwd/l3fwd"), lambda v: v >= 1.0),
+        ("fwd xconnect >= 1.0x testpmd io", r.get("fwd-xc/testpmd"), lambda v: v >= 1.0),
+        ("fwd l3 1M routes >= 0.9x 16 routes", r.get("1M/16"), lambda v: v >= 0.9),
+        ("route churn dip < 5%", c.get("dip"), lambda v: v < 0.05),
+        ("route churn: no uncounted loss",
+         None if c.get("uncounted") is None else max(abs(c["uncounted"]),
+                                                     abs(c["sink_uncounted"])),
+         lambda v: v <= c["uncounted_resolution"]),
+    ]
+    out = {}
+    log("\ntargets")
+    notes = {"route churn dip < 5%": "noise: quiet phases' own dip up to %.1f%%" %
+             (100 * c["noise_dip"]) if c.get("noise_dip") is not None else ""}
+    for name, v, ok in checks:
+        if v is None:
+            log("  %-40s %-8s n/a" % (name, ""))
+            continue
+        out[name] = {"value": v, "pass": bool(ok(v))}
+        log("  %-40s %-8.3f %s  %s" % (name, v, "PASS" if ok(v) else "FAIL", notes.get(name, "")))
+    log("  (application instructions per packet <= l3fwd: make bench-callgrind)")
+    results["targets"] = out
+
+
+def plot_burst(p, burst):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = [int(b) for b, s in burst.items() if s]
+    med = [burst[str(b)]["median"] for b in xs]
+    lo = [m - burst[str(b)]["min"] for b, m in zip(xs, med)]
+    hi = [burst[str(b)]["max"] - m for b, m in zip(xs, med)]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.errorbar(xs, med, yerr=[lo, hi], marker="o", capsize=4)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(xs)
+    ax.set_xticklabels([str(b) for b in xs])
+    ax.set_xlabel("burst (packets per rx/tx call)")
+    ax.set_ylabel("Mpps (median, min-max)")
+    ax.set_title("fwd l3, 16 routes, 64 B, one core")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(p.out, "burst.png"), dpi=100)
+    plt.close(fig)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    if os.geteuid() != 0:
+        bl.die("run as root (hugepages)")
+    p = bl.Paths(sys.argv[1])
+    bl.install_signal_handlers()
+    bl.reap_leftovers(p)
+    bl.pin_to_control_cpu()
+    bl.prepare_inputs(p)
+    results = {"config": {"rounds": ROUNDS, "seconds": SECONDS, "warmup": WARMUP,
+                          "sweep_rounds": SWEEP_ROUNDS, "flows": bl.FLOWS, "burst": 32,
+                          "mbufs": bl.MBUFS, "hugepages": bl.HUGEPAGES, "lcores": bl.LCORES,
+                          "full_routes": bl.FULL_ROUTES, "churn_rate": CHURN_RATE,
+                          "churn_seconds": CHURN_SECONDS},
+               "failed": {}}
+    huge = bl.Hugepages(p)
+    t0 = time.monotonic()
+    try:
+        # a group keeps up to 6 programs of MEMORY_MB each alive (paused)
+        huge.up(6 * bl.MEMORY_MB // 2 + 64)
+        if "main" in ONLY or "churn" in ONLY:
+            run_group(p, results, "main", p.pcap64, "", True, "churn" in ONLY,
+                      only_full="main" not in ONLY)
+        if "imix" in ONLY:
+            run_group(p, results, "imix", p.pcap_imix, "-imix", False, False)
+        if "burst" in ONLY:
+            run_burst(p, results)
+    finally:
+        bl.cleanup_all()
+        huge.down()
+    log("\n== results (%d rounds of %gs per program, %d flows, burst 32, lcore 1; %.0f s)" %
+        (ROUNDS, SECONDS, bl.FLOWS, time.monotonic() - t0))
+    print_group(results, "main", "", "64 B")
+    print_group(results, "imix", "-imix", "IMIX 7:4:1")
+    print_burst(results)
+    print_churn(results)
+    targets(results)
+    with open(os.path.join(p.out, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    log("\nwrote %s%s" % (os.path.join(p.out, "results.json"),
+                          " and burst.png" if "burst" in results else ""))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,472 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""What bench.py and callgrind.py share: the traffic and tables, hugepages,
+and the three programs under test (dpdk-testpmd, DPDK's l3fwd, fwd-daemon)
+started on the same lcores with the same source and sink, each able to
+pause (SIGSTOP), resume and report the sink's packet count.
+"""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PY = "/usr/bin/python3"
+
+LCORES = "0-1"          # lcore 0: main/control, lcore 1: the one forwarding core
+FORWARDING_LCORE = "1"
+MBUFS = 8191
+MEMORY_MB = 512
+FLOWS = int(os.environ.get("BENCH_FLOWS", "2048"))
+FULL_ROUTES = int(os.environ.get("BENCH_FULL_ROUTES", "1000000"))
+HUGEPAGES = os.environ.get("BENCH_HUGEPAGES", "1") != "0"
+
+SRC_NET, SINK_NET = "198.18.0.1/24", "198.19.0.1/24"
+GATEWAYS = ["198.19.0.2", "198.19.0.3", "198.19.0.4", "198.19.0.5"]
+GATEWAY_MAC = "02:00:00:00:00:%02x"
+L3FWD_DEST_MAC = "02:00:00:00:00:02"
+# 16 routes covering all unicast space (0/1, 128/2, 192/3): the same
+# forwarding decision for every flow, through a route, never a connected subnet
+COVER = (["%d.0.0.0/4" % (16 * i) for i in range(12)] +
+         ["%d.0.0.0/5" % (192 + 8 * i) for i in range(4)])
+
+
+CONTROL_CPU = 0       # where the bench itself, fwdctl and route_churn run
+
+
+def pin_to_control_cpu():
+    """Keep the harness (and the tools it runs) off the forwarding core;
+    the programs under test get every CPU back and pin their own lcores."""
+    os.sched_setaffinity(0, {CONTROL_CPU})
+
+
+def all_cpus():
+    os.sched_setaffinity(0, range(os.cpu_count()))
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def die(msg):
+    log("bench: " + msg)
+    sys.exit(1)
+
+
+class Paths:
+    def __init__(self, build):
+        self.build = os.path.abspath(build)
+        self.out = os.path.join(self.build, "bench")
+        self.run = os.path.join(self.out, "run")
+        self.daemon = os.path.join(self.build, "fwd-daemon")
+        self.fwdctl = os.path.join(self.build, "fwdctl")
+        self.churn = os.path.join(self.out, "route_churn")
+        self.l3fwd = os.path.join(self.out, "l3fwd", "build", "l3fwd")
+        self.table = os.path.join(self.out, "full-%d.txt" % FULL_ROUTES)
+        self.traffic = os.path.join(self.out, "traffic-%d" % FLOWS)
+        self.pcap64 = os.path.join(self.traffic, "64.pcap")
+        self.pcap_imix = os.path.join(self.traffic, "imix.pcap")
+        self.traffic_routes = os.path.join(self.traffic, "traffic.txt")
+        os.makedirs(self.run, exist_ok=True)
+
+
+def prepare_inputs(p):
+    """The full table and the pcaps, generated once and kept in build/bench."""
+    for f in (p.daemon, p.fwdctl, p.l3fwd):
+        if not os.access(f, os.X_OK):
+            die("%s missing: run 'make bench'" % f)
+    if not os.path.exists(p.table):
+        log("generating a %d-route table ..." % FULL_ROUTES)
+        with open(p.table + ".tmp", "w") as f:
+            subprocess.run([PY, os.path.join(ROOT, "tests/bench/gen_routes.py"),
+                            str(FULL_ROUTES)] + GATEWAYS, stdout=f, check=True)
+        os.rename(p.table + ".tmp", p.table)
+    if not os.path.exists(p.traffic_routes):
+        log("generating traffic: %d flows, 64 B and IMIX ..." % FLOWS)
+        os.makedirs(p.traffic, exist_ok=True)
+        subprocess.run([PY, os.path.join(ROOT, "tests/bench/gen_pcap.py"), p.table, str(FLOWS),
+                        p.traffic], check=True)
+    rules = os.path.join(p.out, "l3fwd-v4.cfg")
+    with open(rules, "w") as f:
+        f.write("".join("R%s 1\n" % c for c in COVER))
+    with open(os.path.join(p.out, "l3fwd-v6.cfg"), "w") as f:
+        f.write("R2001:db8::/32 1\n")
+
+
+# ---------------------------------------------------------------- hugepages
+class Hugepages:
+    """Reserve 2 MiB pages for the run and give back what we added, unless
+    someone else changed the count meanwhile. The count before is kept in
+    run/nr_hugepages until restored, so a run that was killed outright is
+    cleaned up by the next one."""
+    SYS = "/proc/sys/vm/nr_hugepages"
+
+    def __init__(self, paths):
+        self.saved = os.path.join(paths.run, "nr_hugepages")
+        self.orig = self.set_to = None
+        try:
+            self.orig, self.set_to = [int(x) for x in open(self.saved).read().split()]
+        except (OSError, ValueError):
+            pass
+
+    def up(self, pages):
+        if not HUGEPAGES:
+            return
+        cur = int(open(self.SYS).read())
+        if self.orig is None or cur != self.set_to:
+            self.orig = cur
+        if cur < pages:
+            with open(self.SYS, "w") as f:
+                f.write(str(pages))
+        self.set_to = int(open(self.SYS).read())
+        with open(self.saved, "w") as f:
+            f.write("%d %d\n" % (self.orig, self.set_to))
+        free = int([line.split()[1] for line in open("/proc/meminfo")
+                    if line.startswith("HugePages_Free")][0])
+        if free < pages * 0.9:
+            die("only %d free hugepages (wanted %d); BENCH_HUGEPAGES=0 runs without" %
+                (free, pages))
+
+    def down(self):
+        if self.set_to is not None and int(open(self.SYS).read()) == self.set_to:
+            with open(self.SYS, "w") as f:
+                f.write(str(self.orig))
+        self.set_to = None
+        if os.path.exists(self.saved):
+            os.unlink(self.saved)
+
+
+# ---------------------------------------------------------------- processes
+STARTED = []   # every Program started, so the cleanup can reach them all
+PIDFILE = None  # and their pids on disk, for a run that was killed outright
+
+
+def cleanup_all():
+    for prog in list(STARTED):
+        prog.stop()
+    save_pids()
+
+
+def save_pids():
+    if PIDFILE is not None:
+        with open(PIDFILE, "w") as f:
+            f.write("%d\n" % os.getpid())
+            f.write("".join("%d\n" % prog.proc.pid for prog in STARTED))
+
+
+def reap_leftovers(paths):
+    """Stop programs an earlier, killed run left behind: by the pids it
+    recorded (the first is that run's own), and only if they still are
+    bench programs."""
+    global PIDFILE
+    pidfile = os.path.join(paths.run, "pids")
+    try:
+        pids = [int(x) for x in open(pidfile).read().split()]
+    except (OSError, ValueError):
+        pids = []
+    if pids and os.path.exists("/proc/%d" % pids[0]) and "bench" in \
+            open("/proc/%d/cmdline" % pids[0], "rb").read().decode(errors="replace"):
+        die("another bench run (pid %d) is using %s" % (pids[0], paths.run))
+    PIDFILE = pidfile
+    for pid in pids[1:]:
+        try:
+            cmdline = open("/proc/%d/cmdline" % pid, "rb").read().decode(errors="replace")
+        except OSError:
+            continue
+        if "fwdbench-" in cmdline or paths.run in cmdline:
+            log("stopping pid %d left by an earlier run" % pid)
+            os.kill(pid, signal.SIGCONT)
+            os.kill(pid, signal.SIGKILL)
+    save_pids()
+
+
+def eal_memory_args(huge):
+    if huge:
+        return ["--in-memory", "-m", str(MEMORY_MB)]
+    return ["--no-huge", "--no-shconf", "-m", str(2 * MEMORY_MB)]
+
+
+def vdevs(pcap):
+    return ["--vdev", "net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap,
+            "--vdev", "net_null0,no-rx=1"]
+
+
+class Sample:
+    """Counters at one moment: t (s), rx (source port), tx (sink port, as the
+    program counts it), sink (the sink PMD's own count), drops."""
+
+    def __init__(self, t, rx, tx, sink, drops, reasons=None):
+        self.t, self.rx, self.tx, self.sink, self.drops = t, rx, tx, sink, drops
+        self.reasons = reasons or {}
+
+
+class Program:
+    """One program under test on the bench lcores; a subclass gives its
+    command line and sample()."""
+
+    def __init__(self, paths, name, label, pcap, burst=32, wrapper=None):
+        self.p, self.name, self.label, self.pcap, self.burst = paths, name, label, pcap, burst
+        self.prefix = "fwdbench-" + name
+        self.logfile = os.path.join(paths.run, name + ".log")
+        self.wrapper = wrapper or []
+        self.huge = HUGEPAGES and not self.wrapper   # valgrind runs without hugepages
+        self.proc = None
+        self.error = None
+
+    def command(self):
+        raise NotImplementedError
+
+    def start(self):
+        self.remove_runtime_dir()
+        with open(self.logfile, "w") as out:
+            self.proc = subprocess.Popen(self.wrapper + self.command(), stdin=subprocess.DEVNULL,
+                                         stdout=out, stderr=subprocess.STDOUT,
+                                         start_new_session=True, preexec_fn=all_cpus)
+        STARTED.append(self)
+        save_pids()
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def log_tail(self, n=15):
+        try:
+            return "".join(open(self.logfile).readlines()[-n:])
+        except OSError:
+            return ""
+
+    def wait_forwarding(self, timeout=60):
+        """Wait until the sink count grows; False (and self.error) if not."""
+        deadline = time.monotonic() + timeout
+        first = None
+        while time.monotonic() < deadline:
+            if not self.alive():
+                self.error = "exited (%s)" % self.proc.returncode
+                return False
+            s = self.try_sample()
+            if s is not None:
+                if first is not None and s.tx > first.tx:
+                    return True
+                first = first or s
+            time.sleep(0.2)
+        self.error = "not forwarding after %ds" % timeout
+        return False
+
+    def try_sample(self):
+        try:
+            return self.sample()
+        except (OSError, ValueError, KeyError, IndexError, subprocess.SubprocessError):
+            return None
+
+    def pause(self):
+        if self.alive():
+            os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def resume(self):
+        if self.alive():
+            os.kill(self.proc.pid, signal.SIGCONT)
+
+    def stop(self, timeout=20):
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGCONT)
+            os.kill(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        if self in STARTED:
+            STARTED.remove(self)
+            save_pids()
+        self.remove_runtime_dir()
+
+    def remove_runtime_dir(self):
+        shutil.rmtree("/var/run/dpdk/" + self.prefix, ignore_errors=True)
+
+
+class Telemetry:
+    """DPDK telemetry v2 client (/var/run/dpdk/PREFIX/dpdk_telemetry.v2)."""
+
+    def __init__(self, prefix):
+        self.path = "/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix
+        self.sock = None
+
+    def query(self, cmd):
+        if self.sock is None:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            s.settimeout(5)
+            s.connect(self.path)
+            s.recv(1024)
+            self.sock = s
+        try:
+            self.sock.send(cmd.encode())
+            reply = json.loads(self.sock.recv(1 << 16))
+        except (OSError, ValueError):
+            self.close()
+            raise
+        return reply[cmd.split(",")[0]]
+
+    def close(self):
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+
+class DpdkApp(Program):
+    """testpmd and l3fwd: counted through telemetry, port 0 = source, 1 = sink."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.telemetry = Telemetry(self.prefix)
+
+    def eal(self):
+        return (["-l", LCORES, "--main-lcore", "0", "--file-prefix", self.prefix, "--no-pci"] +
+                eal_memory_args(self.huge) + vdevs(self.pcap))
+
+    def sample(self):
+        t0 = time.monotonic()
+        src = self.telemetry.query("/ethdev/stats,0")
+        sink = self.telemetry.query("/ethdev/stats,1")
+        t = (t0 + time.monotonic()) / 2
+        drops = src["imissed"] + src["rx_nombuf"] + sink["oerrors"]
+        return Sample(t, src["ipackets"], sink["opackets"], sink["opackets"], drops)
+
+    def stop(self, timeout=20):
+        self.telemetry.close()
+        super().stop(timeout)
+
+
+class Testpmd(DpdkApp):
+    def command(self):
+        # --stats-period keeps it running without a terminal (it exits on stdin EOF otherwise)
+        return (["dpdk-testpmd"] + self.eal() +
+                ["--", "--forward-mode=io", "--nb-cores=1", "--burst=%d" % self.burst,
+                 "--total-num-mbufs=%d" % MBUFS, "--stats-period=3600"])
+
+
+class L3fwd(DpdkApp):
+    def eal(self):
+        # Only lcore 1, its main lcore, which forwards: with "-l 0-1" its idle
+        # main lcore 0 would spin in rte_eal_mp_wait_lcore, and a busy CPU 0
+        # slows CPU 1 where vCPUs share a physical core (as on the VM this was
+        # written on); testpmd's and fwd's main threads sleep.
+        args = super().eal()
+        args[args.index("-l") + 1] = FORWARDING_LCORE
+        i = args.index("--main-lcore")
+        del args[i:i + 2]
+        return args
+
+    def command(self):
+        out = self.p.out
+        return ([self.p.l3fwd] + self.eal() +
+                ["--", "-p", "0x3", "--config=(0,0,1)", "--lookup=lpm", "--parse-ptype",
+                 "--rule_ipv4=" + os.path.join(out, "l3fwd-v4.cfg"),
+                 "--rule_ipv6=" + os.path.join(out, "l3fwd-v6.cfg"),
+                 "--eth-dest=1,%s" % L3FWD_DEST_MAC])
+
+
+class Fwd(Program):
+    """fwd-daemon in xconnect mode, or routing (l3) with the 16 covering routes
+    and static neighbours, optionally with the full table loaded on top."""
+
+    def __init__(self, paths, name, label, pcap, mode, burst=32, full_table=False, wrapper=None):
+        super().__init__(paths, name, label, pcap, burst, wrapper)
+        self.mode, self.full_table = mode, full_table
+        self.sock = os.path.join(paths.run, name + ".sock")
+        self.conf = os.path.join(paths.run, name + ".yaml")
+        self.load_seconds = None
+
+    def config(self):
+        hp = "true" if self.huge else "false"
+        mem = MEMORY_MB if hp == "true" else 2 * MEMORY_MB
+        head = ("dpdk:\n  lcores: \"%s\"\n  hugepages: %s\n  memory_mb: %d\n"
+                "  file_prefix: %s\ndataplane:\n  burst: %d\n  mbufs: %d\n"
+                "control:\n  socket: %s\n  socket_group: root\nports:\n" %
+                (LCORES, hp, mem, self.prefix, self.burst, MBUFS, self.sock))
+        src = "net_pcap0,rx_pcap=%s,infinite_rx=1" % self.pcap
+        sink = "net_null0,no-rx=1"
+        if self.mode == "xconnect":
+            return head + (
+                "  - { name: src, device: \"%s\", mode: xconnect, peer: sink }\n"
+                "  - { name: sink, device: \"%s\", mode: xconnect, peer: src }\n" % (src, sink))
+        routes = "".join("  - { prefix: %s, via: %s }\n" % (c, GATEWAYS[i % len(GATEWAYS)])
+                         for i, c in enumerate(COVER))
+        neigh = "".join("  - { address: %s, mac: \"%s\", port: sink }\n" %
+                        (g, GATEWAY_MAC % (2 + i)) for i, g in enumerate(GATEWAYS))
+        return head + (
+            "  - { name: src, device: \"%s\", mode: l3, addresses: [%s] }\n"
+            "  - { name: sink, device: \"%s\", mode: l3, addresses: [%s] }\n"
+            "routes:\n%sneighbors:\n%s" % (src, SRC_NET, sink, SINK_NET, routes, neigh))
+
+    def command(self):
+        with open(self.conf, "w") as f:
+            f.write(self.config())
+        if os.path.exists(self.sock):   # left by a run that was killed
+            os.unlink(self.sock)
+        return [self.p.daemon, "-c", self.conf]
+
+    def fwdctl(self, *args, timeout=30):
+        return subprocess.run([self.p.fwdctl, "-s", self.sock] + list(args), capture_output=True,
+                              text=True, timeout=timeout)
+
+    def stats(self):
+        r = self.fwdctl("-j", "stats", timeout=10)
+        if r.returncode != 0:
+            raise OSError(r.stderr.strip())
+        return json.loads(r.stdout)
+
+    def sample(self):
+        d = self.stats()
+        ports = {p["name"]: p for p in d["ports"]}
+        src, sink = ports["src"], ports["sink"]
+        xs = {x["name"]: x["value"] for x in sink["xstats"]}
+        reasons = {}
+        for p in d["ports"]:
+            for r in p["drop_reasons"]:
+                key = "%s:%s" % (p["name"], r["name"])
+                reasons[key] = reasons.get(key, 0) + r["value"]
+        drops = sum(p["drops"] for p in d["ports"])
+        return Sample(d["timestamp_ms"] / 1000.0, src["rx_packets"], sink["tx_packets"],
+                      xs.get("tx_good_packets", sink["tx_packets"]), drops, reasons)
+
+    def wait_forwarding(self, timeout=60):
+        if not super().wait_forwarding(timeout):
+            return False
+        if self.full_table:
+            t0 = time.monotonic()
+            r = self.fwdctl("route", "load", self.p.table, timeout=600)
+            if r.returncode != 0:
+                self.error = "route load: " + (r.stderr or r.stdout).strip()
+                return False
+            self.load_seconds = time.monotonic() - t0
+            routes = json.loads(self.fwdctl("-j", "status").stdout)["routes"]
+            log("  %s: loaded %d routes in %.1f s (%s)" %
+                (self.name, routes, self.load_seconds, r.stdout.strip()))
+        return True
+
+
+def start_all(programs, timeout=60):
+    """Start each program in turn, wait until it forwards, pause it. Returns
+    the ones that work; the others are reported and stopped."""
+    ok = []
+    for prog in programs:
+        log("  starting %s ..." % prog.label)
+        prog.start()
+        if prog.wait_forwarding(timeout):
+            prog.pause()
+            ok.append(prog)
+        else:
+            log("  %s: FAILED: %s; log %s:\n%s" % (prog.label, prog.error, prog.logfile,
+                                                    prog.log_tail()))
+            prog.stop()
+    return ok
+
+
+def install_signal_handlers():
+    def on_signal(sig, frame):
+        raise SystemExit(128 + sig)
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGHUP, on_signal)

@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""make bench-callgrind: instructions per packet of fwd and l3fwd, repeatable.
+
+    tests/bench/callgrind.py BUILD_DIR
+
+Each program runs under `valgrind --tool=callgrind --fair-sched=yes` on the
+bench set-up (64 B pcap with infinite_rx as source, net_null sink, lcore 1
+forwarding, burst 32; no hugepages under valgrind) with collection only
+inside its forwarding loop (--toggle-collect: fwd's worker_main, l3fwd's
+lpm_main_loop), so start-up and the control thread are not counted. It is
+stopped once the sink has counted CG_PACKETS packets (default 2,000,000).
+
+From the callgrind profile:
+  packets      calls into net_pcap's rx burst x burst size (infinite_rx
+               always returns a full burst; checked against the counters)
+  PMD share    inclusive cost of every call from the application binary
+               into net_pcap or net_null (rx/tx burst, with the mbuf and
+               mempool work they do), plus the inlined rte_eth_rx/tx_burst
+               wrappers (lines of rte_ethdev.h) in the application
+  app share    everything else in the loop: the program's own work
+The per-program profiles stay in build/bench/callgrind.NAME.out (read them
+with callgrind_annotate); results go to build/bench/callgrind.json.
+"""
+import json
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib as bl  # noqa: E402
+from benchlib import log  # noqa: E402
+
+PACKETS = int(os.environ.get("CG_PACKETS", "2000000"))
+TIMEOUT = int(os.environ.get("CG_TIMEOUT", "600"))
+PMD_OBJECTS = ("librte_net_pcap", "librte_net_null")
+RX_OBJECT = "librte_net_pcap"
+
+
+def valgrind(out, loop_fn):
+    return ["valgrind", "--tool=callgrind", "--fair-sched=yes", "--collect-atstart=no",
+            "--toggle-collect=" + loop_fn, "--callgrind-out-file=" + out, "-q"]
+
+
+class Profile:
+    """The figures of one callgrind output file (format: valgrind docs,
+    "Callgrind Format Specification"), with name compression."""
+
+    def __init__(self, path, app):
+        self.total = self.pmd = self.ethdev = self.rx_calls = 0
+        self.self_cost = {}
+        names = {"ob": {}, "fl": {}, "fn": {}}
+
+        def name(space, spec):
+            m = re.match(r"\((\d+)\)\s*(.*)$", spec)
+            if not m:
+                return spec
+            if m.group(2):
+                names[space][m.group(1)] = m.group(2)
+            return names[space].get(m.group(1), "?")
+
+        ob = fn_ob = fl = file = fn = ""
+        cob, call = None, None
+        space = {"ob": "ob", "cob": "ob", "fl": "fl", "fi": "fl", "fe": "fl", "cfi": "fl",
+                 "cfl": "fl", "fn": "fn", "cfn": "fn"}
+        with open(path) as f:
+            for line in f:
+                c = line[0]
+                if c.isdigit() or c in "+-*":
+                    parts = line.split()
+                    cost = int(parts[1]) if len(parts) > 1 else 0
+                    if call is not None:      # the inclusive cost of the calls just named
+                        callee_ob, n = call
+                        call = None
+                        if fn_ob == app and callee_ob.split("/")[-1].startswith(PMD_OBJECTS):
+                            self.pmd += cost
+                            if RX_OBJECT in callee_ob:
+                                self.rx_calls += n
+                        continue
+                    key = (fn_ob.split("/")[-1], fn)
+                    self.self_cost[key] = self.self_cost.get(key, 0) + cost
+                    if fn_ob == app and file.endswith("/rte_ethdev.h"):
+                        self.ethdev += cost
+                    continue
+                key, eq, val = line.rstrip("\n").partition("=")
+                if not eq:
+                    if line.startswith(("summary:", "totals:")):
+                        self.total = int(line.split()[1])
+                    continue
+                if key in space:
+                    v = name(space[key], val)
+                    if key == "ob":
+                        ob = v
+                    elif key == "fl":
+                        fl = file = v
+                    elif key in ("fi", "fe"):
+                        file = v
+                    elif key == "fn":
+                        fn, fn_ob, file = v, ob, fl
+                    elif key == "cob":
+                        cob = v
+                elif key == "calls":
+                    call = (cob or fn_ob, int(val.split()[0]))
+                    cob = None
+
+    def top(self, n=8):
+        return sorted(self.self_cost.items(), key=lambda kv: -kv[1])[:n]
+
+
+def profile_one(p, prog, loop_fn, app_path):
+    out = os.path.join(p.out, "callgrind.%s.out" % prog.name)
+    if os.path.exists(out):
+        os.unlink(out)
+    prog.wrapper = valgrind(out, loop_fn)
+    prog.huge = False
+    log("  %s under callgrind ..." % prog.label)
+    t0 = time.monotonic()
+    prog.start()
+    try:
+        if not prog.wait_forwarding(timeout=300):
+            log("  %s: FAILED: %s\n%s" % (prog.label, prog.error, prog.log_tail()))
+            return None
+        last = prog.sample()
+        while last.tx < PACKETS and time.monotonic() - t0 < TIMEOUT and prog.alive():
+            time.sleep(0.5)
+            last = prog.sample()
+        last = prog.sample()
+    finally:
+        prog.stop(timeout=300)
+    if not os.path.exists(out):
+        log("  %s: no callgrind output\n%s" % (prog.label, prog.log_tail()))
+        return None
+    prof = Profile(out, app_path)
+    packets = prof.rx_calls * prog.burst
+    app = prof.total - prof.pmd - prof.ethdev
+    res = {
+        "label": prog.label, "profile": out, "packets": packets,
+        "packets_counted_before_stop": last.rx,
+        "instructions": prof.total,
+        "per_packet": prof.total / packets if packets else None,
+        "pmd_per_packet": (prof.pmd + prof.ethdev) / packets if packets else None,
+        "ethdev_inline_per_packet": prof.ethdev / packets if packets else None,
+        "app_per_packet": app / packets if packets else None,
+        "top_functions": [{"object": o, "function": f, "per_packet": c / packets}
+                          for (o, f), c in prof.top()] if packets else [],
+        "seconds": time.monotonic() - t0,
+    }
+    if packets and not 0.5 * packets <= last.rx <= packets:
+        res["warning"] = "rx calls x burst (%d) and the rx counter (%d) disagree" % (
+            packets, last.rx)
+    return res
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    p = bl.Paths(sys.argv[1])
+    bl.install_signal_handlers()
+    bl.reap_leftovers(p)
+    bl.prepare_inputs(p)
+    l3fwd_app = os.path.realpath(p.l3fwd)
+    runs = [
+        (bl.Fwd(p, "cg-fwd-16", "fwd l3 16 routes", p.pcap64, "l3"), "worker_main", p.daemon),
+        (bl.L3fwd(p, "cg-l3fwd", "l3fwd lpm", p.pcap64), "lpm_main_loop", l3fwd_app),
+        (bl.Fwd(p, "cg-fwd-xc", "fwd xconnect", p.pcap64, "xconnect"), "worker_main", p.daemon),
+    ]
+    results = {"packets_target": PACKETS}
+    try:
+        for prog, loop_fn, app in runs:
+            r = profile_one(p, prog, loop_fn, app)
+            if r is not None:
+                results[prog.name] = r
+    finally:
+        bl.cleanup_all()
+    report(results)
+    with open(os.path.join(p.out, "callgrind.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    log("\nwrote %s" % os.path.join(p.out, "callgrind.json"))
+
+
+def report(results):
+    log("\n%-20s %10s %14s %12s %12s" % ("instructions/packet", "packets", "total",
+                                          "PMD+ethdev", "application"))
+    for name, r in results.items():
+        if not isinstance(r, dict) or r.get("per_packet") is None:
+            continue
+        log("%-20s %10d %14.1f %12.1f %12.1f" % (r["label"], r["packets"], r["per_packet"],
+                                                 r["pmd_per_packet"], r["app_per_packet"]))
+        if "warning" in r:
+            log("%20s ! %s" % ("", r["warning"]))
+    fwd, l3 = results.get("cg-fwd-16"), results.get("cg-l3fwd")
+    if fwd and l3 and fwd.get("app_per_packet") and l3.get("app_per_packet"):
+        ratio = fwd["app_per_packet"] / l3["app_per_packet"]
+        results["app_ratio_fwd_l3fwd"] = ratio
+        log("\napplication instructions per packet, fwd / l3fwd: %.3f (target <= 1.0: %s)" %
+            (ratio, "PASS" if ratio <= 1.0 else "FAIL"))
+    for name, r in results.items():
+        if isinstance(r, dict) and r.get("top_functions"):
+            log("\n%s: top functions by own instructions per packet" % r["label"])
+            for t in r["top_functions"]:
+                log("  %8.1f  %s %s" % (t["per_packet"], t["object"], t["function"]))
+
+
+if __name__ == "__main__":
+    main()
