@@ -36,35 +36,13 @@ static void tx_unsent(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts
 	fwd_drop_bulk(w, port, reason, pkts, n);
 }
 
-void fwd_tx_flush(struct fwd_worker *w, uint8_t port)
+void fwd_tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, uint16_t n,
+                  uint64_t bytes)
 {
-	struct fwd_txbuf *b = &w->tx[port];
 	const struct fwd_port *p = &fwd_ports[port];
 	struct fwd_port_ctrs *c = &w->stats.port[port];
 	uint16_t sent = 0;
 
-	if (likely(p->admin_up)) {
-		fwd_capture(w->index, port, w->txq, FWD_CAPTURE_TX, b->pkts, b->n);
-		sent = rte_eth_tx_burst(p->port_id, w->txq, b->pkts, b->n);
-	}
-	if (unlikely(sent < b->n))
-		tx_unsent(w, port, b->pkts + sent, b->n - sent,
-		          p->admin_up ? FWD_DROP_TX_FULL : FWD_DROP_PORT_DOWN, &b->bytes);
-	c->tx_pkts += sent;
-	c->tx_bytes += b->bytes;
-	b->n = 0;
-	b->bytes = 0;
-}
-
-void fwd_tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, uint16_t n)
-{
-	const struct fwd_port *p = &fwd_ports[port];
-	struct fwd_port_ctrs *c = &w->stats.port[port];
-	uint64_t bytes = 0;
-	uint16_t sent = 0;
-
-	for (uint16_t i = 0; i < n; i++)
-		bytes += pkts[i]->pkt_len;
 	if (likely(p->admin_up)) {
 		fwd_capture(w->index, port, w->txq, FWD_CAPTURE_TX, pkts, n);
 		sent = rte_eth_tx_burst(p->port_id, w->txq, pkts, n);
@@ -76,27 +54,34 @@ void fwd_tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, ui
 	c->tx_bytes += bytes;
 }
 
+void fwd_tx_flush(struct fwd_worker *w, uint8_t port)
+{
+	struct fwd_txbuf *b = &w->tx[port];
+
+	fwd_tx_burst(w, port, b->pkts, b->n, b->bytes);
+	b->n = 0;
+	b->bytes = 0;
+}
+
 /* Receive and dispatch one burst; returns the number of packets received. */
 static inline uint16_t worker_rx(struct fwd_worker *w, const struct fwd_rxq *q)
 {
 	struct rte_mbuf *pkts[FWD_BURST_MAX];
 	const struct fwd_port *p = &fwd_ports[q->port];
 	struct fwd_port_ctrs *c = &w->stats.port[q->port];
-	uint64_t bytes = 0;
 	uint16_t n;
 
 	n = rte_eth_rx_burst(q->port_id, q->queue, pkts, w->burst);
 	if (n == 0)
 		return 0;
 	fwd_capture(w->index, q->port, q->queue, FWD_CAPTURE_RX, pkts, n);
-	for (uint16_t i = 0; i < n; i++)
-		bytes += pkts[i]->pkt_len;
 	c->rx_pkts += n;
-	c->rx_bytes += bytes;
-	if (unlikely(!p->admin_up))
-		fwd_drop_bulk(w, q->port, FWD_DROP_PORT_DOWN, pkts, n);
-	else
+	if (likely(p->admin_up)) {
 		mode_input[p->mode](w, p, pkts, n);
+	} else {
+		c->rx_bytes += fwd_pkts_bytes(pkts, n);
+		fwd_drop_bulk(w, q->port, FWD_DROP_PORT_DOWN, pkts, n);
+	}
 	return n;
 }
 

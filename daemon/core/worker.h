@@ -34,7 +34,7 @@ struct fwd_rxq {
 
 struct fwd_txbuf {
 	uint16_t n;
-	uint64_t bytes; /* sum of pkt_len of the buffered mbufs */
+	uint32_t bytes; /* sum of pkt_len of the buffered mbufs */
 	struct rte_mbuf *pkts[FWD_TXBUF_CAP];
 };
 
@@ -57,7 +57,11 @@ struct fwd_worker {
 	struct rte_mbuf *punt[FWD_BURST_MAX];
 } __rte_cache_aligned;
 
-/* A mode's input: handles a burst received on port `in` (all mbufs consumed). */
+/*
+ * A mode's input: handles a burst received on port `in` (all mbufs
+ * consumed). The worker has counted the packets; the input adds their
+ * bytes to stats.port[in].rx_bytes, in whatever loop it already runs.
+ */
 typedef void (*fwd_input_fn)(struct fwd_worker *w, const struct fwd_port *in,
                              struct rte_mbuf **pkts, uint16_t n);
 
@@ -72,6 +76,15 @@ void fwd_workers_free(void);
 
 /* Hand a packet built by the control thread to a worker for transmission. */
 int fwd_control_tx(struct rte_mbuf *m, uint8_t port);
+
+static inline uint64_t fwd_pkts_bytes(struct rte_mbuf *const *pkts, uint16_t n)
+{
+	uint64_t bytes = 0;
+
+	for (uint16_t i = 0; i < n; i++)
+		bytes += pkts[i]->pkt_len;
+	return bytes;
+}
 
 static inline void fwd_drop(struct fwd_worker *w, uint8_t port, enum fwd_drop_reason r,
                             struct rte_mbuf *m)
@@ -100,6 +113,53 @@ static inline void fwd_tx(struct fwd_worker *w, uint8_t port, struct rte_mbuf *m
 	b->pkts[b->n++] = m;
 }
 
+/*
+ * A burst's transmissions with the egress buffer of the last port used held
+ * in registers (the count and bytes are written back once per run, not per
+ * packet). Anything else that touches w->tx (fwd_tx, a flush, a slow path
+ * that may send) must come after fwd_txc_sync.
+ */
+struct fwd_txc {
+	struct fwd_txbuf *b;
+	uint8_t port; /* FWD_MAX_PORTS: none yet */
+	uint16_t n;
+	uint32_t bytes;
+};
+
+#define FWD_TXC_INIT                                                 \
+	{                                                            \
+		.b = NULL, .port = FWD_MAX_PORTS, .n = 0, .bytes = 0 \
+	}
+
+static inline void fwd_txc_sync(struct fwd_txc *c)
+{
+	if (c->port != FWD_MAX_PORTS) {
+		c->b->n = c->n;
+		c->b->bytes += c->bytes;
+		c->bytes = 0;
+		c->port = FWD_MAX_PORTS;
+	}
+}
+
+static inline void fwd_txc_put(struct fwd_worker *w, struct fwd_txc *c, uint8_t port,
+                               struct rte_mbuf *m, uint32_t len)
+{
+	if (unlikely(port != c->port)) {
+		fwd_txc_sync(c);
+		c->b = &w->tx[port];
+		c->port = port;
+		c->n = c->b->n;
+	}
+	if (unlikely(c->n == FWD_TXBUF_CAP)) {
+		fwd_txc_sync(c);
+		fwd_tx_flush(w, port);
+		c->port = port;
+		c->n = 0;
+	}
+	c->b->pkts[c->n++] = m;
+	c->bytes += len;
+}
+
 void fwd_punt_flush(struct fwd_worker *w);
 
 /* Stage m for the control thread; `drop` is counted against in_port when
@@ -122,7 +182,9 @@ static inline void fwd_punt(struct fwd_worker *w, struct rte_mbuf *m, enum fwd_p
 /*
  * Send a whole burst on port now (no buffering); unsent mbufs are freed
  * and counted as tx_full. Used when a burst goes to one port (xconnect).
+ * bytes is the sum of their pkt_len.
  */
-void fwd_tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, uint16_t n);
+void fwd_tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, uint16_t n,
+                  uint64_t bytes);
 
 #endif

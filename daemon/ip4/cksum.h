@@ -5,7 +5,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
 #include <rte_ip.h>
 
 static inline uint16_t ip4_fold(uint32_t sum)
@@ -16,20 +19,41 @@ static inline uint16_t ip4_fold(uint32_t sum)
 }
 
 /* IP headers follow a 14-byte Ethernet header: never assume alignment. */
-typedef uint32_t ip4_u32_unaligned __attribute__((aligned(1), may_alias));
 typedef uint16_t ip4_u16 __attribute__((aligned(1), may_alias));
 
-/* True when the header (ihl 32-bit words, at least 5) sums to all ones. */
+/* a + b with the carry wrapped around: one's complement addition in 64 bits */
+static inline uint64_t ip4_add_ec(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? r + 1 : r;
+}
+
+/*
+ * True when the header (ihl 32-bit words, at least 5) sums to all ones.
+ * A one's complement sum of 16-bit words is congruent, mod 0xffff, to the
+ * one's complement sum of the same bytes taken as 64-bit words (2^64 - 1 is
+ * a multiple of 2^16 - 1, and 2^16 = 1 mod 0xffff makes byte order
+ * irrelevant), so two additions with end-around carry and one reduction
+ * replace the usual folding. The sum of a real header is never 0 (the
+ * version is in it).
+ */
 static inline bool ip4_cksum_ok(const struct rte_ipv4_hdr *ip, unsigned ihl)
 {
-	const ip4_u32_unaligned *w = (const ip4_u32_unaligned *)(const void *)ip;
-	uint64_t sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+	const uint8_t *p = (const uint8_t *)ip;
+	uint64_t a, b;
+	uint32_t c;
 
-	for (unsigned i = 5; i < ihl; i++)
-		sum += w[i];
-	sum = (sum & 0xffffffff) + (sum >> 32);
-	sum = (sum & 0xffffffff) + (sum >> 32);
-	return ip4_fold((uint32_t)sum) == 0xffff;
+	memcpy(&a, p, 8);
+	memcpy(&b, p + 8, 8);
+	memcpy(&c, p + 16, 4);
+	a = ip4_add_ec(ip4_add_ec(a, b), c);
+	if (unlikely(ihl > 5))
+		for (unsigned i = 5; i < ihl; i++) {
+			memcpy(&c, p + 4 * i, 4);
+			a = ip4_add_ec(a, c);
+		}
+	return a % 0xffff == 0 && a != 0;
 }
 
 /* Full header checksum (the field is ignored and not changed), network order. */
@@ -46,20 +70,20 @@ static inline uint16_t ip4_cksum(const struct rte_ipv4_hdr *ip)
 }
 
 /*
- * Decrement the TTL and patch the checksum incrementally with RFC 1624
- * equation 3, HC' = ~(~HC + ~m + m'), on the 16-bit word holding TTL and
- * protocol. One's complement sums are byte-order independent, so the
- * stored (network order) words are used as they are.
+ * Decrement the TTL (which must be at least 1) and patch the checksum with
+ * RFC 1624 equation 3, HC' = ~(~HC + ~m + m'), on the 16-bit word holding
+ * TTL and protocol: m' is m less one TTL unit, so ~m + m' is the constant
+ * ~unit and one end-around carry is all the folding needed. One's complement
+ * sums are byte-order independent, so the stored (network order) words are
+ * used as they are.
  */
 static inline void ip4_ttl_dec(struct rte_ipv4_hdr *ip)
 {
-	ip4_u16 *word = (ip4_u16 *)(void *)&ip->time_to_live;
-	uint16_t m = *word, m2;
+	uint32_t sum = (uint16_t)~ip->hdr_checksum + (uint16_t)~rte_cpu_to_be_16(0x0100);
 
 	ip->time_to_live--;
-	m2 = *word;
-	uint32_t sum = (uint16_t)~ip->hdr_checksum + (uint16_t)~m + m2;
-	ip->hdr_checksum = (uint16_t)~ip4_fold(sum);
+	sum = (sum & 0xffff) + (sum >> 16);
+	ip->hdr_checksum = (uint16_t)~sum;
 }
 
 #endif

@@ -73,28 +73,30 @@ void fib4_reclaim(struct fib4 *f);
 size_t fib4_memory(const struct fib4 *f);
 uint32_t fib4_tbl8_used(const struct fib4 *f);
 
-static inline uint32_t fib4_lookup(const struct fib4 *f, uint32_t ip)
+/* The tables of a FIB, read once per burst into registers: stores to packet
+ * bytes may alias anything, so the compiler would reload them per packet. */
+struct fib4_view {
+	const uint32_t *tbl24;
+	const uint32_t *tbl8;
+};
+
+static inline struct fib4_view fib4_view(const struct fib4 *f)
 {
-	uint32_t e = f->tbl24[ip >> 8];
+	return (struct fib4_view){ f->tbl24, f->tbl8 };
+}
+
+static inline uint32_t fib4_lookup_view(struct fib4_view v, uint32_t ip)
+{
+	uint32_t e = v.tbl24[ip >> 8];
 
 	if (unlikely(e & FIB4_EXT))
-		e = f->tbl8[((e & FIB4_NH_MASK) << 8) | (ip & 0xff)];
+		e = v.tbl8[((e & FIB4_NH_MASK) << 8) | (ip & 0xff)];
 	return e & FIB4_NH_MASK;
 }
 
-/* Look up n addresses (host order), prefetching tbl24 entries ahead. */
-static inline void fib4_lookup_bulk(const struct fib4 *f, const uint32_t *ips, uint32_t *nhs,
-                                    unsigned n)
+static inline uint32_t fib4_lookup(const struct fib4 *f, uint32_t ip)
 {
-	unsigned i;
-
-	for (i = 0; i < n && i < 8; i++)
-		rte_prefetch0(&f->tbl24[ips[i] >> 8]);
-	for (i = 0; i < n; i++) {
-		if (i + 8 < n)
-			rte_prefetch0(&f->tbl24[ips[i + 8] >> 8]);
-		nhs[i] = fib4_lookup(f, ips[i]);
-	}
+	return fib4_lookup_view(fib4_view(f), ip);
 }
 
 #endif

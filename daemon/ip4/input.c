@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The IPv4 fast path of an l3 port: classify the burst, validate headers
- * (RFC 1812 5.2.2), one bulk FIB lookup, then per packet: TTL, MTU, TTL
- * decrement with an incremental checksum, link header from the next hop,
- * and into the egress port's tx buffer. Everything else (ARP, packets for
- * us, unresolved neighbours, ICMP errors) is punted to the control thread.
+ * The IPv4 fast path of an l3 port: classify and validate the burst (RFC
+ * 1812 5.2.2) while prefetching each destination's FIB entry, then per
+ * packet: FIB lookup, TTL, MTU, TTL decrement with an incremental checksum,
+ * link header from the next hop, and into the egress port's tx buffer. Everything else (ARP,
+ * packets for us, unresolved neighbours, ICMP errors) is punted to the control thread.
  */
+#include <string.h>
+
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_prefetch.h>
@@ -73,9 +75,10 @@ static inline int ip4_check(struct rte_mbuf *m, const struct rte_ipv4_hdr *ip)
 
 static inline void ip4_send(struct fwd_worker *w, struct rte_mbuf *m, const struct nh4 *nh)
 {
-	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
 
-	rte_memcpy(eth, &nh->l2, sizeof(*eth));
+	/* the addresses only: the Ethernet type is already IPv4 */
+	memcpy(eth, &nh->l2, 2 * RTE_ETHER_ADDR_LEN);
 	fwd_tx(w, nh->port, m);
 }
 
@@ -146,18 +149,35 @@ static void __rte_noinline ip4_forward_slow(struct fwd_worker *w, uint8_t in, st
 	ip4_punt_resolve(w, in, m, nh, nhi);
 }
 
-static inline void ip4_forward(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m, uint32_t nhi)
-{
-	const struct nh4 *nh = &nh4_table[nhi];
-	struct rte_ipv4_hdr *ip = ip4_hdr(m);
+/* What the forwarding loop reads per burst, kept out of memory that packet
+ * writes could alias. */
+struct ip4_burst {
+	struct fib4_view fib;
+	const struct nh4 *nh;
+	uint8_t in;
+};
 
-	if (likely(nh->type == NH4_FWD && ip->time_to_live > 1 &&
-	           rte_be_to_cpu_16(ip->total_length) <= nh->mtu)) {
+static inline void ip4_forward(struct fwd_worker *w, const struct ip4_burst *b, struct rte_mbuf *m,
+                               uint32_t dst, struct fwd_txc *txc)
+{
+	uint32_t nhi = fib4_lookup_view(b->fib, dst);
+	const struct nh4 *nh = &b->nh[nhi];
+	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + L2_LEN);
+	uint16_t tot = rte_be_to_cpu_16(ip->total_length);
+
+	/* fwd_mtu is 0 unless the next hop forwards: one test for type and size */
+	if (likely(ip->time_to_live > 1) &&
+	    likely(tot <= __atomic_load_n(&nh->fwd_mtu, __ATOMIC_ACQUIRE))) {
+		uint8_t port = nh->port;
 		ip4_ttl_dec(ip);
-		ip4_send(w, m, nh);
+		/* the addresses only: the Ethernet type is already IPv4 */
+		memcpy(eth, &nh->l2, 2 * RTE_ETHER_ADDR_LEN);
+		fwd_txc_put(w, txc, port, m, tot + L2_LEN); /* classify made pkt_len so */
 		return;
 	}
-	ip4_forward_slow(w, in, m, nh, nhi);
+	fwd_txc_sync(txc);
+	ip4_forward_slow(w, b->in, m, nh, nhi);
 }
 
 /* Frames sent to a link-layer group address are never forwarded (RFC 1812 5.3.4). */
@@ -174,9 +194,48 @@ static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint8_t in, str
 		fwd_drop(w, in, FWD_DROP_NOT_FOR_US, m);
 }
 
+#define MAC48_MASK rte_cpu_to_le_64(UINT64_C(0x0000ffffffffffff))
+/* Ethernet type IPv4 then version 4, IHL 5: bytes 12-14 of the frame, little-endian load */
+#define ETH_IP4_IHL5 rte_cpu_to_le_32(UINT32_C(0x00450008))
+#define ETH_IP4_MASK rte_cpu_to_le_32(UINT32_C(0x00ffffff))
+#define MIN_FRAME    (L2_LEN + (uint16_t)sizeof(struct rte_ipv4_hdr))
+
+/*
+ * The common case in one pass and few branches: an option-less IPv4 packet
+ * to our MAC, lengths consistent, checksum right, unicast addresses. Any
+ * doubt sends the frame through ip4_classify, which finds the exact reason.
+ */
+static inline bool ip4_fast(struct rte_mbuf *m, uint64_t mac48, const uint32_t *tbl24,
+                            uint32_t *dst)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + L2_LEN);
+	uint16_t tot = rte_be_to_cpu_16(ip->total_length);
+	uint64_t d;
+	uint32_t t;
+
+	memcpy(&d, p, sizeof(d));
+	memcpy(&t, p + 12, sizeof(t));
+	/* unpadded frames only: tot + 14 == data_len also says data_len >= 34 once
+	 * tot >= 20 (mbufs of a non-scattered rx hold a frame in one segment) */
+	if (unlikely((d & MAC48_MASK) != mac48) || unlikely((t & ETH_IP4_MASK) != ETH_IP4_IHL5) ||
+	    unlikely(tot + L2_LEN != m->data_len) || unlikely(tot < sizeof(*ip)))
+		return false;
+	if (likely((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) != RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
+	    unlikely(!ip4_cksum_ok(ip, 5)))
+		return false;
+	*dst = rte_be_to_cpu_32(ip->dst_addr);
+	if (unlikely(ip4_src_martian[((const uint8_t *)&ip->src_addr)[0]]) ||
+	    unlikely(ip4_dst_class[*dst >> 24] != IP4_UNICAST))
+		return false;
+	/* the FIB entry, for the lookup a few packets later */
+	rte_prefetch0(&tbl24[*dst >> 8]);
+	return true;
+}
+
 /* Classify one frame; returns true when it is a unicast IPv4 packet to route. */
-static inline bool ip4_classify(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf *m,
-                                uint32_t *dst)
+static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_port *in,
+                                        struct rte_mbuf *m, uint32_t *dst)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	const struct rte_ipv4_hdr *ip = ip4_hdr(m);
@@ -217,24 +276,41 @@ static inline bool ip4_classify(struct fwd_worker *w, const struct fwd_port *in,
 	return true;
 }
 
+/* One frame of the burst: counted, classified, kept in route[] when routable. */
+static inline void ip4_take(struct fwd_worker *w, const struct fwd_port *in, uint64_t mac48,
+                            const uint32_t *tbl24, struct rte_mbuf *m, struct rte_mbuf **route,
+                            uint32_t *dst, uint16_t *k, uint64_t *bytes)
+{
+	*bytes += m->pkt_len;
+	if (likely(ip4_fast(m, mac48, tbl24, &dst[*k])) || ip4_classify(w, in, m, &dst[*k]))
+		route[(*k)++] = m;
+}
+
 static void ip4_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
                       uint16_t n)
 {
 	struct rte_mbuf *route[FWD_BURST_MAX];
-	uint32_t dst[FWD_BURST_MAX], nh[FWD_BURST_MAX];
-	uint16_t k = 0;
+	uint32_t dst[FWD_BURST_MAX];
+	struct fwd_txc txc = FWD_TXC_INIT;
+	const struct ip4_burst b = { fib4_view(ip4_fib), nh4_table, in->idx };
+	const uint64_t mac48 = in->mac48;
+	uint64_t bytes = 0;
+	uint16_t i, k = 0;
 
-	for (uint16_t i = 0; i < n && i < PREFETCH_AHEAD; i++)
+	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (uint16_t i = 0; i < n; i++) {
-		if (i + PREFETCH_AHEAD < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
-		if (likely(ip4_classify(w, in, pkts[i], &dst[k])))
-			route[k++] = pkts[i];
+	/* classify and validate all, prefetching FIB entries, then look up and send:
+	 * the lookups find their tbl24 lines in cache */
+	for (i = 0; i + PREFETCH_AHEAD < n; i++) {
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		ip4_take(w, in, mac48, b.fib.tbl24, pkts[i], route, dst, &k, &bytes);
 	}
-	fib4_lookup_bulk(ip4_fib, dst, nh, k);
-	for (uint16_t i = 0; i < k; i++)
-		ip4_forward(w, in->idx, route[i], nh[i]);
+	for (; i < n; i++)
+		ip4_take(w, in, mac48, b.fib.tbl24, pkts[i], route, dst, &k, &bytes);
+	w->stats.port[in->idx].rx_bytes += bytes;
+	for (i = 0; i < k; i++)
+		ip4_forward(w, &b, route[i], dst[i], &txc);
+	fwd_txc_sync(&txc);
 }
 
 RTE_INIT(ip4_input_register)

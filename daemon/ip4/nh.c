@@ -114,9 +114,17 @@ void nh4_release(uint32_t idx)
 /* Take entry idx out of the fast path and wait until no worker reads its l2. */
 static void nh4_quiesce(struct nh4 *nh)
 {
+	__atomic_store_n(&nh->fwd_mtu, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&nh->type, NH4_PENDING, __ATOMIC_RELEASE);
 	if (fwd.rcu != NULL)
 		rte_rcu_qsbr_synchronize(fwd.rcu, RTE_QSBR_THRID_INVALID);
+}
+
+/* Back into the fast path: l2 and mtu are complete before workers see it. */
+static void nh4_publish(struct nh4 *nh)
+{
+	__atomic_store_n(&nh->type, NH4_FWD, __ATOMIC_RELEASE);
+	__atomic_store_n(&nh->fwd_mtu, nh->mtu, __ATOMIC_RELEASE);
 }
 
 void nh4_set_l2(uint32_t idx, const struct rte_ether_addr *mac)
@@ -124,8 +132,10 @@ void nh4_set_l2(uint32_t idx, const struct rte_ether_addr *mac)
 	struct nh4 *nh = &nh4_table[idx];
 
 	if (mac == NULL) {
-		if (nh->type == NH4_FWD)
+		if (nh->type == NH4_FWD) {
+			__atomic_store_n(&nh->fwd_mtu, 0, __ATOMIC_RELEASE);
 			__atomic_store_n(&nh->type, NH4_PENDING, __ATOMIC_RELEASE);
+		}
 		return;
 	}
 	if (nh->type == NH4_FWD && rte_is_same_ether_addr(&nh->l2.dst_addr, mac))
@@ -134,7 +144,7 @@ void nh4_set_l2(uint32_t idx, const struct rte_ether_addr *mac)
 		nh4_quiesce(nh);
 	rte_ether_addr_copy(mac, &nh->l2.dst_addr);
 	nh4_fill_port(nh, nh->port);
-	__atomic_store_n(&nh->type, NH4_FWD, __ATOMIC_RELEASE);
+	nh4_publish(nh);
 }
 
 void nh4_port_update(uint8_t port)
@@ -148,7 +158,7 @@ void nh4_port_update(uint8_t port)
 			nh4_quiesce(nh);
 		nh4_fill_port(nh, port);
 		if (fwd_state)
-			__atomic_store_n(&nh->type, NH4_FWD, __ATOMIC_RELEASE);
+			nh4_publish(nh);
 	}
 }
 

@@ -38,12 +38,14 @@ enum nh4_type {
 
 struct nh4 {
 	/* read by workers */
-	uint8_t type;            /* enum nh4_type */
-	uint8_t port;            /* egress port index (FWD, PENDING, CONNECTED) */
-	uint16_t mtu;            /* egress port MTU */
-	uint32_t ip;             /* neighbour address, host order (FWD, PENDING) */
-	struct rte_ether_hdr l2; /* dst, src, ethertype IPv4: valid when FWD */
-	uint16_t pad;
+	uint8_t type;     /* enum nh4_type */
+	uint8_t port;     /* egress port index (FWD, PENDING, CONNECTED) */
+	uint16_t mtu;     /* egress port MTU */
+	uint16_t fwd_mtu; /* mtu while type is NH4_FWD, else 0: the fast path's one test */
+	uint16_t pad0;
+	struct rte_ether_hdr l2; /* dst, src, ethertype IPv4: valid while fwd_mtu != 0 */
+	uint16_t pad1;
+	uint32_t ip; /* neighbour address, host order (FWD, PENDING) */
 	/* control only */
 	uint32_t refs; /* routes and neighbour entries using it */
 } __rte_aligned(32);

@@ -9,7 +9,10 @@
 static void xconnect_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
                            uint16_t n)
 {
-	fwd_tx_burst(w, in->peer, pkts, n);
+	uint64_t bytes = fwd_pkts_bytes(pkts, n);
+
+	w->stats.port[in->idx].rx_bytes += bytes;
+	fwd_tx_burst(w, in->peer, pkts, n, bytes);
 }
 
 RTE_INIT(xconnect_register)

@@ -128,7 +128,9 @@ static int port_configure(struct fwd_port *p)
 	rc = port_setup_queues(p, socket < 0 ? 0 : socket);
 	if (rc < 0)
 		return rc;
-	return rte_eth_macaddr_get(p->port_id, &p->mac);
+	rc = rte_eth_macaddr_get(p->port_id, &p->mac);
+	memcpy(&p->mac48, &p->mac, sizeof(p->mac)); /* the two high bytes stay 0 */
+	return rc;
 }
 
 static int port_init_one(struct fwd_port *p, const struct fwd_config *cfg,

@@ -25,6 +25,7 @@ struct fwd_port {
 	uint8_t bridge;   /* bridge: index in fwd.cfg->bridges (a reload renumbers it) */
 	uint16_t mtu;
 	struct rte_ether_addr mac;
+	uint64_t mac48; /* mac as the low 48 bits of a little-endian load: one compare */
 	/* datapath: read by workers, written by control at run time */
 	volatile uint8_t admin_up;
 
