@@ -36,6 +36,8 @@ struct burst {
 	uint8_t out[FWD_MAX_PORTS]; /* where to flood: the other members that are up */
 	uint16_t n_notes;
 	uint64_t notes[NOTES_PER_BURST];
+	uint64_t rx_bytes;
+	struct fwd_txc txc; /* runs of frames to one port are buffered in registers */
 };
 
 static inline void burst_init(struct burst *c, struct fwd_worker *w, const struct bridge *b,
@@ -49,6 +51,8 @@ static inline void burst_init(struct burst *c, struct fwd_worker *w, const struc
 	c->in = in;
 	c->n_out = 0;
 	c->n_notes = 0;
+	c->rx_bytes = 0;
+	c->txc = (struct fwd_txc)FWD_TXC_INIT;
 	for (unsigned i = 0; i < b->n_members; i++) {
 		uint8_t p = b->members[i];
 		if (p != in && fwd_ports[p].admin_up)
@@ -102,9 +106,9 @@ static inline void flood(struct burst *c, struct rte_mbuf *m)
 			c->w->stats.port[c->in].drop[FWD_DROP_NO_MBUF]++;
 			continue;
 		}
-		fwd_tx(c->w, c->out[i], copy);
+		fwd_txc_put(c->w, &c->txc, c->out[i], copy, copy->pkt_len);
 	}
-	fwd_tx(c->w, c->out[last], m);
+	fwd_txc_put(c->w, &c->txc, c->out[last], m, m->pkt_len);
 }
 
 static inline void dst_out(struct burst *c, struct rte_mbuf *m, uint64_t key,
@@ -127,7 +131,7 @@ static inline void dst_out(struct burst *c, struct rte_mbuf *m, uint64_t key,
 	if (unlikely(port == c->in))
 		fwd_drop(c->w, c->in, FWD_DROP_SAME_PORT, m);
 	else
-		fwd_tx(c->w, port, m);
+		fwd_txc_put(c->w, &c->txc, port, m, m->pkt_len);
 }
 
 /* Frames that cannot be bridged: too short, or from a group or zero address. */
@@ -170,6 +174,7 @@ static void chunk(struct burst *c, struct rte_mbuf **pkts, uint16_t n)
 		uint64_t src = pkts[i]->data_len >= RTE_ETHER_HDR_LEN ? fdb_key(&eth->src_addr) : 0;
 		int drop = frame_check(pkts[i], src);
 
+		c->rx_bytes += pkts[i]->pkt_len;
 		if (unlikely(drop >= 0)) {
 			fwd_drop(c->w, c->in, drop, pkts[i]);
 			continue;
@@ -197,12 +202,15 @@ void bridge_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mb
 	struct burst c;
 
 	if (unlikely(b == NULL)) {
+		w->stats.port[in->idx].rx_bytes += fwd_pkts_bytes(pkts, n);
 		fwd_drop_bulk(w, in->idx, FWD_DROP_NO_MEMBER, pkts, n);
 		return;
 	}
 	burst_init(&c, w, b, in->idx);
 	for (uint16_t i = 0; i < n; i += CHUNK)
 		chunk(&c, pkts + i, RTE_MIN(CHUNK, n - i));
+	fwd_txc_sync(&c.txc);
+	w->stats.port[in->idx].rx_bytes += c.rx_bytes;
 	if (c.n_notes != 0) {
 		unsigned sent = rte_ring_mp_enqueue_burst_elem(bridge_notes, c.notes,
 		                                               sizeof(uint64_t), c.n_notes, NULL);

@@ -89,6 +89,7 @@ learn_and_forward() {
 	expect "unicast h1 <-> h2 not flooded (flooded stays $fl)" "$(br flooded)" = "$fl"
 	expect "p3 sent nothing meanwhile (tx stays $tx3)" "$(tx p3)" = "$tx3"
 	expect "flooding happened before learning" "$fl" -gt 0
+	expect "stats: p1 counts received bytes" "$(fwdctl -j stats p1 | json_get "d['ports'][0]['rx_bytes']")" -gt 0
 }
 
 move_mac() {

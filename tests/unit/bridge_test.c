@@ -121,6 +121,9 @@ static void test_flood_learn_forward(void **state)
 	assert_int_equal(sent(2), 1);
 	assert_int_equal(sent(3), 0);                                             /* not a member */
 	assert_ptr_equal(w->tx[1].pkts[0]->buf_addr, w->tx[2].pkts[0]->buf_addr); /* a clone */
+	assert_int_equal(w->stats.port[0].rx_bytes, 64); /* the input counts the bytes */
+	assert_int_equal(w->tx[1].bytes, 64);
+	assert_int_equal(w->tx[2].bytes, 64);
 	assert_int_equal(fdb_port(A), 0xff); /* learning is the control thread's */
 	assert_int_equal(bridge_poll(fake_now), 1);
 	assert_int_equal(fdb_port(A), 0);
