@@ -149,12 +149,20 @@ static inline int frame_check(const struct rte_mbuf *m, uint64_t src)
  * comparing with the last two keys added saves most lookups. */
 static inline unsigned key_index(uint64_t *keys, const void **kp, unsigned *nk, uint64_t key)
 {
-	for (unsigned j = *nk > 2 ? *nk - 2 : 0; j < *nk; j++)
-		if (keys[j] == key)
-			return j;
-	keys[*nk] = key;
-	kp[*nk] = &keys[*nk];
-	return (*nk)++;
+	unsigned n = *nk;
+
+	if (likely(n >= 2)) {
+		if (keys[n - 1] == key)
+			return n - 1;
+		if (keys[n - 2] == key)
+			return n - 2;
+	} else if (n == 1 && keys[0] == key) {
+		return 0;
+	}
+	keys[n] = key;
+	kp[n] = &keys[n];
+	*nk = n + 1;
+	return n;
 }
 
 static void chunk(struct burst *c, struct rte_mbuf **pkts, uint16_t n)
