@@ -22,7 +22,7 @@ struct fwd_port {
 	uint8_t idx;      /* index in fwd_ports */
 	uint8_t mode;     /* enum fwd_port_mode */
 	uint8_t peer;     /* xconnect: index of the peer port */
-	uint8_t bridge;   /* bridge: index of the bridge */
+	uint8_t bridge;   /* bridge: index in fwd.cfg->bridges (a reload renumbers it) */
 	uint16_t mtu;
 	struct rte_ether_addr mac;
 	uint64_t mac48; /* mac as the low 48 bits of a little-endian load: one compare */

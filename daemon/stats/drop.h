@@ -28,6 +28,9 @@
 	X(ARP_INVALID, "arp_invalid")   /* malformed or foreign ARP */                    \
 	X(ICMP_INVALID, "icmp_invalid") /* malformed ICMP to us */                        \
 	X(SAME_PORT, "same_port")       /* bridge: destination is the ingress port */     \
+	X(BAD_SRC_MAC, "bad_src_mac")   /* bridge: group or zero source MAC */            \
+	X(L2_RESERVED, "l2_reserved")   /* bridge: to 01:80:c2:00:00:0x, never relayed */ \
+	X(NO_MEMBER, "no_member")       /* bridge: no other member port up to flood to */ \
 	X(NO_MBUF, "no_mbuf")           /* mbuf pool exhausted while copying */           \
 	X(CONTROL_TX, "control_tx")     /* control-thread packet to a port being closed */
 

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Bridges on the control thread: slots, life cycle, learning notes, aging, counters. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <event2/event.h>
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+#include <rte_ring_elem.h>
+
+#include "core/daemon.h"
+#include "core/log.h"
+#include "core/module.h"
+#include "l2/bridge.h"
+#include "port/port.h"
+#include "stats/counter.h"
+
+struct bridge bridge_table[FWD_MAX_BRIDGES];
+struct bridge *bridge_of_port[FWD_MAX_PORTS];
+struct rte_ring *bridge_notes;
+static struct event *tick_ev;
+static uint64_t last_age;
+/* learn notes the full ring refused (workers ask again on a later frame) */
+FWD_COUNTER(notes_lost, "bridge_learn_notes_lost");
+
+struct bridge *bridge_by_name(const char *name)
+{
+	for (unsigned i = 0; i < FWD_MAX_BRIDGES; i++)
+		if (bridge_table[i].used && strcmp(bridge_table[i].name, name) == 0)
+			return &bridge_table[i];
+	return NULL;
+}
+
+/* Sum the per-worker counters of slot. */
+static void wsum(unsigned slot, uint64_t *flooded, uint64_t *full, uint64_t *lost)
+{
+	*flooded = *full = *lost = 0;
+	for (unsigned w = 0; w < FWD_MAX_WORKERS; w++) {
+		*flooded += bridge_wstats[w].flooded[slot];
+		*full += bridge_wstats[w].fdb_full[slot];
+		*lost += bridge_wstats[w].notes_lost[slot];
+	}
+}
+
+void bridge_counters(const struct bridge *b, struct bridge_ctrs *out)
+{
+	uint64_t flooded, full, lost;
+
+	wsum(b->slot, &flooded, &full, &lost);
+	out->learned = b->fdb.learned;
+	out->moved = b->fdb.moved;
+	out->aged = b->fdb.aged;
+	out->flooded = flooded - b->base_flooded;
+	out->fdb_full = b->fdb.refused + full - b->base_full;
+	out->notes_lost = lost - b->base_lost;
+}
+
+int bridge_create(struct bridge *b, const struct fwd_conf_bridge *cb)
+{
+	unsigned slot = (unsigned)(b - bridge_table);
+	int rc = fdb_init(&b->fdb, cb->fdb_max, cb->mac_aging_s, fwd.rcu, (int)rte_socket_id());
+
+	if (rc < 0) {
+		LOG(ERR,
+		    "bridge %s: FDB of %u entries: out of memory (raise dpdk.memory_mb or lower "
+		    "fdb_max)",
+		    cb->name, cb->fdb_max);
+		fdb_fini(&b->fdb);
+		return rc;
+	}
+	b->slot = (uint8_t)slot;
+	b->n_members = 0;
+	snprintf(b->name, sizeof(b->name), "%s", cb->name);
+	/* a reused slot starts from zero: the workers' counters only grow */
+	wsum(slot, &b->base_flooded, &b->base_full, &b->base_lost);
+	b->used = true;
+	return 0;
+}
+
+/* Only for a bridge no worker can reach: without members, or workers stopped. */
+void bridge_destroy(struct bridge *b)
+{
+	fdb_fini(&b->fdb);
+	memset(b, 0, sizeof(*b));
+}
+
+static void note_apply(uint64_t n, uint64_t now)
+{
+	unsigned slot = (unsigned)(n >> 56), port = (unsigned)(n >> 48) & 0xff;
+	struct rte_ether_addr mac;
+
+	/* workers only note their own port's bridge: anything else is corrupt */
+	if (slot >= FWD_MAX_BRIDGES || port >= FWD_MAX_PORTS ||
+	    bridge_of_port[port] != &bridge_table[slot])
+		return;
+	fdb_key_mac(n, &mac);
+	fdb_learn(&bridge_table[slot].fdb, &mac, (uint8_t)port, now);
+}
+
+unsigned bridge_poll(uint64_t now)
+{
+	uint64_t notes[256];
+	unsigned n, total = 0;
+
+	if (bridge_notes == NULL)
+		return 0;
+	do {
+		n = rte_ring_sc_dequeue_burst_elem(bridge_notes, notes, sizeof(notes[0]),
+		                                   RTE_DIM(notes), NULL);
+		for (unsigned i = 0; i < n; i++)
+			note_apply(notes[i], now);
+		total += n;
+	} while (n == RTE_DIM(notes) && total < BRIDGE_NOTES_RING);
+	return total;
+}
+
+void bridge_age(uint64_t now)
+{
+	uint32_t down = 0;
+
+	/* what was learned on a port that went down cannot be reached there now */
+	for (unsigned p = 0; p < fwd_n_ports; p++)
+		if (!fwd_ports[p].admin_up)
+			down |= 1u << p;
+	for (unsigned i = 0; i < FWD_MAX_BRIDGES; i++)
+		if (bridge_table[i].used)
+			fdb_age(&bridge_table[i].fdb, now, down);
+}
+
+static void bridge_tick(evutil_socket_t fd, short what, void *arg)
+{
+	uint64_t now = fdb_clock();
+
+	(void)fd, (void)what, (void)arg;
+	bridge_poll(now);
+	if (now - last_age >= fdb_hz * BRIDGE_AGE_MS / 1000) {
+		bridge_age(now);
+		last_age = now;
+		notes_lost.value = 0;
+		for (unsigned w = 0; w < FWD_MAX_WORKERS; w++)
+			for (unsigned b = 0; b < FWD_MAX_BRIDGES; b++)
+				notes_lost.value += bridge_wstats[w].notes_lost[b];
+	}
+}
+
+static int add_members(void)
+{
+	unsigned n = 0;
+
+	for (unsigned p = 0; p < fwd_n_ports; p++) {
+		struct bridge *b = &bridge_table[fwd_ports[p].bridge];
+		if (fwd_ports[p].mode != FWD_MODE_BRIDGE)
+			continue;
+		if (!b->used)
+			return -EINVAL; /* the loader guarantees the bridge exists */
+		b->members[b->n_members++] = (uint8_t)p;
+		bridge_of_port[p] = b;
+		n++;
+	}
+	return (int)n;
+}
+
+static int tick_start(void)
+{
+	struct timeval tv = { 0, BRIDGE_POLL_MS * 1000 };
+
+	if (fwd.evbase == NULL) /* unit tests drive bridge_poll and bridge_age themselves */
+		return 0;
+	tick_ev = event_new(fwd.evbase, -1, EV_PERSIST, bridge_tick, NULL);
+	if (tick_ev == NULL || event_add(tick_ev, &tv) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static int init(const struct fwd_config *cfg)
+{
+	int rc, members;
+
+	if (fdb_hz == 0)
+		fdb_hz = rte_get_tsc_hz();
+	bridge_note_gap = fdb_hz * 2 * BRIDGE_POLL_MS / 1000;
+	bridge_refresh_gap = fdb_hz / FDB_REFRESH_DIV;
+	last_age = fdb_clock();
+	bridge_notes = rte_ring_create_elem("fwd_fdb_notes", sizeof(uint64_t), BRIDGE_NOTES_RING,
+	                                    (int)rte_socket_id(), RING_F_SC_DEQ);
+	if (bridge_notes == NULL) {
+		LOG(ERR, "learning ring: %s", rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < cfg->n_bridges; i++)
+		if ((rc = bridge_create(&bridge_table[i], &cfg->bridges[i])) < 0)
+			return rc;
+	if ((members = add_members()) < 0)
+		return members;
+	/* bridges added by a reload have no members: no timer needed without members now */
+	return members > 0 ? tick_start() : 0;
+}
+
+int bridge_module_init(const struct fwd_config *cfg)
+{
+	int rc = init(cfg);
+
+	if (rc < 0)
+		bridge_module_fini(); /* the module runner only finis modules that started */
+	return rc;
+}
+
+void bridge_module_fini(void)
+{
+	if (tick_ev != NULL)
+		event_free(tick_ev);
+	tick_ev = NULL;
+	for (unsigned i = 0; i < FWD_MAX_BRIDGES; i++)
+		if (bridge_table[i].used)
+			bridge_destroy(&bridge_table[i]);
+	memset(bridge_of_port, 0, sizeof(bridge_of_port));
+	rte_ring_free(bridge_notes);
+	bridge_notes = NULL;
+}
+
+static struct fwd_module bridge_module = {
+	.name = "bridge",
+	.prio = 400,
+	.init = bridge_module_init,
+	.fini = bridge_module_fini,
+	.reload_check = bridge_reload_check,
+	.reload_apply = bridge_reload_apply,
+};
+FWD_MODULE(bridge_module);
