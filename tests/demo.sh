@@ -55,13 +55,18 @@ veth() { # NS_A IF_A NS_B IF_B
 }
 
 topology_up() {
-	for n in $NS $NS-h3 $NS-h4; do
+	for n in $NS $NS-h1 $NS-h2; do
 		ip netns add "$n" && ip -n "$n" link set lo up
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1
 	done
-	veth $NS-h3 eth0 $NS dx0
-	veth $NS-h4 eth0 $NS dx1
-	ip -n $NS-h3 addr add 10.0.3.2/24 dev eth0
-	ip -n $NS-h4 addr add 10.0.3.3/24 dev eth0
+	veth $NS-h1 eth0 $NS dp0
+	veth $NS-h2 eth0 $NS dp1
+	ip -n $NS-h1 addr add 10.0.1.2/24 dev eth0
+	ip -n $NS-h1 route add default via 10.0.1.1
+	ip -n $NS-h2 addr add 10.0.2.2/24 dev eth0
+	ip -n $NS-h2 addr add 10.0.3.1/24 dev lo
+	ip -n $NS-h2 route add default via 10.0.2.1
 }
 
 daemon_up() {
@@ -87,7 +92,7 @@ stop() {
 		done
 		kill -KILL "$pid" 2>/dev/null
 	fi
-	for n in $NS-h3 $NS-h4 $NS; do
+	for n in $NS-h1 $NS-h2 $NS; do
 		ip netns pids "$n" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
 		ip netns del "$n" 2>/dev/null
 	done
@@ -95,15 +100,35 @@ stop() {
 	return 0
 }
 
+h1() { ip netns exec $NS-h1 "$@"; }
+
 show() {
-	say "fwd-daemon is up"
+	say "fwd-daemon is up: two l3 ports, a static route and a blackhole (conf/demo.yaml)"
 	run "$FWDCTL" status
 	run "$FWDCTL" port list
-	say "host h3 pings host h4 through the x0<->x1 cross-connect"
-	run ip netns exec $NS-h3 ping -c 5 -i 0.2 10.0.3.3 || die "ping through the cross-connect failed"
-	say "the daemon counted it"
-	sleep 1.1 # one stats sample, so the rates are filled
+	run "$FWDCTL" route list
+	say "host h1 (10.0.1.2) pings h2 (10.0.2.2) and the subnet behind it, through fwd"
+	run h1 ping -c 3 -i 0.2 10.0.2.2 || die "ping through the router failed"
+	run h1 ping -c 3 -i 0.2 10.0.3.1 || die "ping over the static route failed"
+	say "traceroute: fwd answers TTL expiry with ICMP time exceeded from 10.0.1.1"
+	run h1 traceroute -n -q 1 -w 1 -m 4 10.0.3.1
+	say "fwd resolved both hosts with ARP"
+	run "$FWDCTL" neigh list
+	run "$FWDCTL" route get 10.0.3.1
+	say "3 s of TCP through fwd (iperf3), with fwdctl stats in the middle"
+	ip netns exec $NS-h2 iperf3 -s -1 -D -p 5201 >/dev/null 2>&1
+	sleep 0.3
+	h1 timeout 15 iperf3 -c 10.0.3.1 -p 5201 -t 3 >"$STATE/iperf.log" 2>&1 &
+	local iperf=$!
+	sleep 2.2
 	run "$FWDCTL" stats
+	wait $iperf
+	tail -4 "$STATE/iperf.log" | head -2
+	say "a blackholed destination is dropped and counted (blackhole); no route gives ICMP unreachable"
+	h1 ping -c 2 -i 0.2 -W 1 192.0.2.1 >/dev/null 2>&1
+	run h1 ping -c 1 -W 1 198.51.100.1
+	sleep 1.1
+	run "$FWDCTL" stats p0
 }
 
 start() {
