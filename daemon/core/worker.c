@@ -61,6 +61,7 @@ void fwd_tx_flush(struct fwd_worker *w, uint8_t port)
 	fwd_tx_burst(w, port, b->pkts, b->n, b->bytes);
 	b->n = 0;
 	b->bytes = 0;
+	w->tx_dirty &= ~(UINT32_C(1) << port);
 }
 
 /* Receive and dispatch one burst; returns the number of packets received. */
@@ -102,16 +103,34 @@ static unsigned worker_control_tx(struct fwd_worker *w)
 	return n;
 }
 
+/* Flush the egress buffers that hold packets. */
+static inline void worker_flush(struct fwd_worker *w)
+{
+	uint32_t dirty = w->tx_dirty;
+
+	while (dirty != 0) {
+		unsigned port = (unsigned)__builtin_ctz(dirty);
+		dirty &= dirty - 1;
+		fwd_tx_flush(w, port);
+	}
+}
+
 static int worker_main(void *arg)
 {
 	struct fwd_worker *w = arg;
 	struct fwd_loop_ctrs *lc = &w->stats.loop;
+	uint64_t prev = rte_rdtsc();
+	bool prev_busy = false;
 
 	rte_rcu_qsbr_thread_online(fwd.rcu, w->index);
 	while (likely(!w->stop)) {
-		uint64_t t0 = rte_rdtsc();
+		/* one TSC read per loop: a busy loop lasts until the next one starts */
+		uint64_t now = rte_rdtsc();
 		unsigned pkts = 0, ctl;
 
+		if (prev_busy)
+			lc->busy_cycles += now - prev;
+		prev = now;
 		rte_rcu_qsbr_quiescent(fwd.rcu, w->index);
 		for (unsigned i = 0; i < w->n_rxq; i++) {
 			uint16_t n = worker_rx(w, &w->rxq[i]);
@@ -121,14 +140,12 @@ static int worker_main(void *arg)
 		if (w->n_punt != 0)
 			fwd_punt_flush(w);
 		ctl = worker_control_tx(w);
-		for (unsigned port = 0; port < fwd_n_ports; port++)
-			if (w->tx[port].n != 0)
-				fwd_tx_flush(w, port);
+		worker_flush(w);
 		lc->loops++;
-		if (pkts + ctl != 0) {
+		prev_busy = pkts + ctl != 0;
+		if (prev_busy) {
 			lc->pkts += pkts;
 			lc->busy_loops++;
-			lc->busy_cycles += rte_rdtsc() - t0;
 		}
 	}
 	rte_rcu_qsbr_thread_offline(fwd.rcu, w->index);

@@ -52,6 +52,7 @@ struct fwd_worker {
 
 	/* worker only */
 	struct fwd_wstats stats __rte_cache_aligned;
+	uint32_t tx_dirty; /* ports whose tx buffer holds packets */
 	struct fwd_txbuf tx[FWD_MAX_PORTS] __rte_cache_aligned;
 	uint16_t n_punt;
 	struct rte_mbuf *punt[FWD_BURST_MAX];
@@ -79,11 +80,17 @@ int fwd_control_tx(struct rte_mbuf *m, uint8_t port);
 
 static inline uint64_t fwd_pkts_bytes(struct rte_mbuf *const *pkts, uint16_t n)
 {
-	uint64_t bytes = 0;
+	uint64_t a = 0, b = 0;
+	uint16_t i = 0;
 
-	for (uint16_t i = 0; i < n; i++)
-		bytes += pkts[i]->pkt_len;
-	return bytes;
+	/* two chains of additions: the loads of one hide behind the other */
+	for (; i + 2 <= n; i += 2) {
+		a += pkts[i]->pkt_len;
+		b += pkts[i + 1]->pkt_len;
+	}
+	if (i < n)
+		a += pkts[i]->pkt_len;
+	return a + b;
 }
 
 static inline void fwd_drop(struct fwd_worker *w, uint8_t port, enum fwd_drop_reason r,
@@ -111,6 +118,7 @@ static inline void fwd_tx(struct fwd_worker *w, uint8_t port, struct rte_mbuf *m
 		fwd_tx_flush(w, port);
 	b->bytes += m->pkt_len;
 	b->pkts[b->n++] = m;
+	w->tx_dirty |= UINT32_C(1) << port;
 }
 
 /*
@@ -131,11 +139,13 @@ struct fwd_txc {
 		.b = NULL, .port = FWD_MAX_PORTS, .n = 0, .bytes = 0 \
 	}
 
-static inline void fwd_txc_sync(struct fwd_txc *c)
+static inline void fwd_txc_sync(struct fwd_worker *w, struct fwd_txc *c)
 {
 	if (c->port != FWD_MAX_PORTS) {
 		c->b->n = c->n;
 		c->b->bytes += c->bytes;
+		if (c->n != 0)
+			w->tx_dirty |= UINT32_C(1) << c->port;
 		c->bytes = 0;
 		c->port = FWD_MAX_PORTS;
 	}
@@ -145,13 +155,13 @@ static inline void fwd_txc_put(struct fwd_worker *w, struct fwd_txc *c, uint8_t 
                                struct rte_mbuf *m, uint32_t len)
 {
 	if (unlikely(port != c->port)) {
-		fwd_txc_sync(c);
+		fwd_txc_sync(w, c);
 		c->b = &w->tx[port];
 		c->port = port;
 		c->n = c->b->n;
 	}
 	if (unlikely(c->n == FWD_TXBUF_CAP)) {
-		fwd_txc_sync(c);
+		fwd_txc_sync(w, c);
 		fwd_tx_flush(w, port);
 		c->port = port;
 		c->n = 0;

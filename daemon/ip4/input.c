@@ -171,10 +171,13 @@ static inline void ip4_forward(struct fwd_worker *w, const struct ip4_burst *b, 
 		ip4_ttl_dec(ip);
 		/* the addresses only: the Ethernet type is already IPv4 */
 		memcpy(eth, &nh->l2, 2 * RTE_ETHER_ADDR_LEN);
-		fwd_txc_put(w, txc, port, m, tot + L2_LEN); /* classify made pkt_len so */
+		/* the frame is the packet: Ethernet padding goes (a one-segment mbuf) */
+		m->data_len = tot + L2_LEN;
+		m->pkt_len = tot + L2_LEN;
+		fwd_txc_put(w, txc, port, m, tot + L2_LEN);
 		return;
 	}
-	fwd_txc_sync(txc);
+	fwd_txc_sync(w, txc);
 	ip4_forward_slow(w, b->in, m, nh, nhi);
 }
 
@@ -214,10 +217,10 @@ static inline bool ip4_fast(struct rte_mbuf *m, uint64_t mac48, const uint32_t *
 
 	memcpy(&d, p, sizeof(d));
 	memcpy(&t, p + 12, sizeof(t));
-	/* unpadded frames only: tot + 14 == data_len also says data_len >= 34 once
-	 * tot >= 20 (mbufs of a non-scattered rx hold a frame in one segment) */
+	/* tot >= 20 and tot + 14 <= data_len also say data_len >= 34 (a non-scattered
+	 * rx holds a frame in one segment) */
 	if (unlikely((d & MAC48_MASK) != mac48) || unlikely((t & ETH_IP4_MASK) != ETH_IP4_IHL5) ||
-	    unlikely(tot + L2_LEN != m->data_len) || unlikely(tot < sizeof(*ip)))
+	    unlikely(tot + L2_LEN > m->data_len) || unlikely(tot < sizeof(*ip)))
 		return false;
 	if (likely((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) != RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
 	    unlikely(!ip4_cksum_ok(ip, 5)))
@@ -308,7 +311,7 @@ static void ip4_input(struct fwd_worker *w, const struct fwd_port *in, struct rt
 	w->stats.port[in->idx].rx_bytes += bytes;
 	for (i = 0; i < k; i++)
 		ip4_forward(w, &b, route[i], dst[i], &txc);
-	fwd_txc_sync(&txc);
+	fwd_txc_sync(w, &txc);
 }
 
 RTE_INIT(ip4_input_register)

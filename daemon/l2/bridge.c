@@ -217,7 +217,7 @@ void bridge_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mb
 	burst_init(&c, w, b, in->idx);
 	for (uint16_t i = 0; i < n; i += CHUNK)
 		chunk(&c, pkts + i, RTE_MIN(CHUNK, n - i));
-	fwd_txc_sync(&c.txc);
+	fwd_txc_sync(w, &c.txc);
 	w->stats.port[in->idx].rx_bytes += c.rx_bytes;
 	if (c.n_notes != 0) {
 		unsigned sent = rte_ring_mp_enqueue_burst_elem(bridge_notes, c.notes,
