@@ -207,7 +207,7 @@ static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint8_t in, str
  * doubt sends the frame through ip4_classify, which finds the exact reason.
  */
 static inline bool ip4_fast(struct rte_mbuf *m, uint64_t mac48, const uint32_t *tbl24,
-                            uint32_t *dst)
+                            bool hw_cksum, uint32_t *dst)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + L2_LEN);
@@ -222,8 +222,10 @@ static inline bool ip4_fast(struct rte_mbuf *m, uint64_t mac48, const uint32_t *
 	if (unlikely((d & MAC48_MASK) != mac48) || unlikely((t & ETH_IP4_MASK) != ETH_IP4_IHL5) ||
 	    unlikely(tot + L2_LEN > m->data_len) || unlikely(tot < sizeof(*ip)))
 		return false;
-	if (likely((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) != RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
-	    unlikely(!ip4_cksum_ok(ip, 5)))
+	/* a NIC that checks leaves GOOD; anything else gets the full check, slowly */
+	if (hw_cksum ? unlikely((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) !=
+	                        RTE_MBUF_F_RX_IP_CKSUM_GOOD)
+	             : unlikely(!ip4_cksum_ok(ip, 5)))
 		return false;
 	*dst = rte_be_to_cpu_32(ip->dst_addr);
 	if (unlikely(ip4_src_martian[((const uint8_t *)&ip->src_addr)[0]]) ||
@@ -279,12 +281,35 @@ static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_p
 
 /* One frame of the burst: counted, classified, kept in route[] when routable. */
 static inline void ip4_take(struct fwd_worker *w, const struct fwd_port *in, uint64_t mac48,
-                            const uint32_t *tbl24, struct rte_mbuf *m, struct rte_mbuf **route,
-                            uint32_t *dst, uint16_t *k, uint64_t *bytes)
+                            const uint32_t *tbl24, bool hw_cksum, struct rte_mbuf *m,
+                            struct rte_mbuf **route, uint32_t *dst, uint16_t *k, uint64_t *bytes)
 {
 	*bytes += m->pkt_len;
-	if (likely(ip4_fast(m, mac48, tbl24, &dst[*k])) || ip4_classify(w, in, m, &dst[*k]))
+	if (likely(ip4_fast(m, mac48, tbl24, hw_cksum, &dst[*k])) ||
+	    ip4_classify(w, in, m, &dst[*k]))
 		route[(*k)++] = m;
+}
+
+/* Classify the burst into route[]/dst[]; returns how many are routable. With
+ * hw_cksum a constant at each call, each port kind gets a loop of its own. */
+static inline uint16_t ip4_take_all(struct fwd_worker *w, const struct fwd_port *in,
+                                    const uint32_t *tbl24, bool hw_cksum, struct rte_mbuf **pkts,
+                                    uint16_t n, struct rte_mbuf **route, uint32_t *dst)
+{
+	const uint64_t mac48 = in->mac48;
+	uint64_t bytes = 0;
+	uint16_t i, k = 0;
+
+	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i + PREFETCH_AHEAD < n; i++) {
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		ip4_take(w, in, mac48, tbl24, hw_cksum, pkts[i], route, dst, &k, &bytes);
+	}
+	for (; i < n; i++)
+		ip4_take(w, in, mac48, tbl24, hw_cksum, pkts[i], route, dst, &k, &bytes);
+	w->stats.port[in->idx].rx_bytes += bytes;
+	return k;
 }
 
 static void ip4_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
@@ -294,22 +319,15 @@ static void ip4_input(struct fwd_worker *w, const struct fwd_port *in, struct rt
 	uint32_t dst[FWD_BURST_MAX];
 	struct fwd_txc txc = FWD_TXC_INIT;
 	const struct ip4_burst b = { fib4_view(ip4_fib), nh4_table, in->idx };
-	const uint64_t mac48 = in->mac48;
-	uint64_t bytes = 0;
-	uint16_t i, k = 0;
+	uint16_t k;
 
-	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	/* classify and validate all, prefetching FIB entries, then look up and send:
 	 * the lookups find their tbl24 lines in cache */
-	for (i = 0; i + PREFETCH_AHEAD < n; i++) {
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
-		ip4_take(w, in, mac48, b.fib.tbl24, pkts[i], route, dst, &k, &bytes);
-	}
-	for (; i < n; i++)
-		ip4_take(w, in, mac48, b.fib.tbl24, pkts[i], route, dst, &k, &bytes);
-	w->stats.port[in->idx].rx_bytes += bytes;
-	for (i = 0; i < k; i++)
+	if (in->rx_ip4_cksum)
+		k = ip4_take_all(w, in, b.fib.tbl24, true, pkts, n, route, dst);
+	else
+		k = ip4_take_all(w, in, b.fib.tbl24, false, pkts, n, route, dst);
+	for (uint16_t i = 0; i < k; i++)
 		ip4_forward(w, &b, route[i], dst[i], &txc);
 	fwd_txc_sync(w, &txc);
 }

@@ -116,6 +116,11 @@ static int port_configure(struct fwd_port *p)
 		return rc;
 	port_rss_conf(&info, &conf, p->n_rxq);
 	conf.rxmode.mtu = p->mtu;
+	/* let the NIC verify IPv4 header checksums where it can: the fast path skips its own */
+	if (p->mode == FWD_MODE_L3 && (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM)) {
+		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
+		p->rx_ip4_cksum = 1;
+	}
 	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, p->n_txq, &conf);
 	if (rc < 0) {
 		LOG(ERR, "port %s: configure: %s", p->name, rte_strerror(-rc));

@@ -25,7 +25,8 @@ struct fwd_port {
 	uint8_t bridge;   /* bridge: index in fwd.cfg->bridges (a reload renumbers it) */
 	uint16_t mtu;
 	struct rte_ether_addr mac;
-	uint64_t mac48; /* mac as the low 48 bits of a little-endian load: one compare */
+	uint64_t mac48;       /* mac as the low 48 bits of a little-endian load: one compare */
+	uint8_t rx_ip4_cksum; /* the NIC flags IPv4 header checksums (RX_IP_CKSUM_GOOD/BAD) */
 	/* datapath: read by workers, written by control at run time */
 	volatile uint8_t admin_up;
 
