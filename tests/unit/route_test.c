@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Addresses, connected routes and static routes on top of the real RIB,
+ * FIB, next hops and neighbour tables (the neighbour harness: p0 10.0.0.1/24,
+ * p1 172.16.0.1/16): what each address puts in the FIB, which gateways are
+ * accepted, what removing an address takes with it, and the `route load`
+ * line parser.
+ */
+#include "neigh_harness.h"
+
+#include "ip4/route.h"
+
+static uint8_t nh_type(uint32_t ip)
+{
+	return nh4_table[fib4_lookup(ip4_fib, ip)].type;
+}
+
+static struct rib4_node *route_of(uint32_t addr, uint8_t len)
+{
+	struct rib4_node *n = rib4_find(&ip4_rib, addr, len);
+
+	return n != NULL && (n->src & RIB4_SRC_ROUTE) ? n : NULL;
+}
+
+static int add_via(uint32_t addr, uint8_t len, uint32_t via, int dev, bool replace, char *err)
+{
+	struct route4_req r = { .prefix = { addr, len },
+		                .via = via,
+		                .dev = dev,
+		                .origin = ROUTE4_ORIGIN_RPC,
+		                .replace = replace };
+
+	return route4_add(&r, err, 128);
+}
+
+static void test_addresses_make_connected_and_local(void **state)
+{
+	(void)state;
+	assert_non_null(route_of(IP(10, 0, 0, 0), 24));
+	assert_int_equal(route_of(IP(10, 0, 0, 0), 24)->route.type, ROUTE4_CONNECTED);
+	assert_int_equal(route_of(IP(172, 16, 0, 0), 16)->route.dev, 1);
+	assert_int_equal(nh_type(P0_IP), NH4_LOCAL);
+	assert_int_equal(nh_type(IP(10, 0, 0, 255)), NH4_LOCAL); /* directed broadcast */
+	assert_int_equal(nh_type(IP(172, 16, 255, 255)), NH4_LOCAL);
+	assert_int_equal(nh_type(IP(10, 0, 0, 77)), NH4_CONNECTED);
+	assert_int_equal(nh4_table[fib4_lookup(ip4_fib, IP(172, 16, 9, 9))].port, 1);
+	assert_int_equal(nh_type(IP(192, 0, 2, 1)), NH4_NONE);
+	assert_true(addr4_is_local(P1_IP));
+	assert_int_equal(addr4_port_of(IP(172, 16, 3, 3)), 1);
+	assert_int_equal(addr4_port_of(IP(192, 0, 2, 1)), -1);
+	assert_int_equal(addr4_source(0, IP(192, 0, 2, 1)), P0_IP);
+}
+
+static void test_address_refusals(void **state)
+{
+	struct fwd_ip4_prefix dup = { P0_IP, 24 }, net = { IP(10, 0, 0, 0), 24 },
+	                      other = { IP(10, 0, 0, 9), 24 }, mcast = { IP(224, 0, 0, 1), 24 };
+	char err[128];
+
+	(void)state;
+	assert_int_equal(addr4_add(1, &dup, err, sizeof(err)), -EEXIST);
+	assert_int_equal(addr4_add(0, &net, err, sizeof(err)), -EINVAL);
+	assert_int_equal(addr4_add(0, &mcast, err, sizeof(err)), -EINVAL);
+	/* the same subnet on another port would make the connected route ambiguous */
+	assert_int_equal(addr4_add(1, &other, err, sizeof(err)), -EEXIST);
+	assert_non_null(strstr(err, "already connected on port p0"));
+	assert_int_equal(addr4_del(1, &dup, err, sizeof(err)), -ESRCH);
+}
+
+static void test_gateways(void **state)
+{
+	char err[128];
+
+	(void)state;
+	assert_int_equal(add_via(IP(198, 51, 100, 0), 24, IP(10, 0, 0, 2), -1, false, err), 0);
+	assert_int_equal(route_of(IP(198, 51, 100, 0), 24)->route.via, IP(10, 0, 0, 2));
+	/* a gateway no connected subnet holds, or held by the wrong port, or ourselves */
+	assert_int_equal(add_via(IP(203, 0, 113, 0), 24, IP(192, 0, 2, 1), -1, false, err),
+	                 -ENETUNREACH);
+	assert_string_equal(err, "gateway 192.0.2.1 is not on a connected subnet");
+	assert_int_equal(add_via(IP(203, 0, 113, 0), 24, IP(10, 0, 0, 2), 1, false, err),
+	                 -ENETUNREACH);
+	assert_int_equal(add_via(IP(203, 0, 113, 0), 24, P0_IP, -1, false, err), -EINVAL);
+	/* an existing prefix: refused, unless replaced */
+	assert_int_equal(add_via(IP(198, 51, 100, 0), 24, IP(10, 0, 0, 3), -1, false, err),
+	                 -EEXIST);
+	assert_int_equal(add_via(IP(198, 51, 100, 0), 24, IP(10, 0, 0, 3), -1, true, err), 1);
+	assert_int_equal(route_of(IP(198, 51, 100, 0), 24)->route.via, IP(10, 0, 0, 3));
+	/* connected routes belong to their address */
+	assert_int_equal(add_via(IP(10, 0, 0, 0), 24, IP(172, 16, 0, 2), -1, true, err), -EEXIST);
+	struct fwd_ip4_prefix conn = { IP(10, 0, 0, 0), 24 };
+	assert_int_equal(route4_del(&conn, err, sizeof(err)), -EINVAL);
+	struct route4_req bh = { .prefix = { IP(100, 64, 0, 0), 10 },
+		                 .blackhole = true,
+		                 .dev = -1 };
+	assert_int_equal(route4_add(&bh, err, sizeof(err)), 0);
+	assert_int_equal(nh_type(IP(100, 64, 1, 1)), NH4_BLACKHOLE);
+}
+
+static void test_address_removal_prunes(void **state)
+{
+	struct fwd_ip4_prefix a0 = { P0_IP, 24 }, a0b = { IP(10, 0, 0, 200), 24 };
+	char err[128];
+
+	(void)state;
+	assert_int_equal(add_via(IP(198, 51, 100, 0), 24, IP(10, 0, 0, 2), -1, false, err), 0);
+	assert_int_equal(add_via(IP(198, 18, 0, 0), 15, IP(172, 16, 0, 2), -1, false, err), 0);
+	/* a second address on the same subnet keeps the subnet when the first goes */
+	assert_int_equal(addr4_add(0, &a0b, err, sizeof(err)), 0);
+	assert_int_equal(addr4_del(0, &a0, err, sizeof(err)), 0);
+	assert_non_null(route_of(IP(10, 0, 0, 0), 24));
+	assert_int_equal(nh_type(P0_IP), NH4_CONNECTED);
+	assert_int_equal(nh_type(IP(10, 0, 0, 255)), NH4_LOCAL);
+	assert_non_null(route_of(IP(198, 51, 100, 0), 24));
+	/* the last one takes the subnet, its broadcast and the routes via it */
+	assert_int_equal(addr4_del(0, &a0b, err, sizeof(err)), 0);
+	assert_null(route_of(IP(10, 0, 0, 0), 24));
+	assert_null(route_of(IP(198, 51, 100, 0), 24));
+	assert_int_equal(nh_type(IP(198, 51, 100, 1)), NH4_NONE);
+	assert_int_equal(nh_type(IP(10, 0, 0, 255)), NH4_NONE);
+	assert_non_null(route_of(IP(198, 18, 0, 0), 15)); /* other port: untouched */
+	assert_null(neigh_lookup(IP(10, 0, 0, 2), 0));
+}
+
+static void test_parse_line(void **state)
+{
+	struct route4_req r;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(route4_parse_line("10.1.0.0/16 via 10.0.0.2", &r, err, sizeof(err)), 0);
+	assert_int_equal(r.prefix.addr, IP(10, 1, 0, 0));
+	assert_int_equal(r.via, IP(10, 0, 0, 2));
+	assert_int_equal(r.dev, -1);
+	assert_int_equal(route4_parse_line("1.0.0.0/8 via 172.16.0.9 dev p1 # c", &r, err, 128), 0);
+	assert_int_equal(r.dev, 1);
+	assert_int_equal(route4_parse_line("0.0.0.0/0 blackhole", &r, err, sizeof(err)), 0);
+	assert_true(r.blackhole);
+	assert_int_equal(route4_parse_line("   # only a comment", &r, err, sizeof(err)), 1);
+	assert_int_equal(route4_parse_line("", &r, err, sizeof(err)), 1);
+	assert_int_equal(route4_parse_line("10.1.0.1/16 via 10.0.0.2", &r, err, 128), -EINVAL);
+	assert_int_equal(route4_parse_line("10.1.0.0/16 via", &r, err, sizeof(err)), -EINVAL);
+	assert_int_equal(route4_parse_line("10.1.0.0/16 via 10.0.0.2 dev p9", &r, err, 128),
+	                 -ENODEV);
+	assert_int_equal(route4_parse_line("10.1.0.0/16 to 10.0.0.2", &r, err, 128), -EINVAL);
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	return harness_group_setup("route_test");
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	return harness_group_teardown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_addresses_make_connected_and_local,
+		                                harness_setup, harness_teardown),
+		cmocka_unit_test_setup_teardown(test_address_refusals, harness_setup,
+		                                harness_teardown),
+		cmocka_unit_test_setup_teardown(test_gateways, harness_setup, harness_teardown),
+		cmocka_unit_test_setup_teardown(test_address_removal_prunes, harness_setup,
+		                                harness_teardown),
+		cmocka_unit_test_setup_teardown(test_parse_line, harness_setup, harness_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
