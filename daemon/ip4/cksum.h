@@ -35,8 +35,8 @@ static inline uint64_t ip4_add_ec(uint64_t a, uint64_t b)
  * one's complement sum of the same bytes taken as 64-bit words (2^64 - 1 is
  * a multiple of 2^16 - 1, and 2^16 = 1 mod 0xffff makes byte order
  * irrelevant), so two additions with end-around carry and one reduction
- * replace the usual folding. The sum of a real header is never 0 (the
- * version is in it).
+ * replace the usual folding. An all-zero header would pass: callers check
+ * the version first.
  */
 static inline bool ip4_cksum_ok(const struct rte_ipv4_hdr *ip, unsigned ihl)
 {
@@ -53,7 +53,7 @@ static inline bool ip4_cksum_ok(const struct rte_ipv4_hdr *ip, unsigned ihl)
 			memcpy(&c, p + 4 * i, 4);
 			a = ip4_add_ec(a, c);
 		}
-	return a % 0xffff == 0 && a != 0;
+	return a % 0xffff == 0;
 }
 
 /* Full header checksum (the field is ignored and not changed), network order. */
