@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 
 #include <event2/event.h>
 
@@ -10,6 +11,47 @@
 #include "port/port.h"
 
 #define LINK_POLL_MS 500
+
+struct fwd_timer {
+	void (*fn)(void *arg);
+	void *arg;
+};
+
+static void on_timer(evutil_socket_t fd, short what, void *arg)
+{
+	const struct fwd_timer *t = arg;
+
+	(void)fd, (void)what;
+	t->fn(t->arg);
+}
+
+struct event *fwd_timer_every(unsigned period_us, void (*fn)(void *arg), void *arg)
+{
+	struct timeval tv = { .tv_sec = period_us / 1000000, .tv_usec = period_us % 1000000 };
+	struct fwd_timer *t = malloc(sizeof(*t));
+	struct event *ev = NULL;
+
+	if (t != NULL) {
+		*t = (struct fwd_timer){ fn, arg };
+		ev = event_new(fwd.evbase, -1, EV_PERSIST, on_timer, t);
+	}
+	if (ev != NULL && event_add(ev, &tv) == 0)
+		return ev;
+	LOG(ERR, "cannot start a %u us timer", period_us);
+	if (ev != NULL)
+		event_free(ev);
+	free(t);
+	return NULL;
+}
+
+void fwd_timer_free(struct event **ev)
+{
+	if (*ev == NULL)
+		return;
+	free(event_get_callback_arg(*ev));
+	event_free(*ev);
+	*ev = NULL;
+}
 
 static struct event *sig_ev[3];
 static struct event *link_ev;
@@ -34,16 +76,15 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	event_base_loopbreak(fwd.evbase);
 }
 
-static void on_link_poll(evutil_socket_t fd, short what, void *arg)
+static void on_link_poll(void *arg)
 {
-	(void)fd, (void)what, (void)arg;
+	(void)arg;
 	fwd_ports_link_poll();
 }
 
 int fwd_control_init(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct timeval tv = { 0, LINK_POLL_MS * 1000 };
 
 	signal(SIGPIPE, SIG_IGN);
 	fwd.evbase = event_base_new();
@@ -54,8 +95,8 @@ int fwd_control_init(void)
 		if (sig_ev[i] == NULL || evsignal_add(sig_ev[i], NULL) < 0)
 			return -EIO;
 	}
-	link_ev = event_new(fwd.evbase, -1, EV_PERSIST, on_link_poll, NULL);
-	if (link_ev == NULL || event_add(link_ev, &tv) < 0)
+	link_ev = fwd_timer_every(LINK_POLL_MS * 1000, on_link_poll, NULL);
+	if (link_ev == NULL)
 		return -EIO;
 	return 0;
 }
@@ -73,9 +114,7 @@ void fwd_control_fini(void)
 			event_free(sig_ev[i]);
 		sig_ev[i] = NULL;
 	}
-	if (link_ev != NULL)
-		event_free(link_ev);
-	link_ev = NULL;
+	fwd_timer_free(&link_ev);
 	if (fwd.evbase != NULL)
 		event_base_free(fwd.evbase);
 	fwd.evbase = NULL;

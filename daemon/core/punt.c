@@ -2,10 +2,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include <event2/event.h>
 #include <rte_lcore.h>
 #include <rte_ring.h>
 
+#include "core/control.h"
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/module.h"
@@ -61,12 +61,12 @@ void fwd_punt_flush(struct fwd_worker *w)
 	w->n_punt = 0;
 }
 
-static void punt_drain(evutil_socket_t fd, short what, void *arg)
+static void punt_drain(void *arg)
 {
 	struct rte_mbuf *pkts[PUNT_BATCH];
 	unsigned n, rounds = 0;
 
-	(void)fd, (void)what, (void)arg;
+	(void)arg;
 	/* bounded work per tick so RPC clients are served between rounds */
 	do {
 		n = rte_ring_sc_dequeue_burst(ring, (void **)pkts, PUNT_BATCH, NULL);
@@ -89,8 +89,6 @@ int fwd_punt_init(void)
 		.size = sizeof(struct fwd_punt_meta),
 		.align = __alignof__(struct fwd_punt_meta),
 	};
-	struct timeval tv = { 0, PUNT_DRAIN_US };
-
 	fwd_punt_meta_offset = rte_mbuf_dynfield_register(&desc);
 	if (fwd_punt_meta_offset < 0) {
 		LOG(ERR, "mbuf dynamic field: %s", rte_strerror(rte_errno));
@@ -101,8 +99,8 @@ int fwd_punt_init(void)
 		return -ENOMEM;
 	for (unsigned i = 0; i < fwd.n_workers; i++)
 		fwd.workers[i]->punt_ring = ring;
-	drain_ev = event_new(fwd.evbase, -1, EV_PERSIST, punt_drain, NULL);
-	if (drain_ev == NULL || event_add(drain_ev, &tv) < 0)
+	drain_ev = fwd_timer_every(PUNT_DRAIN_US, punt_drain, NULL);
+	if (drain_ev == NULL)
 		return -ENOMEM;
 	return 0;
 }
@@ -111,9 +109,7 @@ void fwd_punt_fini(void)
 {
 	struct rte_mbuf *m;
 
-	if (drain_ev != NULL)
-		event_free(drain_ev);
-	drain_ev = NULL;
+	fwd_timer_free(&drain_ev);
 	while (ring != NULL && rte_ring_dequeue(ring, (void **)&m) == 0)
 		rte_pktmbuf_free(m);
 	rte_ring_free(ring);

@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include <event2/event.h>
 #include <rte_lcore.h>
 
+#include "core/control.h"
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/module.h"
@@ -21,9 +21,9 @@ struct fib4 *ip4_fib;
 struct rib4 ip4_rib;
 static struct event *reclaim_ev;
 
-static void ip4_reclaim(evutil_socket_t fd, short what, void *arg)
+static void ip4_reclaim(void *arg)
 {
-	(void)fd, (void)what, (void)arg;
+	(void)arg;
 	fib4_reclaim(ip4_fib);
 	nh4_reclaim();
 }
@@ -81,7 +81,6 @@ static int ip4_config_routes(const struct fwd_config *cfg)
 
 static int ip4_init(const struct fwd_config *cfg)
 {
-	struct timeval tv = { 0, RECLAIM_MS * 1000 };
 	int socket = (int)rte_socket_id(), rc;
 
 	ip4_fib = fib4_create(cfg->dataplane.fib_tbl8s, fwd.rcu, socket);
@@ -98,8 +97,8 @@ static int ip4_init(const struct fwd_config *cfg)
 	}
 	rib4_init(&ip4_rib, ip4_fib);
 	memset(ip4_addrs, 0, sizeof(ip4_addrs));
-	reclaim_ev = event_new(fwd.evbase, -1, EV_PERSIST, ip4_reclaim, NULL);
-	if (reclaim_ev == NULL || event_add(reclaim_ev, &tv) < 0)
+	reclaim_ev = fwd_timer_every(RECLAIM_MS * 1000, ip4_reclaim, NULL);
+	if (reclaim_ev == NULL)
 		return -ENOMEM;
 	if ((rc = ip4_config_addresses(cfg)) < 0 || (rc = ip4_config_routes(cfg)) < 0)
 		return rc;
@@ -108,9 +107,7 @@ static int ip4_init(const struct fwd_config *cfg)
 
 static void ip4_fini(void)
 {
-	if (reclaim_ev != NULL)
-		event_free(reclaim_ev);
-	reclaim_ev = NULL;
+	fwd_timer_free(&reclaim_ev);
 	rib4_clear(&ip4_rib);
 	fib4_free(ip4_fib);
 	ip4_fib = NULL;

@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <event2/event.h>
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_ring_elem.h>
 
+#include "core/control.h"
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/module.h"
@@ -128,11 +128,11 @@ void bridge_age(uint64_t now)
 			fdb_age(&bridge_table[i].fdb, now, down);
 }
 
-static void bridge_tick(evutil_socket_t fd, short what, void *arg)
+static void bridge_tick(void *arg)
 {
 	uint64_t now = fdb_clock();
 
-	(void)fd, (void)what, (void)arg;
+	(void)arg;
 	bridge_poll(now);
 	if (now - last_age >= fdb_hz * BRIDGE_AGE_MS / 1000) {
 		bridge_age(now);
@@ -163,12 +163,10 @@ static int add_members(void)
 
 static int tick_start(void)
 {
-	struct timeval tv = { 0, BRIDGE_POLL_MS * 1000 };
-
 	if (fwd.evbase == NULL) /* unit tests drive bridge_poll and bridge_age themselves */
 		return 0;
-	tick_ev = event_new(fwd.evbase, -1, EV_PERSIST, bridge_tick, NULL);
-	if (tick_ev == NULL || event_add(tick_ev, &tv) < 0)
+	tick_ev = fwd_timer_every(BRIDGE_POLL_MS * 1000, bridge_tick, NULL);
+	if (tick_ev == NULL)
 		return -ENOMEM;
 	return 0;
 }
@@ -208,9 +206,7 @@ int bridge_module_init(const struct fwd_config *cfg)
 
 void bridge_module_fini(void)
 {
-	if (tick_ev != NULL)
-		event_free(tick_ev);
-	tick_ev = NULL;
+	fwd_timer_free(&tick_ev);
 	for (unsigned i = 0; i < FWD_MAX_BRIDGES; i++)
 		if (bridge_table[i].used)
 			bridge_destroy(&bridge_table[i]);

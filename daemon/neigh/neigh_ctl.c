@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <event2/event.h>
 
+#include "core/control.h"
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/module.h"
@@ -16,15 +16,14 @@
 
 static struct event *tick_ev;
 
-static void neigh_tick_cb(evutil_socket_t fd, short what, void *arg)
+static void neigh_tick_cb(void *arg)
 {
-	(void)fd, (void)what, (void)arg;
+	(void)arg;
 	neigh_tick();
 }
 
 static int neigh_init(const struct fwd_config *cfg)
 {
-	struct timeval tv = { 0, NEIGH_TICK_MS * 1000 };
 	int rc = neigh_module_init(cfg->dataplane.nexthops, cfg->dataplane.neigh_timeout_s);
 
 	if (rc < 0) {
@@ -32,17 +31,15 @@ static int neigh_init(const struct fwd_config *cfg)
 		    strerror(-rc));
 		return rc;
 	}
-	tick_ev = event_new(fwd.evbase, -1, EV_PERSIST, neigh_tick_cb, NULL);
-	if (tick_ev == NULL || event_add(tick_ev, &tv) < 0)
+	tick_ev = fwd_timer_every(NEIGH_TICK_MS * 1000, neigh_tick_cb, NULL);
+	if (tick_ev == NULL)
 		return -ENOMEM;
 	return 0;
 }
 
 static void neigh_fini(void)
 {
-	if (tick_ev != NULL)
-		event_free(tick_ev);
-	tick_ev = NULL;
+	fwd_timer_free(&tick_ev);
 	neigh_module_fini();
 }
 

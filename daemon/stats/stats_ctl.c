@@ -3,9 +3,9 @@
 #include <string.h>
 #include <time.h>
 
-#include <event2/event.h>
 #include <rte_cycles.h>
 
+#include "core/control.h"
 #include "core/daemon.h"
 #include "core/module.h"
 #include "core/punt.h"
@@ -93,11 +93,11 @@ static double elapsed(const struct timespec *a, const struct timespec *b)
 	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-static void stats_sample(evutil_socket_t fd, short what, void *arg)
+static void stats_sample(void *arg)
 {
 	struct timespec now;
 
-	(void)fd, (void)what, (void)arg;
+	(void)arg;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	interval = elapsed(&sample_time, &now);
 	for (unsigned p = 0; p < fwd_n_ports; p++) {
@@ -124,9 +124,6 @@ void fwd_stats_clear(void)
 
 static int stats_init(const struct fwd_config *cfg)
 {
-	struct timeval tv = { .tv_sec = SAMPLE_INTERVAL_MS / 1000,
-		              .tv_usec = (SAMPLE_INTERVAL_MS % 1000) * 1000 };
-
 	(void)cfg;
 	memset(base, 0, sizeof(base));
 	memset(sample, 0, sizeof(sample));
@@ -134,17 +131,13 @@ static int stats_init(const struct fwd_config *cfg)
 	memset(loop_base, 0, sizeof(loop_base));
 	clear_tsc = fwd.start_tsc != 0 ? fwd.start_tsc : rte_rdtsc();
 	clock_gettime(CLOCK_MONOTONIC, &sample_time);
-	sample_ev = event_new(fwd.evbase, -1, EV_PERSIST, stats_sample, NULL);
-	if (sample_ev == NULL)
-		return -ENOMEM;
-	return event_add(sample_ev, &tv) == 0 ? 0 : -EIO;
+	sample_ev = fwd_timer_every(SAMPLE_INTERVAL_MS * 1000, stats_sample, NULL);
+	return sample_ev != NULL ? 0 : -ENOMEM;
 }
 
 static void stats_fini(void)
 {
-	if (sample_ev != NULL)
-		event_free(sample_ev);
-	sample_ev = NULL;
+	fwd_timer_free(&sample_ev);
 }
 
 static struct fwd_module stats_module = {
