@@ -65,15 +65,14 @@ static int addr_change(struct fwd_cli *cli, int argc, char **argv)
 
 static int addr_run(struct fwd_cli *cli, int argc, char **argv)
 {
-	if (argc == 0)
-		return fwd_cli_usage(cli, "missing command");
-	cli->command = argv[0];
-	if (strcmp(argv[0], "list") == 0)
-		return addr_list(cli, argc, argv);
-	if (strcmp(argv[0], "add") == 0 || strcmp(argv[0], "del") == 0)
-		return addr_change(cli, argc, argv);
-	cli->command = NULL;
-	return fwd_cli_usage(cli, "unknown command: %.*s", FWD_CLI_NAME_MAX, argv[0]);
+	static const struct fwd_cli_cmd cmds[] = {
+		{ "list", addr_list },
+		{ "add", addr_change },
+		{ "del", addr_change },
+		{ NULL, NULL },
+	};
+
+	return fwd_cli_dispatch(cli, cmds, argc, argv);
 }
 
 static struct fwd_cli_object addr_obj = {

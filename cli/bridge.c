@@ -119,27 +119,29 @@ static int bridge_flush(struct fwd_cli *cli, int argc, char **argv)
 	return fwd_cli_call(cli, &req, flush_print, NULL);
 }
 
-static int bridge_run(struct fwd_cli *cli, int argc, char **argv)
+static int bridge_list(struct fwd_cli *cli, int argc, char **argv)
 {
 	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__BridgeListReq list = FWD__BRIDGE_LIST_REQ__INIT;
 
-	if (argc == 0)
-		return fwd_cli_usage(cli, "missing command");
-	cli->command = argv[0];
-	if (strcmp(argv[0], "list") == 0) {
-		if (argc != 1)
-			return fwd_cli_usage(cli, "list takes no arguments");
-		req.body_case = FWD__REQUEST__BODY_BRIDGE_LIST;
-		req.bridge_list = &list;
-		return fwd_cli_call(cli, &req, list_print, NULL);
-	}
-	if (strcmp(argv[0], "fdb") == 0)
-		return bridge_fdb(cli, argc, argv);
-	if (strcmp(argv[0], "flush") == 0)
-		return bridge_flush(cli, argc, argv);
-	cli->command = NULL;
-	return fwd_cli_usage(cli, "unknown command: %.*s", FWD_CLI_NAME_MAX, argv[0]);
+	(void)argv;
+	if (argc != 1)
+		return fwd_cli_usage(cli, "list takes no arguments");
+	req.body_case = FWD__REQUEST__BODY_BRIDGE_LIST;
+	req.bridge_list = &list;
+	return fwd_cli_call(cli, &req, list_print, NULL);
+}
+
+static int bridge_run(struct fwd_cli *cli, int argc, char **argv)
+{
+	static const struct fwd_cli_cmd cmds[] = {
+		{ "list", bridge_list },
+		{ "fdb", bridge_fdb },
+		{ "flush", bridge_flush },
+		{ NULL, NULL },
+	};
+
+	return fwd_cli_dispatch(cli, cmds, argc, argv);
 }
 
 static struct fwd_cli_object bridge_obj = {

@@ -217,3 +217,16 @@ int fwd_cli_main(int argc, char **argv, FILE *out, FILE *err)
 	fflush(out);
 	return rc;
 }
+
+int fwd_cli_dispatch(struct fwd_cli *cli, const struct fwd_cli_cmd *cmds, int argc, char **argv)
+{
+	if (argc == 0)
+		return fwd_cli_usage(cli, "missing command");
+	for (const struct fwd_cli_cmd *c = cmds; c->name != NULL; c++) {
+		if (strcmp(argv[0], c->name) == 0) {
+			cli->command = c->name;
+			return c->run(cli, argc, argv);
+		}
+	}
+	return fwd_cli_usage(cli, "unknown command: %.*s", FWD_CLI_NAME_MAX, argv[0]);
+}

@@ -60,6 +60,16 @@ const struct fwd_cli_object *fwd_cli_objects(void);
 /* The whole program minus main(): parses argv, runs, returns the exit status. */
 int fwd_cli_main(int argc, char **argv, FILE *out, FILE *err);
 
+/* An object's commands: run gets argv[0] = the command's name. */
+struct fwd_cli_cmd {
+	const char *name;
+	int (*run)(struct fwd_cli *cli, int argc, char **argv);
+};
+
+/* Run the command of cmds (ending with a NULL name) that argv[0] names; a
+ * missing or unknown command is a usage error. */
+int fwd_cli_dispatch(struct fwd_cli *cli, const struct fwd_cli_cmd *cmds, int argc, char **argv);
+
 /* Print "fwdctl: OBJECT [COMMAND]: message" and the object's usage; returns 2. */
 int fwd_cli_usage(struct fwd_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -91,32 +91,47 @@ static int config_check(struct fwd_cli *cli, const char *path)
 	return rc;
 }
 
-static int config_run(struct fwd_cli *cli, int argc, char **argv)
+static int config_check_cmd(struct fwd_cli *cli, int argc, char **argv)
+{
+	return argc == 2 ? config_check(cli, argv[1]) : fwd_cli_usage(cli, "check needs one FILE");
+}
+
+static int config_show(struct fwd_cli *cli, int argc, char **argv)
 {
 	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__ConfigShowReq show = FWD__CONFIG_SHOW_REQ__INIT;
+
+	(void)argv;
+	if (argc != 1)
+		return fwd_cli_usage(cli, "show takes no arguments");
+	req.body_case = FWD__REQUEST__BODY_CONFIG_SHOW;
+	req.config_show = &show;
+	return fwd_cli_call(cli, &req, show_print, NULL);
+}
+
+static int config_reload(struct fwd_cli *cli, int argc, char **argv)
+{
+	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__ConfigReloadReq reload = FWD__CONFIG_RELOAD_REQ__INIT;
 
-	if (argc == 0)
-		return fwd_cli_usage(cli, "missing command");
-	cli->command = argv[0];
-	if (strcmp(argv[0], "check") == 0)
-		return argc == 2 ? config_check(cli, argv[1])
-		                 : fwd_cli_usage(cli, "check needs one FILE");
+	(void)argv;
 	if (argc != 1)
-		return fwd_cli_usage(cli, "%.*s takes no arguments", FWD_CLI_NAME_MAX, argv[0]);
-	if (strcmp(argv[0], "show") == 0) {
-		req.body_case = FWD__REQUEST__BODY_CONFIG_SHOW;
-		req.config_show = &show;
-		return fwd_cli_call(cli, &req, show_print, NULL);
-	}
-	if (strcmp(argv[0], "reload") == 0) {
-		req.body_case = FWD__REQUEST__BODY_CONFIG_RELOAD;
-		req.config_reload = &reload;
-		return fwd_cli_call(cli, &req, reload_print, NULL);
-	}
-	cli->command = NULL;
-	return fwd_cli_usage(cli, "unknown command: %.*s", FWD_CLI_NAME_MAX, argv[0]);
+		return fwd_cli_usage(cli, "reload takes no arguments");
+	req.body_case = FWD__REQUEST__BODY_CONFIG_RELOAD;
+	req.config_reload = &reload;
+	return fwd_cli_call(cli, &req, reload_print, NULL);
+}
+
+static int config_run(struct fwd_cli *cli, int argc, char **argv)
+{
+	static const struct fwd_cli_cmd cmds[] = {
+		{ "show", config_show },
+		{ "reload", config_reload },
+		{ "check", config_check_cmd },
+		{ NULL, NULL },
+	};
+
+	return fwd_cli_dispatch(cli, cmds, argc, argv);
 }
 
 static struct fwd_cli_object config_obj = {

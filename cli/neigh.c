@@ -202,25 +202,12 @@ static int neigh_del(struct fwd_cli *cli, int argc, char **argv)
 
 static int neigh_run(struct fwd_cli *cli, int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(struct fwd_cli *cli, int argc, char **argv);
-	} cmds[] = {
-		{ "list", neigh_list },
-		{ "add", neigh_add },
-		{ "del", neigh_del },
-		{ "flush", neigh_flush },
+	static const struct fwd_cli_cmd cmds[] = {
+		{ "list", neigh_list },   { "add", neigh_add }, { "del", neigh_del },
+		{ "flush", neigh_flush }, { NULL, NULL },
 	};
 
-	if (argc == 0)
-		return fwd_cli_usage(cli, "missing command");
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		if (strcmp(argv[0], cmds[i].name) == 0) {
-			cli->command = cmds[i].name;
-			return cmds[i].fn(cli, argc, argv);
-		}
-	}
-	return fwd_cli_usage(cli, "unknown command: %.*s", ARG_MAX, argv[0]);
+	return fwd_cli_dispatch(cli, cmds, argc, argv);
 }
 
 static struct fwd_cli_object neigh_obj = {

@@ -48,13 +48,14 @@ static int list_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 	return 0;
 }
 
-static int port_list(struct fwd_cli *cli, int argc)
+static int port_list(struct fwd_cli *cli, int argc, char **argv)
 {
 	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__PortListReq list = FWD__PORT_LIST_REQ__INIT;
 	struct fwd_table *t = NULL;
 	int rc;
 
+	(void)argv;
 	if (argc != 1)
 		return fwd_cli_usage(cli, "list takes no arguments");
 	req.body_case = FWD__REQUEST__BODY_PORT_LIST;
@@ -166,31 +167,32 @@ static int port_set(struct fwd_cli *cli, int argc, char **argv)
 	return fwd_cli_call(cli, &req, NULL, NULL);
 }
 
-static int port_run(struct fwd_cli *cli, int argc, char **argv)
+static int port_show(struct fwd_cli *cli, int argc, char **argv)
 {
 	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__PortShowReq show = FWD__PORT_SHOW_REQ__INIT;
 
-	if (argc == 0)
-		return fwd_cli_usage(cli, "missing command");
-	cli->command = argv[0];
-	if (strcmp(argv[0], "list") == 0)
-		return port_list(cli, argc);
-	if (strcmp(argv[0], "show") == 0) {
-		if (argc != 2)
-			return fwd_cli_usage(cli, argc < 2 ? "show needs a port NAME"
-			                                   : "too many arguments");
-		if (check_name(cli, argv[1]))
-			return FWD_EXIT_USAGE;
-		show.name = argv[1];
-		req.body_case = FWD__REQUEST__BODY_PORT_SHOW;
-		req.port_show = &show;
-		return fwd_cli_call(cli, &req, show_print, NULL);
-	}
-	if (strcmp(argv[0], "set") == 0)
-		return port_set(cli, argc, argv);
-	cli->command = NULL;
-	return fwd_cli_usage(cli, "unknown command: %.*s", FWD_CLI_NAME_MAX, argv[0]);
+	if (argc != 2)
+		return fwd_cli_usage(cli,
+		                     argc < 2 ? "show needs a port NAME" : "too many arguments");
+	if (check_name(cli, argv[1]))
+		return FWD_EXIT_USAGE;
+	show.name = argv[1];
+	req.body_case = FWD__REQUEST__BODY_PORT_SHOW;
+	req.port_show = &show;
+	return fwd_cli_call(cli, &req, show_print, NULL);
+}
+
+static int port_run(struct fwd_cli *cli, int argc, char **argv)
+{
+	static const struct fwd_cli_cmd cmds[] = {
+		{ "list", port_list },
+		{ "show", port_show },
+		{ "set", port_set },
+		{ NULL, NULL },
+	};
+
+	return fwd_cli_dispatch(cli, cmds, argc, argv);
 }
 
 static struct fwd_cli_object port_obj = {

@@ -239,30 +239,40 @@ static int route_one_arg(struct fwd_cli *cli, int argc, char **argv)
 	return fwd_cli_call(cli, &req, NULL, NULL);
 }
 
-static int route_run(struct fwd_cli *cli, int argc, char **argv)
+static int route_list(struct fwd_cli *cli, int argc, char **argv)
 {
 	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__RouteListReq list = FWD__ROUTE_LIST_REQ__INIT;
 	bool header = false;
 
-	if (argc == 0)
-		return fwd_cli_usage(cli, "missing command");
-	cli->command = argv[0];
-	if (strcmp(argv[0], "list") == 0) {
-		if (argc != 1)
-			return fwd_cli_usage(cli, "list takes no arguments");
-		req.body_case = FWD__REQUEST__BODY_ROUTE_LIST;
-		req.route_list = &list;
-		return fwd_cli_call(cli, &req, list_print, &header);
-	}
-	if (strcmp(argv[0], "get") == 0 || strcmp(argv[0], "del") == 0)
-		return route_one_arg(cli, argc, argv);
-	if (strcmp(argv[0], "add") == 0 || strcmp(argv[0], "replace") == 0)
-		return route_add(cli, argc, argv, argv[0][0] == 'r');
-	if (strcmp(argv[0], "load") == 0)
-		return route_load(cli, argc, argv);
-	cli->command = NULL;
-	return fwd_cli_usage(cli, "unknown command: %.*s", FWD_CLI_NAME_MAX, argv[0]);
+	(void)argv;
+	if (argc != 1)
+		return fwd_cli_usage(cli, "list takes no arguments");
+	req.body_case = FWD__REQUEST__BODY_ROUTE_LIST;
+	req.route_list = &list;
+	return fwd_cli_call(cli, &req, list_print, &header);
+}
+
+static int route_add_cmd(struct fwd_cli *cli, int argc, char **argv)
+{
+	return route_add(cli, argc, argv, false);
+}
+
+static int route_replace_cmd(struct fwd_cli *cli, int argc, char **argv)
+{
+	return route_add(cli, argc, argv, true);
+}
+
+static int route_run(struct fwd_cli *cli, int argc, char **argv)
+{
+	static const struct fwd_cli_cmd cmds[] = {
+		{ "list", route_list },   { "get", route_one_arg },
+		{ "add", route_add_cmd }, { "replace", route_replace_cmd },
+		{ "del", route_one_arg }, { "load", route_load },
+		{ NULL, NULL },
+	};
+
+	return fwd_cli_dispatch(cli, cmds, argc, argv);
 }
 
 static struct fwd_cli_object route_obj = {

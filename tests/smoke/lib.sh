@@ -75,6 +75,14 @@ veth() {
 	ip -n "$(ns "$3")" link set "$4" up
 }
 
+# lone_port NS IF: a veth end for the daemon with nothing behind it (control
+# plane tests that need a port but no traffic).
+lone_port() {
+	ip -n "$(ns "$1")" link add "$2" type veth peer name "$2p" || return 1
+	ip -n "$(ns "$1")" link set "$2" up
+	ip -n "$(ns "$1")" link set "$2p" up
+}
+
 # bg NS CMD...: run a helper process in the background, killed at cleanup.
 bg() {
 	local n=$1

@@ -9,9 +9,7 @@ ROUTES=${ROUTES:-1000000}
 
 smoke_init route_load
 ns_add fw
-ip -n "$(ns fw)" link add d1 type veth peer name d1p
-ip -n "$(ns fw)" link set d1 up
-ip -n "$(ns fw)" link set d1p up
+lone_port fw d1
 cfg=$(daemon_config <<-EOF
 	ports:
 	  - { name: p0, device: "net_af_packet0,iface=d1", addresses: [10.41.1.1/24] }
