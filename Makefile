@@ -7,6 +7,7 @@
 #   make deps       install the Debian packages fwd needs, when missing
 #   make bench      benchmarks against testpmd and l3fwd (not part of check; ~10 min)
 #   make bench-callgrind  instructions per packet of fwd and l3fwd under callgrind
+#   make bench-iperf  iperf3 TCP through testpmd, l3fwd and fwd on veth (not part of check)
 #   make lint       clang-format dry run + cppcheck; fails on findings
 #   make format     reformat the sources in place
 #   make install    DESTDIR/PREFIX honoured
@@ -56,7 +57,7 @@ CLI_OBJS    := $(call obj,$(filter-out $(CLI_MAIN),$(CLI_SRCS)))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 
 .PHONY: all deps deps-quiet fuzz-build check unit-tests tests-build demo demo-stop bench \
-	bench-callgrind bench-deps bench-build fuzz soak lint format \
+	bench-callgrind bench-iperf bench-deps bench-build fuzz soak lint format \
 	install uninstall clean pkgcheck
 .DEFAULT_GOAL := all
 
@@ -190,6 +191,13 @@ bench-callgrind:
 	@$(MAKE) --no-print-directory deps bench-deps
 	@$(MAKE) --no-print-directory bench-build
 	@/usr/bin/python3 tests/bench/callgrind.py $(BUILD)
+
+# tests/bench/iperf.py: iperf3 TCP h1 -> h2 through each forwarder on one
+# namespace/veth topology, af_packet then af_xdp ports.
+bench-iperf:
+	@$(MAKE) --no-print-directory deps bench-deps
+	@$(MAKE) --no-print-directory all $(BENCH_DIR)/l3fwd/build/l3fwd
+	@/usr/bin/python3 tests/bench/iperf.py $(BUILD)
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets tests/fuzz/*_fuzz.c, built with clang and ASan+UBSan
