@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "core/module.h"
 #include "l2/bridge.h"
+#include "stats/stats_ctl.h"
 #include "port/port.h"
 #include "stats/counter.h"
 
@@ -54,6 +55,23 @@ void bridge_counters(const struct bridge *b, struct bridge_ctrs *out)
 	out->flooded = flooded - b->base_flooded;
 	out->fdb_full = b->fdb.refused + full - b->base_full;
 	out->notes_lost = lost - b->base_lost;
+}
+
+/* `stats clear`: every bridge counts from zero again. */
+static void bridge_stats_clear(void)
+{
+	for (unsigned i = 0; i < FWD_MAX_BRIDGES; i++) {
+		struct bridge *b = &bridge_table[i];
+		if (!b->used)
+			continue;
+		wsum(b->slot, &b->base_flooded, &b->base_full, &b->base_lost);
+		b->fdb.learned = b->fdb.moved = b->fdb.aged = b->fdb.refused = 0;
+	}
+}
+
+RTE_INIT(bridge_stats_register)
+{
+	fwd_stats_on_clear(bridge_stats_clear);
 }
 
 int bridge_create(struct bridge *b, const struct fwd_conf_bridge *cb)

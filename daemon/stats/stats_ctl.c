@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -109,8 +110,22 @@ static void stats_sample(void *arg)
 	sample_time = now;
 }
 
+static void (*clear_hooks[8])(void);
+
+void fwd_stats_on_clear(void (*fn)(void))
+{
+	for (unsigned i = 0; i < RTE_DIM(clear_hooks); i++)
+		if (clear_hooks[i] == NULL) {
+			clear_hooks[i] = fn;
+			return;
+		}
+	abort(); /* a broken invariant at start-up: raise the table size */
+}
+
 void fwd_stats_clear(void)
 {
+	for (unsigned i = 0; i < RTE_DIM(clear_hooks) && clear_hooks[i] != NULL; i++)
+		clear_hooks[i]();
 	for (unsigned p = 0; p < fwd_n_ports; p++) {
 		port_sum(p, &base[p]);
 		memset(&sample[p], 0, sizeof(sample[p]));

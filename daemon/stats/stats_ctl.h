@@ -28,4 +28,8 @@ void fwd_stats_worker_load(unsigned worker, struct fwd_worker_load *out);
 
 void fwd_stats_clear(void);
 
+/* Features that keep counters of their own (bridges) restart them on
+ * `stats clear` too. */
+void fwd_stats_on_clear(void (*fn)(void));
+
 #endif

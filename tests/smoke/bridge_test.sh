@@ -177,4 +177,7 @@ expect "not before mac_aging_s: emptied ${took}s after the last frame" "${took%.
 expect "bridge list counts the aged entries" "$(br aged)" -ge 16
 check "learning resumes once there is room: ping h1 -> h2" ping_ok h1 10.2.0.2
 expect "fdb: h2's MAC learned again on p2" "$(fdb_port $MAC2)" = p2
+check "stats clear" fwdctl stats clear
+expect "stats clear restarts the bridge counters too (flooded, aged)" \
+	"$(br flooded)-$(br aged)" = "0-0"
 smoke_done
