@@ -199,7 +199,6 @@ static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint8_t in, str
 /* Ethernet type IPv4 then version 4, IHL 5: bytes 12-14 of the frame, little-endian load */
 #define ETH_IP4_IHL5 rte_cpu_to_le_32(UINT32_C(0x00450008))
 #define ETH_IP4_MASK rte_cpu_to_le_32(UINT32_C(0x00ffffff))
-#define MIN_FRAME    (L2_LEN + (uint16_t)sizeof(struct rte_ipv4_hdr))
 
 /*
  * The common case in one pass and few branches: an option-less IPv4 packet
