@@ -68,15 +68,23 @@ static inline bool port_has_addr(uint8_t port, uint32_t ip)
 	return false;
 }
 
-static inline void check_ip4_frame(const struct fwd_port *p, const uint8_t *f, unsigned len)
+/* Where the fragment in IPv4 header ip ends: offset plus payload. */
+static inline unsigned ip_frag_end(const uint8_t *ip)
+{
+	return (be16_at(ip + 6) & 0x1fff) * 8u + be16_at(ip + 2) - (ip[0] & 0xf) * 4u;
+}
+
+/* end_max: past 65535 only what came in so (the router forwards a fragment
+ * as it is, but never makes one reach further than the packet did) */
+static inline void check_ip4_frame(const struct fwd_port *p, const uint8_t *f, unsigned len,
+                                   unsigned end_max)
 {
 	const uint8_t *ip = f + ETH_LEN;
-	unsigned hlen, tot, off;
+	unsigned hlen, tot;
 
 	CHECK(len >= ETH_LEN + 20, "%s: IPv4 frame of %u bytes", p->name, len);
 	hlen = (ip[0] & 0xf) * 4u;
 	tot = be16_at(ip + 2);
-	off = (be16_at(ip + 6) & 0x1fff) * 8u;
 	CHECK(mac_is_unicast(f), "%s: IPv4 to a group or zero MAC", p->name);
 	CHECK(ip[0] >> 4 == 4 && hlen >= 20, "%s: version/IHL 0x%02x", p->name, ip[0]);
 	CHECK(tot == len - ETH_LEN, "%s: total length %u in a frame of %u", p->name, tot, len);
@@ -84,7 +92,8 @@ static inline void check_ip4_frame(const struct fwd_port *p, const uint8_t *f, u
 	CHECK(check_ip_cksum(ip, hlen), "%s: bad IPv4 header checksum", p->name);
 	CHECK(ip[8] >= 1, "%s: TTL 0 sent", p->name);
 	CHECK(tot <= p->mtu, "%s: %u bytes over MTU %u", p->name, tot, p->mtu);
-	CHECK(off + tot - hlen <= 65535, "%s: fragment ends past 65535", p->name);
+	CHECK(ip_frag_end(ip) <= RTE_MAX(65535u, end_max), "%s: fragment ends at %u", p->name,
+	      ip_frag_end(ip));
 }
 
 static inline void check_arp_frame(const struct fwd_port *p, const uint8_t *f, unsigned len)
@@ -102,8 +111,9 @@ static inline void check_arp_frame(const struct fwd_port *p, const uint8_t *f, u
 	CHECK(op == 1 || mac_is_unicast(f), "%s: ARP reply to a group MAC", p->name);
 }
 
-/* A frame leaving l3 port p. */
-static inline void check_l3_frame(const struct fwd_port *p, const uint8_t *f, unsigned len)
+/* A frame leaving l3 port p; end_max as for check_ip4_frame. */
+static inline void check_l3_frame(const struct fwd_port *p, const uint8_t *f, unsigned len,
+                                  unsigned end_max)
 {
 	unsigned type;
 
@@ -111,7 +121,7 @@ static inline void check_l3_frame(const struct fwd_port *p, const uint8_t *f, un
 	CHECK(memcmp(f + 6, p->mac.addr_bytes, 6) == 0, "%s: source MAC not the port's", p->name);
 	type = be16_at(f + 12);
 	if (type == 0x0800)
-		check_ip4_frame(p, f, len);
+		check_ip4_frame(p, f, len, end_max);
 	else if (type == 0x0806)
 		check_arp_frame(p, f, len);
 	else

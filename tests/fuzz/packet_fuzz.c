@@ -55,7 +55,8 @@ static struct {
 	uint8_t in; /* ingress port index, NO_PORT while flushing state */
 	const uint8_t *frame;
 	unsigned len;
-	uint64_t seen; /* frames the ports were asked to send */
+	unsigned frag_end; /* where its fragment ends, when it is IPv4 */
+	uint64_t seen;     /* frames the ports were asked to send */
 } cur = { .in = NO_PORT };
 
 static struct fwd_worker *w;
@@ -90,7 +91,7 @@ static uint16_t tx_check(uint16_t port_id, uint16_t queue, struct rte_mbuf *pkts
 	for (uint16_t i = 0; i < n; i++) {
 		unsigned len = frame_bytes(pkts[i], buf, sizeof(buf));
 		if (p->mode == FWD_MODE_L3)
-			check_l3_frame(p, buf, len);
+			check_l3_frame(p, buf, len, cur.frag_end);
 		else
 			check_l2_frame(p, buf, len);
 	}
@@ -229,6 +230,8 @@ static void one_record(uint8_t sel, const uint8_t *f, unsigned len)
 	cur.in = p->idx;
 	cur.frame = f;
 	cur.len = len;
+	cur.frag_end =
+	        len >= ETH_LEN + 20 && be16_at(f + 12) == 0x0800 ? ip_frag_end(f + ETH_LEN) : 0;
 	cur.seen = 0;
 	fake_tsc += bridge_note_gap + 1; /* a new learn note is never a repeat */
 	acct_read(&a);
@@ -252,6 +255,7 @@ static void reset(void)
 	struct acct a, b;
 
 	cur.in = NO_PORT;
+	cur.frag_end = 0;
 	cur.seen = 0;
 	acct_read(&a);
 	/* a flush walks the whole table: only when something was learnt */
