@@ -8,6 +8,8 @@
 #   make bench      benchmarks against testpmd and l3fwd (not part of check; ~10 min)
 #   make bench-callgrind  instructions per packet of fwd and l3fwd under callgrind
 #   make bench-iperf  iperf3 TCP through testpmd, l3fwd and fwd on veth (not part of check)
+#   make fuzz       each libFuzzer target for FUZZ_SECONDS (default 60)
+#   make soak       SOAK_SECONDS (default 600) of traffic and churn; not part of check
 #   make lint       clang-format dry run + cppcheck; fails on findings
 #   make format     reformat the sources in place
 #   make install    DESTDIR/PREFIX honoured
@@ -66,7 +68,7 @@ all: $(BUILD)/fwd-daemon $(BUILD)/fwdctl
 # ---------------------------------------------------------------- packages
 DEB_PKGS := build-essential pkg-config dpdk dpdk-dev libdpdk-dev dpdk-doc libyaml-dev \
 	libevent-dev libprotobuf-c-dev protobuf-c-compiler libcmocka-dev python3 python3-scapy \
-	python3-pytest iproute2 iputils-ping iperf3 ethtool traceroute tcpdump procps psmisc \
+	python3-pytest iproute2 iputils-ping iputils-arping iperf3 ethtool traceroute tcpdump procps psmisc \
 	clang clang-format cppcheck valgrind libclang-rt-14-dev \
 	curl systemd mandoc groff-base man-db bash-completion python3-prometheus-client
 
@@ -230,11 +232,23 @@ $(FUZZ_DIR)/%_fuzz: tests/fuzz/%_fuzz.c $(FUZZ_OBJS)
 
 fuzz-build: $(FUZZ_BINS)
 
+# objects made through the pattern rule are intermediate: keep them
+.SECONDARY: $(FUZZ_OBJS)
+
 fuzz: deps-quiet
 	@$(MAKE) --no-print-directory fuzz-build
 	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 -include $(shell find $(FUZZ_DIR)/obj -name '*.d' 2>/dev/null)
+
+# -------------------------------------------------------------------- soak
+# tests/soak/soak.sh: the optimised build under traffic, route and ARP churn,
+# reloads and CLI polling for SOAK_SECONDS; RSS, mempool and counters checked.
+SOAK_SECONDS ?= 600
+
+soak: deps-quiet
+	@$(MAKE) --no-print-directory all
+	@SOAK_SECONDS=$(SOAK_SECONDS) bash tests/soak/soak.sh
 
 # --------------------------------------------------------------- hygiene
 FMT_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)

@@ -48,6 +48,15 @@ static void counters(FILE *out, const char *label, Fwd__Counter *const *c, size_
 		fwd_wrap_end(&w);
 }
 
+/* "p0 accounting: consumed=3 created=5": what the router used up and made. */
+static void accounting(FILE *out, const Fwd__PortStats *p)
+{
+	if (p->consumed == 0 && p->created == 0)
+		return;
+	fprintf(out, "%.*s accounting: consumed=%" PRIu64 " created=%" PRIu64 "\n",
+	        FWD_CLI_NAME_MAX, p->name, p->consumed, p->created);
+}
+
 static bool any_nonzero(Fwd__Counter *const *c, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -60,7 +69,8 @@ static bool any_details(const Fwd__StatsResp *s)
 {
 	for (size_t i = 0; i < s->n_ports; i++)
 		if (any_nonzero(s->ports[i]->drop_reasons, s->ports[i]->n_drop_reasons) ||
-		    any_nonzero(s->ports[i]->xstats, s->ports[i]->n_xstats))
+		    any_nonzero(s->ports[i]->xstats, s->ports[i]->n_xstats) ||
+		    s->ports[i]->consumed != 0 || s->ports[i]->created != 0)
 			return true;
 	return any_nonzero(s->global, s->n_global);
 }
@@ -90,6 +100,7 @@ static int stats_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 		counters(cli->out, label, p->drop_reasons, p->n_drop_reasons);
 		snprintf(label, sizeof(label), "%.*s xstats", FWD_CLI_NAME_MAX, p->name);
 		counters(cli->out, label, p->xstats, p->n_xstats);
+		accounting(cli->out, p);
 	}
 	counters(cli->out, "global", s->global, s->n_global);
 	return 0;

@@ -11,6 +11,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_pool_ops.h>
 #include <rte_rcu_qsbr.h>
 
 #include "core/control.h"
@@ -22,6 +23,41 @@
 #include "core/worker.h"
 #include "port/port.h"
 
+/*
+ * rte_pktmbuf_pool_create, with the objects packed back to back when IOVA
+ * is VA (always so without hugepages): by default, on 4 KiB pages, every
+ * mbuf gets a page of its own. DPDK 22.11's af_xdp maps the pool as a
+ * UMEM of populated_size x object size from its start, so the mbufs past
+ * that (four in ten) were handed to the kernel's fill ring as addresses it
+ * drops silently: after a few thousand packets an af_xdp port received
+ * nothing more. Packed, the UMEM covers them all; with IOVA = VA a buffer
+ * across a page boundary is still contiguous to the device.
+ */
+static struct rte_mempool *mbuf_pool_new(const char *name, unsigned n, unsigned cache,
+                                         uint16_t room, int socket)
+{
+	struct rte_pktmbuf_pool_private priv = { .mbuf_data_room_size = room };
+	unsigned flags = rte_eal_iova_mode() == RTE_IOVA_VA ? RTE_MEMPOOL_F_NO_IOVA_CONTIG : 0;
+	struct rte_mempool *mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + room,
+	                                                  cache, sizeof(priv), socket, flags);
+	int rc;
+
+	if (mp == NULL)
+		return NULL;
+	rc = rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL);
+	if (rc == 0) {
+		rte_pktmbuf_pool_init(mp, &priv);
+		rc = rte_mempool_populate_default(mp);
+	}
+	if (rc < 0) {
+		rte_mempool_free(mp);
+		rte_errno = -rc;
+		return NULL;
+	}
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+}
+
 static int pool_create(const struct fwd_config *cfg)
 {
 	unsigned max_mtu = RTE_ETHER_MTU;
@@ -32,8 +68,8 @@ static int pool_create(const struct fwd_config *cfg)
 	/* frame = mtu + ethernet header + a VLAN tag + CRC */
 	unsigned room = RTE_MAX((unsigned)RTE_MBUF_DEFAULT_BUF_SIZE,
 	                        RTE_PKTMBUF_HEADROOM + max_mtu + RTE_ETHER_HDR_LEN + 4 + 4);
-	fwd.pool = rte_pktmbuf_pool_create("fwd_pool", cfg->dataplane.mbufs, cache, 0, room,
-	                                   (int)rte_socket_id());
+	fwd.pool = mbuf_pool_new("fwd_pool", cfg->dataplane.mbufs, cache, (uint16_t)room,
+	                         (int)rte_socket_id());
 	if (fwd.pool == NULL) {
 		LOG(ERR,
 		    "mbuf pool of %u mbufs: %s (raise dpdk.memory_mb or lower dataplane.mbufs)",

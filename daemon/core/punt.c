@@ -61,12 +61,11 @@ void fwd_punt_flush(struct fwd_worker *w)
 	w->n_punt = 0;
 }
 
-static void punt_drain(void *arg)
+unsigned fwd_punt_drain(void)
 {
 	struct rte_mbuf *pkts[PUNT_BATCH];
-	unsigned n, rounds = 0;
+	unsigned n, rounds = 0, total = 0;
 
-	(void)arg;
 	/* bounded work per tick so RPC clients are served between rounds */
 	do {
 		n = rte_ring_sc_dequeue_burst(ring, (void **)pkts, PUNT_BATCH, NULL);
@@ -79,7 +78,15 @@ static void punt_drain(void *arg)
 			else
 				fwd_control_drop(pkts[i], meta->in_port, FWD_DROP_LOCAL_PROTO);
 		}
+		total += n;
 	} while (n == PUNT_BATCH && ++rounds < 16);
+	return total;
+}
+
+static void punt_drain(void *arg)
+{
+	(void)arg;
+	fwd_punt_drain();
 }
 
 int fwd_punt_init(void)

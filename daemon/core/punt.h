@@ -60,6 +60,10 @@ void fwd_control_drop(struct rte_mbuf *m, uint8_t port, enum fwd_drop_reason rea
 
 struct rte_ring *fwd_punt_ring(void);
 
+/* Hand punted packets to their handlers (a bounded batch, as one timer tick
+ * does); returns how many. The fuzzers call it without the event loop. */
+unsigned fwd_punt_drain(void);
+
 int fwd_punt_init(void);
 void fwd_punt_fini(void);
 

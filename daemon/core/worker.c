@@ -27,6 +27,11 @@ bool fwd_worker_has_input(enum fwd_port_mode mode)
 	return mode_input[mode] != NULL;
 }
 
+fwd_input_fn fwd_worker_input(enum fwd_port_mode mode)
+{
+	return mode_input[mode];
+}
+
 /* Count and free the mbufs a tx burst left unsent. */
 static void tx_unsent(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, uint16_t n,
                       enum fwd_drop_reason reason, uint64_t *bytes)

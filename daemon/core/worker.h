@@ -69,6 +69,8 @@ typedef void (*fwd_input_fn)(struct fwd_worker *w, const struct fwd_port *in,
 /* Features register the input function of their port mode at startup. */
 void fwd_worker_set_input(enum fwd_port_mode mode, fwd_input_fn fn);
 bool fwd_worker_has_input(enum fwd_port_mode mode);
+/* The registered input (the packet fuzzer drives it without launching workers). */
+fwd_input_fn fwd_worker_input(enum fwd_port_mode mode);
 
 int fwd_workers_create(const struct fwd_config *cfg);
 int fwd_workers_launch(void);

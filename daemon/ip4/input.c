@@ -105,6 +105,8 @@ static void __rte_noinline ip4_fragment_out(struct fwd_worker *w, uint8_t in, st
 		return;
 	}
 	rte_pktmbuf_free(m);
+	w->stats.port[in].consumed++; /* one packet in, n out: every packet accounted for */
+	w->stats.port[nh->port].created += (unsigned)n;
 	for (int i = 0; i < n; i++) {
 		if (nh->type == NH4_FWD)
 			ip4_send(w, frags[i], nh);

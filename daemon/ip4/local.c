@@ -23,6 +23,7 @@
 #include "ip4/icmp_priv.h"
 #include "ip4/output.h"
 #include "stats/counter.h"
+#include "stats/stats.h"
 
 #define IP4_HDR_LEN 20u
 
@@ -83,6 +84,7 @@ static void echo_reply(struct rte_mbuf *m, uint8_t port, unsigned hlen, uint16_t
 	icmp->icmp_cksum = (uint16_t)~rte_raw_cksum(icmp, icmp_len);
 	icmp4_ip_header(ip, tos, (uint16_t)(IP4_HDR_LEN + icmp_len), src, dst);
 	m->ol_flags = 0;
+	fwd_control_ctrs(port)->consumed++; /* the request; ip4_output counts the reply made */
 	if (icmp4_output(m) == 0)
 		echo_replies.value++;
 }

@@ -9,6 +9,7 @@
 #include "ip4/output.h"
 #include "neigh/neigh.h"
 #include "stats/counter.h"
+#include "stats/stats.h"
 
 FWD_COUNTER(ip4_output_no_route, "control_output_no_route");
 
@@ -20,12 +21,15 @@ int ip4_output(struct rte_mbuf *m)
 	uint32_t nhi = fib4_lookup(ip4_fib, dst);
 	const struct nh4 *nh = &nh4_table[nhi];
 
+	/* a packet with a way out is made: from here on it is sent or counted as a drop */
 	switch (nh->type) {
 	case NH4_FWD:
 	case NH4_PENDING:
+		fwd_control_ctrs(nh->port)->created++;
 		neigh_output(m, nhi);
 		return 0;
 	case NH4_CONNECTED:
+		fwd_control_ctrs(nh->port)->created++;
 		neigh_output_glean(m, nh->port, dst);
 		return 0;
 	default:

@@ -100,6 +100,7 @@ static inline void flood(struct burst *c, struct rte_mbuf *m)
 	}
 	c->ws->flooded[c->b->slot]++;
 	last = c->n_out - 1u;
+	c->w->stats.port[c->in].created += last; /* the copies; one that fails is a no_mbuf drop */
 	for (unsigned i = 0; i < last; i++) {
 		struct rte_mbuf *copy = rte_pktmbuf_clone(m, fwd.pool);
 		if (unlikely(copy == NULL)) {

@@ -35,6 +35,7 @@ static int arp_send(uint8_t port, uint16_t op, const struct rte_ether_addr *dst,
 	struct rte_ether_hdr *eth;
 	struct rte_arp_hdr *arp;
 
+	fwd_control_ctrs(port)->created++; /* from here on, sent or counted as a drop */
 	if (m == NULL || rte_pktmbuf_append(m, ARP_FRAME_LEN) == NULL) {
 		rte_pktmbuf_free(m);
 		fwd_control_ctrs(port)->drop[FWD_DROP_NO_MBUF]++;
@@ -136,6 +137,7 @@ void neigh_arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 		return;
 	}
 	rte_pktmbuf_free(m);
+	fwd_control_ctrs(port)->consumed++;
 	if (a.op == RTE_ARP_OP_REQUEST)
 		neigh_arp_req_rcvd.value++;
 	else

@@ -10,6 +10,7 @@
 #include <rte_ether.h>
 #include <rte_memcpy.h>
 
+#include "core/daemon.h"
 #include "ip4/nh.h"
 #include "neigh/neigh_priv.h"
 #include "stats/stats.h"
@@ -22,6 +23,12 @@ static unsigned held_total;
 unsigned neigh_held_total(void)
 {
 	return held_total;
+}
+
+unsigned neigh_hold_cap(void)
+{
+	return fwd.pool != NULL ? RTE_MIN((unsigned)NEIGH_HOLD_GLOBAL_MAX, fwd.pool->size / 4)
+	                        : NEIGH_HOLD_GLOBAL_MAX;
 }
 
 /* Write the link header from the (resolved) next hop and hand m to a worker. */
@@ -49,7 +56,7 @@ static void neigh_hold(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool l
 {
 	struct neigh_held *h;
 
-	if (n->n_held == NEIGH_HOLD_MAX || held_total >= NEIGH_HOLD_GLOBAL_MAX) {
+	if (n->n_held == NEIGH_HOLD_MAX || held_total >= neigh_hold_cap()) {
 		fwd_control_drop(m, port, FWD_DROP_HOLD_FULL);
 		return;
 	}

@@ -19,7 +19,7 @@
 #include "stats/counter.h"
 
 #define NEIGH_HOLD_MAX        16   /* packets held per unresolved neighbour */
-#define NEIGH_HOLD_GLOBAL_MAX 4096 /* and in all of them together */
+#define NEIGH_HOLD_GLOBAL_MAX 4096 /* and in all of them together (neigh_hold_cap) */
 #define NEIGH_RETRANS_MS      1000 /* between requests (incomplete) and probes (stale) */
 #define NEIGH_MAX_PROBES      3
 #define NEIGH_FAILED_MS       3000 /* a failed entry drops traffic this long before it may go */
@@ -99,6 +99,9 @@ void neigh_hold_release(struct neigh *n); /* resolved: send them in order */
 void neigh_hold_fail(struct neigh *n);    /* failed: ICMP host unreachable, no_neighbour */
 void neigh_hold_free(struct neigh *n);    /* shutdown: just free them */
 unsigned neigh_held_total(void);
+/* Packets all hold queues may pin: NEIGH_HOLD_GLOBAL_MAX, or a quarter of
+ * the mbuf pool when that is less, so a scan never starves the receivers. */
+unsigned neigh_hold_cap(void);
 void neigh_punt_resolve(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 void neigh_punt_glean(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 

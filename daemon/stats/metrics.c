@@ -54,6 +54,11 @@ static const struct port_family {
 	{ "fwd_port_rx_bytes", "Bytes received.", offsetof(struct fwd_port_ctrs, rx_bytes) },
 	{ "fwd_port_tx_packets", "Packets sent.", offsetof(struct fwd_port_ctrs, tx_pkts) },
 	{ "fwd_port_tx_bytes", "Bytes sent.", offsetof(struct fwd_port_ctrs, tx_bytes) },
+	{ "fwd_port_consumed_packets",
+	  "Packets taken in and used up (ARP, echo requests, fragmented).",
+	  offsetof(struct fwd_port_ctrs, consumed) },
+	{ "fwd_port_created_packets", "Packets made here (ARP, ICMP, fragments, flood copies).",
+	  offsetof(struct fwd_port_ctrs, created) },
 };
 
 static void port_metrics(struct evbuffer *b, const struct fwd_port_ctrs *c)

@@ -36,6 +36,8 @@ void fwd_stats_sum_port(const struct fwd_wstats *const *ws, unsigned n, unsigned
 		out->rx_bytes += c->rx_bytes;
 		out->tx_pkts += c->tx_pkts;
 		out->tx_bytes += c->tx_bytes;
+		out->consumed += c->consumed;
+		out->created += c->created;
 		for (unsigned r = 0; r < FWD_DROP_MAX; r++)
 			out->drop[r] += c->drop[r];
 	}
@@ -53,6 +55,8 @@ void fwd_stats_sub(const struct fwd_port_ctrs *a, const struct fwd_port_ctrs *b,
 	out->rx_bytes = sub0(a->rx_bytes, b->rx_bytes);
 	out->tx_pkts = sub0(a->tx_pkts, b->tx_pkts);
 	out->tx_bytes = sub0(a->tx_bytes, b->tx_bytes);
+	out->consumed = sub0(a->consumed, b->consumed);
+	out->created = sub0(a->created, b->created);
 	for (unsigned r = 0; r < FWD_DROP_MAX; r++)
 		out->drop[r] = sub0(a->drop[r], b->drop[r]);
 }

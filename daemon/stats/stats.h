@@ -21,6 +21,10 @@ struct fwd_port_ctrs {
 	uint64_t tx_pkts;
 	uint64_t tx_bytes;
 	uint64_t drop[FWD_DROP_MAX];
+	/* With these, every packet is accounted for: summed over ports (and once
+	 * nothing is in flight or held), rx + created == tx + drops + consumed. */
+	uint64_t consumed; /* taken in and used up: ARP, echo requests, fragmented */
+	uint64_t created;  /* made here: ARP, ICMP, fragments, flood copies */
 } __rte_cache_aligned;
 
 /* Worker loop accounting (like VPP's `show runtime`). */

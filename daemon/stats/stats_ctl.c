@@ -33,10 +33,12 @@ static void port_sum(unsigned port, struct fwd_port_ctrs *out)
 	for (unsigned i = 0; i < fwd.n_workers; i++)
 		ws[i] = &fwd.workers[i]->stats;
 	fwd_stats_sum_port(ws, fwd.n_workers, port, out);
-	/* the control thread's own row: the packets it dropped (its sends are
-	 * transmitted, and counted, by workers) */
+	/* the control thread's own row: the packets it dropped, consumed and
+	 * made (its sends are transmitted, and counted, by workers) */
 	for (unsigned r = 0; r < FWD_DROP_MAX; r++)
 		out->drop[r] += ctl->drop[r];
+	out->consumed += ctl->consumed;
+	out->created += ctl->created;
 }
 
 void fwd_stats_port_get(unsigned port, struct fwd_port_ctrs *out)

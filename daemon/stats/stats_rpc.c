@@ -98,6 +98,8 @@ static Fwd__PortStats *port_stats(struct fwd_rpc_call *call, const struct fwd_po
 	ps->rx_bytes = c.rx_bytes;
 	ps->tx_packets = c.tx_pkts;
 	ps->tx_bytes = c.tx_bytes;
+	ps->consumed = c.consumed;
+	ps->created = c.created;
 	ps->rx_pps = r->rx_pps;
 	ps->rx_bps = r->rx_bps;
 	ps->tx_pps = r->tx_pps;

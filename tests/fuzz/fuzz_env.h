@@ -11,12 +11,15 @@
 #include <string.h>
 
 #include <rte_eal.h>
+#include <rte_ethdev.h>
 
 #include "core/config.h"
 #include "core/daemon.h"
 #include "core/eal.h"
 #include "core/lifecycle.h"
 #include "core/log.h"
+#include "ip4/nh.h"
+#include "port/port.h"
 
 /* p0/p1 routed, p2/p3 cross-connected, p4/p5 bridged; static neighbours. */
 static const char fuzz_config[] =
@@ -41,12 +44,28 @@ static const char fuzz_config[] =
         "  - { address: 10.0.0.2, mac: \"02:00:00:00:00:02\", port: p0 }\n"
         "  - { address: 10.0.1.2, mac: \"02:00:00:00:01:02\", port: p1 }\n";
 
+/* net_null makes up a random MAC per port: fix them, so that a frame to
+ * p0 is to p0 in every run (seeds, crashers). Port i is 02:fd:00:00:00:0i. */
+static inline void fuzz_env_macs(void)
+{
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		struct fwd_port *p = &fwd_ports[i];
+		struct rte_ether_addr mac = { { 0x02, 0xfd, 0, 0, 0, (uint8_t)i } };
+		if (rte_eth_dev_default_mac_addr_set(p->port_id, &mac) < 0)
+			abort();
+		p->mac = mac;
+		memcpy(&p->mac48, &mac, sizeof(mac)); /* the two high bytes stay 0 */
+		nh4_port_update((uint8_t)i);
+	}
+}
+
 static inline void fuzz_env_up(void)
 {
 	fwd_log_level = FWD_LOG_ERR;
 	fwd.cfg = fwd_config_load_buf("fuzz.yaml", fuzz_config, strlen(fuzz_config), stderr);
 	if (fwd.cfg == NULL || fwd_eal_init(fwd.cfg, "fuzz") < 0 || fwd_dataplane_up(false) < 0)
 		abort();
+	fuzz_env_macs();
 }
 
 #endif

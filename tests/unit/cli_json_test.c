@@ -113,7 +113,7 @@ static void test_numbers(void **state)
 		         "{\"name\":\"p0\",\"rx_packets\":18446744073709551615,\"rx_bytes\":0,"
 		         "\"tx_packets\":0,\"tx_bytes\":0,\"rx_pps\":%s,\"rx_bps\":0,\"tx_pps\":0,"
 		         "\"tx_bps\":0,\"drops\":0,\"drop_reasons\":[],\"xstats\":[],"
-		         "\"link_up\":false,\"admin_up\":false}",
+		         "\"link_up\":false,\"admin_up\":false,\"consumed\":0,\"created\":0}",
 		         d[i].want);
 		check_message(&ps.base, want);
 	}
@@ -285,7 +285,7 @@ static Fwd__Response *stats_page(const char *port, const char *global, double in
 #define PSTATS(n)                                                                              \
 	"{\"name\":\"" n "\",\"rx_packets\":0,\"rx_bytes\":0,\"tx_packets\":0,\"tx_bytes\":0," \
 	"\"rx_pps\":0,\"rx_bps\":0,\"tx_pps\":0,\"tx_bps\":0,\"drops\":0,\"drop_reasons\":[]," \
-	"\"xstats\":[],\"link_up\":false,\"admin_up\":false}"
+	"\"xstats\":[],\"link_up\":false,\"admin_up\":false,\"consumed\":0,\"created\":0}"
 
 static void test_merge_two_repeated(void **state)
 {
