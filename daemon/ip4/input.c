@@ -207,8 +207,8 @@ static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint8_t in, str
  * to our MAC, lengths consistent, checksum right, unicast addresses. Any
  * doubt sends the frame through ip4_classify, which finds the exact reason.
  */
-static inline bool ip4_fast(struct rte_mbuf *m, uint64_t mac48, const uint32_t *tbl24,
-                            bool hw_cksum, uint32_t *dst)
+static __rte_always_inline bool ip4_fast(struct rte_mbuf *m, uint64_t mac48, const uint32_t *tbl24,
+                                         bool hw_cksum, uint32_t *dst)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + L2_LEN);
@@ -281,9 +281,10 @@ static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_p
 }
 
 /* One frame of the burst: counted, classified, kept in route[] when routable. */
-static inline void ip4_take(struct fwd_worker *w, const struct fwd_port *in, uint64_t mac48,
-                            const uint32_t *tbl24, bool hw_cksum, struct rte_mbuf *m,
-                            struct rte_mbuf **route, uint32_t *dst, uint16_t *k, uint64_t *bytes)
+static __rte_always_inline void ip4_take(struct fwd_worker *w, const struct fwd_port *in,
+                                         uint64_t mac48, const uint32_t *tbl24, bool hw_cksum,
+                                         struct rte_mbuf *m, struct rte_mbuf **route, uint32_t *dst,
+                                         unsigned *k, uint64_t *bytes)
 {
 	*bytes += m->pkt_len;
 	if (likely(ip4_fast(m, mac48, tbl24, hw_cksum, &dst[*k])) ||
@@ -293,13 +294,14 @@ static inline void ip4_take(struct fwd_worker *w, const struct fwd_port *in, uin
 
 /* Classify the burst into route[]/dst[]; returns how many are routable. With
  * hw_cksum a constant at each call, each port kind gets a loop of its own. */
-static inline uint16_t ip4_take_all(struct fwd_worker *w, const struct fwd_port *in,
-                                    const uint32_t *tbl24, bool hw_cksum, struct rte_mbuf **pkts,
-                                    uint16_t n, struct rte_mbuf **route, uint32_t *dst)
+static __rte_always_inline unsigned ip4_take_all(struct fwd_worker *w, const struct fwd_port *in,
+                                                 const uint32_t *tbl24, bool hw_cksum,
+                                                 struct rte_mbuf **pkts, uint16_t n,
+                                                 struct rte_mbuf **route, uint32_t *dst)
 {
 	const uint64_t mac48 = in->mac48;
 	uint64_t bytes = 0;
-	uint16_t i, k = 0;
+	unsigned i, k = 0;
 
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
@@ -320,7 +322,7 @@ static void ip4_input(struct fwd_worker *w, const struct fwd_port *in, struct rt
 	uint32_t dst[FWD_BURST_MAX];
 	struct fwd_txc txc = FWD_TXC_INIT;
 	const struct ip4_burst b = { fib4_view(ip4_fib), nh4_table, in->idx };
-	uint16_t k;
+	unsigned k;
 
 	/* classify and validate all, prefetching FIB entries, then look up and send:
 	 * the lookups find their tbl24 lines in cache */
@@ -328,7 +330,7 @@ static void ip4_input(struct fwd_worker *w, const struct fwd_port *in, struct rt
 		k = ip4_take_all(w, in, b.fib.tbl24, true, pkts, n, route, dst);
 	else
 		k = ip4_take_all(w, in, b.fib.tbl24, false, pkts, n, route, dst);
-	for (uint16_t i = 0; i < k; i++)
+	for (unsigned i = 0; i < k; i++)
 		ip4_forward(w, &b, route[i], dst[i], &txc);
 	fwd_txc_sync(w, &txc);
 }
