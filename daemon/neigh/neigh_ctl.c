@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 #include "core/control.h"
 #include "core/daemon.h"
 #include "core/log.h"
