@@ -36,11 +36,11 @@ trap 'sweep; rm -rf "$LOGDIR"' EXIT
 trap 'exit 130' INT TERM
 sweep
 
-# run_one NAME TIMEOUT CMD...
+# run_one NAME TIMEOUT CMD...: returns 1 when PATTERN leaves the test out
 run_one() {
 	local name=$1 secs=$2 start rc
 	shift 2
-	[ -n "$PATTERN" ] && [[ "$name" != *$PATTERN* ]] && return 0
+	[ -n "$PATTERN" ] && [[ "$name" != *$PATTERN* ]] && return 1
 	start=$(date +%s)
 	timeout --kill-after=10 "$secs" "$@" >"$LOGDIR/out" 2>&1
 	rc=$?
@@ -73,8 +73,8 @@ done
 echo "== fuzz (${FUZZ_CHECK_SECONDS:-10} s each)"
 for f in build/fuzz/*_fuzz; do
 	[ -x "$f" ] || continue
-	run_one "fuzz/$(basename "$f")" 300 bash tests/fuzz/run.sh "${FUZZ_CHECK_SECONDS:-10}" "$f"
-	tail -1 "$LOGDIR/out" | sed 's/^/      /'
+	run_one "fuzz/$(basename "$f")" 300 bash tests/fuzz/run.sh "${FUZZ_CHECK_SECONDS:-10}" "$f" &&
+		tail -1 "$LOGDIR/out" | sed 's/^/      /'
 done
 
 echo "== conformance"

@@ -75,6 +75,12 @@ veth() {
 	ip -n "$(ns "$3")" link set "$4" up
 }
 
+# ns_host NS IF ADDR/LEN GATEWAY: a host's address on IF and its default route
+ns_host() {
+	ip -n "$(ns "$1")" addr add "$3" dev "$2" &&
+		ip -n "$(ns "$1")" route add default via "$4"
+}
+
 # lone_port NS IF: a veth end for the daemon with nothing behind it (control
 # plane tests that need a port but no traffic).
 lone_port() {

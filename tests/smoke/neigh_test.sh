@@ -10,10 +10,8 @@ smoke_init neigh
 ns_add h1 h2 fw
 veth h1 v1 fw d1
 veth h2 v2 fw d2
-ip -n "$(ns h1)" addr add 10.77.1.2/24 dev v1
-ip -n "$(ns h1)" route add default via 10.77.1.1
-ip -n "$(ns h2)" addr add 10.77.2.2/24 dev v2
-ip -n "$(ns h2)" route add default via 10.77.2.1
+ns_host h1 v1 10.77.1.2/24 10.77.1.1
+ns_host h2 v2 10.77.2.2/24 10.77.2.1
 
 STATIC_IP=10.77.1.50
 STATIC_MAC=02:00:00:00:00:50

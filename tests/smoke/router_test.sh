@@ -13,10 +13,8 @@ smoke_init router
 ns_add h1 h2 fw
 veth h1 v1 fw d1
 veth h2 v2 fw d2
-ip -n "$(ns h1)" addr add 10.31.1.2/24 dev v1
-ip -n "$(ns h1)" route add default via 10.31.1.1
-ip -n "$(ns h2)" addr add 10.31.2.2/24 dev v2
-ip -n "$(ns h2)" route add default via 10.31.2.1
+ns_host h1 v1 10.31.1.2/24 10.31.1.1
+ns_host h2 v2 10.31.2.2/24 10.31.2.1
 ip -n "$(ns h2)" addr add 10.31.3.1/24 dev lo
 
 # write_cfg [EXTRA_ROUTE_LINE]: (re)write $T/fwd.yaml

@@ -25,13 +25,10 @@ ns_add h1 h2 h3 fw
 veth h1 v1 fw d1
 veth h2 v2 fw d2
 veth h3 v3 fw d3
-ip -n "$(ns h1)" addr add 10.31.1.2/24 dev v1
-ip -n "$(ns h1)" route add default via 10.31.1.1
-ip -n "$(ns h2)" addr add 10.31.2.2/24 dev v2
-ip -n "$(ns h2)" route add default via 10.31.2.1
+ns_host h1 v1 10.31.1.2/24 10.31.1.1
+ns_host h2 v2 10.31.2.2/24 10.31.2.1
 ip -n "$(ns h2)" addr add 10.31.3.1/24 dev lo
-ip -n "$(ns h3)" addr add 10.31.4.2/24 dev v3
-ip -n "$(ns h3)" route add default via 10.31.4.1
+ns_host h3 v3 10.31.4.2/24 10.31.4.1
 
 # write_cfg A|B: two files that differ in routes and dataplane knobs only
 write_cfg() {

@@ -17,33 +17,8 @@
 #include "cli_fake.h"
 
 static struct fake fake;
-static char *out_buf, *err_buf;
 
 /* ------------------------------------------------------------------ harness */
-
-/* Run fwdctl with space-separated args; output lands in out_buf/err_buf. */
-static int run(const char *args)
-{
-	char *copy = strdup(args), *argv[32] = { "fwdctl" }, *save = NULL;
-	int argc = 1, rc;
-	size_t ol, el;
-	FILE *out, *err;
-
-	free(out_buf);
-	free(err_buf);
-	out = open_memstream(&out_buf, &ol);
-	err = open_memstream(&err_buf, &el);
-	for (char *w = strtok_r(copy, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
-		argv[argc++] = w;
-	argv[argc] = NULL;
-	rc = fwd_cli_main(argc, argv, out, err);
-	fclose(out);
-	fclose(err);
-	free(copy);
-	if (getenv("FWD_TEST_SHOW"))
-		printf("$ fwdctl %s    # exit %d\n%s%s\n", args, rc, out_buf, err_buf);
-	return rc;
-}
 
 static int group_setup(void **state)
 {
@@ -75,7 +50,7 @@ static int test_setup(void **state)
 
 static void expect(const char *args, int rc, const char *out_has, const char *err_has)
 {
-	assert_int_equal(run(args), rc);
+	assert_int_equal(cli_run(args), rc);
 	if (out_has != NULL && strstr(out_buf, out_has) == NULL)
 		fail_msg("fwdctl %s: stdout lacks \"%s\":\n%s", args, out_has, out_buf);
 	if (err_has != NULL && strstr(err_buf, err_has) == NULL)
@@ -113,7 +88,7 @@ static void test_usage_errors(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(run(bad[i]), FWD_EXIT_USAGE);
+		assert_int_equal(cli_run(bad[i]), FWD_EXIT_USAGE);
 		assert_non_null(strstr(err_buf, "usage: fwdctl"));
 		assert_string_equal(out_buf, "");
 	}
@@ -262,7 +237,7 @@ static int run_interrupted(const char *args, int after_ms)
 
 	main_thread = pthread_self();
 	assert_int_equal(pthread_create(&t, NULL, interrupt_later, &after_ms), 0);
-	rc = run(args);
+	rc = cli_run(args);
 	pthread_join(t, NULL);
 	signal(SIGINT, SIG_DFL);
 	return rc;
@@ -289,7 +264,7 @@ static void test_watch(void **state)
 	assert_string_equal(err_buf, "");
 	/* the daemon going away while watching is an error */
 	atomic_store(&fake.mode, FAKE_HANGUP);
-	assert_int_equal(run("stats --watch 0.1"), 3);
+	assert_int_equal(cli_run("stats --watch 0.1"), 3);
 }
 
 int main(void)

@@ -17,7 +17,6 @@
 #include "cli_fake.h"
 
 static struct fake fake;
-static char *out_buf, *err_buf;
 static char tmpdir[64];
 
 /* Ethernet + IPv4 + ICMP echo request 10.0.1.2 > 10.0.2.2, id 7 seq 1. */
@@ -152,26 +151,6 @@ static void reply_all(const Fwd__Request *req, Fwd__Response *r, int fd)
 		reply(req, r, fd);
 }
 
-static int run(const char *args)
-{
-	char *copy = strdup(args), *argv[32] = { "fwdctl" }, *save = NULL;
-	int argc = 1, rc;
-	size_t ol, el;
-	FILE *out, *err;
-
-	free(out_buf);
-	free(err_buf);
-	out = open_memstream(&out_buf, &ol);
-	err = open_memstream(&err_buf, &el);
-	for (char *w = strtok_r(copy, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
-		argv[argc++] = w;
-	rc = fwd_cli_main(argc, argv, out, err);
-	fclose(out);
-	fclose(err);
-	free(copy);
-	return rc;
-}
-
 static void test_usage(void **state)
 {
 	static const char *const bad[] = {
@@ -191,7 +170,7 @@ static void test_usage(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(run(bad[i]), FWD_EXIT_USAGE);
+		assert_int_equal(cli_run(bad[i]), FWD_EXIT_USAGE);
 		assert_non_null(strstr(err_buf, "usage: fwdctl capture PORT"));
 	}
 	assert_int_equal(atomic_load(&fake.requests), before);
@@ -205,7 +184,7 @@ static void test_file(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/c.pcapng", tmpdir);
 	snprintf(cmd, sizeof(cmd), "capture p0 rx -c5 -w %s", path);
-	assert_int_equal(run(cmd), 0);
+	assert_int_equal(cli_run(cmd), 0);
 	assert_non_null(strstr(err_buf, "5 packets captured, 3 dropped"));
 	f = fopen(path, "r");
 	assert_non_null(f);
@@ -213,17 +192,17 @@ static void test_file(void **state)
 	fclose(f);
 	assert_string_equal(buf, "HDR.PKT.");
 	snprintf(cmd, sizeof(cmd), "-j capture p0 -w %s", path);
-	assert_int_equal(run(cmd), 0);
+	assert_int_equal(cli_run(cmd), 0);
 	assert_string_equal(out_buf, "{\"captured\":0,\"dropped\":3}\n");
 	/* refused: exit 1 and no file left behind */
 	snprintf(cmd, sizeof(cmd), "capture busy -w %s/none", tmpdir);
-	assert_int_equal(run(cmd), FWD_EXIT_REFUSED);
+	assert_int_equal(cli_run(cmd), FWD_EXIT_REFUSED);
 	assert_non_null(strstr(err_buf, "fwdctl: capture: a capture is already running"));
 	snprintf(path, sizeof(path), "%s/none", tmpdir);
 	assert_int_equal(access(path, F_OK), -1);
 	/* a path we cannot write: exit 1 naming it */
 	snprintf(cmd, sizeof(cmd), "capture p0 -w %s/no/such/dir", tmpdir);
-	assert_int_equal(run(cmd), FWD_EXIT_REFUSED);
+	assert_int_equal(cli_run(cmd), FWD_EXIT_REFUSED);
 	assert_non_null(strstr(err_buf, "/no/such/dir: No such file or directory"));
 }
 
@@ -231,13 +210,13 @@ static void test_summary(void **state)
 {
 	(void)state;
 	setenv("TZ", "UTC", 1);
-	assert_int_equal(run("capture p0"), 0);
+	assert_int_equal(cli_run("capture p0"), 0);
 	assert_string_equal(out_buf, "22:13:20.123456 p0?[2J rx 98 bytes 10.0.1.2 > 10.0.2.2 ICMP "
 	                             "echo request id 7 seq 1 ttl 64\n"
 	                             "22:13:20.123456 p0?[2J rx 98 bytes 10.0.1.2 > 10.0.2.2 ICMP "
 	                             "echo request id 7 seq 1 ttl 64\n");
 	assert_string_equal(err_buf, "2 packets captured, 0 dropped\n");
-	assert_int_equal(run("-j capture p0 both"), 0);
+	assert_int_equal(cli_run("-j capture p0 both"), 0);
 	assert_non_null(strstr(out_buf, "\"packets\":[{\"timestamp_ns\":1700000000123456789"));
 }
 

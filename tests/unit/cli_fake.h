@@ -19,6 +19,7 @@
 
 #include <stdio.h>
 
+#include "cli.h"
 #include "fwd_frame.h"
 
 enum fake_mode {
@@ -357,6 +358,34 @@ static void reply(const Fwd__Request *req, Fwd__Response *r, int fd)
 		r->status = EOPNOTSUPP;
 		r->error = "unknown request";
 	}
+}
+
+/* What fwdctl printed in the last cli_run. */
+static char *out_buf, *err_buf;
+
+/* Run fwdctl with space-separated args; output lands in out_buf/err_buf
+ * (FWD_TEST_SHOW=1 prints it). */
+static int cli_run(const char *args)
+{
+	char *copy = strdup(args), *argv[32] = { "fwdctl" }, *save = NULL;
+	int argc = 1, rc;
+	size_t ol, el;
+	FILE *out, *err;
+
+	free(out_buf);
+	free(err_buf);
+	out = open_memstream(&out_buf, &ol);
+	err = open_memstream(&err_buf, &el);
+	for (char *w = strtok_r(copy, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	rc = fwd_cli_main(argc, argv, out, err);
+	fclose(out);
+	fclose(err);
+	free(copy);
+	if (getenv("FWD_TEST_SHOW"))
+		printf("$ fwdctl %s    # exit %d\n%s%s\n", args, rc, out_buf, err_buf);
+	return rc;
 }
 
 #endif
