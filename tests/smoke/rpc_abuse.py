@@ -5,6 +5,11 @@
 
     rpc_abuse.py SOCKET DAEMON_PID SECONDS
 
+The well-behaved client is a process of its own (this script with
+--probe SOCKET SECONDS; it prints its latencies as JSON), like fwdctl: in
+the abusers' process it would mostly measure the wait for Python's GIL
+among 235 threads.
+
 At the same time: 200 concurrent clients asking status in a loop, clients
 that send a length and vanish, oversized lengths, garbage, partial frames
 left hanging, and slow readers of a large route list. Afterwards every
@@ -16,6 +21,7 @@ import os
 import random
 import socket
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -23,7 +29,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fwdrpc  # noqa: E402
 
-SOCK, PID, SECONDS = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+PROBE = sys.argv[1] == "--probe"
+if PROBE:
+    SOCK, PID, SECONDS = sys.argv[2], 0, float(sys.argv[3])
+else:
+    SOCK, PID, SECONDS = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 stop = threading.Event()
 errors = []
 counts = {"status_ok": 0, "closed_by_daemon": 0, "slow_bytes": 0}
@@ -116,24 +126,27 @@ def slow_reader():
         errors.append("slow reader: %r" % e)
 
 
-def probe(lat):
-    while not stop.is_set():
+def probe():
+    """The --probe process: status on a fresh connection every 50 ms."""
+    lat, errs = [], []
+    end = time.monotonic() + SECONDS
+    while time.monotonic() < end:
         t0 = time.monotonic()
         try:
             c = fwdrpc.Client(SOCK, timeout=5)
             st, _ = c.call(fwdrpc.STATUS)
             c.close()
             if st != 0:
-                errors.append("probe status %d" % st)
+                errs.append("probe status %d" % st)
         except Exception as e:  # noqa: BLE001
-            errors.append("probe: %r" % e)
+            errs.append("probe: %r" % e)
         lat.append((time.monotonic() - t0) * 1000)
         time.sleep(0.05)
+    print(json.dumps({"lat": lat, "errors": errs}))
 
 
 def main():
     base = fds()
-    lat = []
     threads = [threading.Thread(target=busy_client) for _ in range(200)]
     threads += [threading.Thread(target=hostile, args=(k,)) for k in
                 ("vanish", "oversize", "zero", "garbage") for _ in range(5)]
@@ -143,12 +156,16 @@ def main():
         t.start()
     time.sleep(1)  # let the crowd gather before measuring
     peak = fds()
-    prober = threading.Thread(target=probe, args=(lat,))
-    prober.start()
+    prober = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--probe", SOCK,
+                               str(SECONDS)], stdout=subprocess.PIPE)
     time.sleep(SECONDS)
     peak = max(peak, fds())
+    out, _ = prober.communicate(timeout=30)
+    probed = json.loads(out)
+    lat = probed["lat"]
+    errors.extend(probed["errors"])
     stop.set()
-    for t in threads + [prober]:
+    for t in threads:
         t.join(15)
     deadline, final = time.monotonic() + 10, fds()
     while final > base and time.monotonic() < deadline:
@@ -163,4 +180,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    probe() if PROBE else main()
