@@ -8,6 +8,9 @@
 
 #include "core/config_schema.h"
 
+/* A double-quoted scalar that reads back as the same bytes: quotes,
+ * backslashes and control characters escaped, and the Unicode line breaks
+ * (NEL, LS, PS) too, which YAML would otherwise fold into a space. */
 static void emit_quoted(FILE *out, const char *s)
 {
 	fputc('"', out);
@@ -16,8 +19,15 @@ static void emit_quoted(FILE *out, const char *s)
 			fprintf(out, "\\%c", *p);
 		else if (*p < 0x20 || *p == 0x7f)
 			fprintf(out, "\\x%02x", *p);
-		else
+		else if (p[0] == 0xc2 && p[1] == 0x85) {
+			fputs("\\N", out);
+			p += 1;
+		} else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+			fputs(p[2] == 0xa8 ? "\\L" : "\\P", out);
+			p += 2;
+		} else {
 			fputc(*p, out);
+		}
 	}
 	fputc('"', out);
 }
