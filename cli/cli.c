@@ -99,6 +99,13 @@ int fwd_cli_usage(struct fwd_cli *cli, const char *fmt, ...)
 	return FWD_EXIT_USAGE;
 }
 
+int fwd_cli_check_arg(struct fwd_cli *cli, const char *what, const char *s)
+{
+	if (s[0] == '\0' || strlen(s) > FWD_CLI_NAME_MAX)
+		return fwd_cli_usage(cli, "bad %s: %.*s", what, FWD_CLI_NAME_MAX, s);
+	return 0;
+}
+
 static int parse_timeout(struct fwd_cli *cli)
 {
 	const char *s = getenv("FWD_TIMEOUT");

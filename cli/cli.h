@@ -73,6 +73,11 @@ int fwd_cli_dispatch(struct fwd_cli *cli, const struct fwd_cli_cmd *cmds, int ar
 /* Print "fwdctl: OBJECT [COMMAND]: message" and the object's usage; returns 2. */
 int fwd_cli_usage(struct fwd_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A name-like argument worth sending (a port name, an address, a MAC): not
+ * empty and at most FWD_CLI_NAME_MAX bytes; else "bad WHAT: ..." and 2. The
+ * daemon checks the rest. */
+int fwd_cli_check_arg(struct fwd_cli *cli, const char *what, const char *s);
+
 /*
  * Called for each page of a successful reply (more=false on the last one).
  * The reply stays owned by fwd_cli_call. A printer that cannot go on (its

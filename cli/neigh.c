@@ -14,11 +14,11 @@
 #include "fwd_inet.h"
 #include "table.h"
 
-#define ARG_MAX 64 /* longest address, MAC or port name worth sending */
+#define FIELD_MAX 64 /* a field of a row as shown, longer ones cut */
 
 struct neigh_row {
 	uint32_t ip; /* for sorting; 0 when the daemon sent something odd */
-	char addr[ARG_MAX], mac[ARG_MAX], port[ARG_MAX], state[ARG_MAX];
+	char addr[FIELD_MAX], mac[FIELD_MAX], port[FIELD_MAX], state[FIELD_MAX];
 	uint64_t age_s;
 	uint32_t held;
 };
@@ -28,9 +28,9 @@ struct neigh_rows {
 	size_t n, cap;
 };
 
-static void copy(char dst[ARG_MAX], const char *s)
+static void copy(char dst[FIELD_MAX], const char *s)
 {
-	snprintf(dst, ARG_MAX, "%s", s != NULL && s[0] != '\0' ? s : "-");
+	snprintf(dst, FIELD_MAX, "%s", s != NULL && s[0] != '\0' ? s : "-");
 	fwd_sanitize(dst);
 }
 
@@ -115,13 +115,6 @@ static int flush_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 	return 0;
 }
 
-static int check_arg(struct fwd_cli *cli, const char *what, const char *s)
-{
-	if (s[0] == '\0' || strlen(s) >= ARG_MAX)
-		return fwd_cli_usage(cli, "bad %s: %.*s", what, ARG_MAX, s);
-	return 0;
-}
-
 /* "[dev PORT]" at argv[1]: *port stays NULL without it. */
 static int optional_dev(struct fwd_cli *cli, int argc, char **argv, char **port)
 {
@@ -131,7 +124,7 @@ static int optional_dev(struct fwd_cli *cli, int argc, char **argv, char **port)
 	if (argc != 3 || strcmp(argv[1], "dev") != 0)
 		return fwd_cli_usage(cli, "expected: %s [dev PORT]", argv[0]);
 	*port = argv[2];
-	return check_arg(cli, "port name", *port);
+	return fwd_cli_check_arg(cli, "port name", *port);
 }
 
 static int neigh_list(struct fwd_cli *cli, int argc, char **argv)
@@ -173,8 +166,9 @@ static int neigh_add(struct fwd_cli *cli, int argc, char **argv)
 
 	if (argc != 6 || strcmp(argv[2], "lladdr") != 0 || strcmp(argv[4], "dev") != 0)
 		return fwd_cli_usage(cli, "expected: add A.B.C.D lladdr MAC dev PORT");
-	if (check_arg(cli, "address", argv[1]) || check_arg(cli, "MAC address", argv[3]) ||
-	    check_arg(cli, "port name", argv[5]))
+	if (fwd_cli_check_arg(cli, "address", argv[1]) ||
+	    fwd_cli_check_arg(cli, "MAC address", argv[3]) ||
+	    fwd_cli_check_arg(cli, "port name", argv[5]))
 		return FWD_EXIT_USAGE;
 	add.address = argv[1];
 	add.mac = argv[3];
@@ -191,7 +185,8 @@ static int neigh_del(struct fwd_cli *cli, int argc, char **argv)
 
 	if (argc != 4 || strcmp(argv[2], "dev") != 0)
 		return fwd_cli_usage(cli, "expected: del A.B.C.D dev PORT");
-	if (check_arg(cli, "address", argv[1]) || check_arg(cli, "port name", argv[3]))
+	if (fwd_cli_check_arg(cli, "address", argv[1]) ||
+	    fwd_cli_check_arg(cli, "port name", argv[3]))
 		return FWD_EXIT_USAGE;
 	del.address = argv[1];
 	del.port = argv[3];

@@ -140,13 +140,6 @@ static int show_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 	return 0;
 }
 
-static int check_name(struct fwd_cli *cli, const char *name)
-{
-	if (name[0] == '\0' || strlen(name) > FWD_CLI_NAME_MAX)
-		return fwd_cli_usage(cli, "bad port name: %.*s", FWD_CLI_NAME_MAX, name);
-	return 0;
-}
-
 static int port_set(struct fwd_cli *cli, int argc, char **argv)
 {
 	Fwd__Request req = FWD__REQUEST__INIT;
@@ -155,7 +148,7 @@ static int port_set(struct fwd_cli *cli, int argc, char **argv)
 	if (argc != 3)
 		return fwd_cli_usage(cli, argc < 3 ? "set needs NAME and up|down"
 		                                   : "too many arguments");
-	if (check_name(cli, argv[1]))
+	if (fwd_cli_check_arg(cli, "port name", argv[1]))
 		return FWD_EXIT_USAGE;
 	if (strcmp(argv[2], "up") != 0 && strcmp(argv[2], "down") != 0)
 		return fwd_cli_usage(cli, "expected up or down, not: %.*s", FWD_CLI_NAME_MAX,
@@ -175,7 +168,7 @@ static int port_show(struct fwd_cli *cli, int argc, char **argv)
 	if (argc != 2)
 		return fwd_cli_usage(cli,
 		                     argc < 2 ? "show needs a port NAME" : "too many arguments");
-	if (check_name(cli, argv[1]))
+	if (fwd_cli_check_arg(cli, "port name", argv[1]))
 		return FWD_EXIT_USAGE;
 	show.name = argv[1];
 	req.body_case = FWD__REQUEST__BODY_PORT_SHOW;

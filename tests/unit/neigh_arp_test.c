@@ -208,25 +208,14 @@ static void test_random_frames(void **state)
 	neigh_flush(FWD_MAX_PORTS, true);
 }
 
-static int group_setup(void **state)
-{
-	(void)state;
-	return harness_group_setup("neigh_arp_test");
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	return harness_group_teardown();
-}
-
-#define T(fn) cmocka_unit_test_setup_teardown(fn, harness_setup, harness_teardown)
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_request_for_us_answered), T(test_merge_rules),   T(test_gratuitous),
-		T(test_invalid_frames_counted),  T(test_random_frames),
+		HARNESS_TEST(test_request_for_us_answered),
+		HARNESS_TEST(test_merge_rules),
+		HARNESS_TEST(test_gratuitous),
+		HARNESS_TEST(test_invalid_frames_counted),
+		HARNESS_TEST(test_random_frames),
 	};
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
 }

@@ -12,6 +12,7 @@
 #ifndef NEIGH_HARNESS_H
 #define NEIGH_HARNESS_H
 
+#include <errno.h> /* program_invocation_short_name */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -137,7 +138,9 @@ static inline void set_port(uint8_t i, const char *name, const struct rte_ether_
 	snprintf(fwd_ports[i].name, sizeof(fwd_ports[i].name), "%s", name);
 }
 
-static inline int harness_group_setup(const char *prefix)
+/* cmocka group fixtures: one test EAL (its file prefix named after the
+ * test program) and pool for the whole file. */
+static inline int harness_group_setup(void **state)
 {
 	static const struct rte_mbuf_dynfield desc = {
 		.name = "fwd_punt_meta",
@@ -157,7 +160,9 @@ static inline int harness_group_setup(const char *prefix)
 		         pfx,
 		         NULL };
 
-	snprintf(pfx, sizeof(pfx), "--file-prefix=%s%d", prefix, (int)getpid());
+	(void)state;
+	snprintf(pfx, sizeof(pfx), "--file-prefix=%s%d", program_invocation_short_name,
+	         (int)getpid());
 	if (rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0)
 		return -1;
 	pool = rte_pktmbuf_pool_create("neigh_test", 8191, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
@@ -169,13 +174,17 @@ static inline int harness_group_setup(const char *prefix)
 	return 0;
 }
 
-static inline int harness_group_teardown(void)
+static inline int harness_group_teardown(void **state)
 {
+	(void)state;
 	rte_mempool_free(pool);
 	fwd.pool = NULL;
 	rte_eal_cleanup();
 	return 0;
 }
+
+/* a test with fresh tables, checked for leaked mbufs afterwards */
+#define HARNESS_TEST(fn) cmocka_unit_test_setup_teardown(fn, harness_setup, harness_teardown)
 
 static inline int harness_setup(void **state)
 {

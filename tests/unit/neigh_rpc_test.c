@@ -180,23 +180,11 @@ static int teardown(void **state)
 	return harness_teardown(state);
 }
 
-static int group_setup(void **state)
-{
-	(void)state;
-	return harness_group_setup("neigh_rpc_test");
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	return harness_group_teardown();
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_list_paged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_add_del, setup, teardown),
 	};
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
 }

@@ -354,34 +354,20 @@ static void test_describe_and_names(void **state)
 	neigh_unref(NH4_FIRST_DYNAMIC + 99);
 }
 
-static int group_setup(void **state)
-{
-	(void)state;
-	return harness_group_setup("neigh_test");
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	return harness_group_teardown();
-}
-
-#define T(fn) cmocka_unit_test_setup_teardown(fn, harness_setup, harness_teardown)
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_resolve_retries_then_fail),
-		T(test_glean_hold_release_in_order),
-		T(test_hold_limits),
-		T(test_glean_cap_and_bad_targets),
-		T(test_stale_probe_answered),
-		T(test_stale_unanswered),
-		T(test_static_entries),
-		T(test_static_resolves_held),
-		T(test_flush_and_port_change),
-		T(test_output_from_control),
-		T(test_describe_and_names),
+		HARNESS_TEST(test_resolve_retries_then_fail),
+		HARNESS_TEST(test_glean_hold_release_in_order),
+		HARNESS_TEST(test_hold_limits),
+		HARNESS_TEST(test_glean_cap_and_bad_targets),
+		HARNESS_TEST(test_stale_probe_answered),
+		HARNESS_TEST(test_stale_unanswered),
+		HARNESS_TEST(test_static_entries),
+		HARNESS_TEST(test_static_resolves_held),
+		HARNESS_TEST(test_flush_and_port_change),
+		HARNESS_TEST(test_output_from_control),
+		HARNESS_TEST(test_describe_and_names),
 	};
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
 }

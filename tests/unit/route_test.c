@@ -145,30 +145,15 @@ static void test_parse_line(void **state)
 	assert_int_equal(route4_parse_line("10.1.0.0/16 to 10.0.0.2", &r, err, 128), -EINVAL);
 }
 
-static int group_setup(void **state)
-{
-	(void)state;
-	return harness_group_setup("route_test");
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	return harness_group_teardown();
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_addresses_make_connected_and_local,
-		                                harness_setup, harness_teardown),
-		cmocka_unit_test_setup_teardown(test_address_refusals, harness_setup,
-		                                harness_teardown),
-		cmocka_unit_test_setup_teardown(test_gateways, harness_setup, harness_teardown),
-		cmocka_unit_test_setup_teardown(test_address_removal_prunes, harness_setup,
-		                                harness_teardown),
-		cmocka_unit_test_setup_teardown(test_parse_line, harness_setup, harness_teardown),
+		HARNESS_TEST(test_addresses_make_connected_and_local),
+		HARNESS_TEST(test_address_refusals),
+		HARNESS_TEST(test_gateways),
+		HARNESS_TEST(test_address_removal_prunes),
+		HARNESS_TEST(test_parse_line),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
 }
