@@ -98,7 +98,13 @@ static void test_describe_hostile(void **state)
 
 /* --------------------------------------------------------------- streaming */
 
-static void send_page(int fd, uint32_t id, bool more, Fwd__CapturePackets *cp)
+/*
+ * Runs on the fake's thread, so it must not assert: a cmocka failure there
+ * would unwind the main thread's test from the wrong stack. A client that
+ * gave up (the unwritable -w path) hangs up mid-stream, and the pages left
+ * are not sent.
+ */
+static bool send_page(int fd, uint32_t id, bool more, Fwd__CapturePackets *cp)
 {
 	Fwd__Response r = FWD__RESPONSE__INIT;
 
@@ -106,7 +112,7 @@ static void send_page(int fd, uint32_t id, bool more, Fwd__CapturePackets *cp)
 	r.more = more;
 	r.body_case = FWD__RESPONSE__BODY_CAPTURE;
 	r.capture = cp;
-	assert_int_equal(fwd_frame_write_timeout(fd, &r.base, 2000), 0);
+	return fwd_frame_write_timeout(fd, &r.base, 2000) == 0;
 }
 
 static void reply_capture(const Fwd__Request *req, Fwd__Response *r, int fd)
@@ -123,16 +129,19 @@ static void reply_capture(const Fwd__Request *req, Fwd__Response *r, int fd)
 	r->id = 0; /* our own pages */
 	if (cs->pcapng) {
 		cp.pcapng = (ProtobufCBinaryData){ 4, (uint8_t *)"HDR." };
-		send_page(fd, req->id, true, &cp);
+		if (!send_page(fd, req->id, true, &cp))
+			return;
 		cp.pcapng = (ProtobufCBinaryData){ 0, NULL }; /* a keepalive */
-		send_page(fd, req->id, true, &cp);
+		if (!send_page(fd, req->id, true, &cp))
+			return;
 		cp.pcapng = (ProtobufCBinaryData){ 4, (uint8_t *)"PKT." };
 		cp.captured = cs->count;
 		cp.dropped = 3;
 		send_page(fd, req->id, false, &cp);
 		return;
 	}
-	send_page(fd, req->id, true, &cp);
+	if (!send_page(fd, req->id, true, &cp))
+		return;
 	p.timestamp_ns = 1700000000123456789ull;
 	p.port = "p0\033[2J"; /* a hostile name is sanitised */
 	p.orig_len = 98;
