@@ -76,14 +76,15 @@ static inline uint16_t ip4_cksum(const struct rte_ipv4_hdr *ip)
  * becomes 0x0000, as a full recomputation gives for a header that is not
  * all zeros (RFC 1624 section 3). One's complement sums are byte-order
  * independent, so the stored (network order) word is used as it is: the
- * way Linux's ip_decrease_ttl does it, in four instructions.
+ * way Linux's ip_decrease_ttl does it.
  */
 static inline void ip4_ttl_dec(struct rte_ipv4_hdr *ip)
 {
 	uint32_t sum = (uint32_t)ip->hdr_checksum + rte_cpu_to_be_16(0x0100);
 
 	ip->time_to_live--;
-	ip->hdr_checksum = (uint16_t)(sum + (sum >= 0xffff));
+	/* sum + (sum >= 0xffff), without a compare: sum is at most 0x10000 */
+	ip->hdr_checksum = (uint16_t)(sum + ((sum + 1) >> 16));
 }
 
 #endif

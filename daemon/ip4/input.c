@@ -11,6 +11,9 @@
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_prefetch.h>
+#ifdef __SSE4_1__
+#include <smmintrin.h>
+#endif
 
 #include "core/daemon.h"
 #include "core/worker.h"
@@ -164,19 +167,17 @@ static inline void ip4_forward(struct fwd_worker *w, const struct ip4_burst *b, 
 	const struct nh4 *nh = &b->nh[nhi];
 	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + L2_LEN);
-	uint16_t tot = rte_be_to_cpu_16(ip->total_length);
+	/* classification left the frame exactly the packet (padding trimmed) */
+	uint16_t len = m->data_len;
 
-	/* fwd_mtu is 0 unless the next hop forwards: one test for type and size */
+	/* fwd_len is 0 unless the next hop forwards: one test for type and size */
 	if (likely(ip->time_to_live > 1) &&
-	    likely(tot <= __atomic_load_n(&nh->fwd_mtu, __ATOMIC_ACQUIRE))) {
+	    likely(len <= __atomic_load_n(&nh->fwd_len, __ATOMIC_ACQUIRE))) {
 		uint8_t port = nh->port;
 		ip4_ttl_dec(ip);
 		/* the addresses only: the Ethernet type is already IPv4 */
 		memcpy(eth, &nh->l2, 2 * RTE_ETHER_ADDR_LEN);
-		/* the frame is the packet: Ethernet padding goes (a one-segment mbuf) */
-		m->data_len = tot + L2_LEN;
-		m->pkt_len = tot + L2_LEN;
-		fwd_txc_put(w, txc, port, m, tot + L2_LEN);
+		fwd_txc_put(w, txc, port, m, len);
 		return;
 	}
 	fwd_txc_sync(w, txc);
@@ -197,40 +198,75 @@ static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint8_t in, str
 		fwd_drop(w, in, FWD_DROP_NOT_FOR_US, m);
 }
 
-#define MAC48_MASK rte_cpu_to_le_64(UINT64_C(0x0000ffffffffffff))
-/* Ethernet type IPv4 then version 4, IHL 5: bytes 12-14 of the frame, little-endian load */
-#define ETH_IP4_IHL5 rte_cpu_to_le_32(UINT32_C(0x00450008))
-#define ETH_IP4_MASK rte_cpu_to_le_32(UINT32_C(0x00ffffff))
+/*
+ * The first 16 bytes of a frame to route, as one masked compare: our MAC,
+ * any source MAC, Ethernet type IPv4, version 4 with IHL 5 (bytes 0-5 and
+ * 12-14; little-endian 64-bit halves).
+ */
+struct ip4_head {
+	uint64_t want[2], mask[2];
+};
+
+#define HEAD_MASK_LO rte_cpu_to_le_64(UINT64_C(0x0000ffffffffffff))
+#define HEAD_WANT_HI rte_cpu_to_le_64(UINT64_C(0x0045000800000000))
+#define HEAD_MASK_HI rte_cpu_to_le_64(UINT64_C(0x00ffffff00000000))
+
+static inline struct ip4_head ip4_head(uint64_t mac48)
+{
+	return (struct ip4_head){ { mac48, HEAD_WANT_HI }, { HEAD_MASK_LO, HEAD_MASK_HI } };
+}
+
+static __rte_always_inline bool ip4_head_ok(const uint8_t *p, const struct ip4_head *h)
+{
+#ifdef __SSE4_1__
+	__m128i x = _mm_loadu_si128((const __m128i_u *)(const void *)p);
+	__m128i want = _mm_set_epi64x((long long)h->want[1], (long long)h->want[0]);
+	__m128i mask = _mm_set_epi64x((long long)h->mask[1], (long long)h->mask[0]);
+
+	return _mm_testz_si128(_mm_xor_si128(x, want), mask);
+#else
+	uint64_t lo, hi;
+
+	memcpy(&lo, p, sizeof(lo));
+	memcpy(&hi, p + 8, sizeof(hi));
+	return (((lo ^ h->want[0]) & h->mask[0]) | ((hi ^ h->want[1]) & h->mask[1])) == 0;
+#endif
+}
 
 /*
  * The common case in one pass and few branches: an option-less IPv4 packet
  * to our MAC, lengths consistent, checksum right, unicast addresses. Any
  * doubt sends the frame through ip4_classify, which finds the exact reason.
+ * The frame leaves exactly as long as the packet (Ethernet padding trimmed),
+ * so ip4_forward compares the frame length with the next hop's.
  */
-static __rte_always_inline bool ip4_fast(struct rte_mbuf *m, uint64_t mac48, const uint32_t *tbl24,
-                                         bool hw_cksum, uint32_t *dst)
+static __rte_always_inline bool ip4_fast(struct rte_mbuf *m, const struct ip4_head *h,
+                                         const uint32_t *tbl24, bool hw_cksum, uint32_t *dst)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + L2_LEN);
-	uint16_t tot = rte_be_to_cpu_16(ip->total_length);
-	uint64_t d;
-	uint32_t t;
+	unsigned frame = __builtin_bswap16(ip->total_length) + L2_LEN;
 
-	memcpy(&d, p, sizeof(d));
-	memcpy(&t, p + 12, sizeof(t));
-	/* tot >= 20 and tot + 14 <= data_len also say data_len >= 34 (a non-scattered
+	/* frame >= 34 and frame <= data_len also say data_len >= 34 (a non-scattered
 	 * rx holds a frame in one segment) */
-	if (unlikely((d & MAC48_MASK) != mac48) || unlikely((t & ETH_IP4_MASK) != ETH_IP4_IHL5) ||
-	    unlikely(tot + L2_LEN > m->data_len) || unlikely(tot < sizeof(*ip)))
+	if (unlikely(!ip4_head_ok(p, h)) || unlikely(frame < L2_LEN + sizeof(*ip)))
 		return false;
+	if (unlikely(frame != m->data_len)) {
+		if (frame > m->data_len)
+			return false;
+		m->data_len = (uint16_t)frame; /* Ethernet padding */
+		m->pkt_len = frame;
+	}
 	/* a NIC that checks leaves GOOD; anything else gets the full check, slowly */
 	if (hw_cksum ? unlikely((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) !=
 	                        RTE_MBUF_F_RX_IP_CKSUM_GOOD)
 	             : unlikely(!ip4_cksum_ok(ip, 5)))
 		return false;
 	*dst = rte_be_to_cpu_32(ip->dst_addr);
-	if (unlikely(ip4_src_martian[((const uint8_t *)&ip->src_addr)[0]]) ||
-	    unlikely(ip4_dst_class[*dst >> 24] != IP4_UNICAST))
+	/* the octets a source may not have are those of the destinations not
+	 * routed as unicast (0, 127, 224-255): one table for both */
+	if (unlikely(ip4_dst_class[((const uint8_t *)&ip->src_addr)[0]] |
+	             ip4_dst_class[*dst >> 24]))
 		return false;
 	/* the FIB entry, for the lookup a few packets later */
 	rte_prefetch0(&tbl24[*dst >> 8]);
@@ -282,13 +318,12 @@ static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_p
 
 /* One frame of the burst: counted, classified, kept in route[] when routable. */
 static __rte_always_inline void ip4_take(struct fwd_worker *w, const struct fwd_port *in,
-                                         uint64_t mac48, const uint32_t *tbl24, bool hw_cksum,
-                                         struct rte_mbuf *m, struct rte_mbuf **route, uint32_t *dst,
-                                         unsigned *k, uint64_t *bytes)
+                                         const struct ip4_head *h, const uint32_t *tbl24,
+                                         bool hw_cksum, struct rte_mbuf *m, struct rte_mbuf **route,
+                                         uint32_t *dst, unsigned *k, uint64_t *bytes)
 {
 	*bytes += m->pkt_len;
-	if (likely(ip4_fast(m, mac48, tbl24, hw_cksum, &dst[*k])) ||
-	    ip4_classify(w, in, m, &dst[*k]))
+	if (likely(ip4_fast(m, h, tbl24, hw_cksum, &dst[*k])) || ip4_classify(w, in, m, &dst[*k]))
 		route[(*k)++] = m;
 }
 
@@ -299,7 +334,7 @@ static __rte_always_inline unsigned ip4_take_all(struct fwd_worker *w, const str
                                                  struct rte_mbuf **pkts, uint16_t n,
                                                  struct rte_mbuf **route, uint32_t *dst)
 {
-	const uint64_t mac48 = in->mac48;
+	const struct ip4_head h = ip4_head(in->mac48);
 	uint64_t bytes = 0;
 	unsigned i, k = 0;
 
@@ -307,10 +342,10 @@ static __rte_always_inline unsigned ip4_take_all(struct fwd_worker *w, const str
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i + PREFETCH_AHEAD < n; i++) {
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
-		ip4_take(w, in, mac48, tbl24, hw_cksum, pkts[i], route, dst, &k, &bytes);
+		ip4_take(w, in, &h, tbl24, hw_cksum, pkts[i], route, dst, &k, &bytes);
 	}
 	for (; i < n; i++)
-		ip4_take(w, in, mac48, tbl24, hw_cksum, pkts[i], route, dst, &k, &bytes);
+		ip4_take(w, in, &h, tbl24, hw_cksum, pkts[i], route, dst, &k, &bytes);
 	w->stats.port[in->idx].rx_bytes += bytes;
 	return k;
 }

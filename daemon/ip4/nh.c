@@ -114,17 +114,23 @@ void nh4_release(uint32_t idx)
 /* Take entry idx out of the fast path and wait until no worker reads its l2. */
 static void nh4_quiesce(struct nh4 *nh)
 {
-	__atomic_store_n(&nh->fwd_mtu, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&nh->fwd_len, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&nh->type, NH4_PENDING, __ATOMIC_RELEASE);
 	if (fwd.rcu != NULL)
 		rte_rcu_qsbr_synchronize(fwd.rcu, RTE_QSBR_THRID_INVALID);
+}
+
+/* The largest frame an mtu allows, as the fast path compares it. */
+static uint16_t nh4_frame_max(uint16_t mtu)
+{
+	return (uint16_t)RTE_MIN((uint32_t)mtu + RTE_ETHER_HDR_LEN, (uint32_t)UINT16_MAX);
 }
 
 /* Back into the fast path: l2 and mtu are complete before workers see it. */
 static void nh4_publish(struct nh4 *nh)
 {
 	__atomic_store_n(&nh->type, NH4_FWD, __ATOMIC_RELEASE);
-	__atomic_store_n(&nh->fwd_mtu, nh->mtu, __ATOMIC_RELEASE);
+	__atomic_store_n(&nh->fwd_len, nh4_frame_max(nh->mtu), __ATOMIC_RELEASE);
 }
 
 void nh4_set_l2(uint32_t idx, const struct rte_ether_addr *mac)
@@ -133,7 +139,7 @@ void nh4_set_l2(uint32_t idx, const struct rte_ether_addr *mac)
 
 	if (mac == NULL) {
 		if (nh->type == NH4_FWD) {
-			__atomic_store_n(&nh->fwd_mtu, 0, __ATOMIC_RELEASE);
+			__atomic_store_n(&nh->fwd_len, 0, __ATOMIC_RELEASE);
 			__atomic_store_n(&nh->type, NH4_PENDING, __ATOMIC_RELEASE);
 		}
 		return;

@@ -41,9 +41,10 @@ struct nh4 {
 	uint8_t type;     /* enum nh4_type */
 	uint8_t port;     /* egress port index (FWD, PENDING, CONNECTED) */
 	uint16_t mtu;     /* egress port MTU */
-	uint16_t fwd_mtu; /* mtu while type is NH4_FWD, else 0: the fast path's one test */
+	uint16_t fwd_len; /* largest frame (mtu + Ethernet header) while type is NH4_FWD,
+	                   * else 0: the fast path's one test */
 	uint16_t pad0;
-	struct rte_ether_hdr l2; /* dst, src, ethertype IPv4: valid while fwd_mtu != 0 */
+	struct rte_ether_hdr l2; /* dst, src, ethertype IPv4: valid while fwd_len != 0 */
 	uint16_t pad1;
 	uint32_t ip; /* neighbour address, host order (FWD, PENDING) */
 	/* control only */
