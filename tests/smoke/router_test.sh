@@ -49,13 +49,7 @@ ns_exec h1 timeout 20 traceroute -n -q 1 -w 2 -m 4 10.31.2.2 >"$T/trace" 2>&1
 expect "traceroute shows the router as hop 1" "$(awk '$1==1 {print $2}' "$T/trace")" = 10.31.1.1
 expect "traceroute reaches h2 at hop 2" "$(awk '$1==2 {print $2}' "$T/trace")" = 10.31.2.2
 
-ns_exec h2 iperf3 -s -1 -D -p 5201 >/dev/null
-sleep 0.3
-if ns_exec h1 timeout 20 iperf3 -c 10.31.2.2 -p 5201 -t 5 -J >"$T/iperf.json" 2>&1; then
-	pass "iperf3 TCP 5 s routed: $(json_get "round(d['end']['sum_received']['bits_per_second']/1e9, 2)" <"$T/iperf.json") Gbit/s"
-else
-	fail "iperf3 TCP 5 s routed"
-fi
+iperf_tcp "iperf3 TCP 5 s routed" 10.31.2.2
 expect "no drops while routing (ping, traceroute aside)" "$(drop_reason no_route)" -eq 0
 
 # -- a runtime route makes a third subnet reachable, deleting it makes it unreachable

@@ -17,19 +17,6 @@ admin_up() { fwdctl -j port show "$1" | json_get "d['admin_up']"; }
 ping_ok() { ns_exec h1 ping -c 3 -i 0.2 -W 1 10.1.0.2; }
 ping_fails() { ! ns_exec h1 ping -c 2 -i 0.2 -W 1 10.1.0.2; }
 
-iperf() {
-	local pmd=$1 gbps
-	ns_exec h2 iperf3 -s -1 -D -p 5201 >/dev/null
-	sleep 0.3
-	if ns_exec h1 timeout 20 iperf3 -c 10.1.0.2 -p 5201 -t 5 -J >"$T/iperf.json" 2>&1; then
-		gbps=$(json_get "round(d['end']['sum_received']['bits_per_second']/1e9, 2)" <"$T/iperf.json")
-		pass "$pmd: iperf3 TCP 5 s through the daemon: $gbps Gbit/s"
-	else
-		fail "$pmd: iperf3 TCP 5 s through the daemon"
-		tail -5 "$T/iperf.json" | sed 's/^/    | /'
-	fi
-}
-
 run() {
 	local pmd=$1 cfg rx0 tx1
 	echo "-- $pmd"
@@ -42,7 +29,7 @@ run() {
 	must daemon_start fw "$cfg"
 	expect "$pmd: both ports listed in xconnect mode" "$(port_modes)" = "xconnect xconnect"
 	check "$pmd: ping h1 -> h2 through the cross-connect" ping_ok
-	iperf "$pmd"
+	iperf_tcp "$pmd: iperf3 TCP 5 s through the daemon" 10.1.0.2
 
 	rx0=$(port_counter p0 rx_packets)
 	tx1=$(port_counter p1 tx_packets)
