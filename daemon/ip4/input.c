@@ -260,7 +260,7 @@ static __rte_always_inline bool ip4_fast(struct rte_mbuf *m, const struct ip4_he
 	/* a NIC that checks leaves GOOD; anything else gets the full check, slowly */
 	if (hw_cksum ? unlikely((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) !=
 	                        RTE_MBUF_F_RX_IP_CKSUM_GOOD)
-	             : unlikely(!ip4_cksum_ok(ip, 5)))
+	             : unlikely(!ip4_cksum20_ok(ip)))
 		return false;
 	*dst = rte_be_to_cpu_32(ip->dst_addr);
 	/* the octets a source may not have are those of the destinations not

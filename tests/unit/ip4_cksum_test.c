@@ -100,6 +100,36 @@ static void test_cksum_ok_matches_reference(void **state)
 	}
 }
 
+/* The fast path's 20-byte check agrees with the general one and the reference,
+ * on valid headers, on single flipped bits, and on words at the carry edges. */
+static void test_cksum20_ok_matches_reference(void **state)
+{
+	static const uint8_t edges[] = { 0x00, 0x01, 0x7f, 0x80, 0xfe, 0xff };
+	uint8_t buf[20 + 8];
+
+	(void)state;
+	for (unsigned r = 0; r < ROUNDS; r++) {
+		uint8_t *h = buf + (r % 8);
+		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)h;
+
+		random_header(h, 5);
+		assert_true(ip4_cksum20_ok(ip));
+		unsigned bit = rnd() % 160;
+		h[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		assert_false(ip4_cksum20_ok(ip));
+		/* bytes of edge values make long carry chains in the 64-bit sums */
+		for (unsigned i = 1; i < 20; i++)
+			if (rnd() % 2)
+				h[i] = edges[rnd() % sizeof(edges)];
+		if (r % 2) /* the flipped bit may have changed the IHL: 20 bytes all the same */
+			put_cksum(h, (uint16_t)~ref_sum(h, 20, 1));
+		assert_int_equal(ip4_cksum20_ok(ip), ip4_cksum_ok(ip, 5));
+		assert_int_equal(ip4_cksum20_ok(ip), ref_sum(h, 20, 0) == 0xffff);
+	}
+	memset(buf, 0xff, 20); /* ten words of -0: sums to -0 */
+	assert_true(ip4_cksum20_ok((const struct rte_ipv4_hdr *)buf));
+}
+
 static void test_cksum_ok_known_header(void **state)
 {
 	/* a well-known header (192.168.0.1 -> 192.168.0.199, UDP): checksum 0xb861 */
@@ -215,6 +245,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cksum_ok_known_header),
 		cmocka_unit_test(test_cksum_ok_matches_reference),
+		cmocka_unit_test(test_cksum20_ok_matches_reference),
 		cmocka_unit_test(test_ttl_dec_every_ttl),
 		cmocka_unit_test(test_ttl_dec_rfc1624_cases),
 	};
