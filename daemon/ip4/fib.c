@@ -13,7 +13,13 @@
 
 static inline uint32_t entry(uint32_t nh, uint8_t depth)
 {
-	return FIB4_VALID | ((uint32_t)depth << FIB4_DEPTH_SHIFT) | nh;
+	return FIB4_VALID | ((uint32_t)depth << FIB4_DEPTH_SHIFT) | nh << FIB4_NH_SHIFT;
+}
+
+/* The group number of a tbl24 entry that points to one. */
+static inline uint32_t group_of(uint32_t e)
+{
+	return (e & FIB4_NH_FIELD) >> FIB4_NH_SHIFT;
 }
 
 static inline unsigned depth_of(uint32_t e)
@@ -102,7 +108,7 @@ static void group_defer_free(struct fib4 *f, uint32_t group)
 
 static inline uint32_t *group_entries(struct fib4 *f, uint32_t tbl24_entry)
 {
-	return &f->tbl8[(tbl24_entry & FIB4_NH_MASK) * GROUP_SIZE];
+	return &f->tbl8[group_of(tbl24_entry) * GROUP_SIZE];
 }
 
 /* Overwrite the entries of [first, first + n) whose depth is at most len. */
@@ -139,7 +145,7 @@ static int tbl24_ext(struct fib4 *f, uint32_t idx)
 	for (uint32_t i = 0; i < GROUP_SIZE; i++)
 		g[i] = e;
 	/* the group must be complete before a worker can follow the pointer */
-	__atomic_store_n(&f->tbl24[idx], FIB4_EXT | group, __ATOMIC_RELEASE);
+	__atomic_store_n(&f->tbl24[idx], FIB4_EXT | group << FIB4_NH_SHIFT, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -158,7 +164,7 @@ static void tbl24_collapse(struct fib4 *f, uint32_t idx)
 		if (g[i] != g[0])
 			return;
 	__atomic_store_n(&f->tbl24[idx], g[0], __ATOMIC_RELEASE);
-	group_defer_free(f, e & FIB4_NH_MASK);
+	group_defer_free(f, group_of(e));
 }
 
 int fib4_add(struct fib4 *f, uint32_t ip, uint8_t len, uint32_t nh)

@@ -7,6 +7,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "core/daemon.h"
+#include "ip4/fib.h"
 #include "ip4/nh.h"
 #include "port/port.h"
 
@@ -32,7 +33,7 @@ static void nh4_fill_port(struct nh4 *nh, uint8_t port)
 
 int nh4_init(uint32_t count, int socket)
 {
-	if (count <= NH4_FIRST_DYNAMIC)
+	if (count <= NH4_FIRST_DYNAMIC || count - 1 > FIB4_NH_MAX)
 		return -EINVAL;
 	nh4_table =
 	        rte_zmalloc_socket("nh4", count * sizeof(*nh4_table), RTE_CACHE_LINE_SIZE, socket);
