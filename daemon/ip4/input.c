@@ -118,6 +118,16 @@ static void __rte_noinline ip4_fragment_out(struct fwd_worker *w, uint8_t in, st
 	}
 }
 
+/* A destination that is not routed as unicast (RFC 1812 5.3.7): multicast and
+ * the limited broadcast are ours to receive, the rest is dropped. */
+static void ip4_dst_reserved(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m, uint32_t dst)
+{
+	if (ip4_dst_class[dst >> 24] == IP4_MULTICAST || dst == UINT32_MAX)
+		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
+	else
+		fwd_drop(w, in, FWD_DROP_BAD_ADDRESS, m);
+}
+
 /* Next hop types other than a resolved neighbour, and oversize packets. */
 static void __rte_noinline ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
                                             const struct nh4 *nh, uint32_t nhi)
@@ -133,6 +143,9 @@ static void __rte_noinline ip4_forward_slow(struct fwd_worker *w, uint8_t in, st
 		return;
 	case NH4_NONE:
 		fwd_punt(w, m, FWD_PUNT_NO_ROUTE, in, in, 0, FWD_DROP_NO_ROUTE);
+		return;
+	case NH4_RESERVED:
+		ip4_dst_reserved(w, in, m, rte_be_to_cpu_32(ip->dst_addr));
 		return;
 	default:
 		break;
@@ -235,7 +248,7 @@ static __rte_always_inline bool ip4_head_ok(const uint8_t *p, const struct ip4_h
 
 /*
  * The common case in one pass and few branches: an option-less IPv4 packet
- * to our MAC, lengths consistent, checksum right, unicast addresses. Any
+ * to our MAC, lengths consistent, checksum right, a unicast source. Any
  * doubt sends the frame through ip4_classify, which finds the exact reason.
  * The frame leaves exactly as long as the packet (Ethernet padding trimmed),
  * so ip4_forward compares the frame length with the next hop's.
@@ -262,12 +275,10 @@ static __rte_always_inline bool ip4_fast(struct rte_mbuf *m, const struct ip4_he
 	                        RTE_MBUF_F_RX_IP_CKSUM_GOOD)
 	             : unlikely(!ip4_cksum20_ok(ip)))
 		return false;
-	*dst = rte_be_to_cpu_32(ip->dst_addr);
-	/* the octets a source may not have are those of the destinations not
-	 * routed as unicast (0, 127, 224-255): one table for both */
-	if (unlikely(ip4_dst_class[((const uint8_t *)&ip->src_addr)[0]] |
-	             ip4_dst_class[*dst >> 24]))
+	if (unlikely(ip4_src_martian[((const uint8_t *)&ip->src_addr)[0]]))
 		return false;
+	/* a destination not routed as unicast finds NH4_RESERVED in the FIB */
+	*dst = rte_be_to_cpu_32(ip->dst_addr);
 	/* the FIB entry, for the lookup a few packets later */
 	rte_prefetch0(&tbl24[*dst >> 8]);
 	return true;
@@ -307,10 +318,7 @@ static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_p
 	}
 	*dst = rte_be_to_cpu_32(ip->dst_addr);
 	if (unlikely(ip4_dst_class[*dst >> 24] != IP4_UNICAST)) {
-		if (ip4_dst_class[*dst >> 24] == IP4_MULTICAST || *dst == UINT32_MAX)
-			fwd_punt(w, m, FWD_PUNT_LOCAL, in->idx, in->idx, 0, FWD_PUNT_NO_DROP);
-		else
-			fwd_drop(w, in->idx, FWD_DROP_BAD_ADDRESS, m);
+		ip4_dst_reserved(w, in->idx, m, *dst);
 		return false;
 	}
 	return true;

@@ -47,6 +47,7 @@ int nh4_init(uint32_t count, int socket)
 	nh4_table[NH4_IDX_NONE].type = NH4_NONE;
 	nh4_table[NH4_IDX_LOCAL].type = NH4_LOCAL;
 	nh4_table[NH4_IDX_BLACKHOLE].type = NH4_BLACKHOLE;
+	nh4_table[NH4_IDX_RESERVED].type = NH4_RESERVED;
 	for (uint8_t p = 0; p < FWD_MAX_PORTS; p++) {
 		struct nh4 *nh = &nh4_table[NH4_IDX_CONNECTED + p];
 		nh->type = NH4_CONNECTED;

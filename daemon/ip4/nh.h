@@ -7,8 +7,8 @@
  * grace period (nh4_set_l2), so a worker never sends a half-written header.
  *
  * Index 0 is the "no route" entry (a FIB miss yields 0). Indices below
- * NH4_FIRST_DYNAMIC are fixed: local delivery, blackhole, and one
- * "connected subnet, neighbour unknown" entry per port.
+ * NH4_FIRST_DYNAMIC are fixed: local delivery, blackhole, the reserved
+ * destinations, and one "connected subnet, neighbour unknown" entry per port.
  */
 #ifndef FWD_IP4_NH_H
 #define FWD_IP4_NH_H
@@ -28,11 +28,13 @@ enum nh4_type {
 	NH4_CONNECTED, /* on a connected subnet: resolve the destination itself */
 	NH4_LOCAL,     /* one of our addresses */
 	NH4_BLACKHOLE, /* drop silently */
+	NH4_RESERVED,  /* never routed: 0/8, 127/8, 224/3 (RFC 1812 5.3.7) */
 };
 
 #define NH4_IDX_NONE      0u
 #define NH4_IDX_LOCAL     1u
 #define NH4_IDX_BLACKHOLE 2u
+#define NH4_IDX_RESERVED  3u
 #define NH4_IDX_CONNECTED 8u /* + port index */
 #define NH4_FIRST_DYNAMIC (NH4_IDX_CONNECTED + FWD_MAX_PORTS)
 

@@ -17,12 +17,31 @@ static int node_cmp(const struct rib4_node *a, const struct rib4_node *b)
 // cppcheck-suppress unknownMacro
 RB_GENERATE_STATIC(rib4_tree, rib4_node, link, node_cmp)
 
+const struct rib4_reserved rib4_reserved[RIB4_N_RESERVED] = {
+	{ 0x00000000, 8 },
+	{ 0x7f000000, 8 },
+	{ 0xe0000000, 3 },
+};
+
+bool rib4_is_reserved(uint32_t addr, uint8_t len)
+{
+	for (unsigned i = 0; i < RIB4_N_RESERVED; i++) {
+		const struct rib4_reserved *r = &rib4_reserved[i];
+		if (len >= r->len && (addr & fwd_ip4_mask(r->len)) == r->addr)
+			return true;
+	}
+	return false;
+}
+
 void rib4_init(struct rib4 *rib, struct fib4 *fib)
 {
 	RB_INIT(&rib->tree);
 	rib->fib = fib;
 	rib->n_nodes = 0;
 	rib->n_routes = 0;
+	/* /8 and /3 fill tbl24 entries only: no tbl8 group, so this cannot fail */
+	for (unsigned i = 0; i < RIB4_N_RESERVED; i++)
+		fib4_add(fib, rib4_reserved[i].addr, rib4_reserved[i].len, NH4_IDX_RESERVED);
 }
 
 void rib4_clear(struct rib4 *rib)
@@ -98,6 +117,8 @@ static int fib_sync(struct rib4 *rib, struct rib4_node *n, uint8_t src, const st
 {
 	uint32_t nh = wanted_nh(n, src, route, neigh_nh);
 
+	if (rib4_is_reserved(n->addr, n->len))
+		return 0; /* the reserved entry stays */
 	if (nh != NH4_IDX_NONE) {
 		if (n->installed && n->fib_nh == nh)
 			return 0;

@@ -71,6 +71,23 @@ struct rib4 {
 	uint64_t n_routes; /* nodes with RIB4_SRC_ROUTE */
 };
 
+/*
+ * Destinations that are never routed (RFC 1812 5.3.7: 0/8, 127/8, and
+ * 224/3, multicast, class E and the limited broadcast) have FIB entries of
+ * their own, next hop NH4_IDX_RESERVED, so that the fast path needs no test
+ * of its own for them: the lookup it does anyway sends them aside. A route
+ * inside those ranges is kept in the RIB but never reaches the FIB.
+ */
+#define RIB4_N_RESERVED 3
+extern const struct rib4_reserved {
+	uint32_t addr;
+	uint8_t len;
+} rib4_reserved[RIB4_N_RESERVED];
+
+/* Is addr/len inside a reserved range? */
+bool rib4_is_reserved(uint32_t addr, uint8_t len);
+
+/* An empty RIB over fib, which gets the reserved ranges' entries. */
 void rib4_init(struct rib4 *rib, struct fib4 *fib);
 /* Remove every node (the FIB is left as it is: free it separately). */
 void rib4_clear(struct rib4 *rib);

@@ -84,6 +84,10 @@ int route4_add(const struct route4_req *r, char *err, size_t errlen)
 	}
 	if (had)
 		route4_release(&old);
+	if (rib4_is_reserved(r->prefix.addr, r->prefix.len) && r->origin != ROUTE4_ORIGIN_LOAD)
+		LOG(NOTICE,
+		    "route %s: kept, but its destinations are never routed (RFC 1812 5.3.7)",
+		    pfx(&r->prefix, buf));
 	return had ? 1 : 0;
 }
 

@@ -112,6 +112,8 @@ static int route_get(struct fwd_rpc_call *call)
 	call->resp->body_case = FWD__RESPONSE__BODY_ROUTE_GET;
 	call->resp->route_get = r;
 	nhi = fib4_lookup(ip4_fib, ip);
+	if (nh4_table[nhi].type == NH4_RESERVED)
+		return 0; /* never routed, whatever the RIB holds */
 	if (nh4_table[nhi].type == NH4_LOCAL) {
 		r->found = true;
 		r->route = fwd_rpc_alloc(call, sizeof(*r->route));

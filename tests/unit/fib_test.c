@@ -62,6 +62,9 @@ static uint32_t model_lookup(uint32_t ip)
 	int best = -1;
 	uint32_t nh = 0;
 
+	if (rib4_is_reserved(ip, 32))
+		return NH4_IDX_RESERVED; /* whatever routes say */
+
 	for (unsigned i = 0; i < n_model; i++) {
 		const struct model_entry *e = &model[i];
 		if (e->src != 0 && (ip & mask(e->len)) == e->addr && e->len > best) {
@@ -237,6 +240,59 @@ static void test_tbl8_exhaustion(void **state)
 	fib4_free(f);
 }
 
+/* The reserved ranges keep their entries under covering routes, and routes
+ * inside them stay in the RIB without reaching the FIB. */
+static void test_reserved_ranges(void **state)
+{
+	struct fib4 *f = fib4_create(16, NULL, 0);
+	struct rib4 rib;
+	struct route4 r = { .type = ROUTE4_VIA }, old;
+	static const struct {
+		uint32_t addr;
+		uint8_t len;
+	} routes[] = { { 0, 0 },           { 0, 7 },          { 0x7f000000, 8 },
+		       { 0xe0010000, 16 }, { 0xc0000000, 2 }, { 0xfffffff0, 28 } };
+	bool had;
+
+	(void)state;
+	assert_non_null(f);
+	rib4_init(&rib, f);
+	for (unsigned o = 0; o < 256; o++)
+		assert_int_equal(fib4_lookup(f, (o << 24) | 0x10203) == NH4_IDX_RESERVED,
+		                 rib4_is_reserved(o << 24, 8));
+	for (unsigned i = 0; i < RTE_DIM(routes); i++) {
+		r.nh = NH4_FIRST_DYNAMIC + i;
+		assert_int_equal(
+		        rib4_set_route(&rib, routes[i].addr, routes[i].len, &r, &old, &had), 0);
+		assert_int_equal(rib4_find(&rib, routes[i].addr, routes[i].len)->installed,
+		                 !rib4_is_reserved(routes[i].addr, routes[i].len));
+	}
+	assert_int_equal(fib4_lookup(f, 0x00010203), NH4_IDX_RESERVED);
+	assert_int_equal(fib4_lookup(f, 0x01020304), NH4_FIRST_DYNAMIC + 1);
+	assert_int_equal(fib4_lookup(f, 0x08080808), NH4_FIRST_DYNAMIC + 0);
+	assert_int_equal(fib4_lookup(f, 0x7f000001), NH4_IDX_RESERVED);
+	assert_int_equal(fib4_lookup(f, 0xc0a80001), NH4_FIRST_DYNAMIC + 4);
+	assert_int_equal(fib4_lookup(f, 0xe0010001), NH4_IDX_RESERVED);
+	assert_int_equal(fib4_lookup(f, 0xffffffff), NH4_IDX_RESERVED);
+	/* removing the covering routes leaves the reserved entries */
+	assert_int_equal(rib4_clear_route(&rib, 0, 7, &old), 0);
+	assert_int_equal(rib4_clear_route(&rib, 0, 0, &old), 0);
+	assert_int_equal(rib4_clear_route(&rib, 0xc0000000, 2, &old), 0);
+	assert_int_equal(fib4_lookup(f, 0x01020304), 0);
+	assert_int_equal(fib4_lookup(f, 0xc0a80001), 0);
+	for (unsigned o = 0; o < 256; o++)
+		assert_int_equal(fib4_lookup(f, (o << 24) | 0x10203) == NH4_IDX_RESERVED,
+		                 rib4_is_reserved(o << 24, 8));
+	/* and so does removing the routes inside them */
+	assert_int_equal(rib4_clear_route(&rib, 0xe0010000, 16, &old), 0);
+	assert_int_equal(rib4_clear_route(&rib, 0x7f000000, 8, &old), 0);
+	assert_int_equal(fib4_lookup(f, 0xe0010001), NH4_IDX_RESERVED);
+	assert_int_equal(fib4_lookup(f, 0x7f000001), NH4_IDX_RESERVED);
+	assert_int_equal(fib4_tbl8_used(f), 0);
+	rib4_clear(&rib);
+	fib4_free(f);
+}
+
 static void test_rib_iteration(void **state)
 {
 	struct fib4 *f = fib4_create(16, NULL, 0);
@@ -286,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_default_route_and_replace),
 		cmocka_unit_test(test_tbl8_exhaustion),
 		cmocka_unit_test(test_rib_iteration),
+		cmocka_unit_test(test_reserved_ranges),
 		cmocka_unit_test(test_random_against_model),
 	};
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The first-octet tables of the IPv4 fast path. ip4_fast tests a packet's
- * source octet against ip4_dst_class (one table for both addresses), which
- * is right only while the octets a source may not have (ip4_src_martian)
- * are exactly those whose destinations are not routed as unicast.
+ * source octet against ip4_src_martian and leaves destinations to the FIB,
+ * whose reserved entries (rib4_reserved) must cover exactly the octets
+ * that ip4_dst_class does not call unicast, which are also those a source
+ * may not have.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,12 +14,24 @@
 #include <cmocka.h>
 
 #include "ip4/ip4.h"
+#include "ip4/rib.h"
 
-static void test_one_table_for_both(void **state)
+static void test_one_set_for_all(void **state)
 {
 	(void)state;
-	for (unsigned o = 0; o < 256; o++)
-		assert_int_equal(ip4_src_martian[o] != 0, ip4_dst_class[o] != IP4_UNICAST);
+	for (unsigned o = 0; o < 256; o++) {
+		bool reserved = ip4_dst_class[o] != IP4_UNICAST;
+
+		assert_int_equal(ip4_src_martian[o] != 0, reserved);
+		assert_int_equal(rib4_is_reserved(o << 24, 8), reserved);
+		/* every address of the octet, whatever the prefix length */
+		assert_int_equal(rib4_is_reserved((o << 24) | 0xffffff, 32), reserved);
+	}
+	/* a prefix that only covers a reserved range is not inside it */
+	assert_false(rib4_is_reserved(0, 0));
+	assert_false(rib4_is_reserved(0xc0000000, 2));
+	assert_true(rib4_is_reserved(0xe0000000, 3));
+	assert_false(rib4_is_reserved(0xe0000000, 2));
 }
 
 static void test_classes(void **state)
@@ -40,7 +53,7 @@ static void test_classes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_one_table_for_both),
+		cmocka_unit_test(test_one_set_for_all),
 		cmocka_unit_test(test_classes),
 	};
 
