@@ -41,8 +41,8 @@ static void tx_unsent(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts
 	fwd_drop_bulk(w, port, reason, pkts, n);
 }
 
-void fwd_tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, uint16_t n,
-                  uint64_t bytes)
+static __rte_always_inline void tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts,
+                                         uint16_t n, uint64_t bytes)
 {
 	const struct fwd_port *p = &fwd_ports[port];
 	struct fwd_port_ctrs *c = &w->stats.port[port];
@@ -59,18 +59,30 @@ void fwd_tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, ui
 	c->tx_bytes += bytes;
 }
 
-void fwd_tx_flush(struct fwd_worker *w, uint8_t port)
+void fwd_tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, uint16_t n,
+                  uint64_t bytes)
+{
+	tx_burst(w, port, pkts, n, bytes);
+}
+
+/* The buffer's flush, written out where the worker loop flushes. */
+static __rte_always_inline void tx_flush(struct fwd_worker *w, uint8_t port)
 {
 	struct fwd_txbuf *b = &w->tx[port];
 
-	fwd_tx_burst(w, port, b->pkts, b->n, b->bytes);
+	tx_burst(w, port, b->pkts, b->n, b->bytes);
 	b->n = 0;
 	b->bytes = 0;
 	w->tx_dirty &= ~(UINT32_C(1) << port);
 }
 
+void fwd_tx_flush(struct fwd_worker *w, uint8_t port)
+{
+	tx_flush(w, port);
+}
+
 /* Receive and dispatch one burst; returns the number of packets received. */
-static inline uint16_t worker_rx(struct fwd_worker *w, const struct fwd_rxq *q)
+static __rte_always_inline uint16_t worker_rx(struct fwd_worker *w, const struct fwd_rxq *q)
 {
 	struct rte_mbuf *pkts[FWD_BURST_MAX];
 	const struct fwd_port *p = &fwd_ports[q->port];
@@ -116,7 +128,7 @@ static inline void worker_flush(struct fwd_worker *w)
 	while (dirty != 0) {
 		unsigned port = (unsigned)__builtin_ctz(dirty);
 		dirty &= dirty - 1;
-		fwd_tx_flush(w, port);
+		tx_flush(w, (uint8_t)port);
 	}
 }
 
@@ -144,7 +156,8 @@ static int worker_main(void *arg)
 		}
 		if (w->n_punt != 0)
 			fwd_punt_flush(w);
-		ctl = worker_control_tx(w);
+		/* the ring is empty but for ARP and ICMP: look before the call */
+		ctl = rte_ring_empty(w->tx_ring) ? 0 : worker_control_tx(w);
 		worker_flush(w);
 		lc->loops++;
 		prev_busy = pkts + ctl != 0;
