@@ -125,51 +125,76 @@ static inline void fwd_tx(struct fwd_worker *w, uint8_t port, struct rte_mbuf *m
 
 /*
  * A burst's transmissions with the egress buffer of the last port used held
- * in registers (the count and bytes are written back once per run, not per
- * packet). Anything else that touches w->tx (fwd_tx, a flush, a slow path
- * that may send) must come after fwd_txc_sync.
+ * in registers: a pointer to its next free slot and the bytes of the run
+ * (the count and bytes are written back once per run, not per packet).
+ * Anything else that touches w->tx (fwd_tx, a flush, a slow path that may
+ * send) must come after fwd_txc_sync.
  */
 struct fwd_txc {
 	struct fwd_txbuf *b;
-	uint8_t port; /* FWD_MAX_PORTS: none yet */
-	uint16_t n;
+	struct rte_mbuf **out; /* b's next free slot */
 	uint32_t bytes;
+	uint8_t port; /* FWD_MAX_PORTS: none yet */
 };
 
-#define FWD_TXC_INIT                                                 \
-	{                                                            \
-		.b = NULL, .port = FWD_MAX_PORTS, .n = 0, .bytes = 0 \
+#define FWD_TXC_INIT                                                      \
+	{                                                                 \
+		.b = NULL, .out = NULL, .bytes = 0, .port = FWD_MAX_PORTS \
 	}
 
 static inline void fwd_txc_sync(struct fwd_worker *w, struct fwd_txc *c)
 {
 	if (c->port != FWD_MAX_PORTS) {
-		c->b->n = c->n;
+		uint16_t n = (uint16_t)(c->out - c->b->pkts);
+
+		c->b->n = n;
 		c->b->bytes += c->bytes;
-		if (c->n != 0)
+		if (n != 0)
 			w->tx_dirty |= UINT32_C(1) << c->port;
 		c->bytes = 0;
 		c->port = FWD_MAX_PORTS;
 	}
 }
 
+static inline void fwd_txc_open(struct fwd_worker *w, struct fwd_txc *c, uint8_t port)
+{
+	fwd_txc_sync(w, c);
+	c->b = &w->tx[port];
+	c->out = c->b->pkts + c->b->n;
+	c->port = port;
+}
+
+/* Buffer m for port; the buffer is flushed first when full. */
 static inline void fwd_txc_put(struct fwd_worker *w, struct fwd_txc *c, uint8_t port,
                                struct rte_mbuf *m, uint32_t len)
 {
-	if (unlikely(port != c->port)) {
-		fwd_txc_sync(w, c);
-		c->b = &w->tx[port];
-		c->port = port;
-		c->n = c->b->n;
-	}
-	if (unlikely(c->n == FWD_TXBUF_CAP)) {
+	if (unlikely(port != c->port))
+		fwd_txc_open(w, c, port);
+	if (unlikely(c->out == c->b->pkts + FWD_TXBUF_CAP)) {
 		fwd_txc_sync(w, c);
 		fwd_tx_flush(w, port);
-		c->port = port;
-		c->n = 0;
+		fwd_txc_open(w, c, port);
 	}
-	c->b->pkts[c->n++] = m;
+	*c->out++ = m;
 	c->bytes += len;
+}
+
+/*
+ * Make room for `need` (at most FWD_TXBUF_CAP) more packets in the buffer of
+ * every port, by flushing those that have less: a caller that then adds at
+ * most that many needs no test for a full buffer (the IPv4 fast path).
+ */
+static inline void fwd_tx_reserve(struct fwd_worker *w, unsigned need)
+{
+	uint32_t dirty = w->tx_dirty;
+
+	while (dirty != 0) {
+		unsigned port = (unsigned)__builtin_ctz(dirty);
+
+		dirty &= dirty - 1;
+		if (w->tx[port].n > FWD_TXBUF_CAP - need)
+			fwd_tx_flush(w, (uint8_t)port);
+	}
 }
 
 void fwd_punt_flush(struct fwd_worker *w);

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The IPv4 fast path of an l3 port: classify and validate the burst (RFC
- * 1812 5.2.2) while prefetching each destination's FIB entry, then per
- * packet: FIB lookup, TTL, MTU, TTL decrement with an incremental checksum,
- * link header from the next hop, and into the egress port's tx buffer. Everything else (ARP,
- * packets for us, unresolved neighbours, ICMP errors) is punted to the control thread.
+ * The IPv4 fast path of an l3 port, one pass over the burst: per packet the
+ * checks of RFC 1812 5.2.2 that an ordinary packet passes (our MAC, IPv4
+ * without options, lengths, header checksum, source address), the FIB
+ * lookup (reserved destinations have entries of their own), TTL and size
+ * against the next hop, the TTL decrement with an incremental checksum, the
+ * link header from the next hop, and into the egress port's tx buffer.
+ * Anything else goes to input_slow.c, which finds the exact reason.
  */
 #include <string.h>
 
@@ -15,201 +17,19 @@
 #include <smmintrin.h>
 #endif
 
-#include "core/daemon.h"
 #include "core/worker.h"
 #include "ip4/cksum.h"
-#include "ip4/frag.h"
+#include "ip4/input.h"
 #include "ip4/ip4.h"
 #include "ip4/nh.h"
 
 #define L2_LEN         ((uint16_t)sizeof(struct rte_ether_hdr))
-#define PREFETCH_AHEAD 4
+#define PREFETCH_AHEAD 4 /* ip4_burst's warm-up prefetches are written out */
 
-#define R4(a)  a, a, a, a
-#define R16(a) R4(a), R4(a), R4(a), R4(a)
-
-const uint8_t ip4_dst_class[256] = {
-	[0] = IP4_MARTIAN,
-	[127] = IP4_MARTIAN,
-	[224] = R16(IP4_MULTICAST),
-	[240] = R4(IP4_MARTIAN),
-	R4(IP4_MARTIAN),
-	R4(IP4_MARTIAN),
-	IP4_MARTIAN,
-	IP4_MARTIAN,
-	IP4_MARTIAN,
-	[255] = IP4_BCAST_OCTET,
-};
-
-const uint8_t ip4_src_martian[256] = {
-	[0] = 1,
-	[127] = 1,
-	[224] = R16(1),
-	R16(1),
-};
-
-static inline struct rte_ipv4_hdr *ip4_hdr(struct rte_mbuf *m)
-{
-	return rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, L2_LEN);
-}
-
-/* RFC 1812 5.2.2 and 5.3.7 checks; returns a drop reason, or -1 when fine. */
-static inline int ip4_check(struct rte_mbuf *m, const struct rte_ipv4_hdr *ip)
-{
-	if (unlikely(m->data_len < L2_LEN + sizeof(*ip) || m->nb_segs != 1))
-		return FWD_DROP_BAD_HEADER;
-
-	unsigned avail = m->data_len - L2_LEN;
-	unsigned ihl = ip->version_ihl & 0xf;
-	unsigned tot = rte_be_to_cpu_16(ip->total_length);
-	uint64_t ck = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
-
-	if (unlikely((ip->version_ihl & 0xf0) != 0x40 || ihl < 5 || tot < ihl * 4 || tot > avail))
-		return FWD_DROP_BAD_HEADER;
-	if (unlikely(ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
-	    (ck == RTE_MBUF_F_RX_IP_CKSUM_BAD || !ip4_cksum_ok(ip, ihl)))
-		return FWD_DROP_BAD_CHECKSUM;
-	if (unlikely(ip4_src_martian[((const uint8_t *)&ip->src_addr)[0]]))
-		return FWD_DROP_BAD_ADDRESS;
-	if (unlikely(avail > tot))
-		rte_pktmbuf_trim(m, (uint16_t)(avail - tot)); /* Ethernet padding */
-	return -1;
-}
-
-/* A packet built here (a fragment): its link header is all to write. */
-static inline void ip4_send(struct fwd_worker *w, struct rte_mbuf *m, const struct nh4 *nh)
-{
-	memcpy(rte_pktmbuf_mtod(m, void *), &nh->l2, sizeof(struct rte_ether_hdr));
-	fwd_tx(w, nh->port, m);
-}
-
-/* A routed packet whose next hop has no link address yet: the control thread
- * holds it until the neighbour answers. */
-static inline void ip4_punt_resolve(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
-                                    const struct nh4 *nh, uint32_t nhi)
-{
-	if (nh->type == NH4_PENDING)
-		fwd_punt(w, m, FWD_PUNT_RESOLVE, in, nh->port, nhi, FWD_PUNT_NO_DROP);
-	else
-		fwd_punt(w, m, FWD_PUNT_GLEAN, in, nh->port, rte_be_to_cpu_32(ip4_hdr(m)->dst_addr),
-		         FWD_PUNT_NO_DROP);
-}
-
-static void __rte_noinline ip4_fragment_out(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
-                                            const struct nh4 *nh, uint32_t nhi)
-{
-	struct rte_mbuf *frags[IP4_FRAG_MAX];
-	int n;
-
-	ip4_ttl_dec(ip4_hdr(m));
-	n = ip4_fragment(m, L2_LEN, nh->mtu, fwd.pool, frags, IP4_FRAG_MAX);
-	if (n < 0) {
-		fwd_drop(w, in, FWD_DROP_FRAG_ERROR, m);
-		return;
-	}
-	rte_pktmbuf_free(m);
-	w->stats.port[in].consumed++; /* one packet in, n out: every packet accounted for */
-	w->stats.port[nh->port].created += (unsigned)n;
-	for (int i = 0; i < n; i++) {
-		if (nh->type == NH4_FWD)
-			ip4_send(w, frags[i], nh);
-		else
-			ip4_punt_resolve(w, in, frags[i], nh, nhi);
-	}
-}
-
-/* A destination that is not routed as unicast (RFC 1812 5.3.7): multicast and
- * the limited broadcast are ours to receive, the rest is dropped. */
-static void ip4_dst_reserved(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m, uint32_t dst)
-{
-	if (ip4_dst_class[dst >> 24] == IP4_MULTICAST || dst == UINT32_MAX)
-		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
-	else
-		fwd_drop(w, in, FWD_DROP_BAD_ADDRESS, m);
-}
-
-/* Next hop types other than a resolved neighbour, and oversize packets. */
-static void __rte_noinline ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
-                                            const struct nh4 *nh, uint32_t nhi)
-{
-	struct rte_ipv4_hdr *ip = ip4_hdr(m);
-
-	switch (nh->type) {
-	case NH4_LOCAL:
-		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
-		return;
-	case NH4_BLACKHOLE:
-		fwd_drop(w, in, FWD_DROP_BLACKHOLE, m);
-		return;
-	case NH4_NONE:
-		fwd_punt(w, m, FWD_PUNT_NO_ROUTE, in, in, 0, FWD_DROP_NO_ROUTE);
-		return;
-	case NH4_RESERVED:
-		ip4_dst_reserved(w, in, m, rte_be_to_cpu_32(ip->dst_addr));
-		return;
-	default:
-		break;
-	}
-	if (ip->time_to_live <= 1) {
-		fwd_punt(w, m, FWD_PUNT_TTL, in, nh->port, 0, FWD_DROP_TTL_EXCEEDED);
-		return;
-	}
-	if (rte_be_to_cpu_16(ip->total_length) > nh->mtu) {
-		if (ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG))
-			fwd_punt(w, m, FWD_PUNT_FRAG_NEEDED, in, nh->port, nh->mtu, FWD_DROP_MTU);
-		else
-			ip4_fragment_out(w, in, m, nh, nhi);
-		return;
-	}
-	ip4_ttl_dec(ip);
-	ip4_punt_resolve(w, in, m, nh, nhi);
-}
-
-/* What the forwarding loop reads per burst, kept out of memory that packet
- * writes could alias. */
-struct ip4_burst {
-	struct fib4_view fib;
-	const struct nh4 *nh;
-	uint8_t in;
-};
-
-static inline void ip4_forward(struct fwd_worker *w, const struct ip4_burst *b, struct rte_mbuf *m,
-                               uint32_t dst, struct fwd_txc *txc)
-{
-	uint32_t nhi = fib4_lookup_view(b->fib, dst);
-	const struct nh4 *nh = &b->nh[nhi];
-	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + L2_LEN);
-	/* classification left the frame exactly the packet (padding trimmed) */
-	uint16_t len = m->data_len;
-
-	/* fwd_len is 0 unless the next hop forwards: one test for type and size */
-	if (likely(ip->time_to_live > 1) &&
-	    likely(len <= __atomic_load_n(&nh->fwd_len, __ATOMIC_ACQUIRE))) {
-		uint8_t port = nh->port;
-		ip4_ttl_dec(ip);
-		/* the addresses only: the Ethernet type is already IPv4 */
-		memcpy(eth, &nh->l2, 2 * RTE_ETHER_ADDR_LEN);
-		fwd_txc_put(w, txc, port, m, len);
-		return;
-	}
-	fwd_txc_sync(w, txc);
-	ip4_forward_slow(w, b->in, m, nh, nhi);
-}
-
-/* Frames sent to a link-layer group address are never forwarded (RFC 1812 5.3.4). */
-static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m)
-{
-	const struct rte_ipv4_hdr *ip = ip4_hdr(m);
-	uint32_t dst = rte_be_to_cpu_32(ip->dst_addr);
-	uint8_t cls = ip4_dst_class[dst >> 24];
-
-	if (cls == IP4_MULTICAST || dst == UINT32_MAX ||
-	    nh4_table[fib4_lookup(ip4_fib, dst)].type == NH4_LOCAL)
-		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
-	else
-		fwd_drop(w, in, FWD_DROP_NOT_FOR_US, m);
-}
+/* a FIB entry's field, times 8, is the offset of its next hop */
+_Static_assert(sizeof(struct nh4) == 8u << FIB4_NH_SHIFT, "next hop size");
+/* ip4_run counts a burst's bytes in 32 bits */
+_Static_assert(FWD_TXBUF_CAP *(uint64_t)UINT16_MAX * 2 < UINT32_MAX, "burst bytes overflow");
 
 /*
  * The first 16 bytes of a frame to route, as one masked compare: our MAC,
@@ -235,8 +55,15 @@ static __rte_always_inline bool ip4_head_ok(const uint8_t *p, const struct ip4_h
 	__m128i x = _mm_loadu_si128((const __m128i_u *)(const void *)p);
 	__m128i want = _mm_set_epi64x((long long)h->want[1], (long long)h->want[0]);
 	__m128i mask = _mm_set_epi64x((long long)h->mask[1], (long long)h->mask[0]);
+#ifdef __GCC_ASM_FLAG_OUTPUTS__
+	bool ok;
 
+	/* the flag itself, so that the compiler branches on it at once */
+	__asm__("ptest %[m], %[x]" : "=@ccz"(ok) : [x] "x"(_mm_xor_si128(x, want)), [m] "xm"(mask));
+	return ok;
+#else
 	return _mm_testz_si128(_mm_xor_si128(x, want), mask);
+#endif
 #else
 	uint64_t lo, hi;
 
@@ -247,29 +74,82 @@ static __rte_always_inline bool ip4_head_ok(const uint8_t *p, const struct ip4_h
 }
 
 /*
- * The common case in one pass and few branches: an option-less IPv4 packet
- * to our MAC, lengths consistent, checksum right, a unicast source. Any
- * doubt sends the frame through ip4_classify, which finds the exact reason.
- * The frame leaves exactly as long as the packet (Ethernet padding trimmed),
- * so ip4_forward compares the frame length with the next hop's.
+ * A burst in flight. The loop keeps in registers only what every frame
+ * uses: the egress run (port, next free slot of its buffer) and the byte
+ * count. Only frames forwarded by the fast path add to `bytes`, so the
+ * bytes of a run are what `bytes` gained since the run began: one addition
+ * per frame counts both rx and tx. What only the rare cases read is here,
+ * on the stack, so that it holds no register in the loop.
  */
-static __rte_always_inline bool ip4_fast(struct rte_mbuf *m, const struct ip4_head *h,
-                                         const uint32_t *tbl24, bool hw_cksum, uint32_t *dst)
+struct ip4_ctx {
+	struct fwd_worker *w;
+	const struct fwd_port *in;
+	struct rte_mbuf **end; /* the burst's */
+	struct fwd_txbuf *b;   /* the run's buffer */
+	uint32_t run_start;    /* bytes when the run began */
+};
+
+#define NO_RUN FWD_MAX_PORTS
+
+/* Write the run back into its buffer (count, bytes, dirty bit). */
+static void ip4_run_end(struct ip4_ctx *c, unsigned port, struct rte_mbuf **out, uint32_t bytes)
+{
+	if (port != NO_RUN) {
+		uint16_t n = (uint16_t)(out - c->b->pkts);
+
+		c->b->n = n;
+		c->b->bytes += bytes - c->run_start;
+		if (n != 0)
+			c->w->tx_dirty |= UINT32_C(1) << port;
+	}
+}
+
+/* End the run on `port` and start one on `next`: returns its next free slot. */
+static struct rte_mbuf **__rte_noinline ip4_run_switch(struct ip4_ctx *c, unsigned port,
+                                                       struct rte_mbuf **out, uint32_t bytes,
+                                                       uint8_t next)
+{
+	ip4_run_end(c, port, out, bytes);
+	c->b = &c->w->tx[next];
+	c->run_start = bytes;
+	return c->b->pkts + c->b->n;
+}
+
+/*
+ * The common case in few instructions and branches: an option-less IPv4
+ * packet to our MAC, lengths consistent, checksum right, a unicast source
+ * (a destination that is not unicast finds NH4_RESERVED in the FIB).
+ * Any doubt sends the frame through ip4_input_slow, which finds the exact
+ * reason. The frame leaves exactly as long as the packet (Ethernet padding
+ * trimmed, and counted here: the slow path counts pkt_len): *len is its
+ * length, which forwarding compares with the next hop's, and *d24 the top
+ * 24 bits of the destination.
+ */
+static __rte_always_inline bool ip4_fast(struct ip4_ctx *c, struct rte_mbuf *m,
+                                         const struct ip4_head *h, bool hw_cksum, uint32_t *d24,
+                                         unsigned *len)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + L2_LEN);
-	unsigned frame = __builtin_bswap16(ip->total_length) + L2_LEN;
+	unsigned frame = m->data_len;
+	uint32_t top;
 
-	/* frame >= 34 and frame <= data_len also say data_len >= 34 (a non-scattered
-	 * rx holds a frame in one segment) */
-	if (unlikely(!ip4_head_ok(p, h)) || unlikely(frame < L2_LEN + sizeof(*ip)))
+	if (unlikely(!ip4_head_ok(p, h)))
 		return false;
-	if (unlikely(frame != m->data_len)) {
-		if (frame > m->data_len)
+	/* the total length, compared in network order with what the frame holds */
+	if (unlikely(ip->total_length != rte_cpu_to_be_16((uint16_t)(frame - L2_LEN)))) {
+		unsigned want = rte_be_to_cpu_16(ip->total_length) + L2_LEN;
+		if (want > frame || want < L2_LEN + sizeof(*ip))
 			return false;
-		m->data_len = (uint16_t)frame; /* Ethernet padding */
-		m->pkt_len = frame;
+		c->w->stats.port[c->in->idx].rx_bytes += frame - want; /* Ethernet padding */
+		m->data_len = (uint16_t)want;
+		m->pkt_len = want;
+		frame = want;
 	}
+	/* a frame of at least 34 bytes holds the header (a non-scattered rx holds
+	 * a frame in one segment) */
+	if (unlikely(frame < L2_LEN + sizeof(*ip)))
+		return false;
 	/* a NIC that checks leaves GOOD; anything else gets the full check, slowly */
 	if (hw_cksum ? unlikely((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) !=
 	                        RTE_MBUF_F_RX_IP_CKSUM_GOOD)
@@ -277,105 +157,153 @@ static __rte_always_inline bool ip4_fast(struct rte_mbuf *m, const struct ip4_he
 		return false;
 	if (unlikely(ip4_src_martian[((const uint8_t *)&ip->src_addr)[0]]))
 		return false;
-	/* a destination not routed as unicast finds NH4_RESERVED in the FIB */
-	*dst = rte_be_to_cpu_32(ip->dst_addr);
-	/* the FIB entry, for the lookup a few packets later */
-	rte_prefetch0(&tbl24[*dst >> 8]);
+	/* the last source byte and the first three of the destination, as one
+	 * load: the destination's top 24 bits without a shift */
+	memcpy(&top, &((const uint8_t *)&ip->dst_addr)[-1], sizeof(top));
+	*d24 = rte_be_to_cpu_32(top) & 0xffffff;
+	*len = frame;
 	return true;
 }
 
-/* Classify one frame; returns true when it is a unicast IPv4 packet to route. */
-static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_port *in,
-                                        struct rte_mbuf *m, uint32_t *dst)
+/* A frame the fast path doubted, after the run it interrupts. */
+static void __rte_noinline ip4_one_slow(struct ip4_ctx *c, struct rte_mbuf **at, unsigned port,
+                                        struct rte_mbuf **out, uint32_t bytes)
 {
-	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
-	const struct rte_ipv4_hdr *ip = ip4_hdr(m);
-	int bad;
-
-	if (unlikely(m->data_len < L2_LEN)) {
-		fwd_drop(w, in->idx, FWD_DROP_BAD_HEADER, m);
-		return false;
-	}
-	if (unlikely(eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))) {
-		if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP))
-			fwd_punt(w, m, FWD_PUNT_ARP, in->idx, in->idx, 0, FWD_PUNT_NO_DROP);
-		else
-			fwd_drop(w, in->idx, FWD_DROP_UNSUPPORTED, m);
-		return false;
-	}
-	bad = ip4_check(m, ip);
-	if (unlikely(bad >= 0)) {
-		fwd_drop(w, in->idx, bad, m);
-		return false;
-	}
-	if (unlikely(rte_is_multicast_ether_addr(&eth->dst_addr))) {
-		ip4_group_frame(w, in->idx, m);
-		return false;
-	}
-	if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, &in->mac))) {
-		fwd_drop(w, in->idx, FWD_DROP_NOT_FOR_US, m);
-		return false;
-	}
-	*dst = rte_be_to_cpu_32(ip->dst_addr);
-	if (unlikely(ip4_dst_class[*dst >> 24] != IP4_UNICAST)) {
-		ip4_dst_reserved(w, in->idx, m, *dst);
-		return false;
-	}
-	return true;
+	ip4_run_end(c, port, out, bytes);
+	ip4_input_slow(c->w, c->in, *at);
+	fwd_tx_reserve(c->w, (unsigned)(c->end - at - 1));
 }
 
-/* One frame of the burst: counted, classified, kept in route[] when routable. */
-static __rte_always_inline void ip4_take(struct fwd_worker *w, const struct fwd_port *in,
-                                         const struct ip4_head *h, const uint32_t *tbl24,
-                                         bool hw_cksum, struct rte_mbuf *m, struct rte_mbuf **route,
-                                         uint32_t *dst, unsigned *k, uint64_t *bytes)
+/* A frame classified fast whose next hop does not simply forward it. */
+static void __rte_noinline ip4_one_aside(struct ip4_ctx *c, struct rte_mbuf **at, unsigned port,
+                                         struct rte_mbuf **out, uint32_t bytes,
+                                         const struct nh4 *nh, uint32_t nhi, unsigned len)
 {
-	*bytes += m->pkt_len;
-	if (likely(ip4_fast(m, h, tbl24, hw_cksum, &dst[*k])) || ip4_classify(w, in, m, &dst[*k]))
-		route[(*k)++] = m;
+	ip4_run_end(c, port, out, bytes);
+	c->w->stats.port[c->in->idx].rx_bytes += len;
+	ip4_forward_slow(c->w, c->in->idx, *at, nh, nhi);
+	fwd_tx_reserve(c->w, (unsigned)(c->end - at - 1));
 }
 
-/* Classify the burst into route[]/dst[]; returns how many are routable. With
- * hw_cksum a constant at each call, each port kind gets a loop of its own. */
-static __rte_always_inline unsigned ip4_take_all(struct fwd_worker *w, const struct fwd_port *in,
-                                                 const uint32_t *tbl24, bool hw_cksum,
-                                                 struct rte_mbuf **pkts, uint16_t n,
-                                                 struct rte_mbuf **route, uint32_t *dst)
-{
-	const struct ip4_head h = ip4_head(in->mac48);
-	uint64_t bytes = 0;
-	unsigned i, k = 0;
+/* What the forwarding loop reads per burst, kept out of memory that packet
+ * writes could alias. */
+struct ip4_burst {
+	struct fib4_view fib;
+	const struct nh4 *nh;
+	struct ip4_head head;
+};
 
-	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (i = 0; i + PREFETCH_AHEAD < n; i++) {
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
-		ip4_take(w, in, &h, tbl24, hw_cksum, pkts[i], route, dst, &k, &bytes);
+/* The run state the loop keeps in registers. */
+struct ip4_run {
+	struct rte_mbuf **out; /* next free slot of the run's buffer */
+	uint32_t bytes;        /* below 2^32: one burst's frames */
+	unsigned port;         /* the run's, NO_RUN: none */
+};
+
+/* Does the next hop's port differ from the run's? Compared in memory, so
+ * that the loop neither loads the port nor moves it into the run's
+ * register when, as nearly always, they are the same. */
+static __rte_always_inline bool ip4_other_port(const struct nh4 *nh, unsigned run)
+{
+#if defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+	bool differ;
+
+	__asm__("cmpb %b[run], %[port]" : "=@ccne"(differ) : [port] "m"(nh->port), [run] "q"(run));
+	return differ;
+#else
+	return nh->port != run;
+#endif
+}
+
+/* One frame, classified and forwarded; the rare cases leave the loop for
+ * functions of their own. */
+static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burst *b, bool hw_cksum,
+                                        struct rte_mbuf **at, struct ip4_run *r)
+{
+	struct rte_mbuf *m = *at;
+	uint32_t d24;
+	unsigned len;
+
+	if (unlikely(!ip4_fast(c, m, &b->head, hw_cksum, &d24, &len))) {
+		ip4_one_slow(c, at, r->port, r->out, r->bytes);
+		r->port = NO_RUN;
+		return;
 	}
-	for (; i < n; i++)
-		ip4_take(w, in, &h, tbl24, hw_cksum, pkts[i], route, dst, &k, &bytes);
-	w->stats.port[in->idx].rx_bytes += bytes;
-	return k;
+	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + L2_LEN);
+	uint32_t field = fib4_lookup_field(b->fib, d24, &((const uint8_t *)&ip->dst_addr)[3]);
+	const struct nh4 *nh = (const struct nh4 *)((const uint8_t *)b->nh + (size_t)field * 8);
+
+	/* fwd_len is 0 unless the next hop forwards: one test for type and size */
+	if (unlikely(ip->time_to_live <= 1) ||
+	    unlikely(len > __atomic_load_n(&nh->fwd_len, __ATOMIC_ACQUIRE))) {
+		ip4_one_aside(c, at, r->port, r->out, r->bytes, nh, field >> FIB4_NH_SHIFT, len);
+		r->port = NO_RUN;
+		return;
+	}
+	ip4_ttl_dec(ip);
+	/* the addresses only: the Ethernet type is already IPv4 */
+	memcpy(eth, &nh->l2, 2 * RTE_ETHER_ADDR_LEN);
+	if (unlikely(ip4_other_port(nh, r->port))) {
+		r->out = ip4_run_switch(c, r->port, r->out, r->bytes, nh->port);
+		r->port = nh->port;
+	}
+	*r->out = m;
+	r->out++;
+	r->bytes += len;
+}
+
+/* The packet data of a frame about to be classified: where a NIC puts it. */
+static __rte_always_inline void ip4_prefetch(const struct rte_mbuf *m)
+{
+	rte_prefetch0((const uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM);
+}
+
+/* At most FWD_TXBUF_CAP frames, in one pass. With hw_cksum a constant at
+ * each call, each port kind gets a loop of its own. */
+static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd_port *in,
+                                          bool hw_cksum, struct rte_mbuf **pkts, unsigned n)
+{
+	const struct ip4_burst b = { fib4_view(ip4_fib), nh4_table, ip4_head(in->mac48) };
+	struct ip4_ctx c = { .w = w, .in = in, .end = pkts + n };
+	struct ip4_run r = { .out = NULL, .bytes = 0, .port = NO_RUN };
+	struct rte_mbuf **at = pkts;
+
+	/* room for the whole burst: the loop adds to buffers without a test */
+	fwd_tx_reserve(w, n);
+	if (likely(n >= PREFETCH_AHEAD)) {
+		ip4_prefetch(pkts[0]);
+		ip4_prefetch(pkts[1]);
+		ip4_prefetch(pkts[2]);
+		ip4_prefetch(pkts[3]);
+	} else {
+		for (unsigned i = 0; i < n; i++)
+			ip4_prefetch(pkts[i]);
+	}
+	for (struct rte_mbuf **stop = c.end - RTE_MIN(n, (unsigned)PREFETCH_AHEAD); at < stop;
+	     at++) {
+		ip4_prefetch(at[PREFETCH_AHEAD]);
+		ip4_one(&c, &b, hw_cksum, at, &r);
+	}
+	for (; at < c.end; at++)
+		ip4_one(&c, &b, hw_cksum, at, &r);
+	ip4_run_end(&c, r.port, r.out, r.bytes);
+	w->stats.port[in->idx].rx_bytes += r.bytes;
 }
 
 static void ip4_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
                       uint16_t n)
 {
-	struct rte_mbuf *route[FWD_BURST_MAX];
-	uint32_t dst[FWD_BURST_MAX];
-	struct fwd_txc txc = FWD_TXC_INIT;
-	const struct ip4_burst b = { fib4_view(ip4_fib), nh4_table, in->idx };
-	unsigned k;
+	while (n != 0) {
+		uint16_t k = RTE_MIN(n, FWD_TXBUF_CAP);
 
-	/* classify and validate all, prefetching FIB entries, then look up and send:
-	 * the lookups find their tbl24 lines in cache */
-	if (in->rx_ip4_cksum)
-		k = ip4_take_all(w, in, b.fib.tbl24, true, pkts, n, route, dst);
-	else
-		k = ip4_take_all(w, in, b.fib.tbl24, false, pkts, n, route, dst);
-	for (unsigned i = 0; i < k; i++)
-		ip4_forward(w, &b, route[i], dst[i], &txc);
-	fwd_txc_sync(w, &txc);
+		if (in->rx_ip4_cksum)
+			ip4_burst(w, in, true, pkts, k);
+		else
+			ip4_burst(w, in, false, pkts, k);
+		pkts += k;
+		n -= k;
+	}
 }
 
 RTE_INIT(ip4_input_register)

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The IPv4 input of l3 ports, for the frames the fast path (input.c) leaves
+ * aside: every check of RFC 1812 5.2.2 and 5.3 with its own drop reason, and
+ * the next hops that do not simply forward (ours, no route, blackhole,
+ * reserved destinations, an unresolved neighbour, TTL expiry, a packet larger
+ * than the egress MTU). Packets for the control thread are punted to it.
+ */
+#include <string.h>
+
+#include <rte_ether.h>
+#include <rte_ip.h>
+
+#include "core/daemon.h"
+#include "core/worker.h"
+#include "ip4/cksum.h"
+#include "ip4/frag.h"
+#include "ip4/input.h"
+#include "ip4/ip4.h"
+#include "ip4/nh.h"
+
+#define L2_LEN ((uint16_t)sizeof(struct rte_ether_hdr))
+
+#define R4(a)  a, a, a, a
+#define R16(a) R4(a), R4(a), R4(a), R4(a)
+
+const uint8_t ip4_dst_class[256] = {
+	[0] = IP4_MARTIAN,
+	[127] = IP4_MARTIAN,
+	[224] = R16(IP4_MULTICAST),
+	[240] = R4(IP4_MARTIAN),
+	R4(IP4_MARTIAN),
+	R4(IP4_MARTIAN),
+	IP4_MARTIAN,
+	IP4_MARTIAN,
+	IP4_MARTIAN,
+	[255] = IP4_BCAST_OCTET,
+};
+
+const uint8_t ip4_src_martian[256] = {
+	[0] = 1,
+	[127] = 1,
+	[224] = R16(1),
+	R16(1),
+};
+
+static inline struct rte_ipv4_hdr *ip4_hdr(struct rte_mbuf *m)
+{
+	return rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, L2_LEN);
+}
+
+/* RFC 1812 5.2.2 and 5.3.7 checks; returns a drop reason, or -1 when fine. */
+static inline int ip4_check(struct rte_mbuf *m, const struct rte_ipv4_hdr *ip)
+{
+	if (unlikely(m->data_len < L2_LEN + sizeof(*ip) || m->nb_segs != 1))
+		return FWD_DROP_BAD_HEADER;
+
+	unsigned avail = m->data_len - L2_LEN;
+	unsigned ihl = ip->version_ihl & 0xf;
+	unsigned tot = rte_be_to_cpu_16(ip->total_length);
+	uint64_t ck = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+
+	if (unlikely((ip->version_ihl & 0xf0) != 0x40 || ihl < 5 || tot < ihl * 4 || tot > avail))
+		return FWD_DROP_BAD_HEADER;
+	if (unlikely(ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
+	    (ck == RTE_MBUF_F_RX_IP_CKSUM_BAD || !ip4_cksum_ok(ip, ihl)))
+		return FWD_DROP_BAD_CHECKSUM;
+	if (unlikely(ip4_src_martian[((const uint8_t *)&ip->src_addr)[0]]))
+		return FWD_DROP_BAD_ADDRESS;
+	if (unlikely(avail > tot))
+		rte_pktmbuf_trim(m, (uint16_t)(avail - tot)); /* Ethernet padding */
+	return -1;
+}
+
+/* A packet built here (a fragment): its link header is all to write. */
+static inline void ip4_send(struct fwd_worker *w, struct rte_mbuf *m, const struct nh4 *nh)
+{
+	memcpy(rte_pktmbuf_mtod(m, void *), &nh->l2, sizeof(struct rte_ether_hdr));
+	fwd_tx(w, nh->port, m);
+}
+
+/* A routed packet whose next hop has no link address yet: the control thread
+ * holds it until the neighbour answers. */
+static inline void ip4_punt_resolve(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+                                    const struct nh4 *nh, uint32_t nhi)
+{
+	if (nh->type == NH4_PENDING)
+		fwd_punt(w, m, FWD_PUNT_RESOLVE, in, nh->port, nhi, FWD_PUNT_NO_DROP);
+	else
+		fwd_punt(w, m, FWD_PUNT_GLEAN, in, nh->port, rte_be_to_cpu_32(ip4_hdr(m)->dst_addr),
+		         FWD_PUNT_NO_DROP);
+}
+
+static void __rte_noinline ip4_fragment_out(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+                                            const struct nh4 *nh, uint32_t nhi)
+{
+	struct rte_mbuf *frags[IP4_FRAG_MAX];
+	int n;
+
+	ip4_ttl_dec(ip4_hdr(m));
+	n = ip4_fragment(m, L2_LEN, nh->mtu, fwd.pool, frags, IP4_FRAG_MAX);
+	if (n < 0) {
+		fwd_drop(w, in, FWD_DROP_FRAG_ERROR, m);
+		return;
+	}
+	rte_pktmbuf_free(m);
+	w->stats.port[in].consumed++; /* one packet in, n out: every packet accounted for */
+	w->stats.port[nh->port].created += (unsigned)n;
+	for (int i = 0; i < n; i++) {
+		if (nh->type == NH4_FWD)
+			ip4_send(w, frags[i], nh);
+		else
+			ip4_punt_resolve(w, in, frags[i], nh, nhi);
+	}
+}
+
+/* A destination that is not routed as unicast (RFC 1812 5.3.7): multicast and
+ * the limited broadcast are ours to receive, the rest is dropped. */
+static void ip4_dst_reserved(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m, uint32_t dst)
+{
+	if (ip4_dst_class[dst >> 24] == IP4_MULTICAST || dst == UINT32_MAX)
+		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
+	else
+		fwd_drop(w, in, FWD_DROP_BAD_ADDRESS, m);
+}
+
+void ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m, const struct nh4 *nh,
+                      uint32_t nhi)
+{
+	struct rte_ipv4_hdr *ip = ip4_hdr(m);
+
+	switch (nh->type) {
+	case NH4_LOCAL:
+		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
+		return;
+	case NH4_BLACKHOLE:
+		fwd_drop(w, in, FWD_DROP_BLACKHOLE, m);
+		return;
+	case NH4_NONE:
+		fwd_punt(w, m, FWD_PUNT_NO_ROUTE, in, in, 0, FWD_DROP_NO_ROUTE);
+		return;
+	case NH4_RESERVED:
+		ip4_dst_reserved(w, in, m, rte_be_to_cpu_32(ip->dst_addr));
+		return;
+	default:
+		break;
+	}
+	if (ip->time_to_live <= 1) {
+		fwd_punt(w, m, FWD_PUNT_TTL, in, nh->port, 0, FWD_DROP_TTL_EXCEEDED);
+		return;
+	}
+	if (rte_be_to_cpu_16(ip->total_length) > nh->mtu) {
+		if (ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG))
+			fwd_punt(w, m, FWD_PUNT_FRAG_NEEDED, in, nh->port, nh->mtu, FWD_DROP_MTU);
+		else
+			ip4_fragment_out(w, in, m, nh, nhi);
+		return;
+	}
+	ip4_ttl_dec(ip);
+	ip4_punt_resolve(w, in, m, nh, nhi);
+}
+
+/* Frames sent to a link-layer group address are never forwarded (RFC 1812 5.3.4). */
+static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m)
+{
+	const struct rte_ipv4_hdr *ip = ip4_hdr(m);
+	uint32_t dst = rte_be_to_cpu_32(ip->dst_addr);
+	uint8_t cls = ip4_dst_class[dst >> 24];
+
+	if (cls == IP4_MULTICAST || dst == UINT32_MAX ||
+	    nh4_table[fib4_lookup(ip4_fib, dst)].type == NH4_LOCAL)
+		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
+	else
+		fwd_drop(w, in, FWD_DROP_NOT_FOR_US, m);
+}
+
+/* Classify one frame; returns true when it is a unicast IPv4 packet to route. */
+static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_port *in,
+                                        struct rte_mbuf *m, uint32_t *dst)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	const struct rte_ipv4_hdr *ip = ip4_hdr(m);
+	int bad;
+
+	if (unlikely(m->data_len < L2_LEN)) {
+		fwd_drop(w, in->idx, FWD_DROP_BAD_HEADER, m);
+		return false;
+	}
+	if (unlikely(eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))) {
+		if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP))
+			fwd_punt(w, m, FWD_PUNT_ARP, in->idx, in->idx, 0, FWD_PUNT_NO_DROP);
+		else
+			fwd_drop(w, in->idx, FWD_DROP_UNSUPPORTED, m);
+		return false;
+	}
+	bad = ip4_check(m, ip);
+	if (unlikely(bad >= 0)) {
+		fwd_drop(w, in->idx, bad, m);
+		return false;
+	}
+	if (unlikely(rte_is_multicast_ether_addr(&eth->dst_addr))) {
+		ip4_group_frame(w, in->idx, m);
+		return false;
+	}
+	if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, &in->mac))) {
+		fwd_drop(w, in->idx, FWD_DROP_NOT_FOR_US, m);
+		return false;
+	}
+	*dst = rte_be_to_cpu_32(ip->dst_addr);
+	if (unlikely(ip4_dst_class[*dst >> 24] != IP4_UNICAST)) {
+		ip4_dst_reserved(w, in->idx, m, *dst);
+		return false;
+	}
+	return true;
+}
+
+void ip4_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf *m)
+{
+	struct rte_ipv4_hdr *ip = ip4_hdr(m);
+	const struct nh4 *nh;
+	uint32_t dst, nhi;
+
+	w->stats.port[in->idx].rx_bytes += m->pkt_len;
+	if (!ip4_classify(w, in, m, &dst))
+		return;
+	nhi = fib4_lookup(ip4_fib, dst);
+	nh = &nh4_table[nhi];
+	/* classification left the frame exactly the packet */
+	if (ip->time_to_live > 1 &&
+	    m->data_len <= __atomic_load_n(&nh->fwd_len, __ATOMIC_ACQUIRE)) {
+		uint8_t port = nh->port;
+		ip4_ttl_dec(ip);
+		memcpy(rte_pktmbuf_mtod(m, void *), &nh->l2, 2 * RTE_ETHER_ADDR_LEN);
+		fwd_tx(w, port, m);
+		return;
+	}
+	ip4_forward_slow(w, in->idx, m, nh, nhi);
+}
