@@ -38,15 +38,21 @@ static inline uint64_t ip4_add_ec(uint64_t a, uint64_t b)
  * replace the usual folding. An all-zero header would pass: callers check
  * the version first.
  */
+/* The 20 bytes of an option-less header as two 64-bit words and a 32-bit one. */
+static inline void ip4_hdr20_words(const uint8_t *p, uint64_t *a, uint64_t *b, uint32_t *c)
+{
+	memcpy(a, p, 8);
+	memcpy(b, p + 8, 8);
+	memcpy(c, p + 16, 4);
+}
+
 static inline bool ip4_cksum_ok(const struct rte_ipv4_hdr *ip, unsigned ihl)
 {
 	const uint8_t *p = (const uint8_t *)ip;
 	uint64_t a, b;
 	uint32_t c;
 
-	memcpy(&a, p, 8);
-	memcpy(&b, p + 8, 8);
-	memcpy(&c, p + 16, 4);
+	ip4_hdr20_words(p, &a, &b, &c);
 	a = ip4_add_ec(ip4_add_ec(a, b), c);
 	if (unlikely(ihl > 5))
 		for (unsigned i = 5; i < ihl; i++) {
@@ -69,13 +75,10 @@ static const uint64_t ip4_ffff_lim = UINT64_C(0x0001000100010001);
 
 static inline bool ip4_cksum20_ok(const struct rte_ipv4_hdr *ip)
 {
-	const uint8_t *p = (const uint8_t *)ip;
 	uint64_t a, b;
 	uint32_t c;
 
-	memcpy(&a, p, 8);
-	memcpy(&b, p + 8, 8);
-	memcpy(&c, p + 16, 4);
+	ip4_hdr20_words((const uint8_t *)ip, &a, &b, &c);
 #if defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
 	bool ok;
 
