@@ -142,15 +142,22 @@ struct fwd_txc {
 		.b = NULL, .out = NULL, .bytes = 0, .port = FWD_MAX_PORTS \
 	}
 
+/* Write a run of `bytes` that ends at `out` back into port's buffer b. */
+static inline void fwd_txbuf_commit(struct fwd_worker *w, struct fwd_txbuf *b, unsigned port,
+                                    struct rte_mbuf **out, uint32_t bytes)
+{
+	uint16_t n = (uint16_t)(out - b->pkts);
+
+	b->n = n;
+	b->bytes += bytes;
+	if (n != 0)
+		w->tx_dirty |= UINT32_C(1) << port;
+}
+
 static inline void fwd_txc_sync(struct fwd_worker *w, struct fwd_txc *c)
 {
 	if (c->port != FWD_MAX_PORTS) {
-		uint16_t n = (uint16_t)(c->out - c->b->pkts);
-
-		c->b->n = n;
-		c->b->bytes += c->bytes;
-		if (n != 0)
-			w->tx_dirty |= UINT32_C(1) << c->port;
+		fwd_txbuf_commit(w, c->b, c->port, c->out, c->bytes);
 		c->bytes = 0;
 		c->port = FWD_MAX_PORTS;
 	}

@@ -94,14 +94,8 @@ struct ip4_ctx {
 /* Write the run back into its buffer (count, bytes, dirty bit). */
 static void ip4_run_end(struct ip4_ctx *c, unsigned port, struct rte_mbuf **out, uint32_t bytes)
 {
-	if (port != NO_RUN) {
-		uint16_t n = (uint16_t)(out - c->b->pkts);
-
-		c->b->n = n;
-		c->b->bytes += bytes - c->run_start;
-		if (n != 0)
-			c->w->tx_dirty |= UINT32_C(1) << port;
-	}
+	if (port != NO_RUN)
+		fwd_txbuf_commit(c->w, c->b, port, out, bytes - c->run_start);
 }
 
 /* End the run on `port` and start one on `next`: returns its next free slot. */
@@ -234,16 +228,12 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 	uint32_t field = fib4_lookup_field(b->fib, d24, &((const uint8_t *)&ip->dst_addr)[3]);
 	const struct nh4 *nh = (const struct nh4 *)((const uint8_t *)b->nh + (size_t)field * 8);
 
-	/* fwd_len is 0 unless the next hop forwards: one test for type and size */
-	if (unlikely(ip->time_to_live <= 1) ||
-	    unlikely(len > __atomic_load_n(&nh->fwd_len, __ATOMIC_ACQUIRE))) {
+	if (unlikely(!ip4_nh_takes(nh, ip, len))) {
 		ip4_one_aside(c, at, r->port, r->out, r->bytes, nh, field >> FIB4_NH_SHIFT, len);
 		r->port = NO_RUN;
 		return;
 	}
-	ip4_ttl_dec(ip);
-	/* the addresses only: the Ethernet type is already IPv4 */
-	memcpy(eth, &nh->l2, 2 * RTE_ETHER_ADDR_LEN);
+	ip4_nh_rewrite(nh, eth, ip);
 	if (unlikely(ip4_other_port(nh, r->port))) {
 		r->out = ip4_run_switch(c, r->port, r->out, r->bytes, nh->port);
 		r->port = nh->port;

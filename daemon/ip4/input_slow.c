@@ -226,11 +226,9 @@ void ip4_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_
 	nhi = fib4_lookup(ip4_fib, dst);
 	nh = &nh4_table[nhi];
 	/* classification left the frame exactly the packet */
-	if (ip->time_to_live > 1 &&
-	    m->data_len <= __atomic_load_n(&nh->fwd_len, __ATOMIC_ACQUIRE)) {
+	if (ip4_nh_takes(nh, ip, m->data_len)) {
 		uint8_t port = nh->port;
-		ip4_ttl_dec(ip);
-		memcpy(rte_pktmbuf_mtod(m, void *), &nh->l2, 2 * RTE_ETHER_ADDR_LEN);
+		ip4_nh_rewrite(nh, rte_pktmbuf_mtod(m, uint8_t *), ip);
 		fwd_tx(w, port, m);
 		return;
 	}
