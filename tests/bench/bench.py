@@ -14,8 +14,8 @@ in an order that rotates every round (A B C, B C A, ...). So noise on a
 loaded machine hits every program alike, and ratios are taken between
 neighbours in time: a ratio is the median over rounds of the per-round
 ratio, printed with a 90% bootstrap interval of that median (how far
-the machine's noise leaves it uncertain). Counters: testpmd and l3fwd through DPDK telemetry (sink port
-opackets); fwd through `fwdctl -j stats` (sink tx_packets), checked
+the machine's noise leaves it uncertain). Counters: testpmd and l3fwd
+through DPDK telemetry (sink port opackets); fwd through `fwdctl -j stats` (sink tx_packets), checked
 against the null PMD's own count (sink xstats) and fwd's drop counters.
 
 Parts (BENCH_ONLY=main,imix,burst,churn picks some):
@@ -124,12 +124,6 @@ def round_ratios(num, den):
     if not num or not den:
         return []
     return [a["mpps"] / b["mpps"] for a, b in zip(num, den) if b["mpps"] > 0]
-
-
-def paired_ratio(num, den):
-    """Median over rounds of num/den measured in the same round."""
-    pairs = round_ratios(num, den)
-    return statistics.median(pairs) if pairs else None
 
 
 def median_interval(v, level=0.90, draws=2000):
@@ -403,38 +397,38 @@ def print_churn(results):
             (c["uncounted"], c["sink_uncounted"], c["uncounted_resolution"]))
 
 
+def interval_note(ci, key):
+    return "90%% interval %.3f-%.3f" % tuple(ci[key]) if key in ci else ""
+
+
 def targets(results):
     r = results.get("ratios", {}).get("main", {})
+    ci = results.get("ratio_intervals", {}).get("main", {})
     c = results.get("churn") or {}
     checks = [
-        ("fwd l3 16 routes >= 1.0x l3fwd lpm", r.get("fwd/l3fwd"), lambda v: v >= 1.0),
-        ("fwd xconnect >= 1.0x testpmd io", r.get("fwd-xc/testpmd"), lambda v: v >= 1.0),
-        ("fwd l3 1M routes >= 0.9x 16 routes", r.get("1M/16"), lambda v: v >= 0.9),
-        ("route churn median dip < 5%", c.get("dip"), lambda v: v < 0.05),
+        ("fwd l3 16 routes >= 1.0x l3fwd lpm", r.get("fwd/l3fwd"), lambda v: v >= 1.0,
+         interval_note(ci, "fwd/l3fwd")),
+        ("fwd xconnect >= 1.0x testpmd io", r.get("fwd-xc/testpmd"), lambda v: v >= 1.0,
+         interval_note(ci, "fwd-xc/testpmd")),
+        ("fwd l3 1M routes >= 0.9x 16 routes", r.get("1M/16"), lambda v: v >= 0.9,
+         interval_note(ci, "1M/16")),
+        ("route churn median dip < 5%", c.get("dip"), lambda v: v < 0.05,
+         "lowest window %.1f%% below; quiet phases' own lowest: up to %.1f%%" %
+         (100 * c["lowest_window_dip"], 100 * c["noise_dip"])
+         if c.get("noise_dip") is not None and c.get("lowest_window_dip") is not None else ""),
         ("route churn: no uncounted loss",
          None if c.get("uncounted") is None else max(abs(c["uncounted"]),
                                                      abs(c["sink_uncounted"])),
-         lambda v: v <= c["uncounted_resolution"]),
+         lambda v: v <= c["uncounted_resolution"], ""),
     ]
     out = {}
     log("\ntargets")
-    notes = {"route churn median dip < 5%":
-             "lowest window %.1f%% below; quiet phases' own lowest: up to %.1f%%" %
-             (100 * c["lowest_window_dip"], 100 * c["noise_dip"])
-             if c.get("noise_dip") is not None and c.get("lowest_window_dip") is not None
-             else ""}
-    ci = results.get("ratio_intervals", {}).get("main", {})
-    for name, key in (("fwd l3 16 routes >= 1.0x l3fwd lpm", "fwd/l3fwd"),
-                      ("fwd xconnect >= 1.0x testpmd io", "fwd-xc/testpmd"),
-                      ("fwd l3 1M routes >= 0.9x 16 routes", "1M/16")):
-        if key in ci:
-            notes[name] = "90%% interval %.3f-%.3f" % tuple(ci[key])
-    for name, v, ok in checks:
+    for name, v, ok, note in checks:
         if v is None:
             log("  %-40s %-8s n/a" % (name, ""))
             continue
         out[name] = {"value": v, "pass": bool(ok(v))}
-        log("  %-40s %-8.3f %s  %s" % (name, v, "PASS" if ok(v) else "FAIL", notes.get(name, "")))
+        log("  %-40s %-8.3f %s  %s" % (name, v, "PASS" if ok(v) else "FAIL", note))
     log("  (application instructions per packet <= l3fwd: make bench-callgrind)")
     results["targets"] = out
 
