@@ -7,15 +7,19 @@
 Every program runs with lcore 0 as main/control and lcore 1 as its only
 forwarding core, burst 32, 8191 mbufs, hugepages (--in-memory), net_pcap
 (rx_pcap=..., infinite_rx=1) as the source and net_null (no-rx=1) as the
-sink, on the same generated pcap. All programs of a group are started
-once, then paused (SIGSTOP); each round resumes one at a time, lets it
-warm up, counts the sink's packets over BENCH_SECONDS and pauses it again,
-in an order that rotates every round (A B C, B C A, ...). So noise on a
-loaded machine hits every program alike, and ratios are taken between
-neighbours in time: a ratio is the median over rounds of the per-round
-ratio, printed with a 90% bootstrap interval of that median (how far
-the machine's noise leaves it uncertain). Counters: testpmd and l3fwd
-through DPDK telemetry (sink port opackets); fwd through `fwdctl -j stats` (sink tx_packets), checked
+sink, on the same generated pcap. The programs of a group are started, then
+paused (SIGSTOP); each round resumes one at a time, lets it warm up, counts
+the sink's packets over BENCH_SECONDS and pauses it again, in an order that
+rotates every round (A B C, B C A, ...). So noise on a loaded machine hits
+every program alike, and ratios are taken between neighbours in time: a
+ratio is the median over rounds of the per-round ratio, printed with a 90%
+bootstrap interval of that median (how far the machine's noise leaves it
+uncertain). The rounds are spread over BENCH_STARTS fresh starts of the
+group: a process keeps the memory it was given for its whole life, and two
+starts of one binary can differ by a few percent for as long as they run
+(tests/bench/README.md), so one start per program would put that luck into
+every round alike. Counters: testpmd and l3fwd through DPDK telemetry (sink
+port opackets); fwd through `fwdctl -j stats` (sink tx_packets), checked
 against the null PMD's own count (sink xstats) and fwd's drop counters.
 
 Parts (BENCH_ONLY=main,imix,burst,churn picks some):
@@ -29,9 +33,10 @@ Parts (BENCH_ONLY=main,imix,burst,churn picks some):
   imix   the same programs (but 1M) on IMIX traffic
   burst  fwd l3 16 routes at bursts 4..128, table and build/bench/burst.png
 
-Knobs: BENCH_ROUNDS (7), BENCH_SECONDS (5), BENCH_WARMUP (1), BENCH_SWEEP_ROUNDS
-(3), BENCH_CHURN_RATE (10000), BENCH_CHURN_SECONDS (10), BENCH_FLOWS (2048),
-BENCH_HUGEPAGES (1; 0 runs with --no-huge). Results: build/bench/results.json.
+Knobs: BENCH_ROUNDS (9), BENCH_STARTS (3), BENCH_SECONDS (5), BENCH_WARMUP (1),
+BENCH_SWEEP_ROUNDS (3), BENCH_CHURN_RATE (10000), BENCH_CHURN_SECONDS (10),
+BENCH_FLOWS (2048), BENCH_HUGEPAGES (1; 0 runs with --no-huge).
+Results: build/bench/results.json.
 """
 import json
 import os
@@ -45,7 +50,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as bl  # noqa: E402
 from benchlib import log  # noqa: E402
 
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "9"))
+STARTS = max(1, int(os.environ.get("BENCH_STARTS", "3")))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 WARMUP = float(os.environ.get("BENCH_WARMUP", "1"))
 SWEEP_ROUNDS = int(os.environ.get("BENCH_SWEEP_ROUNDS", "3"))
@@ -81,9 +87,10 @@ def measure(prog):
     }
 
 
-def alternate(progs, rounds, title):
+def alternate(progs, rounds, title, first=0, total=None):
+    """Rounds first .. first + rounds - 1 (of total) over started programs."""
     runs = {p.name: [] for p in progs}
-    for r in range(rounds):
+    for r in range(first, first + rounds):
         k = r % len(progs)
         line = []
         for prog in progs[k:] + progs[:k]:
@@ -94,10 +101,37 @@ def alternate(progs, rounds, title):
             except (OSError, ValueError, KeyError, subprocess.SubprocessError) as e:
                 log("  %s: sample failed: %s" % (prog.label, e))
                 continue
+            m["round"] = r
             runs[prog.name].append(m)
             line.append("%s %.2f" % (prog.name, m["mpps"]))
-        log("  %s round %d/%d: %s" % (title, r + 1, rounds, ", ".join(line)))
+        log("  %s round %d/%d: %s" % (title, r + 1, total or rounds, ", ".join(line)))
     return runs
+
+
+def alternate_starts(make, rounds, title, failed, starts=None, last=None):
+    """`rounds` rounds spread over `starts` (STARTS) starts of the programs
+    make() returns, fresh ones each time; last(progs), if given, runs on the
+    final start's programs before they stop. Returns the rounds of each
+    program by name, and its label."""
+    starts = max(1, min(starts or STARTS, rounds))
+    runs, labels, done = {}, {}, 0
+    for s in range(starts):
+        n = (rounds - done) // (starts - s)
+        log("  %s: start %d/%d" % (title, s + 1, starts))
+        wanted = make()
+        progs = bl.start_all(wanted)
+        failed.update({q.name: q.error for q in wanted if q not in progs})
+        try:
+            for name, v in alternate(progs, n, title, done, rounds).items():
+                runs.setdefault(name, []).extend(v)
+            labels.update({q.name: q.label for q in progs})
+            if last is not None and s == starts - 1:
+                last(progs)
+        finally:
+            for prog in progs:
+                prog.stop()
+        done += n
+    return runs, labels
 
 
 def summary(runs):
@@ -121,9 +155,9 @@ def merge_reasons(runs):
 
 def round_ratios(num, den):
     """num/den of each round that measured both."""
-    if not num or not den:
-        return []
-    return [a["mpps"] / b["mpps"] for a, b in zip(num, den) if b["mpps"] > 0]
+    by_round = {b["round"]: b["mpps"] for b in den or []}
+    return [a["mpps"] / by_round[a["round"]] for a in num or []
+            if by_round.get(a["round"], 0) > 0]
 
 
 def median_interval(v, level=0.90, draws=2000):
@@ -149,33 +183,28 @@ def group(p, pcap, tag, with_full, only_full):
 
 
 def run_group(p, results, key, pcap, tag, with_full, churn, only_full=False):
-    log("\n== %s: starting the programs" % key)
-    wanted = group(p, pcap, tag, with_full, only_full)
-    progs = bl.start_all(wanted)
-    results["failed"].update({q.name: q.error for q in wanted if q not in progs})
-    try:
-        runs = alternate(progs, ROUNDS if not only_full else 1, key)
-        results[key] = {prog.name: dict(label=prog.label, **(summary(runs[prog.name]) or {}))
-                        for prog in progs}
-        results[key + "_runs"] = runs
+    log("\n== %s" % key)
+
+    def last(progs):
         full = [q for q in progs if q.name.startswith("fwd-1m")]
         if churn and full:
             results["churn"] = hitless(p, full[0])
-    finally:
-        for prog in progs:
-            prog.stop()
+
+    runs, labels = alternate_starts(lambda: group(p, pcap, tag, with_full, only_full),
+                                    ROUNDS if not only_full else 1, key, results["failed"],
+                                    last=last)
+    results[key] = {name: dict(label=labels[name], **(summary(v) or {}))
+                    for name, v in runs.items()}
+    results[key + "_runs"] = runs
 
 
 def run_burst(p, results):
     log("\n== burst sweep: fwd l3 16 routes")
-    progs = bl.start_all([bl.Fwd(p, "fwd-b%d" % b, "fwd burst %d" % b, p.pcap64, "l3", burst=b)
-                          for b in BURSTS])
-    try:
-        runs = alternate(progs, SWEEP_ROUNDS, "burst")
-        results["burst"] = {str(prog.burst): summary(runs[prog.name]) for prog in progs}
-    finally:
-        for prog in progs:
-            prog.stop()
+    runs, _ = alternate_starts(
+        lambda: [bl.Fwd(p, "fwd-b%d" % b, "fwd burst %d" % b, p.pcap64, "l3", burst=b)
+                 for b in BURSTS], SWEEP_ROUNDS, "burst", results["failed"])
+    results["burst"] = {str(b): summary(runs["fwd-b%d" % b]) for b in BURSTS
+                        if runs.get("fwd-b%d" % b)}
     plot_burst(p, results["burst"])
 
 
@@ -467,7 +496,7 @@ def main():
     bl.reap_leftovers(p)
     bl.pin_to_control_cpu()
     bl.prepare_inputs(p)
-    results = {"config": {"rounds": ROUNDS, "seconds": SECONDS, "warmup": WARMUP,
+    results = {"config": {"rounds": ROUNDS, "starts": STARTS, "seconds": SECONDS, "warmup": WARMUP,
                           "sweep_rounds": SWEEP_ROUNDS, "flows": bl.FLOWS, "burst": 32,
                           "mbufs": bl.MBUFS, "hugepages": bl.HUGEPAGES, "lcores": bl.LCORES,
                           "full_routes": bl.FULL_ROUTES, "churn_rate": CHURN_RATE,
@@ -488,8 +517,9 @@ def main():
     finally:
         bl.cleanup_all()
         huge.down()
-    log("\n== results (%d rounds of %gs per program, %d flows, burst 32, lcore 1; %.0f s)" %
-        (ROUNDS, SECONDS, bl.FLOWS, time.monotonic() - t0))
+    log("\n== results (%d rounds of %gs per program over %d starts, %d flows, burst 32, "
+        "lcore 1; %.0f s)" % (ROUNDS, SECONDS, min(STARTS, ROUNDS), bl.FLOWS,
+                             time.monotonic() - t0))
     print_group(results, "main", "", "64 B")
     print_group(results, "imix", "-imix", "IMIX 7:4:1")
     print_burst(results)
