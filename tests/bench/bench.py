@@ -35,9 +35,9 @@ Parts (BENCH_ONLY=main,imix,burst,churn picks some):
   burst  fwd l3 16 routes at bursts 4..128, table and build/bench/burst.png
 
 Knobs: BENCH_ROUNDS (9), BENCH_STARTS (= rounds), BENCH_SECONDS (5),
-BENCH_WARMUP (1), BENCH_SWEEP_ROUNDS (3), BENCH_CHURN_RATE (10000), BENCH_CHURN_SECONDS (10),
-BENCH_FLOWS (2048), BENCH_HUGEPAGES (1; 0 runs with --no-huge).
-Results: build/bench/results.json.
+BENCH_WARMUP (1), BENCH_SWEEP_ROUNDS (3), BENCH_CHURN_RATE (10000),
+BENCH_CHURN_SECONDS (10), BENCH_FLOWS (2048), BENCH_HUGEPAGES (1; 0 runs
+with --no-huge). Results: build/bench/results.json.
 """
 import json
 import os
@@ -51,11 +51,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as bl  # noqa: E402
 from benchlib import log  # noqa: E402
 
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "9"))
-STARTS = max(1, int(os.environ.get("BENCH_STARTS", str(ROUNDS))))
+ROUNDS = max(1, int(os.environ.get("BENCH_ROUNDS", "9")))
+STARTS = min(ROUNDS, max(1, int(os.environ.get("BENCH_STARTS", str(ROUNDS)))))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 WARMUP = float(os.environ.get("BENCH_WARMUP", "1"))
-SWEEP_ROUNDS = int(os.environ.get("BENCH_SWEEP_ROUNDS", "3"))
+SWEEP_ROUNDS = max(1, int(os.environ.get("BENCH_SWEEP_ROUNDS", "3")))
 BURSTS = [4, 8, 16, 32, 64, 128]
 CHURN_RATE = int(os.environ.get("BENCH_CHURN_RATE", "10000"))
 CHURN_SECONDS = float(os.environ.get("BENCH_CHURN_SECONDS", "10"))
@@ -522,8 +522,7 @@ def main():
         bl.cleanup_all()
         huge.down()
     log("\n== results (%d rounds of %gs per program over %d starts, %d flows, burst 32, "
-        "lcore 1; %.0f s)" % (ROUNDS, SECONDS, min(STARTS, ROUNDS), bl.FLOWS,
-                             time.monotonic() - t0))
+        "lcore 1; %.0f s)" % (ROUNDS, SECONDS, STARTS, bl.FLOWS, time.monotonic() - t0))
     print_group(results, "main", "", "64 B")
     print_group(results, "imix", "-imix", "IMIX 7:4:1")
     print_burst(results)
