@@ -29,6 +29,14 @@ static inline uint64_t ip4_add_ec(uint64_t a, uint64_t b)
 	return __builtin_add_overflow(a, b, &r) ? r + 1 : r;
 }
 
+/* The 20 bytes of an option-less header as two 64-bit words and a 32-bit one. */
+static inline void ip4_hdr20_words(const uint8_t *p, uint64_t *a, uint64_t *b, uint32_t *c)
+{
+	memcpy(a, p, 8);
+	memcpy(b, p + 8, 8);
+	memcpy(c, p + 16, 4);
+}
+
 /*
  * True when the header (ihl 32-bit words, at least 5) sums to all ones.
  * A one's complement sum of 16-bit words is congruent, mod 0xffff, to the
@@ -38,14 +46,6 @@ static inline uint64_t ip4_add_ec(uint64_t a, uint64_t b)
  * replace the usual folding. An all-zero header would pass: callers check
  * the version first.
  */
-/* The 20 bytes of an option-less header as two 64-bit words and a 32-bit one. */
-static inline void ip4_hdr20_words(const uint8_t *p, uint64_t *a, uint64_t *b, uint32_t *c)
-{
-	memcpy(a, p, 8);
-	memcpy(b, p + 8, 8);
-	memcpy(c, p + 16, 4);
-}
-
 static inline bool ip4_cksum_ok(const struct rte_ipv4_hdr *ip, unsigned ihl)
 {
 	const uint8_t *p = (const uint8_t *)ip;

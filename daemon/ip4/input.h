@@ -7,7 +7,6 @@
 #define FWD_IP4_INPUT_H
 
 #include <stdint.h>
-
 #include <string.h>
 
 #include <rte_ip.h>

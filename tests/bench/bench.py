@@ -109,12 +109,12 @@ def alternate(progs, rounds, title, first=0, total=None):
     return runs
 
 
-def alternate_starts(make, rounds, title, failed, starts=None, last=None):
-    """`rounds` rounds spread over `starts` (STARTS) starts of the programs
+def alternate_starts(make, rounds, title, failed, last=None):
+    """`rounds` rounds spread over STARTS starts (at most one a round) of the programs
     make() returns, fresh ones each time; last(progs), if given, runs on the
     final start's programs before they stop. Returns the rounds of each
     program by name, and its label."""
-    starts = max(1, min(starts or STARTS, rounds))
+    starts = max(1, min(STARTS, rounds))
     runs, labels, done = {}, {}, 0
     for s in range(starts):
         n = (rounds - done) // (starts - s)
