@@ -30,6 +30,16 @@ const char *conf_valid_file_prefix(const char *s)
 	return only_chars(s, "_-") ? NULL : "use only letters, digits, '_' and '-'";
 }
 
+/* fwd-daemon has DPDK and its drivers linked in (Makefile, DPDK_DRIVERS): a
+ * driver library loaded with -d would bring a second, shared EAL with it. */
+const char *conf_valid_eal_arg(const char *s)
+{
+	return s[0] == '-' && s[1] == 'd'
+	               ? "-d (load a driver library) is not supported: fwd-daemon has its "
+	                 "drivers linked in"
+	               : NULL;
+}
+
 const char *conf_valid_socket(const char *s)
 {
 	return s[0] == '/' ? NULL : "the socket path must be absolute";

@@ -123,6 +123,7 @@ extern const char *const fwd_conf_mode_names[]; /* NULL-terminated, by enum valu
 /* Single-value validators: NULL when s is fine, else why it is not. */
 const char *conf_valid_name(const char *s);
 const char *conf_valid_file_prefix(const char *s);
+const char *conf_valid_eal_arg(const char *s);
 const char *conf_valid_socket(const char *s);
 const char *conf_valid_lcores(const char *s);
 const char *conf_valid_metrics(const char *s);

@@ -37,7 +37,7 @@ typedef struct fwd_conf_route R;
 typedef struct fwd_conf_neigh N;
 
 static const struct conf_field eal_arg = {
-	.kind = CONF_HSTR, .size = sizeof(char *), .min = 1, .max = 255
+	.kind = CONF_HSTR, .size = sizeof(char *), .min = 1, .max = 255, .valid = conf_valid_eal_arg
 };
 
 static const struct conf_field dpdk_fields[] = {

@@ -4,20 +4,25 @@
 
     tests/bench/callgrind.py BUILD_DIR
 
-Each program runs under `valgrind --tool=callgrind --fair-sched=yes` on the
-bench set-up (64 B pcap with infinite_rx as source, net_null sink, lcore 1
-forwarding, burst 32; no hugepages under valgrind) with collection only
-inside its forwarding loop (--toggle-collect: fwd's worker_main, l3fwd's
+fwd-daemon has DPDK linked in; l3fwd runs as its Makefile builds it by
+default (shared libraries). Each program runs under
+`valgrind --tool=callgrind --fair-sched=yes` on the bench set-up (64 B
+pcap with infinite_rx as source, net_null sink, lcore 1 forwarding, burst
+32; no hugepages under valgrind) with collection only inside its
+forwarding loop (--toggle-collect: fwd's worker_main, l3fwd's
 lpm_main_loop), so start-up and the control thread are not counted. It is
 stopped once the sink has counted CG_PACKETS packets (default 2,000,000).
 
 From the callgrind profile:
   packets      calls into net_pcap's rx burst x burst size (infinite_rx
                always returns a full burst; checked against the counters)
-  PMD share    inclusive cost of every call from the application binary
-               into net_pcap or net_null (rx/tx burst, with the mbuf and
-               mempool work they do), plus the inlined rte_eth_rx/tx_burst
-               wrappers (lines of rte_ethdev.h) in the application
+  PMD share    inclusive cost of every call from the application into
+               net_pcap or net_null (rx/tx burst, with the mbuf and mempool
+               work they do), plus the inlined rte_eth_rx/tx_burst wrappers
+               (lines of rte_ethdev.h) in the application. The drivers are
+               known by their shared object (l3fwd) or, linked statically
+               into fwd-daemon, by their functions' names (eth_pcap_*,
+               eth_null_*)
   app share    everything else in the loop: the program's own work
 The per-program profiles stay in build/bench/callgrind.NAME.out (read them
 with callgrind_annotate); results go to build/bench/callgrind.json.
@@ -36,6 +41,8 @@ PACKETS = int(os.environ.get("CG_PACKETS", "2000000"))
 TIMEOUT = int(os.environ.get("CG_TIMEOUT", "600"))
 PMD_OBJECTS = ("librte_net_pcap", "librte_net_null")
 RX_OBJECT = "librte_net_pcap"
+PMD_FUNCTIONS = ("eth_pcap_", "eth_null_")     # the same, linked into the application
+RX_FUNCTION = "eth_pcap_rx"
 
 
 def valgrind(out, loop_fn):
@@ -61,7 +68,7 @@ class Profile:
             return names[space].get(m.group(1), "?")
 
         ob = fn_ob = fl = file = fn = ""
-        cob, call = None, None
+        cob, cfn, call = None, None, None
         space = {"ob": "ob", "cob": "ob", "fl": "fl", "fi": "fl", "fe": "fl", "cfi": "fl",
                  "cfl": "fl", "fn": "fn", "cfn": "fn"}
         with open(path) as f:
@@ -71,11 +78,13 @@ class Profile:
                     parts = line.split()
                     cost = int(parts[1]) if len(parts) > 1 else 0
                     if call is not None:      # the inclusive cost of the calls just named
-                        callee_ob, n = call
+                        callee_ob, callee, n = call
                         call = None
-                        if fn_ob == app and callee_ob.split("/")[-1].startswith(PMD_OBJECTS):
+                        if fn_ob == app and not fn.startswith(PMD_FUNCTIONS) and (
+                                callee_ob.split("/")[-1].startswith(PMD_OBJECTS)
+                                or callee.startswith(PMD_FUNCTIONS)):
                             self.pmd += cost
-                            if RX_OBJECT in callee_ob:
+                            if RX_OBJECT in callee_ob or callee.startswith(RX_FUNCTION):
                                 self.rx_calls += n
                         continue
                     key = (fn_ob.split("/")[-1], fn)
@@ -100,9 +109,11 @@ class Profile:
                         fn, fn_ob, file = v, ob, fl
                     elif key == "cob":
                         cob = v
+                    elif key == "cfn":
+                        cfn = v
                 elif key == "calls":
-                    call = (cob or fn_ob, int(val.split()[0]))
-                    cob = None
+                    call = (cob or fn_ob, cfn or "", int(val.split()[0]))
+                    cob = cfn = None
 
     def top(self, n=8):
         return sorted(self.self_cost.items(), key=lambda kv: -kv[1])[:n]
@@ -195,6 +206,11 @@ def report(results):
         results["app_ratio_fwd_l3fwd"] = ratio
         log("\napplication instructions per packet, fwd / l3fwd: %.3f (target <= 1.0: %s)" %
             (ratio, "PASS" if ratio <= 1.0 else "FAIL"))
+    for name, what in (("cg-l3fwd", "l3fwd"),):
+        ref = results.get(name)
+        if fwd and ref and fwd.get("per_packet") and ref.get("per_packet"):
+            log("all instructions per packet, fwd / %s: %.3f" %
+                (what, fwd["per_packet"] / ref["per_packet"]))
     for name, r in results.items():
         if isinstance(r, dict) and r.get("top_functions"):
             log("\n%s: top functions by own instructions per packet" % r["label"])

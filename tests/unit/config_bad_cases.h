@@ -70,6 +70,8 @@ static struct bad_case bad_cases[] = {
 	{ "socket_relative.yaml", 2, 11, "control.socket: invalid value 'run/fwd.sock'" },
 	{ "socket_too_long.yaml", 2, 11, "is too long (115 characters, at most 107)" },
 	{ "file_prefix_chars.yaml", 2, 16, "dpdk.file_prefix: invalid value 'fwd/../x'" },
+	{ "args_driver.yaml", 2, 16,
+	  "dpdk.args[1]: invalid value '-d': -d (load a driver library) is not supported" },
 	{ "metrics_bad.yaml", 2, 12, "expected A.B.C.D:PORT" },
 	{ "metrics_port.yaml", 2, 12, "control.metrics: invalid value '127.0.0.1:65536'" },
 	{ "many_errors.yaml", 2, 46, "ports[0].mtu: 0 is out of range" },
