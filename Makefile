@@ -170,8 +170,8 @@ demo-stop:
 
 # -------------------------------------------------------------- benchmarks
 # tests/bench/bench.py (see its header). Packages only the benchmarks need:
-BENCH_PKGS := dpdk dpdk-dev dpdk-doc libdpdk-dev python3-scapy python3-matplotlib valgrind \
-	make gcc pkg-config patch
+BENCH_PKGS := dpdk dpdk-dev dpdk-doc libdpdk-dev libsystemd-dev python3-scapy \
+	python3-matplotlib valgrind make gcc pkg-config patch
 BENCH_DIR := $(BUILD)/bench
 L3FWD_SRC := /usr/share/dpdk/examples
 
@@ -190,15 +190,20 @@ $(BENCH_DIR)/route_churn: tests/bench/route_churn.c $(PROTO_OBJS) $(PROTO_HDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(PROTO_OBJS) $(shell pkg-config --libs libprotobuf-c) -lm
 
 # DPDK's l3fwd example, copied from dpdk-doc, patched to run on virtual
-# devices (tests/bench/l3fwd.patch) and built against the installed DPDK.
-$(BENCH_DIR)/l3fwd/build/l3fwd: tests/bench/l3fwd.patch
+# devices (tests/bench/l3fwd.patch) and built against the installed DPDK as
+# its Makefile builds it by default (shared libraries: build/l3fwd) and also
+# linked statically (build/l3fwd-static, every driver; -lsystemd wants
+# libsystemd-dev), as fwd-daemon is.
+L3FWD_BINS := $(BENCH_DIR)/l3fwd/build/l3fwd $(BENCH_DIR)/l3fwd/build/l3fwd-static
+$(L3FWD_BINS) &: tests/bench/l3fwd.patch
 	@rm -rf $(BENCH_DIR)/l3fwd $(BENCH_DIR)/common
 	@mkdir -p $(BENCH_DIR)
 	cp -r $(L3FWD_SRC)/l3fwd $(L3FWD_SRC)/common $(BENCH_DIR)/
 	patch -s -p1 -d $(BENCH_DIR)/l3fwd <tests/bench/l3fwd.patch
 	CFLAGS=-g $(MAKE) -s -C $(BENCH_DIR)/l3fwd
+	CFLAGS=-g $(MAKE) -s -C $(BENCH_DIR)/l3fwd build/l3fwd-static
 
-bench-build: all $(BENCH_DIR)/route_churn $(BENCH_DIR)/l3fwd/build/l3fwd
+bench-build: all $(BENCH_DIR)/route_churn $(L3FWD_BINS)
 
 bench:
 	@$(MAKE) --no-print-directory deps bench-deps

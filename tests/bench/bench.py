@@ -24,14 +24,15 @@ stats` (sink tx_packets), checked against the null PMD's own count (sink
 xstats) and fwd's drop counters.
 
 Parts (BENCH_ONLY=main,imix,burst,churn picks some):
-  main   64 B: testpmd io, l3fwd lpm, fwd xconnect, fwd l3 16 routes,
+  main   64 B: testpmd io, l3fwd lpm, l3fwd lpm linked statically (as
+         fwd-daemon is: DPDK linked in), fwd xconnect, fwd l3 16 routes,
          fwd l3 with the 1M-route table loaded on top
   churn  on the 1M-route fwd: 10,000 route changes/s for 10 s through the
          RPC (build/bench/route_churn) while `fwdctl -j stats` is polled at
          10 Hz: the throughput dip (median of 100 ms windows against the
          quiet phases either side; the lowest window beside the quiet
          phases' own lowest) and the drop counters
-  imix   the same programs (but 1M) on IMIX traffic
+  imix   the same programs (but 1M and static l3fwd) on IMIX traffic
   burst  fwd l3 16 routes at bursts 4..128, table and build/bench/burst.png
 
 Knobs: BENCH_ROUNDS (9), BENCH_STARTS (= rounds), BENCH_SECONDS (5),
@@ -177,6 +178,8 @@ def group(p, pcap, tag, with_full, only_full):
              bl.L3fwd(p, "l3fwd" + tag, "l3fwd lpm", pcap),
              bl.Fwd(p, "fwd-xc" + tag, "fwd xconnect", pcap, "xconnect"),
              bl.Fwd(p, "fwd-16" + tag, "fwd l3 16 routes", pcap, "l3")]
+    if with_full:   # the 64 B group: also l3fwd linked as fwd is (DPDK linked in)
+        progs.insert(2, bl.L3fwd(p, "l3fwd-st" + tag, "l3fwd lpm, static", pcap, static=True))
     if only_full:
         progs = []
     if with_full:
@@ -353,7 +356,9 @@ def ratios(results, key, tag):
     runs = results.get(key + "_runs", {})
     r, ci = {}, {}
     pairs = [("fwd/l3fwd", "fwd-16", "l3fwd"), ("fwd-xc/testpmd", "fwd-xc", "testpmd"),
-             ("1M/16", "fwd-1m", "fwd-16"), ("l3fwd/testpmd", "l3fwd", "testpmd")]
+             ("1M/16", "fwd-1m", "fwd-16"), ("l3fwd/testpmd", "l3fwd", "testpmd"),
+             ("fwd/l3fwd-static", "fwd-16", "l3fwd-st"),
+             ("l3fwd-static/l3fwd", "l3fwd-st", "l3fwd")]
     for name, a, b in pairs:
         v = round_ratios(runs.get(a + tag), runs.get(b + tag))
         if v:
@@ -368,7 +373,8 @@ def print_group(results, key, tag, title):
     rat, ci = ratios(results, key, tag)
     results.setdefault("ratios", {})[key] = rat
     results.setdefault("ratio_intervals", {})[key] = ci
-    show = {"fwd-xc": "fwd-xc/testpmd", "fwd-16": "fwd/l3fwd", "fwd-1m": "1M/16"}
+    show = {"fwd-xc": "fwd-xc/testpmd", "fwd-16": "fwd/l3fwd", "fwd-1m": "1M/16",
+            "l3fwd-st": "l3fwd-static/l3fwd"}
     log("\n%-24s %12s   %-15s %s" % (title, "median Mpps", "min-max",
                                        "ratio: per-round median (90% interval)"))
     for name, s in results[key].items():
@@ -376,6 +382,9 @@ def print_group(results, key, tag, title):
         rname = show.get(base)
         rtext = "%s %.3f (%.3f-%.3f)" % ((rname, rat[rname]) + ci[rname]) if rname in rat else ""
         log("%-24s %s %s" % (s.get("label", name), fmt_mpps(s), rtext))
+        if base == "fwd-16" and "fwd/l3fwd-static" in rat:
+            log("%-24s %s %s" % ("", " " * 30, "fwd / l3fwd static %.3f (%.3f-%.3f)" % (
+                (rat["fwd/l3fwd-static"],) + ci["fwd/l3fwd-static"])))
         # the daemon reads the sink's count and its own a few microseconds
         # apart while forwarding: a round's two samples may differ by that
         # much (1024 packets: 17 us at 60 Mpps)
@@ -441,6 +450,8 @@ def targets(results):
     checks = [
         ("fwd l3 16 routes >= 1.0x l3fwd lpm", r.get("fwd/l3fwd"), lambda v: v >= 1.0,
          interval_note(ci, "fwd/l3fwd")),
+        ("fwd l3 16 routes >= 1.0x l3fwd static", r.get("fwd/l3fwd-static"), lambda v: v >= 1.0,
+         interval_note(ci, "fwd/l3fwd-static")),
         ("fwd xconnect >= 1.0x testpmd io", r.get("fwd-xc/testpmd"), lambda v: v >= 1.0,
          interval_note(ci, "fwd-xc/testpmd")),
         ("fwd l3 1M routes >= 0.9x 16 routes", r.get("1M/16"), lambda v: v >= 0.9,

@@ -65,6 +65,7 @@ class Paths:
         self.fwdctl = os.path.join(self.build, "fwdctl")
         self.churn = os.path.join(self.out, "route_churn")
         self.l3fwd = os.path.join(self.out, "l3fwd", "build", "l3fwd")
+        self.l3fwd_static = self.l3fwd + "-static"    # the same, DPDK linked in as in fwd
         self.table = os.path.join(self.out, "full-%d.txt" % FULL_ROUTES)
         self.traffic = os.path.join(self.out, "traffic-%d" % FLOWS)
         self.pcap64 = os.path.join(self.traffic, "64.pcap")
@@ -75,7 +76,7 @@ class Paths:
 
 def prepare_inputs(p):
     """The full table and the pcaps, generated once and kept in build/bench."""
-    for f in (p.daemon, p.fwdctl, p.l3fwd):
+    for f in (p.daemon, p.fwdctl, p.l3fwd, p.l3fwd_static):
         if not os.access(f, os.X_OK):
             die("%s missing: run 'make bench'" % f)
     if not os.path.exists(p.table):
@@ -347,6 +348,10 @@ class Testpmd(DpdkApp):
 
 
 class L3fwd(DpdkApp):
+    def __init__(self, *args, static=False, **kw):
+        super().__init__(*args, **kw)
+        self.binary = self.p.l3fwd_static if static else self.p.l3fwd
+
     def eal(self):
         # Only lcore 1, its main lcore, which forwards: with "-l 0-1" its idle
         # main lcore 0 would spin in rte_eal_mp_wait_lcore, and a busy CPU 0
@@ -360,7 +365,7 @@ class L3fwd(DpdkApp):
 
     def command(self):
         out = self.p.out
-        return ([self.p.l3fwd] + self.eal() +
+        return ([self.binary] + self.eal() +
                 ["--", "-p", "0x3", "--config=(0,0,1)", "--lookup=lpm", "--parse-ptype",
                  "--rule_ipv4=" + os.path.join(out, "l3fwd-v4.cfg"),
                  "--rule_ipv6=" + os.path.join(out, "l3fwd-v6.cfg"),

@@ -5,7 +5,7 @@
     tests/bench/callgrind.py BUILD_DIR
 
 fwd-daemon has DPDK linked in; l3fwd runs as its Makefile builds it by
-default (shared libraries). Each program runs under
+default (shared libraries) and linked statically. Each program runs under
 `valgrind --tool=callgrind --fair-sched=yes` on the bench set-up (64 B
 pcap with infinite_rx as source, net_null sink, lcore 1 forwarding, burst
 32; no hugepages under valgrind) with collection only inside its
@@ -174,6 +174,8 @@ def main():
     runs = [
         (bl.Fwd(p, "cg-fwd-16", "fwd l3 16 routes", p.pcap64, "l3"), "worker_main", p.daemon),
         (bl.L3fwd(p, "cg-l3fwd", "l3fwd lpm", p.pcap64), "lpm_main_loop", l3fwd_app),
+        (bl.L3fwd(p, "cg-l3fwd-st", "l3fwd lpm, static", p.pcap64, static=True), "lpm_main_loop",
+         p.l3fwd_static),
         (bl.Fwd(p, "cg-fwd-xc", "fwd xconnect", p.pcap64, "xconnect"), "worker_main", p.daemon),
     ]
     results = {"packets_target": PACKETS}
@@ -206,7 +208,7 @@ def report(results):
         results["app_ratio_fwd_l3fwd"] = ratio
         log("\napplication instructions per packet, fwd / l3fwd: %.3f (target <= 1.0: %s)" %
             (ratio, "PASS" if ratio <= 1.0 else "FAIL"))
-    for name, what in (("cg-l3fwd", "l3fwd"),):
+    for name, what in (("cg-l3fwd", "l3fwd"), ("cg-l3fwd-st", "l3fwd static")):
         ref = results.get(name)
         if fwd and ref and fwd.get("per_packet") and ref.get("per_packet"):
             log("all instructions per packet, fwd / %s: %.3f" %
