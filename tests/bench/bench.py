@@ -178,10 +178,10 @@ def group(p, pcap, tag, with_full, only_full):
              bl.L3fwd(p, "l3fwd" + tag, "l3fwd lpm", pcap),
              bl.Fwd(p, "fwd-xc" + tag, "fwd xconnect", pcap, "xconnect"),
              bl.Fwd(p, "fwd-16" + tag, "fwd l3 16 routes", pcap, "l3")]
-    if with_full:   # the 64 B group: also l3fwd linked as fwd is (DPDK linked in)
-        progs.insert(2, bl.L3fwd(p, "l3fwd-st" + tag, "l3fwd lpm, static", pcap, static=True))
     if only_full:
         progs = []
+    elif with_full:   # the 64 B group: l3fwd linked as fwd is (DPDK linked in) too
+        progs.insert(2, bl.L3fwd(p, "l3fwd-st" + tag, "l3fwd lpm, static", pcap, static=True))
     if with_full:
         progs.append(bl.Fwd(p, "fwd-1m" + tag, "fwd l3 1M routes", pcap, "l3", full_table=True))
     return progs
