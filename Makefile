@@ -29,7 +29,8 @@ OPT	:= -O3 -g
 SANFLAGS :=
 endif
 
-PKGS	:= libdpdk yaml-0.1 libevent libprotobuf-c
+APP_PKGS := yaml-0.1 libevent libprotobuf-c
+PKGS	:= libdpdk $(APP_PKGS)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
@@ -56,7 +57,7 @@ DPDK_DRIVERS := bus_pci bus_vdev bus_auxiliary mempool_ring \
 DPDK_LIBS    := pcapng gso hash security cryptodev timer pci ethdev meter net mbuf \
 	mempool rcu ring eal telemetry kvargs
 DAEMON_LIBS  := -Wl,--whole-archive $(patsubst %,-l:librte_%.a,$(DPDK_DRIVERS) $(DPDK_LIBS)) \
-	-Wl,--no-whole-archive $(shell pkg-config --libs yaml-0.1 libevent libprotobuf-c 2>/dev/null) \
+	-Wl,--no-whole-archive $(shell pkg-config --libs $(APP_PKGS) 2>/dev/null) \
 	-lpcap -lxdp -lbpf -lelf -lz -lnuma -lbsd -lmlx5 -libverbs -latomic -ldl -lpthread -lrt -lm
 
 PROTO_GEN  := $(BUILD)/proto/fwd.pb-c.c

@@ -115,7 +115,7 @@ def alternate_starts(make, rounds, title, failed, last=None):
     make() returns, fresh ones each time; last(progs), if given, runs on the
     final start's programs before they stop. Returns the rounds of each
     program by name, and its label."""
-    starts = max(1, min(STARTS, rounds))
+    starts = min(STARTS, rounds)
     runs, labels, done = {}, {}, 0
     for s in range(starts):
         n = (rounds - done) // (starts - s)
@@ -373,18 +373,17 @@ def print_group(results, key, tag, title):
     rat, ci = ratios(results, key, tag)
     results.setdefault("ratios", {})[key] = rat
     results.setdefault("ratio_intervals", {})[key] = ci
-    show = {"fwd-xc": "fwd-xc/testpmd", "fwd-16": "fwd/l3fwd", "fwd-1m": "1M/16",
-            "l3fwd-st": "l3fwd-static/l3fwd"}
+    show = {"fwd-xc": ["fwd-xc/testpmd"], "fwd-16": ["fwd/l3fwd", "fwd/l3fwd-static"],
+            "fwd-1m": ["1M/16"], "l3fwd-st": ["l3fwd-static/l3fwd"]}
     log("\n%-24s %12s   %-15s %s" % (title, "median Mpps", "min-max",
                                        "ratio: per-round median (90% interval)"))
     for name, s in results[key].items():
         base = name[:-len(tag)] if tag else name
-        rname = show.get(base)
-        rtext = "%s %.3f (%.3f-%.3f)" % ((rname, rat[rname]) + ci[rname]) if rname in rat else ""
-        log("%-24s %s %s" % (s.get("label", name), fmt_mpps(s), rtext))
-        if base == "fwd-16" and "fwd/l3fwd-static" in rat:
-            log("%-24s %s %s" % ("", " " * 30, "fwd / l3fwd static %.3f (%.3f-%.3f)" % (
-                (rat["fwd/l3fwd-static"],) + ci["fwd/l3fwd-static"])))
+        rtexts = ["%s %.3f (%.3f-%.3f)" % ((rname, rat[rname]) + ci[rname])
+                  for rname in show.get(base, []) if rname in rat] or [""]
+        log("%-24s %s %s" % (s.get("label", name), fmt_mpps(s), rtexts[0]))
+        for rtext in rtexts[1:]:
+            log("%-24s %s %s" % ("", " " * 30, rtext))
         # the daemon reads the sink's count and its own a few microseconds
         # apart while forwarding: a round's two samples may differ by that
         # much (1024 packets: 17 us at 60 Mpps)
@@ -447,15 +446,15 @@ def targets(results):
     r = results.get("ratios", {}).get("main", {})
     ci = results.get("ratio_intervals", {}).get("main", {})
     c = results.get("churn") or {}
+
+    def ratio_at_least(name, key, floor):
+        return (name, r.get(key), lambda v: v >= floor, interval_note(ci, key))
+
     checks = [
-        ("fwd l3 16 routes >= 1.0x l3fwd lpm", r.get("fwd/l3fwd"), lambda v: v >= 1.0,
-         interval_note(ci, "fwd/l3fwd")),
-        ("fwd l3 16 routes >= 1.0x l3fwd static", r.get("fwd/l3fwd-static"), lambda v: v >= 1.0,
-         interval_note(ci, "fwd/l3fwd-static")),
-        ("fwd xconnect >= 1.0x testpmd io", r.get("fwd-xc/testpmd"), lambda v: v >= 1.0,
-         interval_note(ci, "fwd-xc/testpmd")),
-        ("fwd l3 1M routes >= 0.9x 16 routes", r.get("1M/16"), lambda v: v >= 0.9,
-         interval_note(ci, "1M/16")),
+        ratio_at_least("fwd l3 16 routes >= 1.0x l3fwd lpm", "fwd/l3fwd", 1.0),
+        ratio_at_least("fwd l3 16 routes >= 1.0x l3fwd static", "fwd/l3fwd-static", 1.0),
+        ratio_at_least("fwd xconnect >= 1.0x testpmd io", "fwd-xc/testpmd", 1.0),
+        ratio_at_least("fwd l3 1M routes >= 0.9x 16 routes", "1M/16", 0.9),
         ("route churn median dip < 5%", c.get("dip"), lambda v: v < 0.05,
          "lowest window %.1f%% below; quiet phases' own lowest: up to %.1f%%" %
          (100 * c["lowest_window_dip"], 100 * c["noise_dip"])
