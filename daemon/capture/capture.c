@@ -153,7 +153,6 @@ static void capture_fini(void)
 
 static struct fwd_module capture_module = {
 	.name = "capture",
-	.prio = 150,
 	.init = capture_init,
 	.fini = capture_fini,
 };

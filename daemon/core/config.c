@@ -52,6 +52,16 @@ const char *fwd_port_mode_name(enum fwd_port_mode mode)
 	return fwd_conf_mode_names[mode];
 }
 
+const char *fwd_origin_name(enum fwd_origin o)
+{
+	static const char *const names[] = { [FWD_ORIGIN_ADDRESS] = "address",
+		                             [FWD_ORIGIN_CONFIG] = "config",
+		                             [FWD_ORIGIN_RPC] = "rpc",
+		                             [FWD_ORIGIN_LOAD] = "load" };
+
+	return (unsigned)o < sizeof(names) / sizeof(names[0]) ? names[o] : "?";
+}
+
 /* A decimal lcore id without leading zeros; false when there is none. */
 static bool lcore_num(const char **p, unsigned *v)
 {

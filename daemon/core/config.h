@@ -43,6 +43,19 @@ enum fwd_port_mode {
 	FWD_MODE_BRIDGE,
 };
 
+/* Who asked for an address, route or neighbour. A reload makes what the
+ * config file asked for equal to the new file and keeps what fwdctl added
+ * unless the file now says otherwise about the same object. */
+enum fwd_origin {
+	FWD_ORIGIN_ADDRESS, /* a connected route, there because of an address */
+	FWD_ORIGIN_CONFIG,  /* the config file */
+	FWD_ORIGIN_RPC,     /* fwdctl add */
+	FWD_ORIGIN_LOAD,    /* fwdctl route load: bulk tables stay out of `config show` */
+	FWD_ORIGIN_MAX
+};
+
+const char *fwd_origin_name(enum fwd_origin o);
+
 struct fwd_conf_port {
 	char name[FWD_NAME_MAX];
 	char device[FWD_DEVICE_MAX];
@@ -154,5 +167,27 @@ int fwd_config_lcores(const struct fwd_config *cfg, unsigned *ids, unsigned max)
 int fwd_config_n_workers(const struct fwd_config *cfg);
 
 const char *fwd_port_mode_name(enum fwd_port_mode mode);
+
+/*
+ * Checks a feature runs over a whole decoded config (its own section and
+ * what that refers to), registered from a constructor and run by every
+ * load after the schema's own checks: `fwd-daemon --check`, `config check`
+ * and start-up all run exactly these. Each problem is reported with
+ * fwd_conf_error at the position of the value it is about (field: the
+ * address of the value in cfg; def: where to point when the value was not
+ * written in the file).
+ */
+struct fwd_conf_checker;
+typedef void (*fwd_conf_check_fn)(struct fwd_conf_checker *c, const struct fwd_config *cfg);
+
+void fwd_config_register_check(fwd_conf_check_fn fn);
+void fwd_conf_error(struct fwd_conf_checker *c, const void *field, struct fwd_conf_pos def,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Was the value at field written in the file? */
+bool fwd_conf_given(const struct fwd_conf_checker *c, const void *field);
+/* True once so many errors were reported that looking further is pointless. */
+bool fwd_conf_full(const struct fwd_conf_checker *c);
+/* The index of the port named name in cfg, or -1. */
+int fwd_config_port_index(const struct fwd_config *cfg, const char *name);
 
 #endif

@@ -78,13 +78,6 @@ static int config_reload(struct fwd_rpc_call *call)
 	Fwd__ConfigReloadResp *r = fwd_rpc_alloc(call, sizeof(*r));
 	int rc = fwd_reload(NULL, &log, call->error, sizeof(call->error));
 
-	if (rc == -EIO) {
-		/* applied in part: say which changes failed */
-		size_t len = 0;
-		for (size_t i = 0; i < log.n && len < sizeof(call->error); i++)
-			len += snprintf(call->error + len, sizeof(call->error) - len, "%s%s",
-			                i ? "; " : "", log.lines[i]);
-	}
 	fwd__config_reload_resp__init(r);
 	r->changes = (char **)fwd_rpc_ptr_array(call, log.n);
 	for (size_t i = 0; i < log.n; i++)

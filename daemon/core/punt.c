@@ -132,7 +132,6 @@ static int punt_module_init(const struct fwd_config *cfg)
 
 static struct fwd_module punt_module = {
 	.name = "punt",
-	.prio = 50,
 	.init = punt_module_init,
 	.fini = fwd_punt_fini,
 };

@@ -47,6 +47,7 @@ void fwd_reload_fail(struct fwd_reload_log *log, const char *fmt, ...)
 	log_add(log, fmt, ap);
 	va_end(ap);
 	log->errors++;
+	log->last_error = log->n - 1;
 }
 
 void fwd_reload_log_free(struct fwd_reload_log *log)
@@ -165,17 +166,22 @@ static int reload(const char *path, struct fwd_reload_log *log, char *err, size_
 		fwd_config_free(next);
 		return rc;
 	}
-	fwd_modules_reload_apply(cur, next, log);
+	rc = fwd_modules_reload_apply(cur, next, log);
+	if (rc < 0) {
+		/* the modules restored what they had changed: the last line says why */
+		snprintf(err, errlen, "%s; nothing was changed",
+		         log->errors > 0 ? log->lines[log->last_error] : strerror(-rc));
+		LOG(ERR, "config reload of %s refused: %s", path, err);
+		fwd_reload_log_free(log);
+		fwd_config_free(next);
+		return rc;
+	}
 	fwd.cfg = next;
 	fwd_config_free(cur);
-	if (log->errors > 0)
-		LOG(WARNING, "config reload of %s: %zu changes, %u failed", path, log->n,
-		    log->errors);
-	else
-		LOG(NOTICE, "config reload of %s: %zu changes applied", path, log->n);
+	LOG(NOTICE, "config reload of %s: %zu changes applied", path, log->n);
 	for (size_t i = 0; i < log->n; i++)
 		LOG(INFO, "reload: %s", log->lines[i]);
-	return log->errors > 0 ? -EIO : 0;
+	return 0;
 }
 
 int fwd_reload(const char *path, struct fwd_reload_log *log, char *err, size_t errlen)

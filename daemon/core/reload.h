@@ -3,8 +3,9 @@
  * Configuration reload (`fwdctl config reload`, SIGHUP). The new file is
  * loaded and validated whole; then every module's reload_check must accept
  * it (a change that needs a restart is refused with a message) before any
- * reload_apply runs. Modules apply the difference between the running and
- * the new config for what they own and note one line per change.
+ * reload_apply runs. Modules reconcile what they own with the new file,
+ * noting one line per change; if one fails, every module is back where it
+ * was and the reload is refused.
  */
 #ifndef FWD_RELOAD_H
 #define FWD_RELOAD_H
@@ -16,13 +17,14 @@
 struct fwd_reload_log {
 	char **lines;
 	size_t n, cap;
-	unsigned errors; /* changes that failed to apply */
+	unsigned errors;   /* changes that could not be applied */
+	size_t last_error; /* the line of the last one */
 };
 
 /* Note one applied change ("route 10.0.0.0/8 via 192.0.2.1 added"). */
 void fwd_reload_note(struct fwd_reload_log *log, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
-/* Note a change that could not be applied; the reload reports failure. */
+/* Note why a change could not be applied (the module then fails the reload). */
 void fwd_reload_fail(struct fwd_reload_log *log, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 void fwd_reload_log_free(struct fwd_reload_log *log);
@@ -33,8 +35,7 @@ int fwd_reload_check(const struct fwd_config *cur, const struct fwd_config *next
 
 /*
  * Reload from path (NULL: the running config's path). Returns 0 with log
- * filled, or -errno with a message in err (nothing changed when the file is
- * bad or a restart would be needed).
+ * filled, or -errno with a message in err and nothing changed.
  */
 int fwd_reload(const char *path, struct fwd_reload_log *log, char *err, size_t errlen);
 

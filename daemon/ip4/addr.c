@@ -10,9 +10,12 @@
 #include "neigh/neigh.h"
 #include "port/port.h"
 
-#define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), -(code))
+#define ERR(code, ...) (err != NULL ? snprintf(err, errlen, __VA_ARGS__) : 0, -(code))
 
 struct ip4_port_addrs ip4_addrs[FWD_MAX_PORTS];
+
+static struct addr4_view running;
+static unsigned batch_depth;
 
 static struct fwd_ip4_prefix subnet_of(const struct fwd_ip4_prefix *p)
 {
@@ -25,13 +28,205 @@ static uint32_t bcast_of(const struct fwd_ip4_prefix *p)
 	return p->len >= 31 ? 0 : p->addr | ~fwd_ip4_mask(p->len);
 }
 
+static bool same_prefix(const struct fwd_ip4_prefix *a, const struct fwd_ip4_prefix *b)
+{
+	return a->addr == b->addr && a->len == b->len;
+}
+
+/* ------------------------------------------------------------------ views */
+
+const struct addr4_view *addr4_running(void)
+{
+	running.n_ports = fwd_n_ports;
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		running.port[i].name = fwd_ports[i].name;
+		running.port[i].l3 = fwd_ports[i].mode == FWD_MODE_L3;
+		running.port[i].n = ip4_addrs[i].n;
+		running.port[i].a = ip4_addrs[i].a;
+	}
+	return &running;
+}
+
+void addr4_view_config(struct addr4_view *v, const struct fwd_config *cfg)
+{
+	v->n_ports = cfg->n_ports;
+	for (unsigned i = 0; i < cfg->n_ports; i++) {
+		const struct fwd_conf_port *p = &cfg->ports[i];
+		v->port[i] = (struct addr4_view_port){ p->name, p->mode == FWD_MODE_L3,
+			                               p->n_addresses, p->addresses };
+	}
+}
+
+/* The port holding address ip itself, or -1. */
+static int view_owner(const struct addr4_view *v, uint32_t ip)
+{
+	for (unsigned i = 0; i < v->n_ports; i++)
+		for (unsigned k = 0; k < v->port[i].n; k++)
+			if (v->port[i].a[k].addr == ip)
+				return (int)i;
+	return -1;
+}
+
+/* The port whose longest subnet holds ip (only port `only` when >= 0), or -1. */
+static int view_port_of(const struct addr4_view *v, uint32_t ip, int only)
+{
+	int best = -1, best_len = -1;
+
+	for (unsigned i = 0; i < v->n_ports; i++) {
+		if (only >= 0 && (unsigned)only != i)
+			continue;
+		for (unsigned k = 0; k < v->port[i].n; k++) {
+			const struct fwd_ip4_prefix *a = &v->port[i].a[k];
+			if (fwd_ip4_in_prefix(ip, a) && a->len > best_len) {
+				best = (int)i;
+				best_len = a->len;
+			}
+		}
+	}
+	return best;
+}
+
+/* The port with subnet s connected, or -1. */
+static int view_subnet_port(const struct addr4_view *v, const struct fwd_ip4_prefix *s)
+{
+	for (unsigned i = 0; i < v->n_ports; i++)
+		for (unsigned k = 0; k < v->port[i].n; k++) {
+			struct fwd_ip4_prefix o = subnet_of(&v->port[i].a[k]);
+			if (same_prefix(&o, s))
+				return (int)i;
+		}
+	return -1;
+}
+
+/* ------------------------------------------------------------------ rules */
+
+/* Why p cannot be an interface address, or NULL. */
+static const char *host_problem(const struct fwd_ip4_prefix *p)
+{
+	uint32_t host = p->addr & ~fwd_ip4_mask(p->len);
+
+	if (p->len == 0)
+		return "is not usable on an interface (a /0)";
+	if (ip4_dst_class[p->addr >> 24] != IP4_UNICAST)
+		return "is not a unicast host address";
+	if (p->len <= 30 && host == 0)
+		return "is the network address of its subnet";
+	if (p->len <= 30 && host == ~fwd_ip4_mask(p->len))
+		return "is the broadcast address of its subnet";
+	return NULL;
+}
+
+int addr4_rule_l3(const struct addr4_view *v, unsigned port, char *err, size_t errlen)
+{
+	if (port >= v->n_ports)
+		return ERR(ENODEV, "no such port");
+	if (!v->port[port].l3)
+		return ERR(EINVAL, "port %s is not an l3 port", v->port[port].name);
+	return 0;
+}
+
+int addr4_rule_add(const struct addr4_view *v, unsigned port, const struct fwd_ip4_prefix *p,
+                   char *err, size_t errlen)
+{
+	struct fwd_ip4_prefix s = subnet_of(p);
+	char buf[FWD_PREFIX4_STRLEN];
+	const char *why = host_problem(p);
+	int rc = addr4_rule_l3(v, port, err, errlen), o;
+
+	if (rc < 0)
+		return rc;
+	if (v->port[port].n >= FWD_MAX_ADDRS)
+		return ERR(ENOSPC, "port %s has %d addresses already", v->port[port].name,
+		           FWD_MAX_ADDRS);
+	if (why != NULL)
+		return ERR(EINVAL, "%s %s", fwd_ip4_prefix_fmt(p, buf), why);
+	if ((o = view_owner(v, p->addr)) >= 0)
+		return ERR(EEXIST, "address %s is already configured (on port %s)",
+		           fwd_ip4_fmt(p->addr, buf), v->port[o].name);
+	if ((o = view_subnet_port(v, &s)) >= 0 && (unsigned)o != port)
+		return ERR(EEXIST, "subnet %s is already connected on port %s",
+		           fwd_ip4_prefix_fmt(&s, buf), v->port[o].name);
+	return 0;
+}
+
+int addr4_rule_gateway(const struct addr4_view *v, uint32_t via, int dev, unsigned *port, char *err,
+                       size_t errlen)
+{
+	char a[FWD_IP4_STRLEN];
+	int rc, o;
+
+	fwd_ip4_fmt(via, a);
+	if (dev >= 0 && (rc = addr4_rule_l3(v, (unsigned)dev, err, errlen)) < 0)
+		return rc;
+	if ((o = view_owner(v, via)) >= 0)
+		return ERR(EINVAL, "gateway %s is one of our own addresses (on port %s)", a,
+		           v->port[o].name);
+	o = view_port_of(v, via, dev);
+	if (o < 0 && dev >= 0)
+		return ERR(ENETUNREACH, "gateway %s is not on a connected subnet of %s", a,
+		           v->port[dev].name);
+	if (o < 0)
+		return ERR(ENETUNREACH, "gateway %s is not on a connected subnet", a);
+	if (!v->port[o].l3)
+		return ERR(EINVAL, "port %s is not an l3 port", v->port[o].name);
+	*port = (unsigned)o;
+	return 0;
+}
+
+int addr4_rule_route(const struct addr4_view *v, const struct fwd_ip4_prefix *p, char *err,
+                     size_t errlen)
+{
+	char buf[FWD_PREFIX4_STRLEN];
+	int o = view_subnet_port(v, p);
+
+	if (o >= 0)
+		return ERR(EEXIST,
+		           "%s is the connected subnet of port %s (change the address "
+		           "instead)",
+		           fwd_ip4_prefix_fmt(p, buf), v->port[o].name);
+	return 0;
+}
+
+int addr4_rule_mac(const uint8_t mac[6], char *err, size_t errlen)
+{
+	static const uint8_t zero[6];
+	char m[FWD_MAC_STRLEN];
+
+	if ((mac[0] & 1) || memcmp(mac, zero, sizeof(zero)) == 0)
+		return ERR(EINVAL, "%s is not a unicast MAC address", fwd_mac_fmt(mac, m));
+	return 0;
+}
+
+int addr4_rule_neigh(const struct addr4_view *v, unsigned port, uint32_t ip, const uint8_t *mac,
+                     char *err, size_t errlen)
+{
+	char a[FWD_IP4_STRLEN];
+	int rc = addr4_rule_l3(v, port, err, errlen), o;
+
+	fwd_ip4_fmt(ip, a);
+	if (rc == 0 && mac != NULL)
+		rc = addr4_rule_mac(mac, err, errlen);
+	if (rc < 0)
+		return rc;
+	if ((o = view_owner(v, ip)) >= 0)
+		return ERR(EINVAL, "%s is one of our own addresses (on port %s)", a,
+		           v->port[o].name);
+	for (unsigned k = 0; k < v->port[port].n; k++) {
+		struct fwd_ip4_prefix h = { ip, v->port[port].a[k].len };
+		if (fwd_ip4_in_prefix(ip, &v->port[port].a[k]))
+			return host_problem(&h) == NULL
+			               ? 0
+			               : ERR(EINVAL, "%s is not a host address on %s", a,
+			                     v->port[port].name);
+	}
+	return ERR(EINVAL, "%s is not on a connected subnet of %s", a, v->port[port].name);
+}
+
+/* --------------------------------------------------------- running state */
+
 bool addr4_is_local(uint32_t ip)
 {
-	for (unsigned port = 0; port < fwd_n_ports; port++)
-		for (unsigned i = 0; i < ip4_addrs[port].n; i++)
-			if (ip4_addrs[port].a[i].addr == ip)
-				return true;
-	return false;
+	return view_owner(addr4_running(), ip) >= 0;
 }
 
 bool addr4_is_bcast(uint32_t ip)
@@ -47,27 +242,12 @@ bool addr4_is_bcast(uint32_t ip)
 
 bool addr4_on_port(uint8_t port, uint32_t ip)
 {
-	const struct ip4_port_addrs *pa = &ip4_addrs[port];
-
-	for (unsigned i = 0; i < pa->n; i++)
-		if (fwd_ip4_in_prefix(ip, &pa->a[i]))
-			return true;
-	return false;
+	return view_port_of(addr4_running(), ip, port) >= 0;
 }
 
 int addr4_port_of(uint32_t ip)
 {
-	int best = -1, best_len = -1;
-
-	for (unsigned port = 0; port < fwd_n_ports; port++)
-		for (unsigned i = 0; i < ip4_addrs[port].n; i++) {
-			const struct fwd_ip4_prefix *a = &ip4_addrs[port].a[i];
-			if (fwd_ip4_in_prefix(ip, a) && a->len > best_len) {
-				best = (int)port;
-				best_len = a->len;
-			}
-		}
-	return best;
+	return view_port_of(addr4_running(), ip, -1);
 }
 
 uint32_t addr4_source(uint8_t port, uint32_t dst)
@@ -80,7 +260,7 @@ uint32_t addr4_source(uint8_t port, uint32_t dst)
 	return pa->n > 0 ? pa->a[0].addr : 0;
 }
 
-/* Does any address (other than skip) still need subnet s or broadcast b? */
+/* Does any address still need subnet s? Clears *bcast if it is still someone's. */
 static bool subnet_in_use(const struct fwd_ip4_prefix *s, uint32_t *bcast)
 {
 	bool used = false;
@@ -88,7 +268,7 @@ static bool subnet_in_use(const struct fwd_ip4_prefix *s, uint32_t *bcast)
 	for (unsigned port = 0; port < fwd_n_ports; port++)
 		for (unsigned i = 0; i < ip4_addrs[port].n; i++) {
 			struct fwd_ip4_prefix o = subnet_of(&ip4_addrs[port].a[i]);
-			if (o.addr == s->addr && o.len == s->len)
+			if (same_prefix(&o, s))
 				used = true;
 			if (*bcast != 0 && bcast_of(&ip4_addrs[port].a[i]) == *bcast)
 				*bcast = 0; /* still someone's broadcast: keep it */
@@ -96,77 +276,95 @@ static bool subnet_in_use(const struct fwd_ip4_prefix *s, uint32_t *bcast)
 	return used;
 }
 
-static int addr4_check_new(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t errlen)
+/* Take address i off port's list and out of the FIB. */
+static void addr_remove(uint8_t port, unsigned i)
 {
-	struct fwd_ip4_prefix s = subnet_of(p);
-	char buf[FWD_PREFIX4_STRLEN];
+	struct ip4_port_addrs *pa = &ip4_addrs[port];
+	struct fwd_ip4_prefix p = pa->a[i], s = subnet_of(&p);
+	uint32_t bcast = bcast_of(&p);
 
-	if (fwd_ports[port].mode != FWD_MODE_L3)
-		return ERR(EINVAL, "port %s is not an l3 port", fwd_ports[port].name);
-	if (ip4_addrs[port].n == FWD_MAX_ADDRS)
-		return ERR(ENOSPC, "port %s has %d addresses already", fwd_ports[port].name,
-		           FWD_MAX_ADDRS);
-	if (p->len == 0 || (p->addr == s.addr && p->len < 31) || p->addr == bcast_of(p) ||
-	    ip4_dst_class[p->addr >> 24] != IP4_UNICAST)
-		return ERR(EINVAL, "%s is not a usable host address", fwd_ip4_prefix_fmt(p, buf));
-	if (addr4_is_local(p->addr))
-		return ERR(EEXIST, "address %s is already configured", fwd_ip4_fmt(p->addr, buf));
-	for (unsigned o = 0; o < fwd_n_ports; o++) {
-		if (o == port)
-			continue;
-		for (unsigned i = 0; i < ip4_addrs[o].n; i++) {
-			struct fwd_ip4_prefix os = subnet_of(&ip4_addrs[o].a[i]);
-			if (os.addr == s.addr && os.len == s.len)
-				return ERR(EEXIST, "subnet %s is already connected on port %s",
-				           fwd_ip4_prefix_fmt(&s, buf), fwd_ports[o].name);
-		}
+	memmove(&pa->a[i], &pa->a[i + 1], (pa->n - i - 1) * sizeof(pa->a[0]));
+	memmove(&pa->origin[i], &pa->origin[i + 1], (pa->n - i - 1) * sizeof(pa->origin[0]));
+	pa->n--;
+	rib4_clear_local(&ip4_rib, p.addr);
+	if (!subnet_in_use(&s, &bcast))
+		route4_connected_del(&s);
+	if (bcast != 0)
+		rib4_clear_local(&ip4_rib, bcast);
+}
+
+int addr4_add(uint8_t port, const struct fwd_ip4_prefix *p, uint8_t origin, char *err,
+              size_t errlen)
+{
+	struct ip4_port_addrs *pa = &ip4_addrs[port];
+	struct fwd_ip4_prefix s = subnet_of(p);
+	uint32_t bcast = bcast_of(p);
+	int rc = addr4_rule_add(addr4_running(), port, p, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	pa->a[pa->n] = *p;
+	pa->origin[pa->n++] = origin;
+	if ((rc = rib4_set_local(&ip4_rib, p->addr)) < 0 ||
+	    (bcast != 0 && (rc = rib4_set_local(&ip4_rib, bcast)) < 0) ||
+	    (rc = route4_connected_add(&s, port)) < 0) {
+		addr_remove(port, pa->n - 1); /* leave no half-added address behind */
+		return ERR(-rc, "FIB: %s", strerror(-rc));
 	}
 	return 0;
 }
 
-int addr4_add(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t errlen)
+static void cascade(void)
 {
-	struct fwd_ip4_prefix s = subnet_of(p);
-	uint32_t bcast = bcast_of(p);
-	int rc = addr4_check_new(port, p, err, errlen);
-
-	if (rc < 0)
-		return rc;
-	if ((rc = rib4_set_local(&ip4_rib, p->addr)) < 0 ||
-	    (bcast != 0 && (rc = rib4_set_local(&ip4_rib, bcast)) < 0) ||
-	    (rc = route4_connected_add(&s, port)) < 0) {
-		/* leave no half-added address behind */
-		ip4_addrs[port].a[ip4_addrs[port].n++] = *p;
-		addr4_del(port, p, NULL, 0);
-		return ERR(-rc, "FIB: %s", strerror(-rc));
-	}
-	ip4_addrs[port].a[ip4_addrs[port].n++] = *p;
-	return 0;
+	route4_prune_unreachable();
+	neigh_port_changed(FWD_MAX_PORTS);
 }
 
 int addr4_del(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t errlen)
 {
 	struct ip4_port_addrs *pa = &ip4_addrs[port];
-	struct fwd_ip4_prefix s = subnet_of(p);
-	uint32_t bcast = bcast_of(p);
 	char buf[FWD_PREFIX4_STRLEN];
 	unsigned i;
 
 	for (i = 0; i < pa->n; i++)
-		if (pa->a[i].addr == p->addr && pa->a[i].len == p->len)
+		if (same_prefix(&pa->a[i], p))
 			break;
 	if (i == pa->n)
-		return err == NULL ? -ESRCH
-		                   : ERR(ESRCH, "no address %s on %s", fwd_ip4_prefix_fmt(p, buf),
-		                         fwd_ports[port].name);
-	memmove(&pa->a[i], &pa->a[i + 1], (pa->n - i - 1) * sizeof(pa->a[0]));
-	pa->n--;
-	rib4_clear_local(&ip4_rib, p->addr);
-	if (!subnet_in_use(&s, &bcast))
-		route4_connected_del(&s);
-	if (bcast != 0)
-		rib4_clear_local(&ip4_rib, bcast);
-	route4_prune_unreachable();
-	neigh_port_changed(port);
+		return ERR(ESRCH, "no address %s on %s", fwd_ip4_prefix_fmt(p, buf),
+		           fwd_ports[port].name);
+	addr_remove(port, i);
+	if (batch_depth == 0)
+		cascade();
 	return 0;
+}
+
+void addr4_reorder(uint8_t port, const struct fwd_ip4_prefix *want, const uint8_t *origin,
+                   unsigned n)
+{
+	struct ip4_port_addrs *pa = &ip4_addrs[port];
+
+	if (n != pa->n)
+		return; /* not the same set: nothing to reorder */
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = 0;
+		while (k < n && !same_prefix(&pa->a[k], &want[i]))
+			k++;
+		if (k == n)
+			return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		pa->a[i] = want[i];
+		pa->origin[i] = origin[i];
+	}
+}
+
+void addr4_batch_begin(void)
+{
+	batch_depth++;
+}
+
+void addr4_batch_end(void)
+{
+	if (batch_depth > 0 && --batch_depth == 0)
+		cascade();
 }

@@ -3,11 +3,18 @@
  * Interface addresses of l3 ports (control thread only). Each address
  * makes a local /32 in the FIB, a connected route for its subnet, and,
  * for subnets shorter than /31, a local entry for the directed broadcast.
+ *
+ * The rules that decide whether an address, a gateway, a route's prefix or
+ * a static neighbour is acceptable are written once, here, over a view of a
+ * set of port addresses: the running one (addr4_running) for fwdctl and
+ * reloads, or a config file's for `fwd-daemon --check` and `config check`.
+ * So the checks of a file and of the daemon applying it cannot disagree.
  */
 #ifndef FWD_IP4_ADDR_H
 #define FWD_IP4_ADDR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/config.h"
@@ -16,13 +23,60 @@
 struct ip4_port_addrs {
 	unsigned n;
 	struct fwd_ip4_prefix a[FWD_MAX_ADDRS]; /* in the order added; a[0] is primary */
+	uint8_t origin[FWD_MAX_ADDRS];          /* enum fwd_origin */
 };
 
 extern struct ip4_port_addrs ip4_addrs[FWD_MAX_PORTS];
 
+/* The addresses of a set of ports, as a rule sees them. */
+struct addr4_view {
+	unsigned n_ports;
+	struct addr4_view_port {
+		const char *name;
+		bool l3;
+		unsigned n;
+		const struct fwd_ip4_prefix *a;
+	} port[FWD_MAX_PORTS];
+};
+
+/* The running addresses (kept up to date by addr4_add and addr4_del). */
+const struct addr4_view *addr4_running(void);
+/* A config's addresses, all of them. */
+void addr4_view_config(struct addr4_view *v, const struct fwd_config *cfg);
+
+/* The rules: 0, or -errno with a message in err (which may be NULL). */
+int addr4_rule_l3(const struct addr4_view *v, unsigned port, char *err, size_t errlen);
+int addr4_rule_mac(const uint8_t mac[6], char *err, size_t errlen);
+int addr4_rule_add(const struct addr4_view *v, unsigned port, const struct fwd_ip4_prefix *p,
+                   char *err, size_t errlen);
+/* A gateway on a connected subnet (of dev when dev >= 0), not ours: *port is
+ * the port it is reached on. */
+int addr4_rule_gateway(const struct addr4_view *v, uint32_t via, int dev, unsigned *port, char *err,
+                       size_t errlen);
+/* A static route's prefix may not be a connected subnet. */
+int addr4_rule_route(const struct addr4_view *v, const struct fwd_ip4_prefix *p, char *err,
+                     size_t errlen);
+/* A neighbour: a unicast host of one of port's subnets, not ours; with a
+ * unicast MAC when mac is not NULL. */
+int addr4_rule_neigh(const struct addr4_view *v, unsigned port, uint32_t ip, const uint8_t *mac,
+                     char *err, size_t errlen);
+
 /* Add or remove an address; errors come back as -errno with a message. */
-int addr4_add(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t errlen);
+int addr4_add(uint8_t port, const struct fwd_ip4_prefix *p, uint8_t origin, char *err,
+              size_t errlen);
 int addr4_del(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t errlen);
+/* Put port's addresses in the order of want (the same set; origins follow). */
+void addr4_reorder(uint8_t port, const struct fwd_ip4_prefix *want, const uint8_t *origin,
+                   unsigned n);
+
+/*
+ * Removing an address also removes the routes and neighbours that depend
+ * on its subnet. Between begin and end (a reload) that cascade waits, so
+ * that an address renumbered or moved to another port takes nothing with
+ * it that is still wanted; end runs it once.
+ */
+void addr4_batch_begin(void);
+void addr4_batch_end(void);
 
 /* True when ip is one of our addresses (on any port). */
 bool addr4_is_local(uint32_t ip);

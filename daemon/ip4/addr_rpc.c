@@ -63,7 +63,8 @@ static int addr_add(struct fwd_rpc_call *call)
 	struct fwd_port *p;
 	int rc = addr_args(call, q->prefix, q->port, &p, &a);
 
-	return rc < 0 ? rc : addr4_add(p->idx, &a, call->error, sizeof(call->error));
+	return rc < 0 ? rc
+	              : addr4_add(p->idx, &a, FWD_ORIGIN_RPC, call->error, sizeof(call->error));
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_ADDR_ADD, addr_add, FWD_RPC_CHANGE);
 

@@ -312,7 +312,7 @@ static int icmp4_reload_apply(const struct fwd_config *cur, const struct fwd_con
 
 static struct fwd_module icmp4_module = {
 	.name = "icmp4",
-	.prio = 320,
+	.depends_on = "ip4",
 	.init = icmp4_init,
 	.reload_apply = icmp4_reload_apply,
 };

@@ -235,11 +235,12 @@ int rib4_set_neigh(struct rib4 *rib, uint32_t addr, uint32_t nh)
 	return node_update(rib, n, n->src | RIB4_SRC_NEIGH, &n->route, nh);
 }
 
-void rib4_clear_neigh(struct rib4 *rib, uint32_t addr)
+void rib4_clear_neigh(struct rib4 *rib, uint32_t addr, uint32_t nh)
 {
 	struct rib4_node *n = rib4_find(rib, addr, 32);
 
-	if (n != NULL && (n->src & RIB4_SRC_NEIGH))
+	/* only its own: the same address may have moved to another port's neighbour */
+	if (n != NULL && (n->src & RIB4_SRC_NEIGH) && n->neigh_nh == nh)
 		node_update(rib, n, n->src & ~RIB4_SRC_NEIGH, &n->route, NH4_IDX_NONE);
 }
 

@@ -28,18 +28,11 @@ enum route4_type {
 	ROUTE4_BLACKHOLE,
 };
 
-enum route4_origin {
-	ROUTE4_ORIGIN_ADDRESS, /* a connected route from a port address */
-	ROUTE4_ORIGIN_CONFIG,
-	ROUTE4_ORIGIN_RPC,
-	ROUTE4_ORIGIN_LOAD, /* `fwdctl route load`: bulk tables stay out of `config show` */
-};
-
 #define ROUTE4_DEV_ANY 0xff
 
 struct route4 {
 	uint8_t type;   /* enum route4_type */
-	uint8_t origin; /* enum route4_origin */
+	uint8_t origin; /* enum fwd_origin */
 	uint8_t dev;    /* port index, or ROUTE4_DEV_ANY when not given */
 	uint32_t via;   /* gateway, host order (ROUTE4_VIA) */
 	uint32_t nh;    /* next-hop index the FIB gets */
@@ -112,7 +105,7 @@ int rib4_clear_route(struct rib4 *rib, uint32_t addr, uint8_t len, struct route4
 int rib4_set_local(struct rib4 *rib, uint32_t addr);
 void rib4_clear_local(struct rib4 *rib, uint32_t addr);
 int rib4_set_neigh(struct rib4 *rib, uint32_t addr, uint32_t nh);
-void rib4_clear_neigh(struct rib4 *rib, uint32_t addr);
+void rib4_clear_neigh(struct rib4 *rib, uint32_t addr, uint32_t nh);
 
 size_t rib4_memory(const struct rib4 *rib);
 

@@ -22,29 +22,18 @@ static const char *pfx(const struct fwd_ip4_prefix *p, char buf[FWD_PREFIX4_STRL
 static int route4_gateway(const struct route4_req *r, struct route4 *rt, char *err, size_t errlen)
 {
 	char via[FWD_IP4_STRLEN];
-	int port;
+	unsigned port;
+	int rc = addr4_rule_gateway(addr4_running(), r->via, r->dev, &port, err, errlen);
 
-	fwd_ip4_fmt(r->via, via);
-	if (addr4_is_local(r->via))
-		return ERR(EINVAL, "gateway %s is one of our own addresses", via);
-	if (r->dev >= 0) {
-		if (fwd_ports[r->dev].mode != FWD_MODE_L3)
-			return ERR(EINVAL, "port %s is not an l3 port", fwd_ports[r->dev].name);
-		if (!addr4_on_port((uint8_t)r->dev, r->via))
-			return ERR(ENETUNREACH, "gateway %s is not on a connected subnet of %s",
-			           via, fwd_ports[r->dev].name);
-		port = r->dev;
-	} else {
-		port = addr4_port_of(r->via);
-		if (port < 0)
-			return ERR(ENETUNREACH, "gateway %s is not on a connected subnet", via);
-	}
+	if (rc < 0)
+		return rc;
 	rt->type = ROUTE4_VIA;
 	rt->via = r->via;
 	rt->dev = r->dev >= 0 ? (uint8_t)r->dev : ROUTE4_DEV_ANY;
-	int rc = neigh_ref(r->via, (uint8_t)port, &rt->nh);
+	rc = neigh_ref(r->via, (uint8_t)port, &rt->nh);
 	if (rc < 0)
-		return ERR(-rc, "no room for gateway %s in the next-hop table", via);
+		return ERR(-rc, "no room for gateway %s in the next-hop table",
+		           fwd_ip4_fmt(r->via, via));
 	return 0;
 }
 
@@ -63,13 +52,10 @@ int route4_add(const struct route4_req *r, char *err, size_t errlen)
 	bool had;
 	int rc;
 
-	if (n != NULL && (n->src & RIB4_SRC_ROUTE)) {
-		if (n->route.type == ROUTE4_CONNECTED)
-			return ERR(EEXIST, "%s is a connected route (change the address instead)",
-			           pfx(&r->prefix, buf));
-		if (!r->replace)
-			return ERR(EEXIST, "route %s exists (use replace)", pfx(&r->prefix, buf));
-	}
+	if ((rc = addr4_rule_route(addr4_running(), &r->prefix, err, errlen)) < 0)
+		return rc;
+	if (n != NULL && (n->src & RIB4_SRC_ROUTE) && !r->replace)
+		return ERR(EEXIST, "route %s exists (use replace)", pfx(&r->prefix, buf));
 	if (r->blackhole) {
 		rt.type = ROUTE4_BLACKHOLE;
 		rt.nh = NH4_IDX_BLACKHOLE;
@@ -84,7 +70,7 @@ int route4_add(const struct route4_req *r, char *err, size_t errlen)
 	}
 	if (had)
 		route4_release(&old);
-	if (rib4_is_reserved(r->prefix.addr, r->prefix.len) && r->origin != ROUTE4_ORIGIN_LOAD)
+	if (rib4_is_reserved(r->prefix.addr, r->prefix.len) && r->origin != FWD_ORIGIN_LOAD)
 		LOG(NOTICE,
 		    "route %s: kept, but its destinations are never routed (RFC 1812 5.3.7)",
 		    pfx(&r->prefix, buf));
@@ -110,7 +96,7 @@ int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen)
 int route4_connected_add(const struct fwd_ip4_prefix *p, uint8_t port)
 {
 	struct route4 rt = { .type = ROUTE4_CONNECTED,
-		             .origin = ROUTE4_ORIGIN_ADDRESS,
+		             .origin = FWD_ORIGIN_ADDRESS,
 		             .dev = port,
 		             .nh = NH4_IDX_CONNECTED + port },
 	              old;

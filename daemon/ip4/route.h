@@ -15,7 +15,7 @@ struct route4_req {
 	bool blackhole;
 	uint32_t via;   /* gateway, host order, unless blackhole */
 	int dev;        /* egress port index, or -1 */
-	uint8_t origin; /* enum route4_origin */
+	uint8_t origin; /* enum fwd_origin */
 	bool replace;   /* replace an existing route rather than refuse */
 };
 

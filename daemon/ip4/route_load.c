@@ -37,7 +37,7 @@ static int load_line(struct fwd_rpc_call *call, const Fwd__RouteLoadReq *q, size
 	if (rc == 1)
 		return 0;
 	if (rc == 0) {
-		r.origin = ROUTE4_ORIGIN_LOAD;
+		r.origin = FWD_ORIGIN_LOAD;
 		r.replace = true;
 		rc = route4_add(&r, err, sizeof(err));
 	}

@@ -16,10 +16,6 @@
 static const char *const type_names[] = {
 	[ROUTE4_CONNECTED] = "connected", [ROUTE4_VIA] = "static", [ROUTE4_BLACKHOLE] = "blackhole"
 };
-static const char *const origin_names[] = { [ROUTE4_ORIGIN_ADDRESS] = "address",
-	                                    [ROUTE4_ORIGIN_CONFIG] = "config",
-	                                    [ROUTE4_ORIGIN_RPC] = "rpc",
-	                                    [ROUTE4_ORIGIN_LOAD] = "load" };
 
 static Fwd__RouteEntry *route_entry(struct fwd_rpc_call *call, const struct rib4_node *n)
 {
@@ -31,7 +27,7 @@ static Fwd__RouteEntry *route_entry(struct fwd_rpc_call *call, const struct rib4
 	fwd__route_entry__init(e);
 	e->prefix = fwd_rpc_strdup(call, fwd_ip4_prefix_fmt(&p, buf));
 	e->type = (char *)type_names[n->route.type];
-	e->origin = (char *)origin_names[n->route.origin];
+	e->origin = (char *)fwd_origin_name(n->route.origin);
 	if (n->route.type == ROUTE4_VIA)
 		e->via = fwd_rpc_strdup(call, fwd_ip4_fmt(n->route.via, buf));
 	if (n->route.type != ROUTE4_BLACKHOLE && port < fwd_n_ports)
@@ -140,7 +136,7 @@ static int route_req_from(struct fwd_rpc_call *call, const Fwd__RouteAddReq *q,
 {
 	memset(r, 0, sizeof(*r));
 	r->dev = -1;
-	r->origin = ROUTE4_ORIGIN_RPC;
+	r->origin = FWD_ORIGIN_RPC;
 	r->replace = q->replace;
 	r->blackhole = q->blackhole;
 	if (fwd_ip4_prefix_parse(q->prefix, &r->prefix, false) < 0)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +34,7 @@ static int running_routes(struct fwd_config *run, uint64_t *omitted)
 		struct fwd_conf_route *cr = &run->routes[n];
 		if (r->route.type == ROUTE4_CONNECTED)
 			continue;
-		if (r->route.origin == ROUTE4_ORIGIN_LOAD || n == FWD_MAX_CONF_ROUTES) {
+		if (r->route.origin == FWD_ORIGIN_LOAD || n == FWD_MAX_CONF_ROUTES) {
 			(*omitted)++;
 			continue;
 		}
@@ -50,15 +51,27 @@ static int running_routes(struct fwd_config *run, uint64_t *omitted)
 
 static int running_neighs(struct fwd_config *run)
 {
-	unsigned n = neigh_static_list(NULL, 0);
+	struct neigh_static ns;
+	unsigned n = 0, cap = 16;
+	uint32_t pos = 0;
 
-	run->neighs = calloc(n + 1, sizeof(*run->neighs));
-	if (run->neighs == NULL)
-		return -1;
-	run->n_neighs = neigh_static_list(run->neighs, n);
-	if (run->n_neighs > n)
-		run->n_neighs = n;
-	return 0;
+	run->neighs = calloc(cap, sizeof(*run->neighs));
+	while (run->neighs != NULL && neigh_static_next(&pos, &ns)) {
+		if (n == cap) {
+			struct fwd_conf_neigh *v = realloc(run->neighs, 2 * cap * sizeof(*v));
+			if (v == NULL)
+				return -1;
+			run->neighs = v;
+			cap *= 2;
+		}
+		struct fwd_conf_neigh *cn = &run->neighs[n++];
+		memset(cn, 0, sizeof(*cn));
+		cn->address = ns.ip;
+		memcpy(cn->mac, ns.mac.addr_bytes, sizeof(cn->mac));
+		snprintf(cn->port, sizeof(cn->port), "%s", fwd_ports[ns.port].name);
+	}
+	run->n_neighs = n;
+	return run->neighs != NULL ? 0 : -1;
 }
 
 struct fwd_config *fwd_running_config(uint64_t *omitted)

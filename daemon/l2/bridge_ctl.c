@@ -235,7 +235,7 @@ void bridge_module_fini(void)
 
 static struct fwd_module bridge_module = {
 	.name = "bridge",
-	.prio = 400,
+	.depends_on = "punt",
 	.init = bridge_module_init,
 	.fini = bridge_module_fini,
 	.reload_check = bridge_reload_check,

@@ -84,16 +84,7 @@ const char *neigh_state_name(enum neigh_state s)
 
 bool neigh_addr_ok(uint8_t port, uint32_t ip)
 {
-	if (port >= fwd_n_ports || ip4_src_martian[ip >> 24] || addr4_is_local(ip))
-		return false;
-	for (unsigned i = 0; i < ip4_addrs[port].n; i++) {
-		const struct fwd_ip4_prefix *a = &ip4_addrs[port].a[i];
-		uint32_t host = ip & ~fwd_ip4_mask(a->len);
-		if (fwd_ip4_in_prefix(ip, a) &&
-		    (a->len >= 31 || (host != 0 && host != ~fwd_ip4_mask(a->len))))
-			return true;
-	}
-	return false;
+	return addr4_rule_neigh(addr4_running(), port, ip, NULL, NULL, 0) == 0;
 }
 
 static void set_state(struct neigh *n, enum neigh_state s, uint64_t now)
@@ -113,7 +104,7 @@ static void rib_sync(struct neigh *n)
 		/* a full FIB leaves the host on the glean path: slower, still correct */
 		n->in_rib = rib4_set_neigh(&ip4_rib, n->ip, n->nh) == 0;
 	} else if (!want && n->in_rib) {
-		rib4_clear_neigh(&ip4_rib, n->ip);
+		rib4_clear_neigh(&ip4_rib, n->ip, n->nh);
 		n->in_rib = false;
 	}
 }
@@ -145,7 +136,7 @@ static void neigh_destroy(struct neigh *n)
 {
 	neigh_hold_fail(n);
 	if (n->in_rib)
-		rib4_clear_neigh(&ip4_rib, n->ip);
+		rib4_clear_neigh(&ip4_rib, n->ip, n->nh);
 	if (n->state == NEIGH_INCOMPLETE)
 		n_incomplete--;
 	nh4_release(n->nh);
@@ -310,36 +301,29 @@ void neigh_unref(uint32_t nh)
 
 	if (n == NULL || n->refs == 0 || --n->refs > 0)
 		return;
+	/* unused and not resolving for packets it holds: nothing to keep (a packet
+	 * would glean it again), so a reload leaves what a fresh start would */
 	if ((n->state == NEIGH_FAILED && n->heap == NEIGH_NO_TIMER) ||
-	    !neigh_addr_ok(n->port, n->ip))
+	    (n->state == NEIGH_INCOMPLETE && n->n_held == 0) || !neigh_addr_ok(n->port, n->ip))
 		neigh_destroy(n);
 }
 
-int neigh_add_static(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac, char *err,
-                     size_t errlen)
+int neigh_add_static(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac, uint8_t origin,
+                     char *err, size_t errlen)
 {
 	char a[FWD_IP4_STRLEN];
 	struct neigh *n;
+	int rc = addr4_rule_neigh(addr4_running(), port, ip, mac->addr_bytes, err, errlen);
 
+	if (rc < 0)
+		return rc;
 	fwd_ip4_fmt(ip, a);
-	if (port >= fwd_n_ports)
-		return ERR(ENODEV, "no such port");
-	if (fwd_ports[port].mode != FWD_MODE_L3)
-		return ERR(EINVAL, "port %s is not an l3 port", fwd_ports[port].name);
-	if (!rte_is_valid_assigned_ether_addr(mac))
-		return ERR(EINVAL, "bad MAC address: not a unicast address");
-	if (addr4_is_local(ip))
-		return ERR(EINVAL, "%s is one of our own addresses", a);
-	if (!addr4_on_port(port, ip))
-		return ERR(EINVAL, "%s is not on a connected subnet of %s", a,
-		           fwd_ports[port].name);
-	if (!neigh_addr_ok(port, ip))
-		return ERR(EINVAL, "%s is not a host address on %s", a, fwd_ports[port].name);
 	n = neigh_lookup(ip, port);
 	if (n == NULL && (n = neigh_create(ip, port)) == NULL)
 		return ERR(ENOSPC, "no room for %s in the next-hop table", a);
 	neigh_timer_cancel(n);
 	set_state(n, NEIGH_PERMANENT, neigh_hooks.now_ms());
+	n->origin = origin;
 	n->probes = 0;
 	rte_ether_addr_copy(mac, &n->mac);
 	nh4_set_l2(n->nh, mac);
@@ -443,20 +427,23 @@ void neigh_set_timeout(uint32_t timeout_s)
 	neigh_reachable_ms = (uint64_t)timeout_s * 1000;
 }
 
-unsigned neigh_static_list(struct fwd_conf_neigh *out, unsigned max)
+bool neigh_static_get(uint32_t ip, uint8_t port, struct neigh_static *out)
 {
-	unsigned n = 0;
-	uint32_t pos = 0;
+	const struct neigh *e = neigh_lookup(ip, port);
 
-	for (struct neigh *e = neigh_iter(&pos); e != NULL; e = neigh_iter(&pos)) {
+	if (e == NULL || e->state != NEIGH_PERMANENT)
+		return false;
+	*out = (struct neigh_static){ e->ip, e->port, e->origin, e->mac };
+	return true;
+}
+
+bool neigh_static_next(uint32_t *pos, struct neigh_static *out)
+{
+	for (struct neigh *e = neigh_iter(pos); e != NULL; e = neigh_iter(pos)) {
 		if (e->state != NEIGH_PERMANENT)
 			continue;
-		if (n < max) {
-			out[n].address = e->ip;
-			memcpy(out[n].mac, e->mac.addr_bytes, sizeof(out[n].mac));
-			snprintf(out[n].port, sizeof(out[n].port), "%s", fwd_ports[e->port].name);
-		}
-		n++;
+		*out = (struct neigh_static){ e->ip, e->port, e->origin, e->mac };
+		return true;
 	}
-	return n;
+	return false;
 }

@@ -40,10 +40,11 @@ void neigh_unref(uint32_t nh);
 /*
  * Static entries (config `neighbors:` and `fwdctl neigh add`): permanent,
  * never aged or probed. neigh_add_static replaces a dynamic entry.
- * -EINVAL with a message when ip is not on a connected subnet of port.
+ * -EINVAL with a message when ip is not a host on a connected subnet of
+ * port (addr4_rule_neigh). origin: enum fwd_origin.
  */
-int neigh_add_static(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac, char *err,
-                     size_t errlen);
+int neigh_add_static(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac, uint8_t origin,
+                     char *err, size_t errlen);
 int neigh_del(uint32_t ip, uint8_t port);
 /* Remove dynamic entries (and static ones when with_static) on port, or on
  * all ports when port is FWD_MAX_PORTS; entries still referenced by routes
@@ -67,9 +68,17 @@ uint64_t neigh_count(void);
 /* A reload changed dataplane.neigh_timeout_s. */
 void neigh_set_timeout(uint32_t timeout_s);
 
-/* Copy up to max static (permanent) entries into out, for `config show`;
- * returns how many there are in all. */
-unsigned neigh_static_list(struct fwd_conf_neigh *out, unsigned max);
+struct neigh_static {
+	uint32_t ip;
+	uint8_t port;
+	uint8_t origin; /* enum fwd_origin */
+	struct rte_ether_addr mac;
+};
+
+/* The static entry for (ip, port); false when there is none. */
+bool neigh_static_get(uint32_t ip, uint8_t port, struct neigh_static *out);
+/* The static entry at or after *pos (start at 0), advancing *pos; false at the end. */
+bool neigh_static_next(uint32_t *pos, struct neigh_static *out);
 
 /* State and link address of the neighbour behind next hop nh; -ENOENT if none. */
 int neigh_describe(uint32_t nh, enum neigh_state *state, struct rte_ether_addr *mac);

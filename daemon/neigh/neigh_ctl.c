@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Neighbour life cycle: tables and the timer tick before ip4, static entries after it. */
+/* Neighbour life cycle: tables and the timer tick; the timeout on reload. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/module.h"
+#include "core/reload.h"
 #include "neigh/neigh_priv.h"
 #include "port/port.h"
 
@@ -42,42 +43,24 @@ static void neigh_fini(void)
 	neigh_module_fini();
 }
 
-/* Before ip4 (300), whose config routes take neighbour references. */
-static struct fwd_module neigh_module = {
-	.name = "neigh",
-	.prio = 290,
-	.init = neigh_init,
-	.fini = neigh_fini,
-};
-FWD_MODULE(neigh_module);
-
-/* After ip4: static neighbours need the port addresses. */
-static int neigh_config_init(const struct fwd_config *cfg)
+static int neigh_reload_apply(const struct fwd_config *cur, const struct fwd_config *next,
+                              struct fwd_reload_log *log)
 {
-	char err[256], a[FWD_IP4_STRLEN];
-
-	for (unsigned i = 0; i < cfg->n_neighs; i++) {
-		const struct fwd_conf_neigh *cn = &cfg->neighs[i];
-		struct fwd_port *p = fwd_port_by_name(cn->port);
-		struct rte_ether_addr mac;
-		int rc = -ENODEV;
-
-		memcpy(mac.addr_bytes, cn->mac, RTE_ETHER_ADDR_LEN);
-		if (p == NULL)
-			snprintf(err, sizeof(err), "no such port: %s", cn->port);
-		else
-			rc = neigh_add_static(cn->address, p->idx, &mac, err, sizeof(err));
-		if (rc < 0) {
-			LOG(ERR, "neighbour %s: %s", fwd_ip4_fmt(cn->address, a), err);
-			return rc;
-		}
-	}
+	(void)cur;
+	if (neigh_reachable_ms == (uint64_t)next->dataplane.neigh_timeout_s * 1000)
+		return 0;
+	fwd_reload_note(log, "neigh_timeout_s %u -> %u", (unsigned)(neigh_reachable_ms / 1000),
+	                next->dataplane.neigh_timeout_s);
+	neigh_set_timeout(next->dataplane.neigh_timeout_s);
 	return 0;
 }
 
-static struct fwd_module neigh_config_module = {
-	.name = "neigh-config",
-	.prio = 310,
-	.init = neigh_config_init,
+/* Static neighbours come with the addresses they need (ip4/ip4_config.c). */
+static struct fwd_module neigh_module = {
+	.name = "neigh",
+	.depends_on = "punt",
+	.init = neigh_init,
+	.fini = neigh_fini,
+	.reload_apply = neigh_reload_apply,
 };
-FWD_MODULE(neigh_config_module);
+FWD_MODULE(neigh_module);

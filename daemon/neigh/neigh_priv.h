@@ -43,6 +43,7 @@ struct neigh {
 	uint8_t state;             /* enum neigh_state */
 	uint8_t probes;            /* requests sent in the current round (incomplete, stale) */
 	bool in_rib;               /* its /32 host route is in the RIB */
+	uint8_t origin;            /* who made it permanent (enum fwd_origin) */
 	struct rte_ether_addr mac; /* valid when reachable, stale or permanent */
 	uint64_t updated_ms;       /* last confirmation or state change */
 	uint64_t due_ms;           /* timer deadline, when heap != NEIGH_NO_TIMER */

@@ -115,7 +115,8 @@ static int neigh_add_rpc(struct fwd_rpc_call *call)
 	port = port_arg(call, q->port, true);
 	if (port < 0)
 		return port;
-	return neigh_add_static(ip, (uint8_t)port, &mac, call->error, sizeof(call->error));
+	return neigh_add_static(ip, (uint8_t)port, &mac, FWD_ORIGIN_RPC, call->error,
+	                        sizeof(call->error));
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_NEIGH_ADD, neigh_add_rpc, FWD_RPC_CHANGE);
 

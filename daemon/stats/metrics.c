@@ -258,7 +258,7 @@ static int metrics_init(const struct fwd_config *cfg)
 
 static struct fwd_module metrics_module = {
 	.name = "metrics",
-	.prio = 900, /* after everything it reports on */
+	.depends_on = "stats",
 	.init = metrics_init,
 	.fini = metrics_fini,
 };

@@ -159,7 +159,6 @@ static void stats_fini(void)
 
 static struct fwd_module stats_module = {
 	.name = "stats",
-	.prio = 100,
 	.init = stats_init,
 	.fini = stats_fini,
 };

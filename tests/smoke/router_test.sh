@@ -97,6 +97,21 @@ kill -HUP "$DAEMON_PID"
 check "SIGHUP reload removes it again" wait_for 5 bash -c \
 	"[ \"\$($FWDCTL_BIN -s $SOCK -j route list | $PY -c 'import json,sys; print(any(r[\"prefix\"]==\"10.88.0.0/16\" for r in json.load(sys.stdin)[\"routes\"]))')\" = False ]"
 expect "a runtime route survives reloads" "$(route_present 10.31.3.0/24)" = True
+
+# -- renumbering p1 inside its subnet keeps the routes through it (a reload
+#    used to delete the address first, and the routes with it, for good)
+write_cfg "  - { prefix: 0.0.0.0/0, via: 10.31.2.2 }"
+check "config reload (a default route via h2)" fwdctl config reload
+sed -i 's|10.31.2.1/24|10.31.2.9/24|' "$T/fwd.yaml"
+check "config reload (p1 renumbered 10.31.2.1 -> 10.31.2.9)" fwdctl config reload
+expect "the default route is still there" "$(route_present 0.0.0.0/0)" = True
+expect "the runtime route through p1 too" "$(route_present 10.31.3.0/24)" = True
+check "route get 192.0.2.1 goes via 10.31.2.2" \
+	bash -c "$FWDCTL_BIN -s $SOCK route get 192.0.2.1 | grep -q 'via 10.31.2.2 dev p1'"
+check "the new address answers" ns_exec h1 ping -c 2 -i 0.2 -W 1 10.31.2.9
+write_cfg
+check "config reload (back to 10.31.2.1)" fwdctl config reload
+check "ping h1 -> h2 after the round trip" ns_exec h1 ping -c 2 -i 0.2 -W 1 10.31.2.2
 echo "ports: [ { name: p0, device: bad } ]" >"$T/bad.yaml"
 cp "$T/fwd.yaml" "$T/good.yaml"
 cp "$T/bad.yaml" "$T/fwd.yaml"

@@ -144,7 +144,7 @@ static void op_host(struct rib4 *rib)
 		if (local)
 			rib4_clear_local(rib, addr);
 		else
-			rib4_clear_neigh(rib, addr);
+			rib4_clear_neigh(rib, addr, e->neigh_nh);
 		e->src &= ~bit;
 	} else if (local) {
 		assert_int_equal(rib4_set_local(rib, addr), 0);
@@ -184,7 +184,7 @@ static void test_random_against_model(void **state)
 		if (e->src & RIB4_SRC_LOCAL)
 			rib4_clear_local(&rib, e->addr);
 		if (e->src & RIB4_SRC_NEIGH)
-			rib4_clear_neigh(&rib, e->addr);
+			rib4_clear_neigh(&rib, e->addr, e->neigh_nh);
 		e->src = 0;
 	}
 	check_all(f);

@@ -211,8 +211,8 @@ static inline int harness_setup(void **state)
 	neigh_hooks.now_ms = clock_hook;
 	neigh_hooks.tx = tx_hook;
 	neigh_hooks.icmp_error = icmp_hook;
-	assert_int_equal(addr4_add(0, &a0, err, sizeof(err)), 0);
-	assert_int_equal(addr4_add(1, &a1, err, sizeof(err)), 0);
+	assert_int_equal(addr4_add(0, &a0, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
+	assert_int_equal(addr4_add(1, &a1, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	return 0;
 }
 

@@ -155,7 +155,7 @@ static void test_add_del(void **state)
 	assert_refused(add("10.0.0", "02:00:00:00:00:61", "p0"), EINVAL, "bad address: 10.0.0");
 	assert_refused(add("", "", ""), EINVAL, "bad address: ");
 	assert_refused(add("10.0.0.1", "02:00:00:00:00:61", "p0"), EINVAL,
-	               "10.0.0.1 is one of our own addresses");
+	               "10.0.0.1 is one of our own addresses (on port p0)");
 
 	assert_refused(del("10.0.0.5", "p0"), ENOENT, "no neighbour 10.0.0.5 on p0");
 	assert_refused(del("10.0.0.60", "p1"), ENOENT, "no neighbour 10.0.0.60 on p1");

@@ -228,7 +228,7 @@ static void test_static_entries(void **state)
 
 	(void)state;
 	learn_h5();
-	assert_int_equal(neigh_add_static(H5, 0, &MAC_B, err, sizeof(err)), 0);
+	assert_int_equal(neigh_add_static(H5, 0, &MAC_B, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(state_of(H5, 0), NEIGH_PERMANENT);
 	nh = neigh_lookup(H5, 0)->nh;
 	assert_memory_equal(&nh4_table[nh].l2.dst_addr, &MAC_B, 6);
@@ -239,12 +239,18 @@ static void test_static_entries(void **state)
 	assert_memory_equal(&nh4_table[nh].l2.dst_addr, &MAC_B, 6);
 	assert_int_equal(n_sent, 0);
 
-	assert_int_equal(neigh_add_static(IP(10, 9, 9, 9), 0, &MAC_A, err, sizeof(err)), -EINVAL);
+	assert_int_equal(
+	        neigh_add_static(IP(10, 9, 9, 9), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
+	        -EINVAL);
 	assert_string_equal(err, "10.9.9.9 is not on a connected subnet of p0");
-	assert_int_equal(neigh_add_static(P0_IP, 0, &MAC_A, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "10.0.0.1 is one of our own addresses");
-	assert_int_equal(neigh_add_static(H9, 0, &mcast, err, sizeof(err)), -EINVAL);
-	assert_int_equal(neigh_add_static(IP(10, 0, 0, 255), 0, &MAC_A, err, sizeof(err)), -EINVAL);
+	assert_int_equal(neigh_add_static(P0_IP, 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
+	                 -EINVAL);
+	assert_string_equal(err, "10.0.0.1 is one of our own addresses (on port p0)");
+	assert_int_equal(neigh_add_static(H9, 0, &mcast, FWD_ORIGIN_RPC, err, sizeof(err)),
+	                 -EINVAL);
+	assert_int_equal(
+	        neigh_add_static(IP(10, 0, 0, 255), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
+	        -EINVAL);
 	assert_int_equal(neigh_del(H9, 0), -ENOENT);
 
 	/* del of a static entry a route uses: back to resolving */
@@ -253,9 +259,10 @@ static void test_static_entries(void **state)
 	assert_int_equal(state_of(H5, 0), NEIGH_INCOMPLETE);
 	assert_int_equal(nh4_table[nh].type, NH4_PENDING);
 	assert_arp(0, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H5);
+	/* its last route gone, resolving for no packet: it goes with it */
 	neigh_unref(nh);
-	assert_int_equal(neigh_del(H5, 0), 0);
 	assert_null(neigh_lookup(H5, 0));
+	assert_int_equal(neigh_del(H5, 0), -ENOENT);
 }
 
 static void test_static_resolves_held(void **state)
@@ -264,7 +271,7 @@ static void test_static_resolves_held(void **state)
 
 	(void)state;
 	glean(1, 0, H5, 7);
-	assert_int_equal(neigh_add_static(H5, 0, &MAC_B, err, sizeof(err)), 0);
+	assert_int_equal(neigh_add_static(H5, 0, &MAC_B, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(n_sent, 2);
 	assert_ip_sent(1, 0, &MAC_B, 7);
 	advance(10000); /* the resolution timer is gone */
@@ -281,7 +288,8 @@ static void test_flush_and_port_change(void **state)
 	learn_h5();
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, H9, &ZERO_MAC, P0_IP));
 	arp_in(1, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, IP(172, 16, 3, 3), &ZERO_MAC, P1_IP));
-	assert_int_equal(neigh_add_static(IP(10, 0, 0, 50), 0, &MAC_A, err, sizeof(err)), 0);
+	assert_int_equal(
+	        neigh_add_static(IP(10, 0, 0, 50), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(neigh_ref(H9, 0, &nh), 0);
 	sent_clear();
 	assert_int_equal(neigh_count(), 4);

@@ -27,7 +27,7 @@ static int add_via(uint32_t addr, uint8_t len, uint32_t via, int dev, bool repla
 	struct route4_req r = { .prefix = { addr, len },
 		                .via = via,
 		                .dev = dev,
-		                .origin = ROUTE4_ORIGIN_RPC,
+		                .origin = FWD_ORIGIN_RPC,
 		                .replace = replace };
 
 	return route4_add(&r, err, 128);
@@ -58,11 +58,11 @@ static void test_address_refusals(void **state)
 	char err[128];
 
 	(void)state;
-	assert_int_equal(addr4_add(1, &dup, err, sizeof(err)), -EEXIST);
-	assert_int_equal(addr4_add(0, &net, err, sizeof(err)), -EINVAL);
-	assert_int_equal(addr4_add(0, &mcast, err, sizeof(err)), -EINVAL);
+	assert_int_equal(addr4_add(1, &dup, FWD_ORIGIN_RPC, err, sizeof(err)), -EEXIST);
+	assert_int_equal(addr4_add(0, &net, FWD_ORIGIN_RPC, err, sizeof(err)), -EINVAL);
+	assert_int_equal(addr4_add(0, &mcast, FWD_ORIGIN_RPC, err, sizeof(err)), -EINVAL);
 	/* the same subnet on another port would make the connected route ambiguous */
-	assert_int_equal(addr4_add(1, &other, err, sizeof(err)), -EEXIST);
+	assert_int_equal(addr4_add(1, &other, FWD_ORIGIN_RPC, err, sizeof(err)), -EEXIST);
 	assert_non_null(strstr(err, "already connected on port p0"));
 	assert_int_equal(addr4_del(1, &dup, err, sizeof(err)), -ESRCH);
 }
@@ -106,7 +106,7 @@ static void test_address_removal_prunes(void **state)
 	assert_int_equal(add_via(IP(198, 51, 100, 0), 24, IP(10, 0, 0, 2), -1, false, err), 0);
 	assert_int_equal(add_via(IP(198, 18, 0, 0), 15, IP(172, 16, 0, 2), -1, false, err), 0);
 	/* a second address on the same subnet keeps the subnet when the first goes */
-	assert_int_equal(addr4_add(0, &a0b, err, sizeof(err)), 0);
+	assert_int_equal(addr4_add(0, &a0b, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(addr4_del(0, &a0, err, sizeof(err)), 0);
 	assert_non_null(route_of(IP(10, 0, 0, 0), 24));
 	assert_int_equal(nh_type(P0_IP), NH4_CONNECTED);
