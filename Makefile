@@ -13,6 +13,10 @@
 #   make lint       clang-format dry run + cppcheck; fails on findings
 #   make format     reformat the sources in place
 #   make install    DESTDIR/PREFIX honoured
+#   make deb        build/deb/fwd_VERSION_amd64.deb and its -dbgsym with debhelper
+#                   (debian/), version from git, lintian clean (tests/deb/build.sh)
+#   make check-deb  build the package, dpkg -i it on this machine, check it, purge it
+#                   (tests/deb/deb_test.sh; not part of check; refuses if fwd is installed)
 
 CC	?= gcc
 SAN	?= 0
@@ -77,7 +81,7 @@ UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 
 .PHONY: all deps deps-quiet fuzz-build check unit-tests tests-build demo demo-stop bench \
 	bench-callgrind bench-iperf bench-deps bench-build fuzz soak lint format \
-	install uninstall clean pkgcheck
+	install uninstall clean pkgcheck deb check-deb
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/fwd-daemon $(BUILD)/fwdctl
@@ -340,3 +344,15 @@ uninstall:
 	elif [ -e $(DESTDIR)$(CONFFILE) ]; then \
 		echo "uninstall: keeping the edited $(DESTDIR)$(CONFFILE)"; fi
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+
+# ---------------------------------------------------------- Debian package
+# debian/rules builds and installs through the targets above (PREFIX=/usr).
+DEB_BUILD_PKGS := debhelper dpkg-dev lintian
+
+deb:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(DEB_BUILD_PKGS)"
+	@bash tests/deb/build.sh
+
+check-deb:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(DEB_BUILD_PKGS)"
+	@bash tests/deb/deb_test.sh
