@@ -106,12 +106,12 @@ void capture_begin(struct capture_session *s)
 	sessions[s->port] = s;
 	cp->snaplen = s->snaplen;
 	rte_smp_wmb(); /* ring and snaplen before the flag workers test */
-	cp->dirs = s->dirs;
+	fwd_tap_dirs[s->port] = s->dirs;
 }
 
 void capture_end(struct capture_session *s)
 {
-	fwd_capture_ports[s->port].dirs = 0;
+	fwd_tap_dirs[s->port] = 0;
 	if (sessions[s->port] == s)
 		sessions[s->port] = NULL;
 }
@@ -125,6 +125,7 @@ static int capture_init(const struct fwd_config *cfg)
 	};
 
 	(void)cfg;
+	fwd_tap = fwd_capture_copy;
 	fwd_capture_meta_offset = rte_mbuf_dynfield_register(&meta);
 	if (fwd_capture_meta_offset < 0) {
 		LOG(ERR, "capture metadata field: %s", rte_strerror(rte_errno));
@@ -146,6 +147,7 @@ static void capture_fini(void)
 		sessions[p] = NULL;
 	}
 	memset(fwd_capture_ports, 0, sizeof(fwd_capture_ports));
+	memset((void *)fwd_tap_dirs, 0, sizeof(fwd_tap_dirs));
 	memset(fwd_capture_wstats, 0, sizeof(fwd_capture_wstats));
 	rte_mempool_free(fwd_capture_pool);
 	fwd_capture_pool = NULL;

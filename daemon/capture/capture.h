@@ -4,8 +4,8 @@
  * copy what they receive on it (once per rx burst) and what they send on it
  * (once per tx flush) into a bounded per-port ring that the control thread
  * drains; a full ring or an empty copy pool is a counted capture drop, never
- * a stall. When no capture runs, the cost is one well-predicted branch on a
- * read-mostly flag per burst.
+ * a stall. Capture is a tap of the worker loop (core/worker.h): when no
+ * capture runs, the cost is one well-predicted branch per burst.
  */
 #ifndef FWD_CAPTURE_H
 #define FWD_CAPTURE_H
@@ -19,21 +19,21 @@
 
 #include "core/config.h"
 #include "core/daemon.h"
+#include "core/worker.h"
 
-#define FWD_CAPTURE_RX 0x1
-#define FWD_CAPTURE_TX 0x2
+#define FWD_CAPTURE_RX FWD_TAP_RX
+#define FWD_CAPTURE_TX FWD_TAP_TX
 
 struct rte_ring;
 struct rte_mempool;
 
 /*
- * Per port. The control thread sets ring and snaplen while dirs is 0, then
- * dirs (after a write barrier); workers read dirs every burst and the rest
- * only when dirs says so. Rings and the copy pool live until shutdown, so a
+ * Per port. The control thread sets ring and snaplen while the port's tap
+ * is off, then turns it on (after a write barrier); workers read them only
+ * when the tap says so. Rings and the copy pool live until shutdown, so a
  * worker still copying after a capture stopped is harmless.
  */
 struct fwd_capture_port {
-	volatile uint8_t dirs; /* FWD_CAPTURE_RX | FWD_CAPTURE_TX */
 	uint32_t snaplen;      /* bytes copied per packet */
 	struct rte_ring *ring; /* workers (multi-producer) -> control */
 };
@@ -63,15 +63,8 @@ static inline struct fwd_capture_meta *fwd_capture_meta(struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, fwd_capture_meta_offset, struct fwd_capture_meta *);
 }
 
+/* The tap: copies a burst received (rx) or about to be sent (tx) on port. */
 void fwd_capture_copy(unsigned worker, uint8_t port, uint16_t queue, uint8_t dir,
                       struct rte_mbuf *const *pkts, uint16_t n);
-
-/* Workers: offer a burst about to be processed (rx) or sent (tx) on port. */
-static inline void fwd_capture(unsigned worker, uint8_t port, uint16_t queue, uint8_t dir,
-                               struct rte_mbuf *const *pkts, uint16_t n)
-{
-	if (unlikely(fwd_capture_ports[port].dirs & dir))
-		fwd_capture_copy(worker, port, queue, dir, pkts, n);
-}
 
 #endif

@@ -49,7 +49,7 @@ void fwd_capture_copy(unsigned worker, uint8_t port, uint16_t queue, uint8_t dir
 	uint64_t tsc = rte_rdtsc();
 	unsigned lost = 0;
 
-	rte_smp_rmb(); /* dirs was read before ring and snaplen */
+	rte_smp_rmb(); /* the tap bit was read before ring and snaplen */
 	for (unsigned i = 0; i < n; i += COPY_CHUNK)
 		lost += copy_chunk(cp, tsc, queue, dir, pkts + i,
 		                   RTE_MIN((unsigned)COPY_CHUNK, n - i));

@@ -8,9 +8,6 @@
 #include "core/control.h"
 #include "core/daemon.h"
 #include "core/log.h"
-#include "port/port.h"
-
-#define LINK_POLL_MS 500
 
 struct fwd_timer {
 	void (*fn)(void *arg);
@@ -54,7 +51,6 @@ void fwd_timer_free(struct event **ev)
 }
 
 static struct event *sig_ev[3];
-static struct event *link_ev;
 static void (*reload_fn)(void);
 
 void fwd_control_set_reload(void (*fn)(void))
@@ -76,12 +72,6 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	event_base_loopbreak(fwd.evbase);
 }
 
-static void on_link_poll(void *arg)
-{
-	(void)arg;
-	fwd_ports_link_poll();
-}
-
 int fwd_control_init(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
@@ -95,9 +85,6 @@ int fwd_control_init(void)
 		if (sig_ev[i] == NULL || evsignal_add(sig_ev[i], NULL) < 0)
 			return -EIO;
 	}
-	link_ev = fwd_timer_every(LINK_POLL_MS * 1000, on_link_poll, NULL);
-	if (link_ev == NULL)
-		return -EIO;
 	return 0;
 }
 
@@ -114,7 +101,6 @@ void fwd_control_fini(void)
 			event_free(sig_ev[i]);
 		sig_ev[i] = NULL;
 	}
-	fwd_timer_free(&link_ev);
 	if (fwd.evbase != NULL)
 		event_base_free(fwd.evbase);
 	fwd.evbase = NULL;

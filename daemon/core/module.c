@@ -163,3 +163,13 @@ int fwd_modules_reload_apply(const struct fwd_config *cur, const struct fwd_conf
 			order[i]->commit();
 	return 0;
 }
+
+int fwd_modules_running(struct fwd_config *run, uint64_t *omitted)
+{
+	for (unsigned i = 0; i < n_modules; i++) {
+		int rc = order[i]->running != NULL ? order[i]->running(run, omitted) : 0;
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}

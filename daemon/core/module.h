@@ -42,6 +42,9 @@ struct fwd_module {
 	                    struct fwd_reload_log *log);
 	void (*undo)(void);   /* back to the state before the last reload_apply */
 	void (*commit)(void); /* every reload_apply succeeded */
+	/* Write what the module holds now over its sections of run (a copy of
+	 * the loaded config) for `config show`; -ENOMEM. */
+	int (*running)(struct fwd_config *run, uint64_t *omitted);
 	struct fwd_module *next;
 	bool started; /* init ran and succeeded */
 };
@@ -70,5 +73,8 @@ int fwd_modules_reload_check(const struct fwd_config *cur, const struct fwd_conf
  * the error returned, else every module commits. */
 int fwd_modules_reload_apply(const struct fwd_config *cur, const struct fwd_config *next,
                              struct fwd_reload_log *log);
+
+/* Every module's running hook, in order. */
+int fwd_modules_running(struct fwd_config *run, uint64_t *omitted);
 
 #endif

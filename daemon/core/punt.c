@@ -11,7 +11,7 @@
 #include "core/module.h"
 #include "core/punt.h"
 #include "core/worker.h"
-#include "stats/stats.h"
+#include "core/counters.h"
 
 #define PUNT_RING_SIZE 4096
 #define PUNT_DRAIN_US  500 /* latency of the slow path, at worst */

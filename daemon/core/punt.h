@@ -15,7 +15,7 @@
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
-#include "stats/drop.h"
+#include "core/drop.h"
 
 enum fwd_punt_reason {
 	FWD_PUNT_ARP,         /* an ARP frame */

@@ -7,8 +7,9 @@
 #include "core/config.h"
 
 /*
- * The running configuration: the last loaded file with the addresses,
- * routes and static neighbours as they are now (changes made through
+ * The running configuration: the last loaded file with what the modules
+ * hold now written over their sections (each module's `running` hook:
+ * addresses, routes and static neighbours as they are, changes made through
  * fwdctl included, bulk tables from `route load` left out: *omitted says
  * how many routes those are). Free with fwd_config_free; NULL on ENOMEM.
  */

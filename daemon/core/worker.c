@@ -8,7 +8,6 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
-#include "capture/capture.h"
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/worker.h"
@@ -16,6 +15,9 @@
 #define CONTROL_TX_RING 1024
 
 static fwd_input_fn mode_input[FWD_MODE_BRIDGE + 1];
+
+volatile uint8_t fwd_tap_dirs[FWD_MAX_PORTS];
+fwd_tap_fn fwd_tap;
 
 void fwd_worker_set_input(enum fwd_port_mode mode, fwd_input_fn fn)
 {
@@ -49,7 +51,7 @@ static __rte_always_inline void tx_burst(struct fwd_worker *w, uint8_t port, str
 	uint16_t sent = 0;
 
 	if (likely(p->admin_up)) {
-		fwd_capture(w->index, port, w->txq, FWD_CAPTURE_TX, pkts, n);
+		fwd_tap_offer(w->index, port, w->txq, FWD_TAP_TX, pkts, n);
 		sent = rte_eth_tx_burst(p->port_id, w->txq, pkts, n);
 	}
 	if (unlikely(sent < n))
@@ -92,7 +94,7 @@ static __rte_always_inline uint16_t worker_rx(struct fwd_worker *w, const struct
 	n = rte_eth_rx_burst(q->port_id, q->queue, pkts, w->burst);
 	if (n == 0)
 		return 0;
-	fwd_capture(w->index, q->port, q->queue, FWD_CAPTURE_RX, pkts, n);
+	fwd_tap_offer(w->index, q->port, q->queue, FWD_TAP_RX, pkts, n);
 	c->rx_pkts += n;
 	if (likely(p->admin_up)) {
 		mode_input[p->mode](w, p, pkts, n);

@@ -16,9 +16,9 @@
 #include <rte_mbuf.h>
 
 #include "core/config.h"
+#include "core/counters.h"
+#include "core/ports.h"
 #include "core/punt.h"
-#include "port/port.h"
-#include "stats/stats.h"
 
 #define FWD_BURST_MAX 512
 #define FWD_MAX_RXQ   64 /* rx queues per worker */
@@ -37,6 +37,30 @@ struct fwd_txbuf {
 	uint32_t bytes; /* sum of pkt_len of the buffered mbufs */
 	struct rte_mbuf *pkts[FWD_TXBUF_CAP];
 };
+
+/*
+ * Taps: a feature that wants to see a port's packets (capture) sets fwd_tap
+ * once, then a port's fwd_tap_dirs bits while it listens; workers offer it
+ * every rx burst and every tx flush on that port. Off, the cost is one
+ * well-predicted branch on a read-mostly byte per burst. fwd_tap_dirs:
+ * written by control, read by workers; the tap's own state must be in place
+ * (and a write barrier made) before a bit is set.
+ */
+#define FWD_TAP_RX 0x1
+#define FWD_TAP_TX 0x2
+
+typedef void (*fwd_tap_fn)(unsigned worker, uint8_t port, uint16_t queue, uint8_t dir,
+                           struct rte_mbuf *const *pkts, uint16_t n);
+
+extern volatile uint8_t fwd_tap_dirs[FWD_MAX_PORTS];
+extern fwd_tap_fn fwd_tap;
+
+static inline void fwd_tap_offer(unsigned worker, uint8_t port, uint16_t queue, uint8_t dir,
+                                 struct rte_mbuf *const *pkts, uint16_t n)
+{
+	if (unlikely(fwd_tap_dirs[port] & dir))
+		fwd_tap(worker, port, queue, dir, pkts, n);
+}
 
 struct fwd_worker {
 	/* set by control before launch */

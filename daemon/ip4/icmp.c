@@ -24,7 +24,7 @@
 #include "ip4/ip4.h"
 #include "ip4/output.h"
 #include "port/port.h"
-#include "stats/counter.h"
+#include "core/counter.h"
 
 #define ICMP_NS          1000000000ull
 #define IP4_HDR_LEN      20u

@@ -481,5 +481,6 @@ static struct fwd_module ip4_config_module = {
 	.reload_apply = ip4_reload_apply,
 	.undo = ip4_config_undo,
 	.commit = ip4_config_commit,
+	.running = ip4_config_running,
 };
 FWD_MODULE(ip4_config_module);

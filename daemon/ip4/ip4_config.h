@@ -7,6 +7,8 @@
 #ifndef FWD_IP4_CONFIG_H
 #define FWD_IP4_CONFIG_H
 
+#include <stdint.h>
+
 #include "core/config.h"
 
 struct fwd_reload_log;
@@ -22,6 +24,10 @@ int ip4_config_apply(const struct fwd_config *cfg, struct fwd_reload_log *log);
 void ip4_config_commit(void);
 /* Back to the state before the last successful ip4_config_apply. */
 void ip4_config_undo(void);
+
+/* Write the running addresses, routes and static neighbours over run's
+ * (`config show`); *omitted counts the routes of `route load` left out. */
+int ip4_config_running(struct fwd_config *run, uint64_t *omitted);
 
 /* The config's checks of what IPv4 owns, through the rules in ip4/addr.h. */
 void ip4_config_check(struct fwd_conf_checker *c, const struct fwd_config *cfg);

@@ -22,8 +22,8 @@
 #include "ip4/icmp.h"
 #include "ip4/icmp_priv.h"
 #include "ip4/output.h"
-#include "stats/counter.h"
-#include "stats/stats.h"
+#include "core/counter.h"
+#include "core/counters.h"
 
 #define IP4_HDR_LEN 20u
 

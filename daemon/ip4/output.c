@@ -8,8 +8,8 @@
 #include "ip4/nh.h"
 #include "ip4/output.h"
 #include "neigh/neigh.h"
-#include "stats/counter.h"
-#include "stats/stats.h"
+#include "core/counter.h"
+#include "core/counters.h"
 
 FWD_COUNTER(ip4_output_no_route, "control_output_no_route");
 

@@ -1,24 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/* The IPv4 part of `config show`: addresses, routes and static neighbours as they run. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
 
-#include "core/daemon.h"
-#include "core/running.h"
 #include "ip4/addr.h"
 #include "ip4/ip4.h"
+#include "ip4/ip4_config.h"
 #include "neigh/neigh.h"
 #include "port/port.h"
-
-static int copy_args(struct fwd_config *dst, const struct fwd_config *src)
-{
-	for (unsigned i = 0; i < src->dpdk.n_args; i++)
-		if ((dst->dpdk.args[i] = strdup(src->dpdk.args[i])) == NULL)
-			return -1;
-	return 0;
-}
 
 static int running_routes(struct fwd_config *run, uint64_t *omitted)
 {
@@ -74,26 +67,11 @@ static int running_neighs(struct fwd_config *run)
 	return run->neighs != NULL ? 0 : -1;
 }
 
-struct fwd_config *fwd_running_config(uint64_t *omitted)
+int ip4_config_running(struct fwd_config *run, uint64_t *omitted)
 {
-	struct fwd_config *run = malloc(sizeof(*run));
-
-	if (run == NULL)
-		return NULL;
-	*run = *fwd.cfg;
-	memset(run->dpdk.args, 0, sizeof(run->dpdk.args));
-	run->routes = NULL;
-	run->neighs = NULL;
-	run->n_routes = run->n_neighs = 0;
-	*omitted = 0;
 	for (unsigned p = 0; p < run->n_ports && p < fwd_n_ports; p++) {
 		run->ports[p].n_addresses = ip4_addrs[p].n;
 		memcpy(run->ports[p].addresses, ip4_addrs[p].a, sizeof(ip4_addrs[p].a));
 	}
-	if (copy_args(run, fwd.cfg) < 0 || running_routes(run, omitted) < 0 ||
-	    running_neighs(run) < 0) {
-		fwd_config_free(run);
-		return NULL;
-	}
-	return run;
+	return running_routes(run, omitted) < 0 || running_neighs(run) < 0 ? -ENOMEM : 0;
 }

@@ -15,7 +15,7 @@
 #include "l2/bridge.h"
 #include "stats/stats_ctl.h"
 #include "port/port.h"
-#include "stats/counter.h"
+#include "core/counter.h"
 
 struct bridge bridge_table[FWD_MAX_BRIDGES];
 struct bridge *bridge_of_port[FWD_MAX_PORTS];

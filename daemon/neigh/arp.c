@@ -14,7 +14,7 @@
 #include "ip4/addr.h"
 #include "neigh/neigh_priv.h"
 #include "port/port.h"
-#include "stats/stats.h"
+#include "core/counters.h"
 
 #define ARP_FRAME_LEN (sizeof(struct rte_ether_hdr) + sizeof(struct rte_arp_hdr))
 

@@ -13,7 +13,7 @@
 #include "core/daemon.h"
 #include "ip4/nh.h"
 #include "neigh/neigh_priv.h"
-#include "stats/stats.h"
+#include "core/counters.h"
 
 #define ICMP_DEST_UNREACH 3
 #define ICMP_HOST_UNREACH 1

@@ -16,7 +16,7 @@
 
 #include "core/punt.h"
 #include "neigh/neigh.h"
-#include "stats/counter.h"
+#include "core/counter.h"
 
 #define NEIGH_HOLD_MAX        16   /* packets held per unresolved neighbour */
 #define NEIGH_HOLD_GLOBAL_MAX 4096 /* and in all of them together (neigh_hold_cap) */

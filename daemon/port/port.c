@@ -6,20 +6,11 @@
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 
+#include "core/control.h"
 #include "core/daemon.h"
 #include "core/log.h"
+#include "core/module.h"
 #include "port/port.h"
-
-struct fwd_port fwd_ports[FWD_MAX_PORTS];
-unsigned fwd_n_ports;
-
-struct fwd_port *fwd_port_by_name(const char *name)
-{
-	for (unsigned i = 0; i < fwd_n_ports; i++)
-		if (strcmp(fwd_ports[i].name, name) == 0)
-			return &fwd_ports[i];
-	return NULL;
-}
 
 /* The ethdev name of a device string: the vdev name before the first comma. */
 static void device_ethdev_name(const char *device, char *name, size_t len)
@@ -272,3 +263,36 @@ unsigned fwd_ports_link_poll(void)
 	}
 	return up;
 }
+
+/* ------------------------------------------------------------ life cycle */
+
+#define LINK_POLL_MS 500
+
+static struct event *link_ev;
+
+static void on_link_poll(void *arg)
+{
+	(void)arg;
+	fwd_ports_link_poll();
+}
+
+/* The ports themselves are set up by the top (main/lifecycle.c) before any
+ * module, and started after; the module polls their links. */
+static int port_module_init(const struct fwd_config *cfg)
+{
+	(void)cfg;
+	link_ev = fwd_timer_every(LINK_POLL_MS * 1000, on_link_poll, NULL);
+	return link_ev != NULL ? 0 : -ENOMEM;
+}
+
+static void port_module_fini(void)
+{
+	fwd_timer_free(&link_ev);
+}
+
+static struct fwd_module port_module = {
+	.name = "port",
+	.init = port_module_init,
+	.fini = port_module_fini,
+};
+FWD_MODULE(port_module);

@@ -1,10 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/*
- * The port table: one entry per configured port, indexed by its position in
- * the config ("port index", 0..fwd_n_ports-1; the DPDK port id is separate).
- * The table is filled before workers launch and never resized while they
- * run; at run time the control thread changes only admin_up.
- */
+/* Ports: ethdev set-up, queues, RSS, link state, admin state. The table
+ * itself (struct fwd_port, fwd_ports) is in core/ports.h. */
 #ifndef FWD_PORT_H
 #define FWD_PORT_H
 
@@ -15,43 +11,7 @@
 #include <rte_ether.h>
 
 #include "core/config.h"
-
-struct fwd_port {
-	/* datapath: read by workers, written by control before launch */
-	uint16_t port_id; /* DPDK port id */
-	uint8_t idx;      /* index in fwd_ports */
-	uint8_t mode;     /* enum fwd_port_mode */
-	uint8_t peer;     /* xconnect: index of the peer port */
-	uint8_t bridge;   /* bridge: index in fwd.cfg->bridges (a reload renumbers it) */
-	uint16_t mtu;
-	struct rte_ether_addr mac;
-	uint64_t mac48;       /* mac as the low 48 bits of a little-endian load: one compare */
-	uint8_t rx_ip4_cksum; /* the NIC flags IPv4 header checksums (RX_IP_CKSUM_GOOD/BAD) */
-	/* datapath: read by workers, written by control at run time */
-	volatile uint8_t admin_up;
-
-	/* control thread only */
-	char name[FWD_NAME_MAX];
-	char device[FWD_DEVICE_MAX];
-	char driver[64];
-	uint16_t n_rxq, n_txq, rxd, txd;
-	uint16_t rxq_worker[16]; /* rx queue -> worker index */
-	bool probed;
-	bool started;
-	bool promiscuous;
-	bool link_up;
-	bool link_full_duplex;
-	uint32_t link_speed;
-	uint64_t link_changes;
-	/* xstats baseline for `stats clear` */
-	unsigned n_xstats;
-	uint64_t *xstats_base;
-} __rte_cache_aligned;
-
-extern struct fwd_port fwd_ports[FWD_MAX_PORTS];
-extern unsigned fwd_n_ports;
-
-struct fwd_port *fwd_port_by_name(const char *name);
+#include "core/ports.h"
 
 /* Probe and configure every port of cfg (after EAL init, before launch). */
 int fwd_ports_init(const struct fwd_config *cfg, unsigned n_workers);

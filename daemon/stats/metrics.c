@@ -28,7 +28,7 @@
 #include "core/module.h"
 #include "core/worker.h"
 #include "port/port.h"
-#include "stats/counter.h"
+#include "core/counter.h"
 #include "stats/stats_ctl.h"
 
 #define MAX_HEADERS_SIZE 8192

@@ -11,7 +11,7 @@
 #include "core/module.h"
 #include "core/punt.h"
 #include "core/worker.h"
-#include "stats/counter.h"
+#include "core/counter.h"
 #include "stats/stats_ctl.h"
 
 #define SAMPLE_INTERVAL_MS 1000

@@ -9,7 +9,7 @@
 #include "core/daemon.h"
 #include "core/rpc.h"
 #include "port/port.h"
-#include "stats/counter.h"
+#include "core/counter.h"
 #include "stats/stats_ctl.h"
 
 /* Always shown, even at zero: the counters an operator looks for first. */

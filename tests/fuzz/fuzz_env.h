@@ -15,8 +15,8 @@
 
 #include "core/config.h"
 #include "core/daemon.h"
-#include "core/eal.h"
-#include "core/lifecycle.h"
+#include "main/eal.h"
+#include "main/lifecycle.h"
 #include "core/log.h"
 #include "ip4/nh.h"
 #include "port/port.h"

@@ -18,7 +18,7 @@
 #include "ip4/addr.h"
 #include "ip4/icmp.h"
 #include "port/port.h"
-#include "stats/stats.h"
+#include "core/counters.h"
 #include "test_eal.h"
 #include "ip4_pkt.h"
 

@@ -15,7 +15,7 @@
 
 #include "ip4/cksum.h"
 #include "ip4/icmp_priv.h"
-#include "stats/counter.h"
+#include "core/counter.h"
 
 #define IP4(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
 #define L2              14u

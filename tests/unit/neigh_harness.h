@@ -36,7 +36,7 @@
 #include "ip4/nh.h"
 #include "neigh/neigh_priv.h"
 #include "port/port.h"
-#include "stats/stats.h"
+#include "core/counters.h"
 
 #define IP(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
 #define P0_IP          IP(10, 0, 0, 1)

@@ -22,8 +22,8 @@
 #include <cmocka.h>
 
 #include "core/daemon.h"
-#include "core/eal.h"
-#include "core/lifecycle.h"
+#include "main/eal.h"
+#include "main/lifecycle.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "core/reload.h"

@@ -9,7 +9,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 
-#include "core/eal.h"
+#include "main/eal.h"
 #include "core/log.h"
 
 #define EAL_ARGV_MAX (32 + 2 * FWD_MAX_PORTS + FWD_MAX_EAL_ARGS)

@@ -15,8 +15,8 @@
 
 #include "core/control.h"
 #include "core/daemon.h"
-#include "core/eal.h"
-#include "core/lifecycle.h"
+#include "main/eal.h"
+#include "main/lifecycle.h"
 #include "core/log.h"
 #include "core/sdnotify.h"
 #include "port/port.h"

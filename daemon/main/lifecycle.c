@@ -16,7 +16,7 @@
 
 #include "core/control.h"
 #include "core/daemon.h"
-#include "core/lifecycle.h"
+#include "main/lifecycle.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "core/rpc.h"
