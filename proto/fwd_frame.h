@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * RPC framing shared by fwd-daemon and fwdctl (DESIGN.md section 6):
+ * RPC framing shared by fwd-daemon and fwdctl (the protocol is proto/fwd.proto):
  * a 4-byte big-endian length, then that many bytes of a packed
  * fwd.Request or fwd.Response. The length is checked against
  * FWD_FRAME_MAX before anything is allocated.

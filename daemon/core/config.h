@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The parsed configuration (DESIGN.md section 4). The loader fills a
+ * The parsed configuration (fwd.yaml(5), conf/fwd.yaml.5). The loader fills a
  * struct fwd_config from YAML and validates it whole; the daemon keeps the
  * running one and diffs a freshly loaded one against it on reload.
  * Every value is plain data (no pointers into YAML buffers), so a config can

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The configuration schema (DESIGN.md section 4 plus our extensions) as
+ * The configuration schema (fwd.yaml(5), conf/fwd.yaml.5) as
  * tables of key descriptors, and the one generic walker that applies them
  * to the YAML tree. Adding a key means adding a table row, nothing else.
  */

@@ -129,7 +129,7 @@ void fwd_rpc_arena_reset(struct fwd_rpc_arena *arena);
 void fwd_rpc_arena_free(struct fwd_rpc_arena *arena);
 
 /*
- * The libevent server on the control socket (DESIGN.md section 6): creates
+ * The libevent server on the control socket (proto/fwd.proto, proto/fwd_frame.h): creates
  * path's parent directory, replaces a stale socket (never another file or a
  * live daemon's socket), binds it 0660 root:group (root's group, with a
  * warning, when group does not exist). Returns NULL with errno set, having

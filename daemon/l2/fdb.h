@@ -4,8 +4,8 @@
  * learned from source addresses, aged out after mac_aging_s of silence,
  * bounded by fdb_max.
  *
- * Who writes what (DESIGN.md section 2: the control thread is the only
- * writer of shared tables):
+ * Who writes what (doc/architecture.md, "Threads and tables": the control
+ * thread is the only writer of shared tables):
  *  - Workers only read: one bulk lock-free lookup per burst in an rte_hash
  *    (RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF) whose data is a pointer to a
  *    struct fdb_entry. The one store they make is fdb_entry.seen, the last

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # make check-deb: build the Debian package (tests/deb/build.sh, lintian
 # clean), install it on this machine with dpkg -i, check what it put where
-# (DESIGN.md section 8 with PREFIX=/usr; /etc/fwd.yaml a conffile; the fwd
-# group; the unit enabled, not started), reinstall over an edited config,
+# (the layout of `make install` with PREFIX=/usr, README "Installing and
+# running under systemd"; /etc/fwd.yaml a conffile; the fwd group; the unit
+# enabled, not started), reinstall over an edited config,
 # remove, purge, and check that nothing of it is left.
 #
 # There is no scratch root to install into, so this changes the machine and

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # make install / uninstall into a DESTDIR (PREFIX=/usr, as packagers do):
-# every file of DESIGN.md section 8 with its mode, the optimised binaries,
-# the unit through systemd-analyze verify, the sysusers and tmpfiles
+# every file `make install` installs (README, "Installing and running
+# under systemd") with its mode, the optimised binaries, the unit through systemd-analyze verify, the sysusers and tmpfiles
 # snippets through their tools, the man pages through mandoc and groff,
 # bash completion, and /etc/fwd.yaml never overwritten.
 . "$(dirname "$0")/lib.sh"
