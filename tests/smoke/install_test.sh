@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # make install / uninstall into a DESTDIR (PREFIX=/usr, as packagers do):
 # every file `make install` installs (README, "Installing and running
-# under systemd") with its mode, the optimised binaries, the unit through systemd-analyze verify, the sysusers and tmpfiles
-# snippets through their tools, the man pages through mandoc and groff,
+# under systemd") with its mode, the optimised binaries, the unit through
+# systemd-analyze verify, the sysusers and tmpfiles snippets through their tools, the man pages through mandoc and groff,
 # bash completion, and /etc/fwd.yaml never overwritten.
 . "$(dirname "$0")/lib.sh"
 
