@@ -35,8 +35,6 @@
 
 #define NEIGH_TICK_BUDGET 4096 /* timers run per tick, so RPC clients get their turn */
 
-#define ERR(code, ...) (err != NULL ? snprintf(err, errlen, __VA_ARGS__) : 0, -(code))
-
 FWD_COUNTER(neigh_arp_req_sent, "arp_requests_sent");
 FWD_COUNTER(neigh_arp_req_rcvd, "arp_requests_received");
 FWD_COUNTER(neigh_arp_rep_sent, "arp_replies_sent");
@@ -96,7 +94,7 @@ bool neigh_addr_ok(uint8_t port, uint32_t ip)
 	return false;
 }
 
-static void set_state(struct neigh *n, enum neigh_state s, uint64_t now)
+void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now)
 {
 	n_incomplete += (s == NEIGH_INCOMPLETE) - (n->state == NEIGH_INCOMPLETE);
 	n->state = s;
@@ -118,8 +116,7 @@ static void rib_sync(struct neigh *n)
 	}
 }
 
-/* A new entry, incomplete, with its next hop pending; NULL when full. */
-static struct neigh *neigh_create(uint32_t ip, uint8_t port)
+struct neigh *neigh_create(uint32_t ip, uint8_t port)
 {
 	struct neigh *n;
 	uint32_t nh;
@@ -140,8 +137,7 @@ static struct neigh *neigh_create(uint32_t ip, uint8_t port)
 	return n;
 }
 
-/* Only for entries no route uses. */
-static void neigh_destroy(struct neigh *n)
+void neigh_destroy(struct neigh *n)
 {
 	neigh_hold_fail(n);
 	if (n->in_rib)
@@ -156,7 +152,7 @@ void neigh_resolve_start(struct neigh *n)
 {
 	uint64_t now = neigh_hooks.now_ms();
 
-	set_state(n, NEIGH_INCOMPLETE, now);
+	neigh_set_state(n, NEIGH_INCOMPLETE, now);
 	nh4_set_l2(n->nh, NULL);
 	n->probes = 1;
 	neigh_arp_request(n, false);
@@ -184,7 +180,7 @@ void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac)
 	if (n->state == NEIGH_PERMANENT)
 		return;
 	rte_ether_addr_copy(mac, &n->mac);
-	set_state(n, NEIGH_REACHABLE, now);
+	neigh_set_state(n, NEIGH_REACHABLE, now);
 	n->probes = 0;
 	nh4_set_l2(n->nh, mac);
 	neigh_timer_set(n, now + neigh_reachable_ms);
@@ -216,7 +212,7 @@ static void fail_log_flush(uint64_t now)
 
 static void neigh_fail(struct neigh *n, uint64_t now)
 {
-	set_state(n, NEIGH_FAILED, now);
+	neigh_set_state(n, NEIGH_FAILED, now);
 	nh4_set_l2(n->nh, NULL);
 	n->probes = 0;
 	neigh_hold_fail(n);
@@ -248,7 +244,7 @@ static void neigh_timer(struct neigh *n, uint64_t now)
 		neigh_fail(n, now);
 		return;
 	case NEIGH_REACHABLE:
-		set_state(n, NEIGH_STALE, now);
+		neigh_set_state(n, NEIGH_STALE, now);
 		n->probes = 0;
 		neigh_retry(n, now);
 		return;
@@ -315,73 +311,6 @@ void neigh_unref(uint32_t nh)
 		neigh_destroy(n);
 }
 
-int neigh_add_static(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac, char *err,
-                     size_t errlen)
-{
-	char a[FWD_IP4_STRLEN];
-	struct neigh *n;
-
-	fwd_ip4_fmt(ip, a);
-	if (port >= fwd_n_ports)
-		return ERR(ENODEV, "no such port");
-	if (fwd_ports[port].mode != FWD_MODE_L3)
-		return ERR(EINVAL, "port %s is not an l3 port", fwd_ports[port].name);
-	if (!rte_is_valid_assigned_ether_addr(mac))
-		return ERR(EINVAL, "bad MAC address: not a unicast address");
-	if (addr4_is_local(ip))
-		return ERR(EINVAL, "%s is one of our own addresses", a);
-	if (!addr4_on_port(port, ip))
-		return ERR(EINVAL, "%s is not on a connected subnet of %s", a,
-		           fwd_ports[port].name);
-	if (!neigh_addr_ok(port, ip))
-		return ERR(EINVAL, "%s is not a host address on %s", a, fwd_ports[port].name);
-	n = neigh_lookup(ip, port);
-	if (n == NULL && (n = neigh_create(ip, port)) == NULL)
-		return ERR(ENOSPC, "no room for %s in the next-hop table", a);
-	neigh_timer_cancel(n);
-	set_state(n, NEIGH_PERMANENT, neigh_hooks.now_ms());
-	n->probes = 0;
-	rte_ether_addr_copy(mac, &n->mac);
-	nh4_set_l2(n->nh, mac);
-	neigh_hold_release(n);
-	return 0;
-}
-
-/* `neigh del`, flush: gone, or back to resolving while routes use it. */
-static void neigh_remove(struct neigh *n)
-{
-	if (n->refs == 0)
-		neigh_destroy(n);
-	else
-		neigh_resolve_start(n);
-}
-
-int neigh_del(uint32_t ip, uint8_t port)
-{
-	struct neigh *n = neigh_lookup(ip, port);
-
-	if (n == NULL)
-		return -ENOENT;
-	neigh_remove(n);
-	return 0;
-}
-
-unsigned neigh_flush(uint8_t port, bool with_static)
-{
-	unsigned count = 0;
-	uint32_t pos = 0;
-	struct neigh *n;
-
-	while ((n = neigh_iter(&pos)) != NULL) {
-		if ((port != FWD_MAX_PORTS && n->port != port) ||
-		    (n->state == NEIGH_PERMANENT && !with_static))
-			continue;
-		neigh_remove(n);
-		count++;
-	}
-	return count;
-}
-
 void neigh_port_changed(uint8_t port)
 {
 	uint32_t pos = 0;
@@ -394,22 +323,6 @@ void neigh_port_changed(uint8_t port)
 		else
 			rib_sync(n);
 	}
-}
-
-uint64_t neigh_count(void)
-{
-	return neigh_table_count();
-}
-
-int neigh_describe(uint32_t nh, enum neigh_state *state, struct rte_ether_addr *mac)
-{
-	const struct neigh *n = neigh_by_nh(nh);
-
-	if (n == NULL)
-		return -ENOENT;
-	*state = n->state;
-	rte_ether_addr_copy(&n->mac, mac);
-	return 0;
 }
 
 /* ------------------------------------------------------------- life cycle */
@@ -441,22 +354,4 @@ void neigh_module_fini(void)
 void neigh_set_timeout(uint32_t timeout_s)
 {
 	neigh_reachable_ms = (uint64_t)timeout_s * 1000;
-}
-
-unsigned neigh_static_list(struct fwd_conf_neigh *out, unsigned max)
-{
-	unsigned n = 0;
-	uint32_t pos = 0;
-
-	for (struct neigh *e = neigh_iter(&pos); e != NULL; e = neigh_iter(&pos)) {
-		if (e->state != NEIGH_PERMANENT)
-			continue;
-		if (n < max) {
-			out[n].address = e->ip;
-			memcpy(out[n].mac, e->mac.addr_bytes, sizeof(out[n].mac));
-			snprintf(out[n].port, sizeof(out[n].port), "%s", fwd_ports[e->port].name);
-		}
-		n++;
-	}
-	return n;
 }

@@ -2,8 +2,9 @@
 /*
  * Inside the neighbour feature (control thread only): the entry, the table
  * (neigh_table.c), the state machine (neigh.c), hold queues (neigh_hold.c),
- * ARP (arp.c), life cycle (neigh_ctl.c) and RPC (neigh_rpc.c). Unit tests include it to drive the
- * module with a fake clock and to capture what it sends.
+ * ARP (arp.c), operators' changes (neigh_admin.c), life cycle (neigh_ctl.c)
+ * and RPC (neigh_rpc.c). Unit tests include it to drive the module with a
+ * fake clock and to capture what it sends.
  */
 #ifndef FWD_NEIGH_PRIV_H
 #define FWD_NEIGH_PRIV_H
@@ -79,7 +80,11 @@ struct neigh *neigh_timer_pop(uint64_t now);
 /* neigh.c: the state machine. */
 int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s); /* no timer event: tests */
 void neigh_module_fini(void);
-void neigh_tick(void); /* run due timers; neigh_ctl.c calls it every 100 ms */
+void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now);
+/* A new entry, incomplete, with its next hop pending; NULL when full. */
+struct neigh *neigh_create(uint32_t ip, uint8_t port);
+void neigh_destroy(struct neigh *n); /* only for entries no route uses */
+void neigh_tick(void);               /* run due timers; neigh_ctl.c calls it every 100 ms */
 /* ARP told us ip is at mac (reply, request from it, gratuitous). */
 void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac);
 /* A new dynamic entry learnt from ARP; NULL when the table is full. */
