@@ -150,6 +150,11 @@ static int ip4_reload_apply(const struct fwd_config *cur, const struct fwd_confi
 		fwd_reload_note(log, "neigh_timeout_s %u -> %u", cur->dataplane.neigh_timeout_s,
 		                next->dataplane.neigh_timeout_s);
 	}
+	if (cur->dataplane.neigh_max != next->dataplane.neigh_max) {
+		neigh_set_max(next->dataplane.neigh_max);
+		fwd_reload_note(log, "neigh_max %u -> %u", cur->dataplane.neigh_max,
+		                next->dataplane.neigh_max);
+	}
 	return 0;
 }
 

@@ -16,6 +16,11 @@
  *               removed, or failed (next hop back to pending) if routes use it.
  *   permanent   static: never aged or probed, never changed by ARP.
  *
+ * Dynamic entries no route uses are capped at neigh_max: a new one evicts
+ * the least recently used of them. Permanent entries and those routes use
+ * neither count nor are ever evicted; a route finds room in a full
+ * next-hop table by evicting an unused entry too.
+ *
  * Timers run from one libevent tick; time comes from neigh_hooks.now_ms so
  * tests can drive every transition with a fake clock.
  */
@@ -43,6 +48,7 @@ FWD_COUNTER(neigh_failures, "neigh_resolution_failures");
 FWD_COUNTER(neigh_aged_out, "neigh_aged_out");
 FWD_COUNTER(neigh_gratuitous, "arp_gratuitous_learned");
 FWD_COUNTER(neigh_table_full, "neigh_table_full");
+FWD_COUNTER(neigh_evicted, "neigh_evicted");
 
 static uint64_t mono_ms(void)
 {
@@ -58,6 +64,7 @@ struct neigh_hooks neigh_hooks = {
 	.icmp_error = icmp4_send_error,
 };
 uint64_t neigh_reachable_ms = 300 * 1000;
+uint32_t neigh_max = UINT32_MAX;
 
 static unsigned n_incomplete; /* entries in NEIGH_INCOMPLETE */
 
@@ -100,6 +107,7 @@ void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now)
 	n->state = s;
 	if (s != NEIGH_STALE) /* the age of a stale entry counts from its last confirmation */
 		n->updated_ms = now;
+	neigh_lru_sync(n);
 }
 
 /* The /32 host route goes to the neighbour on the port owning ip's subnet. */
@@ -116,12 +124,47 @@ static void rib_sync(struct neigh *n)
 	}
 }
 
-struct neigh *neigh_create(uint32_t ip, uint8_t port)
+void neigh_destroy(struct neigh *n)
+{
+	neigh_hold_fail(n);
+	if (n->in_rib)
+		rib4_clear_neigh(&ip4_rib, n->ip);
+	if (n->state == NEIGH_INCOMPLETE)
+		n_incomplete--;
+	nh4_release(n->nh);
+	neigh_table_del(n);
+}
+
+/* Evict the least recently used unused entries until at most keep are left. */
+static void neigh_evict(uint32_t keep)
+{
+	struct neigh *old;
+
+	while (neigh_lru_count() > keep && (old = neigh_lru_oldest()) != NULL) {
+		neigh_evicted.value++;
+		neigh_destroy(old);
+	}
+}
+
+/* A next hop for a new entry; a full table gives up an unused entry's. */
+static int neigh_nh_alloc(uint32_t ip, uint8_t port, uint32_t *nh)
+{
+	if (nh4_alloc(ip, port, nh) == 0)
+		return 0;
+	if (neigh_lru_oldest() == NULL)
+		return -ENOSPC;
+	neigh_evict(neigh_lru_count() - 1);
+	return nh4_alloc(ip, port, nh);
+}
+
+struct neigh *neigh_create(uint32_t ip, uint8_t port, bool dynamic)
 {
 	struct neigh *n;
 	uint32_t nh;
 
-	if (nh4_alloc(ip, port, &nh) < 0) {
+	if (dynamic && neigh_max > 0)
+		neigh_evict(neigh_max - 1);
+	if ((dynamic && neigh_max == 0) || neigh_nh_alloc(ip, port, &nh) < 0) {
 		neigh_table_full.value++;
 		return NULL;
 	}
@@ -134,18 +177,9 @@ struct neigh *neigh_create(uint32_t ip, uint8_t port)
 	n_incomplete++; /* calloc'ed: state is NEIGH_INCOMPLETE */
 	n->updated_ms = neigh_hooks.now_ms();
 	rib_sync(n);
+	if (dynamic)
+		neigh_lru_sync(n);
 	return n;
-}
-
-void neigh_destroy(struct neigh *n)
-{
-	neigh_hold_fail(n);
-	if (n->in_rib)
-		rib4_clear_neigh(&ip4_rib, n->ip);
-	if (n->state == NEIGH_INCOMPLETE)
-		n_incomplete--;
-	nh4_release(n->nh);
-	neigh_table_del(n);
 }
 
 void neigh_resolve_start(struct neigh *n)
@@ -167,7 +201,7 @@ struct neigh *neigh_new_resolving(uint32_t ip, uint8_t port)
 		neigh_table_full.value++;
 		return NULL;
 	}
-	n = neigh_create(ip, port);
+	n = neigh_create(ip, port, true);
 	if (n != NULL)
 		neigh_resolve_start(n);
 	return n;
@@ -184,12 +218,13 @@ void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac)
 	n->probes = 0;
 	nh4_set_l2(n->nh, mac);
 	neigh_timer_set(n, now + neigh_reachable_ms);
+	neigh_lru_touch(n);
 	neigh_hold_release(n);
 }
 
 struct neigh *neigh_learn(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac)
 {
-	struct neigh *n = neigh_create(ip, port);
+	struct neigh *n = neigh_create(ip, port, true);
 
 	if (n != NULL)
 		neigh_confirm(n, mac);
@@ -288,14 +323,17 @@ int neigh_ref(uint32_t ip, uint8_t port, uint32_t *nh)
 		return -EINVAL;
 	n = neigh_lookup(ip, port);
 	if (n == NULL) {
-		n = neigh_create(ip, port);
+		n = neigh_create(ip, port, false);
 		if (n == NULL)
 			return -ENOSPC;
+		n->refs++;
 		neigh_resolve_start(n);
-	} else if (n->state == NEIGH_FAILED && n->heap == NEIGH_NO_TIMER) {
-		neigh_resolve_start(n); /* a new route: worth another try */
+	} else {
+		n->refs++;
+		neigh_lru_sync(n);
+		if (n->state == NEIGH_FAILED && n->heap == NEIGH_NO_TIMER)
+			neigh_resolve_start(n); /* a new route: worth another try */
 	}
-	n->refs++;
 	*nh = n->nh;
 	return 0;
 }
@@ -307,8 +345,12 @@ void neigh_unref(uint32_t nh)
 	if (n == NULL || n->refs == 0 || --n->refs > 0)
 		return;
 	if ((n->state == NEIGH_FAILED && n->heap == NEIGH_NO_TIMER) ||
-	    !neigh_addr_ok(n->port, n->ip))
+	    !neigh_addr_ok(n->port, n->ip)) {
 		neigh_destroy(n);
+		return;
+	}
+	neigh_lru_sync(n); /* unused now: counts against neigh_max, may go */
+	neigh_evict(neigh_max);
 }
 
 void neigh_port_changed(uint8_t port)
@@ -334,6 +376,7 @@ int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s)
 	if (rc < 0)
 		return rc;
 	neigh_reachable_ms = (uint64_t)timeout_s * 1000;
+	neigh_max = n_nexthops; /* no cap below the table's until neigh_set_max */
 	n_incomplete = 0;
 	memset(&fail_log, 0, sizeof(fail_log));
 	fwd_punt_register(FWD_PUNT_ARP, neigh_arp_input);
@@ -354,4 +397,10 @@ void neigh_module_fini(void)
 void neigh_set_timeout(uint32_t timeout_s)
 {
 	neigh_reachable_ms = (uint64_t)timeout_s * 1000;
+}
+
+void neigh_set_max(uint32_t max)
+{
+	neigh_max = max;
+	neigh_evict(max);
 }

@@ -36,7 +36,7 @@ int neigh_add_static(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac
 	if (!neigh_addr_ok(port, ip))
 		return ERR(EINVAL, "%s is not a host address on %s", a, fwd_ports[port].name);
 	n = neigh_lookup(ip, port);
-	if (n == NULL && (n = neigh_create(ip, port)) == NULL)
+	if (n == NULL && (n = neigh_create(ip, port, false)) == NULL)
 		return ERR(ENOSPC, "no room for %s in the next-hop table", a);
 	neigh_timer_cancel(n);
 	neigh_set_state(n, NEIGH_PERMANENT, neigh_hooks.now_ms());

@@ -30,6 +30,7 @@ static int neigh_init(const struct fwd_config *cfg)
 		    strerror(-rc));
 		return rc;
 	}
+	neigh_set_max(cfg->dataplane.neigh_max);
 	tick_ev = fwd_timer_every(NEIGH_TICK_MS * 1000, neigh_tick_cb, NULL);
 	if (tick_ev == NULL)
 		return -ENOMEM;

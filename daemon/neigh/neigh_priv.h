@@ -44,9 +44,11 @@ struct neigh {
 	uint8_t state;             /* enum neigh_state */
 	uint8_t probes;            /* requests sent in the current round (incomplete, stale) */
 	bool in_rib;               /* its /32 host route is in the RIB */
+	bool in_lru;               /* on the eviction list: dynamic and refs == 0 */
 	struct rte_ether_addr mac; /* valid when reachable, stale or permanent */
 	uint64_t updated_ms;       /* last confirmation or state change */
-	uint64_t due_ms;           /* timer deadline, when heap != NEIGH_NO_TIMER */
+	struct neigh *lru_prev, *lru_next;
+	uint64_t due_ms; /* timer deadline, when heap != NEIGH_NO_TIMER */
 	uint8_t n_held, held_head;
 	struct neigh_held held[NEIGH_HOLD_MAX]; /* FIFO ring */
 };
@@ -61,6 +63,7 @@ struct neigh_hooks {
 
 extern struct neigh_hooks neigh_hooks;
 extern uint64_t neigh_reachable_ms; /* dataplane.neigh_timeout_s */
+extern uint32_t neigh_max;          /* dataplane.neigh_max: entries on the eviction list */
 
 /* neigh_table.c: entries by next hop and by (ip, port), and their timers. */
 int neigh_table_init(uint32_t n_nexthops);
@@ -76,13 +79,20 @@ void neigh_timer_set(struct neigh *n, uint64_t due_ms);
 void neigh_timer_cancel(struct neigh *n);
 /* The entry with the earliest deadline if it is due at now, taken off the heap. */
 struct neigh *neigh_timer_pop(uint64_t now);
+/* The eviction list holds exactly the dynamic entries no route uses: call
+ * neigh_lru_sync after a change of state or refs; touch on use or confirmation. */
+void neigh_lru_sync(struct neigh *n);
+void neigh_lru_touch(struct neigh *n);
+struct neigh *neigh_lru_oldest(void); /* NULL when none may be evicted */
+uint32_t neigh_lru_count(void);
 
 /* neigh.c: the state machine. */
 int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s); /* no timer event: tests */
 void neigh_module_fini(void);
 void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now);
-/* A new entry, incomplete, with its next hop pending; NULL when full. */
-struct neigh *neigh_create(uint32_t ip, uint8_t port);
+/* A new entry, incomplete, with its next hop pending; NULL when full.
+ * dynamic: no route will hold it, so it counts against neigh_max. */
+struct neigh *neigh_create(uint32_t ip, uint8_t port, bool dynamic);
 void neigh_destroy(struct neigh *n); /* only for entries no route uses */
 void neigh_tick(void);               /* run due timers; neigh_ctl.c calls it every 100 ms */
 /* ARP told us ip is at mac (reply, request from it, gratuitous). */
@@ -117,6 +127,7 @@ void neigh_arp_request(const struct neigh *n, bool unicast);
 
 /* Counters (global section of `fwdctl stats`). */
 extern struct fwd_counter neigh_arp_req_sent, neigh_arp_req_rcvd, neigh_arp_rep_sent,
-        neigh_arp_rep_rcvd, neigh_failures, neigh_aged_out, neigh_gratuitous, neigh_table_full;
+        neigh_arp_rep_rcvd, neigh_failures, neigh_aged_out, neigh_gratuitous, neigh_table_full,
+        neigh_evicted;
 
 #endif
