@@ -11,8 +11,10 @@
  *               goes if no route uses it, else waits for the next packet.
  *   reachable   confirmed by ARP (reply, request from it, gratuitous) less
  *               than neigh_timeout_s ago; the next hop forwards.
- *   stale       not confirmed for neigh_timeout_s: still forwards, unicast
- *               probes NEIGH_RETRANS_MS apart; no answer to NEIGH_MAX_PROBES:
+ *   stale       not confirmed for neigh_timeout_s, or new from a request for
+ *               our address (a claim, not proof, of two-way reachability):
+ *               still forwards; unicast probes NEIGH_RETRANS_MS apart (a new
+ *               entry's after NEIGH_DELAY_MS); no answer to NEIGH_MAX_PROBES:
  *               removed, or failed (next hop back to pending) if routes use it.
  *   permanent   static: never aged or probed, never changed by ARP.
  *
@@ -49,6 +51,7 @@ FWD_COUNTER(neigh_aged_out, "neigh_aged_out");
 FWD_COUNTER(neigh_gratuitous, "arp_gratuitous_learned");
 FWD_COUNTER(neigh_table_full, "neigh_table_full");
 FWD_COUNTER(neigh_evicted, "neigh_evicted");
+FWD_COUNTER(neigh_locktime_ignored, "arp_locktime_ignored");
 
 static uint64_t mono_ms(void)
 {
@@ -99,6 +102,13 @@ bool neigh_addr_ok(uint8_t port, uint32_t ip)
 			return true;
 	}
 	return false;
+}
+
+/* Reachable, stale and permanent entries have a MAC (their next hop forwards). */
+static bool neigh_has_mac(const struct neigh *n)
+{
+	return n->state == NEIGH_REACHABLE || n->state == NEIGH_STALE ||
+	       n->state == NEIGH_PERMANENT;
 }
 
 void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now)
@@ -213,6 +223,8 @@ void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac)
 
 	if (n->state == NEIGH_PERMANENT)
 		return;
+	if (!neigh_has_mac(n) || !rte_is_same_ether_addr(mac, &n->mac))
+		n->mac_ms = now;
 	rte_ether_addr_copy(mac, &n->mac);
 	neigh_set_state(n, NEIGH_REACHABLE, now);
 	n->probes = 0;
@@ -222,12 +234,26 @@ void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac)
 	neigh_hold_release(n);
 }
 
+bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac)
+{
+	return neigh_has_mac(n) && n->state != NEIGH_PERMANENT &&
+	       !rte_is_same_ether_addr(mac, &n->mac) &&
+	       neigh_hooks.now_ms() - n->mac_ms < NEIGH_LOCKTIME_MS;
+}
+
 struct neigh *neigh_learn(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac)
 {
 	struct neigh *n = neigh_create(ip, port, true);
+	uint64_t now = neigh_hooks.now_ms();
 
-	if (n != NULL)
-		neigh_confirm(n, mac);
+	if (n == NULL)
+		return NULL;
+	rte_ether_addr_copy(mac, &n->mac);
+	n->mac_ms = n->updated_ms = now;
+	neigh_set_state(n, NEIGH_STALE, now);
+	nh4_set_l2(n->nh, mac);
+	/* soon proven (its reply makes it reachable) or gone, as Linux's first probe */
+	neigh_timer_set(n, now + RTE_MIN((uint64_t)NEIGH_DELAY_MS, neigh_reachable_ms));
 	return n;
 }
 
@@ -379,6 +405,7 @@ int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s)
 	neigh_max = n_nexthops; /* no cap below the table's until neigh_set_max */
 	n_incomplete = 0;
 	memset(&fail_log, 0, sizeof(fail_log));
+	neigh_arp_reset();
 	fwd_punt_register(FWD_PUNT_ARP, neigh_arp_input);
 	fwd_punt_register(FWD_PUNT_RESOLVE, neigh_punt_resolve);
 	fwd_punt_register(FWD_PUNT_GLEAN, neigh_punt_glean);

@@ -26,6 +26,9 @@
 #define NEIGH_FAILED_MS       3000 /* a failed entry drops traffic this long before it may go */
 #define NEIGH_MAX_UNRESOLVED  1024 /* incomplete entries created by traffic (glean) */
 #define NEIGH_FAIL_LOG_MS     10000
+#define NEIGH_LOCKTIME_MS     1000  /* a learnt MAC may change once a second (Linux locktime) */
+#define NEIGH_DELAY_MS        5000  /* until an unconfirmed (stale) new entry is probed */
+#define NEIGH_CONFLICT_LOG_MS 60000 /* one line per address of ours claimed by another host */
 #define NEIGH_NO_TIMER        UINT32_MAX
 
 struct neigh_held {
@@ -47,6 +50,7 @@ struct neigh {
 	bool in_lru;               /* on the eviction list: dynamic and refs == 0 */
 	struct rte_ether_addr mac; /* valid when reachable, stale or permanent */
 	uint64_t updated_ms;       /* last confirmation or state change */
+	uint64_t mac_ms;           /* when mac was last learnt or changed (locktime) */
 	struct neigh *lru_prev, *lru_next;
 	uint64_t due_ms; /* timer deadline, when heap != NEIGH_NO_TIMER */
 	uint8_t n_held, held_head;
@@ -97,7 +101,10 @@ void neigh_destroy(struct neigh *n); /* only for entries no route uses */
 void neigh_tick(void);               /* run due timers; neigh_ctl.c calls it every 100 ms */
 /* ARP told us ip is at mac (reply, request from it, gratuitous). */
 void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac);
-/* A new dynamic entry learnt from ARP; NULL when the table is full. */
+/* Would mac replace n's within NEIGH_LOCKTIME_MS of its last change? */
+bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac);
+/* A new dynamic entry for a host that asked for one of our addresses:
+ * stale (its answer to a probe makes it reachable); NULL when full. */
 struct neigh *neigh_learn(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac);
 /* Back to incomplete: request now, retries on the timer. */
 void neigh_resolve_start(struct neigh *n);
@@ -122,12 +129,13 @@ void neigh_punt_glean(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 
 /* arp.c */
 void neigh_arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+void neigh_arp_reset(void); /* forget which address conflicts were logged */
 /* Request for n->ip: broadcast, or unicast to n->mac (a stale probe). */
 void neigh_arp_request(const struct neigh *n, bool unicast);
 
 /* Counters (global section of `fwdctl stats`). */
 extern struct fwd_counter neigh_arp_req_sent, neigh_arp_req_rcvd, neigh_arp_rep_sent,
         neigh_arp_rep_rcvd, neigh_failures, neigh_aged_out, neigh_gratuitous, neigh_table_full,
-        neigh_evicted;
+        neigh_gratuitous_ignored, neigh_locktime_ignored, neigh_conflicts, neigh_evicted;
 
 #endif

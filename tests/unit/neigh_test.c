@@ -10,15 +10,18 @@
 #define H5 IP(10, 0, 0, 5)
 #define H9 IP(10, 0, 0, 9)
 
-/* A host on p0 that answered us (reachable with MAC_A); frames cleared. */
+/* A host on p0 that asked for us (stale) and answered us (reachable with
+ * MAC_A); frames cleared. */
 static void learn_h5(void)
 {
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, P0_IP));
+	assert_int_equal(state_of(H5, 0), NEIGH_STALE);
+	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_A, H5, &P0_MAC, P0_IP));
 	assert_int_equal(state_of(H5, 0), NEIGH_REACHABLE);
 	sent_clear();
 }
 
-/* A host on p1 asks for our address there: a new entry. */
+/* A host on p1 asks for our address there: a new stale entry. */
 static void ask_p1(uint32_t ip)
 {
 	arp_in(1, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, ip, &ZERO_MAC, P1_IP));
@@ -297,7 +300,7 @@ static void test_flush_and_port_change(void **state)
 	assert_null(neigh_lookup(H5, 0));
 	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE); /* a route uses it */
 	assert_int_equal(state_of(IP(10, 0, 0, 50), 0), NEIGH_PERMANENT);
-	assert_int_equal(state_of(IP(172, 16, 3, 3), 1), NEIGH_REACHABLE);
+	assert_int_equal(state_of(IP(172, 16, 3, 3), 1), NEIGH_STALE);
 	assert_int_equal(n_sent, 1);
 
 	/* p1's address goes: its neighbours go with it */
@@ -386,8 +389,8 @@ static void test_cap_evicts_lru_unused(void **state)
 	assert_null(neigh_lookup(IP(172, 16, 0, 12), 1));
 	ask_p1(IP(172, 16, 0, 16));
 	assert_null(neigh_lookup(IP(172, 16, 0, 14), 1));
-	assert_non_null(neigh_lookup(IP(172, 16, 0, 11), 1));
-	assert_non_null(neigh_lookup(IP(172, 16, 0, 13), 1));
+	assert_int_equal(state_of(IP(172, 16, 0, 11), 1), NEIGH_STALE);
+	assert_int_equal(state_of(IP(172, 16, 0, 13), 1), NEIGH_REACHABLE);
 	assert_int_equal(neigh_evicted.value, 2);
 
 	/* a flood churns the unused entries only */
