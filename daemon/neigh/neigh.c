@@ -20,8 +20,9 @@
  *
  * Dynamic entries no route uses are capped at neigh_max: a new one evicts
  * the least recently used of them. Permanent entries and those routes use
- * neither count nor are ever evicted; a route finds room in a full
- * next-hop table by evicting an unused entry too.
+ * neither count nor are ever evicted (a gateway whose last route goes
+ * joins the others, newest); a route finds room in a full next-hop table
+ * by evicting an unused entry too.
  *
  * Timers run from one libevent tick; time comes from neigh_hooks.now_ms so
  * tests can drive every transition with a fake clock.
@@ -375,8 +376,9 @@ void neigh_unref(uint32_t nh)
 		neigh_destroy(n);
 		return;
 	}
-	neigh_lru_sync(n); /* unused now: counts against neigh_max, may go */
-	neigh_evict(neigh_max);
+	/* unused now: it counts against neigh_max; the next new entry trims the
+	 * list back to the cap, so removing a route never evicts another entry */
+	neigh_lru_sync(n);
 }
 
 void neigh_port_changed(uint8_t port)

@@ -402,15 +402,20 @@ static void test_cap_evicts_lru_unused(void **state)
 	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE);
 	assert_int_equal(neigh_table_full.value, 0);
 
-	/* the route goes: its gateway joins the unused ones, the oldest of them goes */
+	/* the route goes: its gateway joins the unused ones, newest; the next
+	 * new entry brings them back to the cap, evicting the two oldest */
 	neigh_unref(nh);
+	assert_int_equal(neigh_lru_count(), 5);
+	ask_p1(IP(172, 16, 9, 9));
 	assert_int_equal(neigh_lru_count(), 4);
-	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE);
 	assert_null(neigh_lookup(IP(172, 16, 5, 197), 1));
+	assert_null(neigh_lookup(IP(172, 16, 5, 198), 1));
+	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE);
 	/* a lower cap applies at once, the most recent stay */
 	neigh_set_max(1);
 	assert_int_equal(neigh_count(), 2);
-	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE);
+	assert_null(neigh_lookup(H9, 0));
+	assert_int_equal(state_of(IP(172, 16, 9, 9), 1), NEIGH_STALE);
 	neigh_flush(FWD_MAX_PORTS, true);
 	advance(6000);
 	sent_clear();
