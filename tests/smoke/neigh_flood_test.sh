@@ -9,7 +9,8 @@
 # still works.
 #
 #   h1 10.2.0.2/16 --- p0 10.2.0.1 [fwd] p1 10.3.0.1 --- h2 10.3.0.2/24
-#   (h1 also holds 10.50.0.1/16 on lo: the network behind a new gateway)
+#   (h1 also holds 10.2.0.3, a gateway the router has not heard of before
+#   the flood, and 10.50.0.1/16 on lo: the network behind it)
 . "$(dirname "$0")/lib.sh"
 
 CAP=1024
@@ -21,6 +22,7 @@ veth h1 v1 fw d1
 veth h2 v2 fw d2
 ns_host h1 v1 10.2.0.2/16 10.2.0.1
 ns_host h2 v2 10.3.0.2/24 10.3.0.1
+ip -n "$(ns h1)" addr add 10.2.0.3/16 dev v1
 ip -n "$(ns h1)" addr add 10.50.0.1/16 dev lo
 
 cfg=$(DATAPLANE_EXTRA="  nexthops: 2048
@@ -67,7 +69,7 @@ expect "the least recently used were evicted ($evicted)" "$evicted" -ge 1
 expect "no new entry was refused ($(counter neigh_table_full))" "$(counter neigh_table_full)" -eq 0
 
 echo "-- routes and forwarding"
-check "route add 10.50.0.0/16 via 10.2.0.2 (a new gateway)" fwdctl route add 10.50.0.0/16 via 10.2.0.2
+check "route add 10.50.0.0/16 via 10.2.0.3 (a new gateway)" fwdctl route add 10.50.0.0/16 via 10.2.0.3
 check "ping h2 -> h1 through the router" ns_exec h2 ping -c 2 -i 0.2 -W 2 10.2.0.2
 check "ping h2 -> 10.50.0.1 through the new route" ns_exec h2 ping -c 2 -i 0.2 -W 2 10.50.0.1
 
