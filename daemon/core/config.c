@@ -160,6 +160,7 @@ static int load(struct conf_ctx *c, struct fwd_config *cfg)
 	if (rc < 0)
 		return rc;
 	conf_pos_sort(&c->pm);
+	conf_derive(c, cfg);
 	conf_check(c, cfg);
 	if (c->nomem)
 		return -ENOMEM;

@@ -109,6 +109,8 @@ struct fwd_config {
 		uint16_t burst;           /* default 32 */
 		uint32_t mbufs;           /* default 16383 */
 		uint32_t neigh_timeout_s; /* default 300 */
+		uint32_t neigh_max;       /* extension: dynamic neighbours no route uses, default
+		                           * 16384 or half of nexthops if less; below nexthops */
 		uint32_t fib_tbl8s;       /* extension: FIB tbl8 groups (routes longer than /24
 		                           * and neighbours share them), default 32768 */
 		uint32_t nexthops;        /* extension: next-hop table size, default 65536 */

@@ -217,8 +217,29 @@ bool fwd_conf_full(const struct fwd_conf_checker *fc)
 	return conf_diag_full(&((const struct conf_ctx *)fc)->diag);
 }
 
+void conf_derive(struct conf_ctx *c, struct fwd_config *cfg)
+{
+	uint32_t half = cfg->dataplane.nexthops / 2;
+
+	/* the default leaves half the next hops at least to routes' gateways */
+	if (!given(c, &cfg->dataplane.neigh_max) && cfg->dataplane.neigh_max > half)
+		cfg->dataplane.neigh_max = half;
+}
+
+static void check_dataplane(struct conf_ctx *c, const struct fwd_config *cfg)
+{
+	const uint32_t *max = &cfg->dataplane.neigh_max;
+
+	if (*max >= cfg->dataplane.nexthops)
+		conf_err(&c->diag, at(c, max, (struct fwd_conf_pos){ 0, 0 }),
+		         "dataplane.neigh_max: %u must be below dataplane.nexthops (%u), so that "
+		         "routes always find room for their gateways",
+		         *max, cfg->dataplane.nexthops);
+}
+
 void conf_check(struct conf_ctx *c, const struct fwd_config *cfg)
 {
+	check_dataplane(c, cfg);
 	check_ports(c, cfg);
 	for (unsigned i = 0; i < n_checks; i++)
 		checks[i]((struct fwd_conf_checker *)c, cfg);

@@ -128,6 +128,8 @@ const char *conf_valid_socket(const char *s);
 const char *conf_valid_lcores(const char *s);
 const char *conf_valid_metrics(const char *s);
 
+/* Defaults that depend on other values, once decoded and before the checks. */
+void conf_derive(struct conf_ctx *c, struct fwd_config *cfg);
 /* Cross-reference checks on a decoded config; errors go to c->diag. */
 void conf_check(struct conf_ctx *c, const struct fwd_config *cfg);
 

@@ -58,6 +58,8 @@ static const struct conf_field dataplane_fields[] = {
 	  .def = 300),
 	F("fib_tbl8s", CONF_UINT, C, dataplane.fib_tbl8s, .min = 256, .max = 1048576, .def = 32768),
 	F("nexthops", CONF_UINT, C, dataplane.nexthops, .min = 1024, .max = 4194304, .def = 65536),
+	/* unless written, at most half of nexthops (conf_derive) */
+	F("neigh_max", CONF_UINT, C, dataplane.neigh_max, .min = 1, .max = 4194303, .def = 16384),
 	F("icmp_rate", CONF_UINT, C, dataplane.icmp_rate, .min = 0, .max = 100000, .def = 100),
 	{ .key = NULL },
 };

@@ -4,13 +4,20 @@
  * field before anything is learnt from them (a frame is hostile until
  * proven otherwise), requests for our addresses are answered, and senders
  * update the table as RFC 826 "merge" says: an existing entry is refreshed,
- * a new one is created only when the request was for us or the frame is
- * gratuitous (sender address == target address).
+ * a new one (stale) is created only when the request was for us. As Linux
+ * with arp_accept=0, a gratuitous ARP (sender address == target address)
+ * never creates one: one host could otherwise fill the table with a /16.
+ * A MAC changes at most once per NEIGH_LOCKTIME_MS. RFC 5227 probes
+ * (sender 0.0.0.0) for our addresses are answered, never learnt from, and
+ * another host claiming one of our addresses is counted and logged.
  */
+#include <string.h>
+
 #include <rte_arp.h>
 #include <rte_ether.h>
 
 #include "core/daemon.h"
+#include "core/log.h"
 #include "ip4/addr.h"
 #include "neigh/neigh_priv.h"
 #include "port/port.h"
@@ -26,6 +33,16 @@ struct arp_msg {
 
 static const struct rte_ether_addr eth_bcast = { { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
 static const struct rte_ether_addr eth_zero;
+
+FWD_COUNTER(neigh_gratuitous_ignored, "arp_gratuitous_ignored");
+FWD_COUNTER(neigh_conflicts, "arp_address_conflicts");
+
+/* Our addresses another host claimed, and when that was last logged. */
+#define CONFLICT_SLOTS 64
+static struct {
+	uint32_t ip;
+	uint64_t logged_ms;
+} conflicts[CONFLICT_SLOTS];
 
 /* Build one ARP frame from port and hand it to a worker; <0 when not sent. */
 static int arp_send(uint8_t port, uint16_t op, const struct rte_ether_addr *dst,
@@ -103,24 +120,72 @@ static int arp_parse(const struct rte_mbuf *m, uint8_t port, struct arp_msg *a)
 	a->sha = arp->arp_data.arp_sha;
 	a->sip = rte_be_to_cpu_32(arp->arp_data.arp_sip);
 	a->tip = rte_be_to_cpu_32(arp->arp_data.arp_tip);
-	/* nothing to learn from a sender we could never send to */
-	if (!rte_is_valid_assigned_ether_addr(&a->sha) || is_our_mac(&a->sha) ||
-	    !neigh_addr_ok(port, a->sip))
+	/* nothing to learn from a sender we could never send to; but a probe
+	 * (RFC 5227) asks from 0.0.0.0, and a conflict is worth knowing about */
+	if (!rte_is_valid_assigned_ether_addr(&a->sha) || is_our_mac(&a->sha))
+		return FWD_DROP_ARP_INVALID;
+	if (a->sip == 0 ? a->op != RTE_ARP_OP_REQUEST
+	                : !neigh_addr_ok(port, a->sip) && !addr4_is_local(a->sip))
 		return FWD_DROP_ARP_INVALID;
 	return -1;
 }
 
-static void arp_merge(uint8_t port, const struct arp_msg *a, bool may_create, bool gratuitous)
+void neigh_arp_reset(void)
+{
+	memset(conflicts, 0, sizeof(conflicts));
+}
+
+/* Should a conflict on ip be logged now? One line per address a minute. */
+static bool conflict_log_due(uint32_t ip, uint64_t now)
+{
+	unsigned slot = 0;
+
+	for (unsigned i = 0; i < CONFLICT_SLOTS; i++) {
+		if (conflicts[i].ip == ip) {
+			slot = i;
+			break;
+		}
+		if (conflicts[i].logged_ms < conflicts[slot].logged_ms)
+			slot = i; /* else reuse the longest quiet one */
+	}
+	if (conflicts[slot].ip == ip && now - conflicts[slot].logged_ms < NEIGH_CONFLICT_LOG_MS)
+		return false;
+	conflicts[slot].ip = ip;
+	conflicts[slot].logged_ms = now;
+	return true;
+}
+
+/* Another host says it has one of our addresses: misconfiguration or spoofing. */
+static void arp_conflict(uint8_t port, const struct arp_msg *a)
+{
+	char ip[FWD_IP4_STRLEN], mac[FWD_MAC_STRLEN];
+
+	neigh_conflicts.value++;
+	if (conflict_log_due(a->sip, neigh_hooks.now_ms()))
+		LOG(WARNING, "address conflict: %s on %s claims our address %s",
+		    fwd_mac_fmt(a->sha.addr_bytes, mac), fwd_ports[port].name,
+		    fwd_ip4_fmt(a->sip, ip));
+}
+
+static void arp_merge(uint8_t port, const struct arp_msg *a, bool for_us)
 {
 	struct neigh *n = neigh_lookup(a->sip, port);
+	bool gratuitous = a->sip == a->tip;
 
-	if (n != NULL) {
-		if (n->state == NEIGH_PERMANENT)
-			return; /* configured by an operator: ARP never overrides it */
-		neigh_confirm(n, &a->sha);
-	} else if (!may_create || neigh_learn(a->sip, port, &a->sha) == NULL) {
+	if (n == NULL) {
+		if (for_us)
+			neigh_learn(a->sip, port, &a->sha);
+		else if (gratuitous)
+			neigh_gratuitous_ignored.value++;
 		return;
 	}
+	if (n->state == NEIGH_PERMANENT)
+		return; /* configured by an operator: ARP never overrides it */
+	if (neigh_mac_locked(n, &a->sha)) {
+		neigh_locktime_ignored.value++;
+		return;
+	}
+	neigh_confirm(n, &a->sha);
 	if (gratuitous)
 		neigh_gratuitous.value++;
 }
@@ -129,7 +194,7 @@ void neigh_arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 {
 	uint8_t port = meta->in_port;
 	struct arp_msg a;
-	bool for_us, gratuitous;
+	bool for_us;
 	int bad = arp_parse(m, port, &a);
 
 	if (bad >= 0) {
@@ -142,9 +207,14 @@ void neigh_arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 		neigh_arp_req_rcvd.value++;
 	else
 		neigh_arp_rep_rcvd.value++;
+	if (addr4_is_local(a.sip)) {
+		arp_conflict(port, &a);
+		return;
+	}
 	for_us = a.op == RTE_ARP_OP_REQUEST && is_port_addr(port, a.tip);
-	gratuitous = a.sip == a.tip;
-	arp_merge(port, &a, for_us || gratuitous, gratuitous);
+	if (a.sip != 0) /* a probe's sender has no address yet: nothing to learn */
+		arp_merge(port, &a, for_us);
+	/* to a prober too (RFC 5227 2.4): from our address, to its MAC, tip 0.0.0.0 */
 	if (for_us && arp_send(port, RTE_ARP_OP_REPLY, &a.sha, &a.sha, a.tip, a.sip) == 0)
 		neigh_arp_rep_sent.value++;
 }

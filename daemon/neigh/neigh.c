@@ -11,10 +11,18 @@
  *               goes if no route uses it, else waits for the next packet.
  *   reachable   confirmed by ARP (reply, request from it, gratuitous) less
  *               than neigh_timeout_s ago; the next hop forwards.
- *   stale       not confirmed for neigh_timeout_s: still forwards, unicast
- *               probes NEIGH_RETRANS_MS apart; no answer to NEIGH_MAX_PROBES:
+ *   stale       not confirmed for neigh_timeout_s, or new from a request for
+ *               our address (a claim, not proof, of two-way reachability):
+ *               still forwards; unicast probes NEIGH_RETRANS_MS apart (a new
+ *               entry's after NEIGH_DELAY_MS); no answer to NEIGH_MAX_PROBES:
  *               removed, or failed (next hop back to pending) if routes use it.
  *   permanent   static: never aged or probed, never changed by ARP.
+ *
+ * Dynamic entries no route uses are capped at neigh_max: a new one evicts
+ * the least recently used of them. Permanent entries and those routes use
+ * neither count nor are ever evicted (a gateway whose last route goes
+ * joins the others, newest); a route finds room in a full next-hop table
+ * by evicting an unused entry too.
  *
  * Timers run from one libevent tick; time comes from neigh_hooks.now_ms so
  * tests can drive every transition with a fake clock.
@@ -35,8 +43,6 @@
 
 #define NEIGH_TICK_BUDGET 4096 /* timers run per tick, so RPC clients get their turn */
 
-#define ERR(code, ...) (err != NULL ? snprintf(err, errlen, __VA_ARGS__) : 0, -(code))
-
 FWD_COUNTER(neigh_arp_req_sent, "arp_requests_sent");
 FWD_COUNTER(neigh_arp_req_rcvd, "arp_requests_received");
 FWD_COUNTER(neigh_arp_rep_sent, "arp_replies_sent");
@@ -45,6 +51,8 @@ FWD_COUNTER(neigh_failures, "neigh_resolution_failures");
 FWD_COUNTER(neigh_aged_out, "neigh_aged_out");
 FWD_COUNTER(neigh_gratuitous, "arp_gratuitous_learned");
 FWD_COUNTER(neigh_table_full, "neigh_table_full");
+FWD_COUNTER(neigh_evicted, "neigh_evicted");
+FWD_COUNTER(neigh_locktime_ignored, "arp_locktime_ignored");
 
 static uint64_t mono_ms(void)
 {
@@ -60,6 +68,7 @@ struct neigh_hooks neigh_hooks = {
 	.icmp_error = icmp4_send_error,
 };
 uint64_t neigh_reachable_ms = 300 * 1000;
+uint32_t neigh_max = UINT32_MAX;
 
 static unsigned n_incomplete; /* entries in NEIGH_INCOMPLETE */
 
@@ -87,12 +96,20 @@ bool neigh_addr_ok(uint8_t port, uint32_t ip)
 	return addr4_rule_neigh(addr4_running(), port, ip, NULL, NULL, 0) == 0;
 }
 
-static void set_state(struct neigh *n, enum neigh_state s, uint64_t now)
+/* Reachable, stale and permanent entries have a MAC (their next hop forwards). */
+static bool neigh_has_mac(const struct neigh *n)
+{
+	return n->state == NEIGH_REACHABLE || n->state == NEIGH_STALE ||
+	       n->state == NEIGH_PERMANENT;
+}
+
+void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now)
 {
 	n_incomplete += (s == NEIGH_INCOMPLETE) - (n->state == NEIGH_INCOMPLETE);
 	n->state = s;
 	if (s != NEIGH_STALE) /* the age of a stale entry counts from its last confirmation */
 		n->updated_ms = now;
+	neigh_lru_sync(n);
 }
 
 /* The /32 host route goes to the neighbour on the port owning ip's subnet. */
@@ -109,13 +126,47 @@ static void rib_sync(struct neigh *n)
 	}
 }
 
-/* A new entry, incomplete, with its next hop pending; NULL when full. */
-static struct neigh *neigh_create(uint32_t ip, uint8_t port)
+void neigh_destroy(struct neigh *n)
+{
+	neigh_hold_fail(n);
+	if (n->in_rib)
+		rib4_clear_neigh(&ip4_rib, n->ip, n->nh);
+	if (n->state == NEIGH_INCOMPLETE)
+		n_incomplete--;
+	nh4_release(n->nh);
+	neigh_table_del(n);
+}
+
+/* Evict the least recently used unused entries until at most keep are left. */
+static void neigh_evict(uint32_t keep)
+{
+	struct neigh *old;
+
+	while (neigh_lru_count() > keep && (old = neigh_lru_oldest()) != NULL) {
+		neigh_evicted.value++;
+		neigh_destroy(old);
+	}
+}
+
+/* A next hop for a new entry; a full table gives up an unused entry's. */
+static int neigh_nh_alloc(uint32_t ip, uint8_t port, uint32_t *nh)
+{
+	if (nh4_alloc(ip, port, nh) == 0)
+		return 0;
+	if (neigh_lru_oldest() == NULL)
+		return -ENOSPC;
+	neigh_evict(neigh_lru_count() - 1);
+	return nh4_alloc(ip, port, nh);
+}
+
+struct neigh *neigh_create(uint32_t ip, uint8_t port, bool dynamic)
 {
 	struct neigh *n;
 	uint32_t nh;
 
-	if (nh4_alloc(ip, port, &nh) < 0) {
+	if (dynamic && neigh_max > 0)
+		neigh_evict(neigh_max - 1);
+	if ((dynamic && neigh_max == 0) || neigh_nh_alloc(ip, port, &nh) < 0) {
 		neigh_table_full.value++;
 		return NULL;
 	}
@@ -128,26 +179,16 @@ static struct neigh *neigh_create(uint32_t ip, uint8_t port)
 	n_incomplete++; /* calloc'ed: state is NEIGH_INCOMPLETE */
 	n->updated_ms = neigh_hooks.now_ms();
 	rib_sync(n);
+	if (dynamic)
+		neigh_lru_sync(n);
 	return n;
-}
-
-/* Only for entries no route uses. */
-static void neigh_destroy(struct neigh *n)
-{
-	neigh_hold_fail(n);
-	if (n->in_rib)
-		rib4_clear_neigh(&ip4_rib, n->ip, n->nh);
-	if (n->state == NEIGH_INCOMPLETE)
-		n_incomplete--;
-	nh4_release(n->nh);
-	neigh_table_del(n);
 }
 
 void neigh_resolve_start(struct neigh *n)
 {
 	uint64_t now = neigh_hooks.now_ms();
 
-	set_state(n, NEIGH_INCOMPLETE, now);
+	neigh_set_state(n, NEIGH_INCOMPLETE, now);
 	nh4_set_l2(n->nh, NULL);
 	n->probes = 1;
 	neigh_arp_request(n, false);
@@ -162,7 +203,7 @@ struct neigh *neigh_new_resolving(uint32_t ip, uint8_t port)
 		neigh_table_full.value++;
 		return NULL;
 	}
-	n = neigh_create(ip, port);
+	n = neigh_create(ip, port, true);
 	if (n != NULL)
 		neigh_resolve_start(n);
 	return n;
@@ -174,20 +215,37 @@ void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac)
 
 	if (n->state == NEIGH_PERMANENT)
 		return;
+	if (!neigh_has_mac(n) || !rte_is_same_ether_addr(mac, &n->mac))
+		n->mac_ms = now;
 	rte_ether_addr_copy(mac, &n->mac);
-	set_state(n, NEIGH_REACHABLE, now);
+	neigh_set_state(n, NEIGH_REACHABLE, now);
 	n->probes = 0;
 	nh4_set_l2(n->nh, mac);
 	neigh_timer_set(n, now + neigh_reachable_ms);
+	neigh_lru_touch(n);
 	neigh_hold_release(n);
+}
+
+bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac)
+{
+	return neigh_has_mac(n) && n->state != NEIGH_PERMANENT &&
+	       !rte_is_same_ether_addr(mac, &n->mac) &&
+	       neigh_hooks.now_ms() - n->mac_ms < NEIGH_LOCKTIME_MS;
 }
 
 struct neigh *neigh_learn(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac)
 {
-	struct neigh *n = neigh_create(ip, port);
+	struct neigh *n = neigh_create(ip, port, true);
+	uint64_t now = neigh_hooks.now_ms();
 
-	if (n != NULL)
-		neigh_confirm(n, mac);
+	if (n == NULL)
+		return NULL;
+	rte_ether_addr_copy(mac, &n->mac);
+	n->mac_ms = n->updated_ms = now;
+	neigh_set_state(n, NEIGH_STALE, now);
+	nh4_set_l2(n->nh, mac);
+	/* soon proven (its reply makes it reachable) or gone, as Linux's first probe */
+	neigh_timer_set(n, now + RTE_MIN((uint64_t)NEIGH_DELAY_MS, neigh_reachable_ms));
 	return n;
 }
 
@@ -207,7 +265,7 @@ static void fail_log_flush(uint64_t now)
 
 static void neigh_fail(struct neigh *n, uint64_t now)
 {
-	set_state(n, NEIGH_FAILED, now);
+	neigh_set_state(n, NEIGH_FAILED, now);
 	nh4_set_l2(n->nh, NULL);
 	n->probes = 0;
 	neigh_hold_fail(n);
@@ -239,7 +297,7 @@ static void neigh_timer(struct neigh *n, uint64_t now)
 		neigh_fail(n, now);
 		return;
 	case NEIGH_REACHABLE:
-		set_state(n, NEIGH_STALE, now);
+		neigh_set_state(n, NEIGH_STALE, now);
 		n->probes = 0;
 		neigh_retry(n, now);
 		return;
@@ -283,14 +341,17 @@ int neigh_ref(uint32_t ip, uint8_t port, uint32_t *nh)
 		return -EINVAL;
 	n = neigh_lookup(ip, port);
 	if (n == NULL) {
-		n = neigh_create(ip, port);
+		n = neigh_create(ip, port, false);
 		if (n == NULL)
 			return -ENOSPC;
+		n->refs++;
 		neigh_resolve_start(n);
-	} else if (n->state == NEIGH_FAILED && n->heap == NEIGH_NO_TIMER) {
-		neigh_resolve_start(n); /* a new route: worth another try */
+	} else {
+		n->refs++;
+		neigh_lru_sync(n);
+		if (n->state == NEIGH_FAILED && n->heap == NEIGH_NO_TIMER)
+			neigh_resolve_start(n); /* a new route: worth another try */
 	}
-	n->refs++;
 	*nh = n->nh;
 	return 0;
 }
@@ -304,66 +365,13 @@ void neigh_unref(uint32_t nh)
 	/* unused and not resolving for packets it holds: nothing to keep (a packet
 	 * would glean it again), so a reload leaves what a fresh start would */
 	if ((n->state == NEIGH_FAILED && n->heap == NEIGH_NO_TIMER) ||
-	    (n->state == NEIGH_INCOMPLETE && n->n_held == 0) || !neigh_addr_ok(n->port, n->ip))
+	    (n->state == NEIGH_INCOMPLETE && n->n_held == 0) || !neigh_addr_ok(n->port, n->ip)) {
 		neigh_destroy(n);
-}
-
-int neigh_add_static(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac, uint8_t origin,
-                     char *err, size_t errlen)
-{
-	char a[FWD_IP4_STRLEN];
-	struct neigh *n;
-	int rc = addr4_rule_neigh(addr4_running(), port, ip, mac->addr_bytes, err, errlen);
-
-	if (rc < 0)
-		return rc;
-	fwd_ip4_fmt(ip, a);
-	n = neigh_lookup(ip, port);
-	if (n == NULL && (n = neigh_create(ip, port)) == NULL)
-		return ERR(ENOSPC, "no room for %s in the next-hop table", a);
-	neigh_timer_cancel(n);
-	set_state(n, NEIGH_PERMANENT, neigh_hooks.now_ms());
-	n->origin = origin;
-	n->probes = 0;
-	rte_ether_addr_copy(mac, &n->mac);
-	nh4_set_l2(n->nh, mac);
-	neigh_hold_release(n);
-	return 0;
-}
-
-/* `neigh del`, flush: gone, or back to resolving while routes use it. */
-static void neigh_remove(struct neigh *n)
-{
-	if (n->refs == 0)
-		neigh_destroy(n);
-	else
-		neigh_resolve_start(n);
-}
-
-int neigh_del(uint32_t ip, uint8_t port)
-{
-	struct neigh *n = neigh_lookup(ip, port);
-
-	if (n == NULL)
-		return -ENOENT;
-	neigh_remove(n);
-	return 0;
-}
-
-unsigned neigh_flush(uint8_t port, bool with_static)
-{
-	unsigned count = 0;
-	uint32_t pos = 0;
-	struct neigh *n;
-
-	while ((n = neigh_iter(&pos)) != NULL) {
-		if ((port != FWD_MAX_PORTS && n->port != port) ||
-		    (n->state == NEIGH_PERMANENT && !with_static))
-			continue;
-		neigh_remove(n);
-		count++;
+		return;
 	}
-	return count;
+	/* unused now: it counts against neigh_max; the next new entry trims the
+	 * list back to the cap, so removing a route never evicts another entry */
+	neigh_lru_sync(n);
 }
 
 void neigh_port_changed(uint8_t port)
@@ -380,22 +388,6 @@ void neigh_port_changed(uint8_t port)
 	}
 }
 
-uint64_t neigh_count(void)
-{
-	return neigh_table_count();
-}
-
-int neigh_describe(uint32_t nh, enum neigh_state *state, struct rte_ether_addr *mac)
-{
-	const struct neigh *n = neigh_by_nh(nh);
-
-	if (n == NULL)
-		return -ENOENT;
-	*state = n->state;
-	rte_ether_addr_copy(&n->mac, mac);
-	return 0;
-}
-
 /* ------------------------------------------------------------- life cycle */
 
 int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s)
@@ -405,8 +397,10 @@ int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s)
 	if (rc < 0)
 		return rc;
 	neigh_reachable_ms = (uint64_t)timeout_s * 1000;
+	neigh_max = n_nexthops; /* no cap below the table's until neigh_set_max */
 	n_incomplete = 0;
 	memset(&fail_log, 0, sizeof(fail_log));
+	neigh_arp_reset();
 	fwd_punt_register(FWD_PUNT_ARP, neigh_arp_input);
 	fwd_punt_register(FWD_PUNT_RESOLVE, neigh_punt_resolve);
 	fwd_punt_register(FWD_PUNT_GLEAN, neigh_punt_glean);
@@ -427,23 +421,8 @@ void neigh_set_timeout(uint32_t timeout_s)
 	neigh_reachable_ms = (uint64_t)timeout_s * 1000;
 }
 
-bool neigh_static_get(uint32_t ip, uint8_t port, struct neigh_static *out)
+void neigh_set_max(uint32_t max)
 {
-	const struct neigh *e = neigh_lookup(ip, port);
-
-	if (e == NULL || e->state != NEIGH_PERMANENT)
-		return false;
-	*out = (struct neigh_static){ e->ip, e->port, e->origin, e->mac };
-	return true;
-}
-
-bool neigh_static_next(uint32_t *pos, struct neigh_static *out)
-{
-	for (struct neigh *e = neigh_iter(pos); e != NULL; e = neigh_iter(pos)) {
-		if (e->state != NEIGH_PERMANENT)
-			continue;
-		*out = (struct neigh_static){ e->ip, e->port, e->origin, e->mac };
-		return true;
-	}
-	return false;
+	neigh_max = max;
+	neigh_evict(max);
 }

@@ -67,6 +67,9 @@ uint64_t neigh_count(void);
 
 /* A reload changed dataplane.neigh_timeout_s. */
 void neigh_set_timeout(uint32_t timeout_s);
+/* At start-up and on reload: dataplane.neigh_max, the cap on dynamic
+ * entries no route uses; the least recently used go when it is lowered. */
+void neigh_set_max(uint32_t max);
 
 struct neigh_static {
 	uint32_t ip;

@@ -31,6 +31,7 @@ static int neigh_init(const struct fwd_config *cfg)
 		    strerror(-rc));
 		return rc;
 	}
+	neigh_set_max(cfg->dataplane.neigh_max);
 	tick_ev = fwd_timer_every(NEIGH_TICK_MS * 1000, neigh_tick_cb, NULL);
 	if (tick_ev == NULL)
 		return -ENOMEM;
@@ -46,12 +47,17 @@ static void neigh_fini(void)
 static int neigh_reload_apply(const struct fwd_config *cur, const struct fwd_config *next,
                               struct fwd_reload_log *log)
 {
-	(void)cur;
-	if (neigh_reachable_ms == (uint64_t)next->dataplane.neigh_timeout_s * 1000)
-		return 0;
-	fwd_reload_note(log, "neigh_timeout_s %u -> %u", (unsigned)(neigh_reachable_ms / 1000),
-	                next->dataplane.neigh_timeout_s);
-	neigh_set_timeout(next->dataplane.neigh_timeout_s);
+	(void)cur; /* the running values are the reference */
+	if (neigh_reachable_ms != (uint64_t)next->dataplane.neigh_timeout_s * 1000) {
+		fwd_reload_note(log, "neigh_timeout_s %u -> %u",
+		                (unsigned)(neigh_reachable_ms / 1000),
+		                next->dataplane.neigh_timeout_s);
+		neigh_set_timeout(next->dataplane.neigh_timeout_s);
+	}
+	if (neigh_max != next->dataplane.neigh_max) {
+		fwd_reload_note(log, "neigh_max %u -> %u", neigh_max, next->dataplane.neigh_max);
+		neigh_set_max(next->dataplane.neigh_max);
+	}
 	return 0;
 }
 

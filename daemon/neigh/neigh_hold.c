@@ -106,6 +106,7 @@ void neigh_hold_free(struct neigh *n)
 
 void neigh_send(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local)
 {
+	neigh_lru_touch(n); /* in use: the last an unused entry to be evicted */
 	switch (n->state) {
 	case NEIGH_REACHABLE:
 	case NEIGH_STALE:

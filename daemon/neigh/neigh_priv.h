@@ -2,8 +2,9 @@
 /*
  * Inside the neighbour feature (control thread only): the entry, the table
  * (neigh_table.c), the state machine (neigh.c), hold queues (neigh_hold.c),
- * ARP (arp.c), life cycle (neigh_ctl.c) and RPC (neigh_rpc.c). Unit tests include it to drive the
- * module with a fake clock and to capture what it sends.
+ * ARP (arp.c), operators' changes (neigh_admin.c), life cycle (neigh_ctl.c)
+ * and RPC (neigh_rpc.c). Unit tests include it to drive the module with a
+ * fake clock and to capture what it sends.
  */
 #ifndef FWD_NEIGH_PRIV_H
 #define FWD_NEIGH_PRIV_H
@@ -25,6 +26,9 @@
 #define NEIGH_FAILED_MS       3000 /* a failed entry drops traffic this long before it may go */
 #define NEIGH_MAX_UNRESOLVED  1024 /* incomplete entries created by traffic (glean) */
 #define NEIGH_FAIL_LOG_MS     10000
+#define NEIGH_LOCKTIME_MS     1000  /* a learnt MAC may change once a second (Linux locktime) */
+#define NEIGH_DELAY_MS        5000  /* until an unconfirmed (stale) new entry is probed */
+#define NEIGH_CONFLICT_LOG_MS 60000 /* one line per address of ours claimed by another host */
 #define NEIGH_NO_TIMER        UINT32_MAX
 
 struct neigh_held {
@@ -43,10 +47,13 @@ struct neigh {
 	uint8_t state;             /* enum neigh_state */
 	uint8_t probes;            /* requests sent in the current round (incomplete, stale) */
 	bool in_rib;               /* its /32 host route is in the RIB */
+	bool in_lru;               /* on the eviction list: dynamic and refs == 0 */
 	uint8_t origin;            /* who made it permanent (enum fwd_origin) */
 	struct rte_ether_addr mac; /* valid when reachable, stale or permanent */
 	uint64_t updated_ms;       /* last confirmation or state change */
-	uint64_t due_ms;           /* timer deadline, when heap != NEIGH_NO_TIMER */
+	uint64_t mac_ms;           /* when mac was last learnt or changed (locktime) */
+	struct neigh *lru_prev, *lru_next;
+	uint64_t due_ms; /* timer deadline, when heap != NEIGH_NO_TIMER */
 	uint8_t n_held, held_head;
 	struct neigh_held held[NEIGH_HOLD_MAX]; /* FIFO ring */
 };
@@ -61,6 +68,7 @@ struct neigh_hooks {
 
 extern struct neigh_hooks neigh_hooks;
 extern uint64_t neigh_reachable_ms; /* dataplane.neigh_timeout_s */
+extern uint32_t neigh_max;          /* dataplane.neigh_max: entries on the eviction list */
 
 /* neigh_table.c: entries by next hop and by (ip, port), and their timers. */
 int neigh_table_init(uint32_t n_nexthops);
@@ -76,14 +84,28 @@ void neigh_timer_set(struct neigh *n, uint64_t due_ms);
 void neigh_timer_cancel(struct neigh *n);
 /* The entry with the earliest deadline if it is due at now, taken off the heap. */
 struct neigh *neigh_timer_pop(uint64_t now);
+/* The eviction list holds exactly the dynamic entries no route uses: call
+ * neigh_lru_sync after a change of state or refs; touch on use or confirmation. */
+void neigh_lru_sync(struct neigh *n);
+void neigh_lru_touch(struct neigh *n);
+struct neigh *neigh_lru_oldest(void); /* NULL when none may be evicted */
+uint32_t neigh_lru_count(void);
 
 /* neigh.c: the state machine. */
 int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s); /* no timer event: tests */
 void neigh_module_fini(void);
-void neigh_tick(void); /* run due timers; neigh_ctl.c calls it every 100 ms */
+void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now);
+/* A new entry, incomplete, with its next hop pending; NULL when full.
+ * dynamic: no route will hold it, so it counts against neigh_max. */
+struct neigh *neigh_create(uint32_t ip, uint8_t port, bool dynamic);
+void neigh_destroy(struct neigh *n); /* only for entries no route uses */
+void neigh_tick(void);               /* run due timers; neigh_ctl.c calls it every 100 ms */
 /* ARP told us ip is at mac (reply, request from it, gratuitous). */
 void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac);
-/* A new dynamic entry learnt from ARP; NULL when the table is full. */
+/* Would mac replace n's within NEIGH_LOCKTIME_MS of its last change? */
+bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac);
+/* A new dynamic entry for a host that asked for one of our addresses:
+ * stale (its answer to a probe makes it reachable); NULL when full. */
 struct neigh *neigh_learn(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac);
 /* Back to incomplete: request now, retries on the timer. */
 void neigh_resolve_start(struct neigh *n);
@@ -108,11 +130,13 @@ void neigh_punt_glean(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 
 /* arp.c */
 void neigh_arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+void neigh_arp_reset(void); /* forget which address conflicts were logged */
 /* Request for n->ip: broadcast, or unicast to n->mac (a stale probe). */
 void neigh_arp_request(const struct neigh *n, bool unicast);
 
 /* Counters (global section of `fwdctl stats`). */
 extern struct fwd_counter neigh_arp_req_sent, neigh_arp_req_rcvd, neigh_arp_rep_sent,
-        neigh_arp_rep_rcvd, neigh_failures, neigh_aged_out, neigh_gratuitous, neigh_table_full;
+        neigh_arp_rep_rcvd, neigh_failures, neigh_aged_out, neigh_gratuitous, neigh_table_full,
+        neigh_gratuitous_ignored, neigh_locktime_ignored, neigh_conflicts, neigh_evicted;
 
 #endif

@@ -2,8 +2,11 @@
 /*
  * The neighbour table. Every entry owns a next hop, so the next-hop index
  * is its identity: by_nh[] finds it from a route or a punted packet in
- * O(1), a chained hash finds it by (ip, port), and a binary min-heap keeps
- * the timers (retries, probes, aging) so a tick only looks at what is due.
+ * O(1), a chained hash finds it by (ip, port), a binary min-heap keeps
+ * the timers (retries, probes, aging) so a tick only looks at what is due,
+ * and a doubly linked list orders the entries that may be evicted (dynamic,
+ * no route uses them) from least to most recently used or confirmed, so the
+ * cap on them (neigh_max) costs O(1) per new entry.
  * Control thread only; workers never see any of it.
  */
 #include <errno.h>
@@ -21,6 +24,8 @@ static uint32_t bucket_mask;
 static struct neigh **heap; /* timers, earliest first */
 static uint32_t n_heap;
 static uint64_t n_entries;
+static struct neigh *lru_head, *lru_tail; /* least recently used first */
+static uint32_t n_lru;
 
 static uint32_t hash(uint32_t ip, uint8_t port)
 {
@@ -40,6 +45,8 @@ int neigh_table_init(uint32_t n_nexthops)
 	bucket = calloc(nb, sizeof(*bucket));
 	n_heap = 0;
 	n_entries = 0;
+	lru_head = lru_tail = NULL;
+	n_lru = 0;
 	if (by_nh == NULL || heap == NULL || bucket == NULL) {
 		neigh_table_fini();
 		return -ENOMEM;
@@ -63,6 +70,8 @@ void neigh_table_fini(void)
 	bucket = NULL;
 	cap = n_heap = 0;
 	n_entries = 0;
+	lru_head = lru_tail = NULL;
+	n_lru = 0;
 }
 
 struct neigh *neigh_by_nh(uint32_t nh)
@@ -91,6 +100,57 @@ struct neigh *neigh_iter(uint32_t *pos)
 	return NULL;
 }
 
+/* ------------------------------------------------------------------- LRU */
+
+static void lru_unlink(struct neigh *n)
+{
+	*(n->lru_prev != NULL ? &n->lru_prev->lru_next : &lru_head) = n->lru_next;
+	*(n->lru_next != NULL ? &n->lru_next->lru_prev : &lru_tail) = n->lru_prev;
+	n->lru_prev = n->lru_next = NULL;
+	n->in_lru = false;
+	n_lru--;
+}
+
+static void lru_append(struct neigh *n)
+{
+	n->lru_prev = lru_tail;
+	n->lru_next = NULL;
+	*(lru_tail != NULL ? &lru_tail->lru_next : &lru_head) = n;
+	lru_tail = n;
+	n->in_lru = true;
+	n_lru++;
+}
+
+void neigh_lru_sync(struct neigh *n)
+{
+	bool evictable = n->state != NEIGH_PERMANENT && n->refs == 0;
+
+	if (evictable && !n->in_lru)
+		lru_append(n);
+	else if (!evictable && n->in_lru)
+		lru_unlink(n);
+}
+
+void neigh_lru_touch(struct neigh *n)
+{
+	if (n->in_lru && n != lru_tail) {
+		lru_unlink(n);
+		lru_append(n);
+	}
+}
+
+struct neigh *neigh_lru_oldest(void)
+{
+	return lru_head;
+}
+
+uint32_t neigh_lru_count(void)
+{
+	return n_lru;
+}
+
+/* ----------------------------------------------------------------- entries */
+
 struct neigh *neigh_table_add(uint32_t ip, uint8_t port, uint32_t nh)
 {
 	struct neigh *n;
@@ -118,6 +178,8 @@ void neigh_table_del(struct neigh *n)
 	uint32_t *p = &bucket[hash(n->ip, n->port)];
 
 	neigh_timer_cancel(n);
+	if (n->in_lru)
+		lru_unlink(n);
 	while (*p != 0 && *p != n->nh)
 		p = &by_nh[*p]->hnext;
 	if (*p == n->nh)

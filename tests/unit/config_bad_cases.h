@@ -106,6 +106,9 @@ static struct bad_case bad_cases[] = {
 	{ "neigh_offlink.yaml", 9, 16, "is not on a connected subnet of p0" },
 	{ "neigh_dup.yaml", 10, 16, "duplicate neighbour 10.0.0.2 on port 'p0'" },
 	{ "neigh_multicast_mac.yaml", 9, 31, "is not a unicast MAC address" },
+	{ "neigh_max_not_below.yaml", 3, 14,
+	  "dataplane.neigh_max: 2048 must be below dataplane.nexthops (2048), so that routes "
+	  "always find room for their gateways" },
 	{ "many_semantic_errors.yaml", 3, 13, "duplicate port name 'p0'" },
 };
 

@@ -33,6 +33,7 @@ static void assert_defaults(const struct fwd_config *cfg)
 	assert_int_equal(cfg->dataplane.burst, 32);
 	assert_int_equal(cfg->dataplane.mbufs, 16383);
 	assert_int_equal(cfg->dataplane.neigh_timeout_s, 300);
+	assert_int_equal(cfg->dataplane.neigh_max, 16384);
 	assert_string_equal(cfg->control.socket, FWD_SOCKET_DEFAULT);
 	assert_string_equal(cfg->control.socket_group, "fwd");
 	assert_string_equal(cfg->control.metrics, "");
@@ -318,6 +319,25 @@ static void test_cannot_open(void **state)
 }
 
 /* Input that libyaml's reader refuses is reported at the right place too. */
+/* Unless written, neigh_max leaves half the next hops to routes' gateways. */
+static void test_neigh_max_default(void **state)
+{
+	static const char small[] =
+	        "dataplane: { nexthops: 4096 }\nports: [ { name: p0, device: x } ]\n";
+	static const char set[] = "dataplane: { nexthops: 4096, neigh_max: 4000 }\n"
+	                          "ports: [ { name: p0, device: x } ]\n";
+	struct fwd_config *cfg = fwd_config_load_buf("mem.yaml", small, strlen(small), stderr);
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_int_equal(cfg->dataplane.neigh_max, 2048);
+	fwd_config_free(cfg);
+	cfg = fwd_config_load_buf("mem.yaml", set, strlen(set), stderr);
+	assert_non_null(cfg);
+	assert_int_equal(cfg->dataplane.neigh_max, 4000);
+	fwd_config_free(cfg);
+}
+
 static void test_reader_errors(void **state)
 {
 	static const struct {
@@ -357,7 +377,7 @@ int main(void)
 		cmocka_unit_test(test_block_style),      cmocka_unit_test(test_emit_quoting),
 		cmocka_unit_test(test_lcores),           cmocka_unit_test(test_mode_names),
 		cmocka_unit_test(test_bad_files_listed), cmocka_unit_test(test_cannot_open),
-		cmocka_unit_test(test_reader_errors),
+		cmocka_unit_test(test_reader_errors),    cmocka_unit_test(test_neigh_max_default),
 	};
 	struct CMUnitTest bad[N(bad_cases)];
 	int failed;

@@ -108,7 +108,7 @@ static void test_list_paged(void **state)
 	assert_int_equal(total, N_LEARNT + 2);
 	assert_true(p1 > 0);
 
-	/* filtered: p0 holds one reachable and one incomplete entry */
+	/* filtered: p0 holds one stale (it asked for us) and one incomplete entry */
 	r = list("p0");
 	assert_false(r->more);
 	assert_int_equal(r->neigh_list->n_neighbours, 2);
@@ -116,7 +116,7 @@ static void test_list_paged(void **state)
 		const Fwd__NeighEntry *e = r->neigh_list->neighbours[i];
 		if (strcmp(e->address, "10.0.0.5") == 0) {
 			assert_string_equal(e->mac, "02:bb:00:00:00:0b");
-			assert_string_equal(e->state, "reachable");
+			assert_string_equal(e->state, "stale");
 		} else {
 			assert_string_equal(e->address, "10.0.0.6");
 			assert_string_equal(e->mac, "");

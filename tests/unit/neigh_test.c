@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Neighbour state machine with a fake clock: resolution, retries, failure,
- * hold queues, aging and probes, static entries, flush, references.
+ * hold queues, aging and probes, static entries, flush, references, the
+ * cap on unused dynamic entries and their LRU eviction.
  * Frames are compared byte for byte. ARP input checks: neigh_arp_test.c.
  */
 #include "neigh_harness.h"
@@ -9,12 +10,21 @@
 #define H5 IP(10, 0, 0, 5)
 #define H9 IP(10, 0, 0, 9)
 
-/* A host on p0 that answered us (reachable with MAC_A); frames cleared. */
+/* A host on p0 that asked for us (stale) and answered us (reachable with
+ * MAC_A); frames cleared. */
 static void learn_h5(void)
 {
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, P0_IP));
+	assert_int_equal(state_of(H5, 0), NEIGH_STALE);
+	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_A, H5, &P0_MAC, P0_IP));
 	assert_int_equal(state_of(H5, 0), NEIGH_REACHABLE);
 	sent_clear();
+}
+
+/* A host on p1 asks for our address there: a new stale entry. */
+static void ask_p1(uint32_t ip)
+{
+	arp_in(1, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, ip, &ZERO_MAC, P1_IP));
 }
 
 static void test_resolve_retries_then_fail(void **state)
@@ -298,7 +308,7 @@ static void test_flush_and_port_change(void **state)
 	assert_null(neigh_lookup(H5, 0));
 	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE); /* a route uses it */
 	assert_int_equal(state_of(IP(10, 0, 0, 50), 0), NEIGH_PERMANENT);
-	assert_int_equal(state_of(IP(172, 16, 3, 3), 1), NEIGH_REACHABLE);
+	assert_int_equal(state_of(IP(172, 16, 3, 3), 1), NEIGH_STALE);
 	assert_int_equal(n_sent, 1);
 
 	/* p1's address goes: its neighbours go with it */
@@ -362,6 +372,101 @@ static void test_describe_and_names(void **state)
 	neigh_unref(NH4_FIRST_DYNAMIC + 99);
 }
 
+/* neigh_max caps the dynamic entries no route uses: a new one evicts the
+ * least recently used or confirmed of them; static entries and routes'
+ * gateways neither count nor go. */
+static void test_cap_evicts_lru_unused(void **state)
+{
+	uint32_t S = IP(10, 0, 0, 50), nh;
+	char err[128];
+
+	(void)state;
+	neigh_set_max(4);
+	assert_int_equal(neigh_add_static(S, 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
+	assert_int_equal(neigh_ref(H9, 0, &nh), 0);
+	for (unsigned i = 1; i <= 4; i++)
+		ask_p1(IP(172, 16, 0, 10 + i));
+	assert_int_equal(neigh_count(), 6);
+	assert_int_equal(neigh_lru_count(), 4);
+	assert_int_equal(neigh_evicted.value, 0);
+
+	/* .11 is used (a packet for it) and .13 confirmed: .12 then .14 go */
+	resolve(0, neigh_lookup(IP(172, 16, 0, 11), 1)->nh, IP(172, 16, 0, 11), 1);
+	arp_in(1, mk_arp(RTE_ARP_OP_REPLY, &P1_MAC, &MAC_B, IP(172, 16, 0, 13), &P1_MAC, P1_IP));
+	ask_p1(IP(172, 16, 0, 15));
+	assert_null(neigh_lookup(IP(172, 16, 0, 12), 1));
+	ask_p1(IP(172, 16, 0, 16));
+	assert_null(neigh_lookup(IP(172, 16, 0, 14), 1));
+	assert_int_equal(state_of(IP(172, 16, 0, 11), 1), NEIGH_STALE);
+	assert_int_equal(state_of(IP(172, 16, 0, 13), 1), NEIGH_REACHABLE);
+	assert_int_equal(neigh_evicted.value, 2);
+
+	/* a flood churns the unused entries only */
+	for (unsigned i = 0; i < 1000; i++)
+		ask_p1(IP(172, 16, 1 + i / 200, 1 + i % 200));
+	assert_int_equal(neigh_count(), 6);
+	assert_int_equal(neigh_evicted.value, 1002);
+	assert_int_equal(state_of(S, 0), NEIGH_PERMANENT);
+	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE);
+	assert_int_equal(neigh_table_full.value, 0);
+
+	/* the route goes: its gateway (answered meanwhile; one still resolving
+	 * for no packet would go with it) joins the unused ones, newest; the
+	 * next new entry brings them back to the cap, evicting the two oldest */
+	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_B, H9, &P0_MAC, P0_IP));
+	neigh_unref(nh);
+	assert_int_equal(neigh_lru_count(), 5);
+	ask_p1(IP(172, 16, 9, 9));
+	assert_int_equal(neigh_lru_count(), 4);
+	assert_null(neigh_lookup(IP(172, 16, 5, 197), 1));
+	assert_null(neigh_lookup(IP(172, 16, 5, 198), 1));
+	assert_int_equal(state_of(H9, 0), NEIGH_REACHABLE);
+	/* a lower cap applies at once, the most recent stay */
+	neigh_set_max(1);
+	assert_int_equal(neigh_count(), 2);
+	assert_null(neigh_lookup(H9, 0));
+	assert_int_equal(state_of(IP(172, 16, 9, 9), 1), NEIGH_STALE);
+	neigh_flush(FWD_MAX_PORTS, true);
+	advance(6000);
+	sent_clear();
+}
+
+/* A full next-hop table: a route's gateway takes an unused entry's next
+ * hop; with none unused, nothing is created and that is counted. */
+static void test_full_table_makes_room(void **state)
+{
+	unsigned room = TEST_NEXTHOPS - NH4_FIRST_DYNAMIC;
+	uint32_t nh, first = IP(172, 16, 1, 0);
+
+	(void)state;
+	for (unsigned i = 0; i < room; i++)
+		ask_p1(first + i);
+	sent_clear();
+	assert_int_equal(neigh_count(), room);
+	assert_int_equal(neigh_ref(H9, 0, &nh), 0); /* route add via 10.0.0.9 */
+	assert_int_equal(neigh_count(), room);
+	assert_null(neigh_lookup(first, 1));
+	assert_int_equal(neigh_evicted.value, 1);
+	neigh_unref(nh);
+	neigh_flush(FWD_MAX_PORTS, false);
+	advance(6000);
+	sent_clear();
+
+	/* every next hop held by a route: nothing to evict */
+	for (unsigned i = 0; i < room; i++)
+		assert_int_equal(neigh_ref(first + i, 1, &nh), 0);
+	sent_clear();
+	assert_int_equal(neigh_ref(H9, 0, &nh), -ENOSPC);
+	ask_p1(IP(172, 16, 200, 1));
+	assert_null(neigh_lookup(IP(172, 16, 200, 1), 1));
+	assert_int_equal(neigh_table_full.value, 2);
+	for (unsigned i = 0; i < room; i++)
+		neigh_unref(neigh_lookup(first + i, 1)->nh);
+	neigh_flush(FWD_MAX_PORTS, true);
+	advance(6000);
+	sent_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +481,8 @@ int main(void)
 		HARNESS_TEST(test_flush_and_port_change),
 		HARNESS_TEST(test_output_from_control),
 		HARNESS_TEST(test_describe_and_names),
+		HARNESS_TEST(test_cap_evicts_lru_unused),
+		HARNESS_TEST(test_full_table_makes_room),
 	};
 	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
 }

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What operators do to the neighbour table (config `neighbors:`, `fwdctl
+ * neigh`): static entries, delete, flush, and what `neigh list` and
+ * `config show` read back. Control thread only.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ip4/addr.h"
+#include "ip4/nh.h"
+#include "neigh/neigh_priv.h"
+#include "port/port.h"
+
+#define ERR(code, ...) (err != NULL ? snprintf(err, errlen, __VA_ARGS__) : 0, -(code))
+
+int neigh_add_static(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac, uint8_t origin,
+                     char *err, size_t errlen)
+{
+	char a[FWD_IP4_STRLEN];
+	struct neigh *n;
+	int rc = addr4_rule_neigh(addr4_running(), port, ip, mac->addr_bytes, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	fwd_ip4_fmt(ip, a);
+	n = neigh_lookup(ip, port);
+	if (n == NULL && (n = neigh_create(ip, port, false)) == NULL)
+		return ERR(ENOSPC, "no room for %s in the next-hop table", a);
+	neigh_timer_cancel(n);
+	neigh_set_state(n, NEIGH_PERMANENT, neigh_hooks.now_ms());
+	n->origin = origin;
+	n->probes = 0;
+	rte_ether_addr_copy(mac, &n->mac);
+	nh4_set_l2(n->nh, mac);
+	neigh_hold_release(n);
+	return 0;
+}
+
+/* `neigh del`, flush: gone, or back to resolving while routes use it. */
+static void neigh_remove(struct neigh *n)
+{
+	if (n->refs == 0)
+		neigh_destroy(n);
+	else
+		neigh_resolve_start(n);
+}
+
+int neigh_del(uint32_t ip, uint8_t port)
+{
+	struct neigh *n = neigh_lookup(ip, port);
+
+	if (n == NULL)
+		return -ENOENT;
+	neigh_remove(n);
+	return 0;
+}
+
+unsigned neigh_flush(uint8_t port, bool with_static)
+{
+	unsigned count = 0;
+	uint32_t pos = 0;
+	struct neigh *n;
+
+	while ((n = neigh_iter(&pos)) != NULL) {
+		if ((port != FWD_MAX_PORTS && n->port != port) ||
+		    (n->state == NEIGH_PERMANENT && !with_static))
+			continue;
+		neigh_remove(n);
+		count++;
+	}
+	return count;
+}
+
+uint64_t neigh_count(void)
+{
+	return neigh_table_count();
+}
+
+int neigh_describe(uint32_t nh, enum neigh_state *state, struct rte_ether_addr *mac)
+{
+	const struct neigh *n = neigh_by_nh(nh);
+
+	if (n == NULL)
+		return -ENOENT;
+	*state = n->state;
+	rte_ether_addr_copy(&n->mac, mac);
+	return 0;
+}
+
+bool neigh_static_get(uint32_t ip, uint8_t port, struct neigh_static *out)
+{
+	const struct neigh *e = neigh_lookup(ip, port);
+
+	if (e == NULL || e->state != NEIGH_PERMANENT)
+		return false;
+	*out = (struct neigh_static){ e->ip, e->port, e->origin, e->mac };
+	return true;
+}
+
+bool neigh_static_next(uint32_t *pos, struct neigh_static *out)
+{
+	for (struct neigh *e = neigh_iter(pos); e != NULL; e = neigh_iter(pos)) {
+		if (e->state != NEIGH_PERMANENT)
+			continue;
+		*out = (struct neigh_static){ e->ip, e->port, e->origin, e->mac };
+		return true;
+	}
+	return false;
+}
