@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Run every test suite against one build: unit (cmocka), smoke (bash +
 # netns), conformance (scapy). Prints one line per test and a final
-# "N passed, N failed"; exits non-zero when anything failed.
+# "N passed, N failed"; exits non-zero when anything failed. A failed test
+# shows every failing line of its output (show_failure), then its tail.
 #
 #   tests/run.sh [BUILD_DIR] [PATTERN]     (default build/san; PATTERN filters test names)
 set -u
@@ -36,10 +37,73 @@ trap 'sweep; rm -rf "$LOGDIR"' EXIT
 trap 'exit 130' INT TERM
 sweep
 
-# run_one NAME TIMEOUT CMD...: returns 1 when PATTERN leaves the test out
+# What a failure looks like in each kind of test, so a red run names it even
+# when the output is long: smoke checks (lib.sh fail: "  FAIL - "), cmocka
+# ("[  FAILED  ]", "[  ERROR   ]" with the assertion, "[   LINE   ]" with
+# file:line), pytest ("FAILED"/"ERROR" summary lines, "E   " assertion
+# lines, "file.py:N: Error" locations), the fuzz runner (tests/fuzz/run.sh),
+# sanitizers and libFuzzer (their reports), and this script's own timeout note.
+FAIL_RE='^  FAIL - |^\[  (FAILED|ERROR) +\]|^\[   LINE   \]|^(FAILED|ERROR) |^E   |'
+FAIL_RE+='^[^ ]+\.py:[0-9]+: [A-Za-z]*(Error|Exception)|: FAILED \(artifacts|: a regression input fails'
+FAIL_RE+='|ERROR: [A-Za-z]*Sanitizer|ERROR: libFuzzer|SUMMARY: [A-Za-z]*Sanitizer|runtime error: '
+FAIL_RE+='|deadly signal|^  \(timed out after'
+FAIL_MAX=200 # failing lines shown at most: a test that fails everything still leaves a readable log
+TAIL=40
+
+# failing_lines LOG: every line of LOG matching FAIL_RE with its line number,
+# the line before it (the cmocka test's name, the smoke step that led to it)
+# and the lines that belong to it (a smoke check's "    | " output, a
+# sanitizer's "#N" stack frames); "--" between groups that are apart.
+failing_lines() {
+	# the pattern goes through the environment: awk -v would eat its backslashes
+	FAIL_RE=$FAIL_RE awk -v max="$FAIL_MAX" '
+		function show(n, text) {
+			if (last && n > last + 1) print "--"
+			printf "%d: %s\n", n, text
+			last = n
+		}
+		$0 ~ ENVIRON["FAIL_RE"] && shown >= max { more++; follow = 0; next }
+		$0 ~ ENVIRON["FAIL_RE"] {
+			if (NR > 1 && last < NR - 1) show(NR - 1, prev)
+			show(NR, $0)
+			shown++
+			follow = 15
+			prev = $0
+			next
+		}
+		follow > 0 && ($0 ~ /^    \| / || $0 ~ /^ *#[0-9]+ /) { show(NR, $0); follow--; prev = $0; next }
+		{ follow = 0; prev = $0 }
+		END { if (more) printf "(%d more failing lines: VERBOSE=1 shows the whole output)\n", more }
+	' "$1"
+}
+
+# show_failure LOG: the failing lines, then the tail for context; a short
+# output, all of it once.
+show_failure() {
+	local lines n
+	n=$(wc -l <"$1")
+	if [ "$n" -le "$TAIL" ]; then
+		echo "    -- output ($n lines):"
+		sed 's/^/    /' "$1"
+		return
+	fi
+	lines=$(failing_lines "$1" | sed 's/^/    /')
+	if [ -n "$lines" ]; then
+		echo "    -- failing lines (line number: text):"
+		echo "$lines"
+	else
+		echo "    -- no failing line recognised in the output: see its end"
+	fi
+	echo "    -- last $TAIL of $n lines:"
+	tail -"$TAIL" "$1" | sed 's/^/    /'
+}
+
+# run_one NAME TIMEOUT CMD...: returns 1 when PATTERN leaves the test out;
+# last_ok says whether the test ran and passed.
 run_one() {
 	local name=$1 secs=$2 start rc
 	shift 2
+	last_ok=false
 	[ -n "$PATTERN" ] && [[ "$name" != *$PATTERN* ]] && return 1
 	start=$(date +%s)
 	timeout --kill-after=10 "$secs" "$@" >"$LOGDIR/out" 2>&1
@@ -47,13 +111,14 @@ run_one() {
 	local took=$(($(date +%s) - start))
 	if [ $rc -eq 0 ]; then
 		passed=$((passed + 1))
+		last_ok=true
 		printf 'PASS  %-40s %4ss\n' "$name" "$took"
 	else
 		failed=$((failed + 1))
 		failures+=("$name")
 		[ $rc -eq 124 ] && echo "  (timed out after ${secs}s)" >>"$LOGDIR/out"
 		printf 'FAIL  %-40s %4ss\n' "$name" "$took"
-		sed 's/^/    /' "$LOGDIR/out" | tail -80
+		show_failure "$LOGDIR/out"
 	fi
 	[ -n "${VERBOSE:-}" ] && sed 's/^/    /' "$LOGDIR/out"
 	return 0
@@ -73,8 +138,9 @@ done
 echo "== fuzz (${FUZZ_CHECK_SECONDS:-10} s each)"
 for f in build/fuzz/*_fuzz; do
 	[ -x "$f" ] || continue
-	run_one "fuzz/$(basename "$f")" 300 bash tests/fuzz/run.sh "${FUZZ_CHECK_SECONDS:-10}" "$f" &&
-		tail -1 "$LOGDIR/out" | sed 's/^/      /'
+	run_one "fuzz/$(basename "$f")" 300 bash tests/fuzz/run.sh "${FUZZ_CHECK_SECONDS:-10}" "$f"
+	# its rate; a failure has shown its lines already
+	$last_ok && tail -1 "$LOGDIR/out" | sed 's/^/      /'
 done
 
 echo "== conformance"
