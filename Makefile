@@ -10,7 +10,7 @@
 #   make bench-iperf  iperf3 TCP through testpmd, l3fwd and fwd on veth (not part of check)
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS (default 60)
 #   make soak       SOAK_SECONDS (default 600) of traffic and churn; not part of check
-#   make lint       clang-format dry run + cppcheck; fails on findings
+#   make lint       layering (daemon/LAYERS), clang-format dry run, cppcheck; fails on findings
 #   make format     reformat the sources in place
 #   make install    DESTDIR/PREFIX honoured
 #   make deb        build/deb/fwd_VERSION_amd64.deb and its -dbgsym with debhelper
@@ -280,6 +280,7 @@ soak: deps-quiet
 FMT_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 
 lint: $(PROTO_HDR)
+	/usr/bin/python3 tests/lint/layers.py
 	clang-format --dry-run --Werror $(FMT_SRCS)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --suppress=missingIncludeSystem --std=c11 \

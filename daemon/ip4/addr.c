@@ -7,7 +7,7 @@
 #include "ip4/addr.h"
 #include "ip4/ip4.h"
 #include "ip4/route.h"
-#include "neigh/neigh.h"
+#include "nexthop/neigh.h"
 #include "port/port.h"
 
 #define ERR(code, ...) (err != NULL ? snprintf(err, errlen, __VA_ARGS__) : 0, -(code))
@@ -317,7 +317,7 @@ int addr4_add(uint8_t port, const struct fwd_ip4_prefix *p, uint8_t origin, char
 static void cascade(void)
 {
 	route4_prune_unreachable();
-	neigh_port_changed(FWD_MAX_PORTS);
+	neigh_addresses_changed();
 }
 
 int addr4_del(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t errlen)

@@ -21,13 +21,13 @@
 #include "ip4/cksum.h"
 #include "ip4/input.h"
 #include "ip4/ip4.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 
 #define L2_LEN         ((uint16_t)sizeof(struct rte_ether_hdr))
 #define PREFETCH_AHEAD 4 /* ip4_burst's warm-up prefetches are written out */
 
 /* a FIB entry's field, times 8, is the offset of its next hop */
-_Static_assert(sizeof(struct nh4) == 8u << FIB4_NH_SHIFT, "next hop size");
+_Static_assert(sizeof(struct nexthop) == 8u << FIB4_NH_SHIFT, "next hop size");
 /* ip4_run counts a burst's bytes in 32 bits */
 _Static_assert(FWD_TXBUF_CAP *(uint64_t)UINT16_MAX * 2 < UINT32_MAX, "burst bytes overflow");
 
@@ -112,7 +112,7 @@ static struct rte_mbuf **__rte_noinline ip4_run_switch(struct ip4_ctx *c, unsign
 /*
  * The common case in few instructions and branches: an option-less IPv4
  * packet to our MAC, lengths consistent, checksum right, a unicast source
- * (a destination that is not unicast finds NH4_RESERVED in the FIB).
+ * (a destination that is not unicast finds NH_RESERVED in the FIB).
  * Any doubt sends the frame through ip4_input_slow, which finds the exact
  * reason. The frame leaves exactly as long as the packet (Ethernet padding
  * trimmed, and counted here: the slow path counts pkt_len): *len is its
@@ -171,7 +171,7 @@ static void __rte_noinline ip4_one_slow(struct ip4_ctx *c, struct rte_mbuf **at,
 /* A frame classified fast whose next hop does not simply forward it. */
 static void __rte_noinline ip4_one_aside(struct ip4_ctx *c, struct rte_mbuf **at, unsigned port,
                                          struct rte_mbuf **out, uint32_t bytes,
-                                         const struct nh4 *nh, uint32_t nhi, unsigned len)
+                                         const struct nexthop *nh, uint32_t nhi, unsigned len)
 {
 	ip4_run_end(c, port, out, bytes);
 	c->w->stats.port[c->in->idx].rx_bytes += len;
@@ -183,7 +183,7 @@ static void __rte_noinline ip4_one_aside(struct ip4_ctx *c, struct rte_mbuf **at
  * writes could alias. */
 struct ip4_burst {
 	struct fib4_view fib;
-	const struct nh4 *nh;
+	const struct nexthop *nh;
 	struct ip4_head head;
 };
 
@@ -197,7 +197,7 @@ struct ip4_run {
 /* Does the next hop's port differ from the run's? Compared in memory, so
  * that the loop neither loads the port nor moves it into the run's
  * register when, as nearly always, they are the same. */
-static __rte_always_inline bool ip4_other_port(const struct nh4 *nh, unsigned run)
+static __rte_always_inline bool ip4_other_port(const struct nexthop *nh, unsigned run)
 {
 #if defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
 	bool differ;
@@ -226,7 +226,7 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + L2_LEN);
 	uint32_t field = fib4_lookup_field(b->fib, d24, &((const uint8_t *)&ip->dst_addr)[3]);
-	const struct nh4 *nh = (const struct nh4 *)((const uint8_t *)b->nh + (size_t)field * 8);
+	const struct nexthop *nh = (const struct nexthop *)((const uint8_t *)b->nh + (size_t)field * 8);
 
 	if (unlikely(!ip4_nh_takes(nh, ip, len))) {
 		ip4_one_aside(c, at, r->port, r->out, r->bytes, nh, field >> FIB4_NH_SHIFT, len);
@@ -254,7 +254,7 @@ static __rte_always_inline void ip4_prefetch(const struct rte_mbuf *m)
 static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd_port *in,
                                           bool hw_cksum, struct rte_mbuf **pkts, unsigned n)
 {
-	const struct ip4_burst b = { fib4_view(ip4_fib), nh4_table, ip4_head(in->mac48) };
+	const struct ip4_burst b = { fib4_view(ip4_fib), nh_table, ip4_head(in->mac48) };
 	struct ip4_ctx c = { .w = w, .in = in, .end = pkts + n };
 	struct ip4_run r = { .out = NULL, .bytes = 0, .port = NO_RUN };
 	struct rte_mbuf **at = pkts;

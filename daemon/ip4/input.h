@@ -14,12 +14,12 @@
 
 #include "core/worker.h"
 #include "ip4/cksum.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 
 /* Does next hop nh simply forward this packet of frame length len? fwd_len
  * is 0 unless it forwards: one test for type and size, and one for TTL. */
-static __rte_always_inline bool ip4_nh_takes(const struct nh4 *nh, const struct rte_ipv4_hdr *ip,
-                                             unsigned len)
+static __rte_always_inline bool ip4_nh_takes(const struct nexthop *nh,
+                                             const struct rte_ipv4_hdr *ip, unsigned len)
 {
 	return likely(ip->time_to_live > 1) &&
 	       likely(len <= __atomic_load_n(&nh->fwd_len, __ATOMIC_ACQUIRE));
@@ -27,7 +27,7 @@ static __rte_always_inline bool ip4_nh_takes(const struct nh4 *nh, const struct 
 
 /* Rewrite a packet nh takes: TTL and checksum, and the link addresses (the
  * Ethernet type is already IPv4). */
-static __rte_always_inline void ip4_nh_rewrite(const struct nh4 *nh, uint8_t *eth,
+static __rte_always_inline void ip4_nh_rewrite(const struct nexthop *nh, uint8_t *eth,
                                                struct rte_ipv4_hdr *ip)
 {
 	ip4_ttl_dec(ip);
@@ -40,7 +40,7 @@ void ip4_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_
 
 /* A routed packet (index nhi, entry nh) whose next hop does not simply
  * forward it, or that is too large for it, or whose TTL expires here. */
-void ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m, const struct nh4 *nh,
-                      uint32_t nhi);
+void ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+                      const struct nexthop *nh, uint32_t nhi);
 
 #endif

@@ -17,7 +17,7 @@
 #include "ip4/frag.h"
 #include "ip4/input.h"
 #include "ip4/ip4.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 
 #define L2_LEN ((uint16_t)sizeof(struct rte_ether_hdr))
 
@@ -73,7 +73,7 @@ static inline int ip4_check(struct rte_mbuf *m, const struct rte_ipv4_hdr *ip)
 }
 
 /* A packet built here (a fragment): its link header is all to write. */
-static inline void ip4_send(struct fwd_worker *w, struct rte_mbuf *m, const struct nh4 *nh)
+static inline void ip4_send(struct fwd_worker *w, struct rte_mbuf *m, const struct nexthop *nh)
 {
 	memcpy(rte_pktmbuf_mtod(m, void *), &nh->l2, sizeof(struct rte_ether_hdr));
 	fwd_tx(w, nh->port, m);
@@ -82,17 +82,21 @@ static inline void ip4_send(struct fwd_worker *w, struct rte_mbuf *m, const stru
 /* A routed packet whose next hop has no link address yet: the control thread
  * holds it until the neighbour answers. */
 static inline void ip4_punt_resolve(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
-                                    const struct nh4 *nh, uint32_t nhi)
+                                    const struct nexthop *nh, uint32_t nhi)
 {
-	if (nh->type == NH4_PENDING)
+	if (nh->type == NH_PENDING) {
 		fwd_punt(w, m, FWD_PUNT_RESOLVE, in, nh->port, nhi, FWD_PUNT_NO_DROP);
-	else
+		/* the neighbour may go, and its index be reused, before the control
+		 * thread looks: the generation tells */
+		fwd_punt_meta(m)->gen = __atomic_load_n(&nh->gen, __ATOMIC_RELAXED);
+	} else {
 		fwd_punt(w, m, FWD_PUNT_GLEAN, in, nh->port, rte_be_to_cpu_32(ip4_hdr(m)->dst_addr),
 		         FWD_PUNT_NO_DROP);
+	}
 }
 
 static void __rte_noinline ip4_fragment_out(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
-                                            const struct nh4 *nh, uint32_t nhi)
+                                            const struct nexthop *nh, uint32_t nhi)
 {
 	struct rte_mbuf *frags[IP4_FRAG_MAX];
 	int n;
@@ -107,7 +111,7 @@ static void __rte_noinline ip4_fragment_out(struct fwd_worker *w, uint8_t in, st
 	w->stats.port[in].consumed++; /* one packet in, n out: every packet accounted for */
 	w->stats.port[nh->port].created += (unsigned)n;
 	for (int i = 0; i < n; i++) {
-		if (nh->type == NH4_FWD)
+		if (nh->type == NH_FWD)
 			ip4_send(w, frags[i], nh);
 		else
 			ip4_punt_resolve(w, in, frags[i], nh, nhi);
@@ -124,22 +128,22 @@ static void ip4_dst_reserved(struct fwd_worker *w, uint8_t in, struct rte_mbuf *
 		fwd_drop(w, in, FWD_DROP_BAD_ADDRESS, m);
 }
 
-void ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m, const struct nh4 *nh,
-                      uint32_t nhi)
+void ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+                      const struct nexthop *nh, uint32_t nhi)
 {
 	struct rte_ipv4_hdr *ip = ip4_hdr(m);
 
 	switch (nh->type) {
-	case NH4_LOCAL:
+	case NH_LOCAL:
 		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
 		return;
-	case NH4_BLACKHOLE:
+	case NH_BLACKHOLE:
 		fwd_drop(w, in, FWD_DROP_BLACKHOLE, m);
 		return;
-	case NH4_NONE:
+	case NH_NONE:
 		fwd_punt(w, m, FWD_PUNT_NO_ROUTE, in, in, 0, FWD_DROP_NO_ROUTE);
 		return;
-	case NH4_RESERVED:
+	case NH_RESERVED:
 		ip4_dst_reserved(w, in, m, rte_be_to_cpu_32(ip->dst_addr));
 		return;
 	default:
@@ -168,7 +172,7 @@ static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint8_t in, str
 	uint8_t cls = ip4_dst_class[dst >> 24];
 
 	if (cls == IP4_MULTICAST || dst == UINT32_MAX ||
-	    nh4_table[fib4_lookup(ip4_fib, dst)].type == NH4_LOCAL)
+	    nh_table[fib4_lookup(ip4_fib, dst)].type == NH_LOCAL)
 		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
 	else
 		fwd_drop(w, in, FWD_DROP_NOT_FOR_US, m);
@@ -217,14 +221,14 @@ static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_p
 void ip4_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf *m)
 {
 	struct rte_ipv4_hdr *ip = ip4_hdr(m);
-	const struct nh4 *nh;
+	const struct nexthop *nh;
 	uint32_t dst, nhi;
 
 	w->stats.port[in->idx].rx_bytes += m->pkt_len;
 	if (!ip4_classify(w, in, m, &dst))
 		return;
 	nhi = fib4_lookup(ip4_fib, dst);
-	nh = &nh4_table[nhi];
+	nh = &nh_table[nhi];
 	/* classification left the frame exactly the packet */
 	if (ip4_nh_takes(nh, ip, m->data_len)) {
 		uint8_t port = nh->port;

@@ -27,9 +27,9 @@
 #include "ip4/addr.h"
 #include "ip4/ip4.h"
 #include "ip4/ip4_config.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 #include "ip4/route.h"
-#include "neigh/neigh.h"
+#include "nexthop/neigh.h"
 #include "port/port.h"
 
 struct want_route {
@@ -121,7 +121,7 @@ static const struct want_route *find_route(const struct ip4_want *w, const struc
 static const struct neigh_static *find_neigh(const struct ip4_want *w, uint32_t ip, uint8_t port)
 {
 	for (unsigned i = 0; i < w->n_neighs; i++)
-		if (w->neighs[i].ip == ip && w->neighs[i].port == port)
+		if (w->neighs[i].addr.v4 == ip && w->neighs[i].port == port)
 			return &w->neighs[i];
 	return NULL;
 }
@@ -166,7 +166,8 @@ static int want_config(struct ip4_want *w, const struct fwd_config *cfg)
 	for (unsigned i = 0; i < cfg->n_neighs && rc == 0; i++) {
 		const struct fwd_conf_neigh *cn = &cfg->neighs[i];
 		const struct fwd_port *p = fwd_port_by_name(cn->port);
-		struct neigh_static n = { cn->address, p ? p->idx : 0, FWD_ORIGIN_CONFIG };
+		struct neigh_static n = { nh_addr4(cn->address), p ? p->idx : 0,
+			                  FWD_ORIGIN_CONFIG };
 		memcpy(n.mac.addr_bytes, cn->mac, sizeof(cn->mac));
 		rc = want_neigh(w, &n);
 	}
@@ -263,13 +264,14 @@ static int keep_rpc_routes_neighs(struct ip4_want *w, const struct ip4_want *run
 	}
 	for (unsigned i = 0; i < run->n_neighs && rc == 0; i++) {
 		const struct neigh_static *n = &run->neighs[i];
-		if (n->origin != FWD_ORIGIN_RPC || find_neigh(w, n->ip, n->port) != NULL)
+		if (n->origin != FWD_ORIGIN_RPC || find_neigh(w, n->addr.v4, n->port) != NULL)
 			continue;
-		if (addr4_rule_neigh(&v, n->port, n->ip, n->mac.addr_bytes, why, sizeof(why)) == 0)
+		if (addr4_rule_neigh(&v, n->port, n->addr.v4, n->mac.addr_bytes, why,
+		                     sizeof(why)) == 0)
 			rc = want_neigh(w, n);
 		else
 			fwd_reload_note(log, "neighbour %s on %s (added by fwdctl) removed: %s",
-			                fwd_ip4_fmt(n->ip, buf), fwd_ports[n->port].name, why);
+			                fwd_ip4_fmt(n->addr.v4, buf), fwd_ports[n->port].name, why);
 	}
 	return rc;
 }
@@ -298,9 +300,9 @@ static void drop_neighs(const struct ip4_want *w, const struct ip4_want *run,
 
 	for (unsigned i = 0; i < run->n_neighs; i++) {
 		const struct neigh_static *n = &run->neighs[i];
-		if (find_neigh(w, n->ip, n->port) == NULL && neigh_del(n->ip, n->port) == 0)
-			fwd_reload_note(log, "neighbour %s on %s removed", fwd_ip4_fmt(n->ip, ip),
-			                fwd_ports[n->port].name);
+		if (find_neigh(w, n->addr.v4, n->port) == NULL && neigh_del(n->addr, n->port) == 0)
+			fwd_reload_note(log, "neighbour %s on %s removed",
+			                fwd_ip4_fmt(n->addr.v4, ip), fwd_ports[n->port].name);
 	}
 }
 
@@ -348,7 +350,7 @@ static bool route_in_place(const struct want_route *r)
 		return rt->type == ROUTE4_BLACKHOLE;
 	return rt->type == ROUTE4_VIA && rt->via == r->via &&
 	       addr4_rule_gateway(addr4_running(), r->via, r->dev, &port, NULL, 0) == 0 &&
-	       nh4_table[rt->nh].port == port;
+	       nh_table[rt->nh].port == port;
 }
 
 static int sync_routes(const struct ip4_want *w, struct fwd_reload_log *log)
@@ -378,11 +380,11 @@ static int sync_neighs(const struct ip4_want *w, struct fwd_reload_log *log)
 
 	for (unsigned i = 0; i < w->n_neighs; i++) {
 		const struct neigh_static *n = &w->neighs[i];
-		bool had = neigh_static_get(n->ip, n->port, &cur);
+		bool had = neigh_static_get(n->addr, n->port, &cur);
 		if (had && cur.origin == n->origin && rte_is_same_ether_addr(&cur.mac, &n->mac))
 			continue;
-		fwd_ip4_fmt(n->ip, ip);
-		if (neigh_add_static(n->ip, n->port, &n->mac, n->origin, err, sizeof(err)) < 0) {
+		fwd_ip4_fmt(n->addr.v4, ip);
+		if (neigh_add_static(n->addr, n->port, &n->mac, n->origin, err, sizeof(err)) < 0) {
 			fwd_reload_fail(log, "neighbour %s on %s: %s", ip, fwd_ports[n->port].name,
 			                err);
 			return -EINVAL;

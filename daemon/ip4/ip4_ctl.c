@@ -10,10 +10,11 @@
 #include "core/log.h"
 #include "core/module.h"
 #include "ip4/addr.h"
+#include "ip4/arp.h"
 #include "core/reload.h"
 #include "ip4/ip4.h"
 #include "ip4/ip4_config.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 #include "ip4/route.h"
 #include "port/port.h"
 
@@ -42,7 +43,6 @@ static void ip4_reclaim(void *arg)
 {
 	(void)arg;
 	fib4_reclaim(ip4_fib);
-	nh4_reclaim();
 }
 
 static int ip4_init(const struct fwd_config *cfg)
@@ -55,33 +55,27 @@ static int ip4_init(const struct fwd_config *cfg)
 		    cfg->dataplane.fib_tbl8s);
 		return -ENOMEM;
 	}
-	rc = nh4_init(cfg->dataplane.nexthops, socket);
-	if (rc < 0) {
-		LOG(ERR, "next-hop table of %u entries: %s", cfg->dataplane.nexthops,
-		    strerror(-rc));
-		return rc;
-	}
 	rib4_init(&ip4_rib, ip4_fib);
 	memset(ip4_addrs, 0, sizeof(ip4_addrs));
 	reclaim_ev = fwd_timer_every(RECLAIM_MS * 1000, ip4_reclaim, NULL);
-	if (reclaim_ev == NULL)
-		return -ENOMEM;
+	if (reclaim_ev == NULL || (rc = arp_init()) < 0)
+		return reclaim_ev == NULL ? -ENOMEM : rc;
 	return ip4_config_start(cfg);
 }
 
 static void ip4_fini(void)
 {
+	arp_fini();
 	fwd_timer_free(&reclaim_ev);
 	rib4_clear(&ip4_rib);
 	fib4_free(ip4_fib);
 	ip4_fib = NULL;
-	nh4_fini();
 	memset(ip4_addrs, 0, sizeof(ip4_addrs));
 }
 
 static struct fwd_module ip4_module = {
 	.name = "ip4",
-	.depends_on = "punt neigh",
+	.depends_on = "punt nexthop",
 	.init = ip4_init,
 	.fini = ip4_fini,
 };

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fwd_inet.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 #include "ip4/rib.h"
 
 static int node_cmp(const struct rib4_node *a, const struct rib4_node *b)
@@ -41,7 +41,7 @@ void rib4_init(struct rib4 *rib, struct fib4 *fib)
 	rib->n_routes = 0;
 	/* /8 and /3 fill tbl24 entries only: no tbl8 group, so this cannot fail */
 	for (unsigned i = 0; i < RIB4_N_RESERVED; i++)
-		fib4_add(fib, rib4_reserved[i].addr, rib4_reserved[i].len, NH4_IDX_RESERVED);
+		fib4_add(fib, rib4_reserved[i].addr, rib4_reserved[i].len, NH_IDX_RESERVED);
 }
 
 void rib4_clear(struct rib4 *rib)
@@ -102,13 +102,13 @@ static uint32_t wanted_nh(const struct rib4_node *n, uint8_t src, const struct r
                           uint32_t neigh_nh)
 {
 	if (src & RIB4_SRC_LOCAL)
-		return NH4_IDX_LOCAL;
+		return NH_IDX_LOCAL;
 	if (src & RIB4_SRC_ROUTE)
 		return route->nh;
 	if (src & RIB4_SRC_NEIGH)
 		return neigh_nh;
 	(void)n;
-	return NH4_IDX_NONE;
+	return NH_IDX_NONE;
 }
 
 /* Bring the FIB in line with what node n would hold with src/route/neigh_nh. */
@@ -119,7 +119,7 @@ static int fib_sync(struct rib4 *rib, struct rib4_node *n, uint8_t src, const st
 
 	if (rib4_is_reserved(n->addr, n->len))
 		return 0; /* the reserved entry stays */
-	if (nh != NH4_IDX_NONE) {
+	if (nh != NH_IDX_NONE) {
 		if (n->installed && n->fib_nh == nh)
 			return 0;
 		int rc = fib4_add(rib->fib, n->addr, n->len, nh);
@@ -134,7 +134,7 @@ static int fib_sync(struct rib4 *rib, struct rib4_node *n, uint8_t src, const st
 		fib4_del(rib->fib, n->addr, n->len, p != NULL ? p->len : -1,
 		         p != NULL ? p->fib_nh : 0);
 		n->installed = false;
-		n->fib_nh = NH4_IDX_NONE;
+		n->fib_nh = NH_IDX_NONE;
 	}
 	return 0;
 }
@@ -241,7 +241,7 @@ void rib4_clear_neigh(struct rib4 *rib, uint32_t addr, uint32_t nh)
 
 	/* only its own: the same address may have moved to another port's neighbour */
 	if (n != NULL && (n->src & RIB4_SRC_NEIGH) && n->neigh_nh == nh)
-		node_update(rib, n, n->src & ~RIB4_SRC_NEIGH, &n->route, NH4_IDX_NONE);
+		node_update(rib, n, n->src & ~RIB4_SRC_NEIGH, &n->route, NH_IDX_NONE);
 }
 
 size_t rib4_memory(const struct rib4 *rib)

@@ -67,7 +67,7 @@ struct rib4 {
 /*
  * Destinations that are never routed (RFC 1812 5.3.7: 0/8, 127/8, and
  * 224/3, multicast, class E and the limited broadcast) have FIB entries of
- * their own, next hop NH4_IDX_RESERVED, so that the fast path needs no test
+ * their own, next hop NH_IDX_RESERVED, so that the fast path needs no test
  * of its own for them: the lookup it does anyway sends them aside. A route
  * inside those ranges is kept in the RIB but never reaches the FIB.
  */

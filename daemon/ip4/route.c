@@ -6,9 +6,9 @@
 #include "core/log.h"
 #include "ip4/addr.h"
 #include "ip4/ip4.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 #include "ip4/route.h"
-#include "neigh/neigh.h"
+#include "nexthop/neigh.h"
 #include "port/port.h"
 
 #define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), -(code))
@@ -30,7 +30,7 @@ static int route4_gateway(const struct route4_req *r, struct route4 *rt, char *e
 	rt->type = ROUTE4_VIA;
 	rt->via = r->via;
 	rt->dev = r->dev >= 0 ? (uint8_t)r->dev : ROUTE4_DEV_ANY;
-	rc = neigh_ref(r->via, (uint8_t)port, &rt->nh);
+	rc = neigh_ref(nh_addr4(r->via), (uint8_t)port, &rt->nh);
 	if (rc < 0)
 		return ERR(-rc, "no room for gateway %s in the next-hop table",
 		           fwd_ip4_fmt(r->via, via));
@@ -58,7 +58,7 @@ int route4_add(const struct route4_req *r, char *err, size_t errlen)
 		return ERR(EEXIST, "route %s exists (use replace)", pfx(&r->prefix, buf));
 	if (r->blackhole) {
 		rt.type = ROUTE4_BLACKHOLE;
-		rt.nh = NH4_IDX_BLACKHOLE;
+		rt.nh = NH_IDX_BLACKHOLE;
 	} else if ((rc = route4_gateway(r, &rt, err, errlen)) < 0) {
 		return rc;
 	}
@@ -98,7 +98,7 @@ int route4_connected_add(const struct fwd_ip4_prefix *p, uint8_t port)
 	struct route4 rt = { .type = ROUTE4_CONNECTED,
 		             .origin = FWD_ORIGIN_ADDRESS,
 		             .dev = port,
-		             .nh = NH4_IDX_CONNECTED + port },
+		             .nh = NH_IDX_CONNECTED + port },
 	              old;
 	bool had;
 	int rc = rib4_set_route(&ip4_rib, p->addr, p->len, &rt, &old, &had);
@@ -124,7 +124,7 @@ void route4_connected_del(const struct fwd_ip4_prefix *p)
 /* Is the gateway of rt still on a connected subnet of the port it resolved on? */
 static bool route4_gateway_ok(const struct route4 *rt)
 {
-	uint8_t port = nh4_table[rt->nh].port;
+	uint8_t port = nh_table[rt->nh].port;
 
 	return port < fwd_n_ports && addr4_on_port(port, rt->via);
 }

@@ -11,7 +11,7 @@
 
 #include "core/rpc.h"
 #include "ip4/ip4.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 #include "ip4/route.h"
 
 static struct {
@@ -72,7 +72,7 @@ static int route_load(struct fwd_rpc_call *call)
 	r->routes = ip4_rib.n_routes;
 	r->seconds = since(&load.start);
 	r->memory_bytes = fib4_memory(ip4_fib) + rib4_memory(&ip4_rib) +
-	                  (uint64_t)nh4_count * sizeof(struct nh4);
+	                  (uint64_t)nh_count * sizeof(struct nexthop);
 	call->resp->body_case = FWD__RESPONSE__BODY_ROUTE_LOAD;
 	call->resp->route_load = r;
 	return 0;

@@ -6,9 +6,9 @@
 
 #include "core/rpc.h"
 #include "ip4/ip4.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 #include "ip4/route.h"
-#include "neigh/neigh.h"
+#include "nexthop/neigh.h"
 #include "port/port.h"
 
 #define LIST_PAGE 2000 /* routes per reply page: ~120 KiB packed */
@@ -22,7 +22,7 @@ static Fwd__RouteEntry *route_entry(struct fwd_rpc_call *call, const struct rib4
 	Fwd__RouteEntry *e = fwd_rpc_alloc(call, sizeof(*e));
 	struct fwd_ip4_prefix p = { n->addr, n->len };
 	char buf[FWD_PREFIX4_STRLEN];
-	uint8_t port = n->route.type == ROUTE4_VIA ? nh4_table[n->route.nh].port : n->route.dev;
+	uint8_t port = n->route.type == ROUTE4_VIA ? nh_table[n->route.nh].port : n->route.dev;
 
 	fwd__route_entry__init(e);
 	e->prefix = fwd_rpc_strdup(call, fwd_ip4_prefix_fmt(&p, buf));
@@ -108,9 +108,9 @@ static int route_get(struct fwd_rpc_call *call)
 	call->resp->body_case = FWD__RESPONSE__BODY_ROUTE_GET;
 	call->resp->route_get = r;
 	nhi = fib4_lookup(ip4_fib, ip);
-	if (nh4_table[nhi].type == NH4_RESERVED)
+	if (nh_table[nhi].type == NH_RESERVED)
 		return 0; /* never routed, whatever the RIB holds */
-	if (nh4_table[nhi].type == NH4_LOCAL) {
+	if (nh_table[nhi].type == NH_LOCAL) {
 		r->found = true;
 		r->route = fwd_rpc_alloc(call, sizeof(*r->route));
 		fwd__route_entry__init(r->route);
@@ -125,7 +125,7 @@ static int route_get(struct fwd_rpc_call *call)
 	r->route = route_entry(call, n);
 	if (n->route.type == ROUTE4_VIA)
 		route_get_neigh(call, n->route.nh, r);
-	else if (n->route.type == ROUTE4_CONNECTED && nhi >= NH4_FIRST_DYNAMIC)
+	else if (n->route.type == ROUTE4_CONNECTED && nhi >= NH_FIRST_DYNAMIC)
 		route_get_neigh(call, nhi, r);
 	return 0;
 }

@@ -10,7 +10,7 @@
 #include "ip4/addr.h"
 #include "ip4/ip4.h"
 #include "ip4/ip4_config.h"
-#include "neigh/neigh.h"
+#include "nexthop/neigh.h"
 #include "port/port.h"
 
 static int running_routes(struct fwd_config *run, uint64_t *omitted)
@@ -59,7 +59,7 @@ static int running_neighs(struct fwd_config *run)
 		}
 		struct fwd_conf_neigh *cn = &run->neighs[n++];
 		memset(cn, 0, sizeof(*cn));
-		cn->address = ns.ip;
+		cn->address = ns.addr.v4;
 		memcpy(cn->mac, ns.mac.addr_bytes, sizeof(cn->mac));
 		snprintf(cn->port, sizeof(cn->port), "%s", fwd_ports[ns.port].name);
 	}

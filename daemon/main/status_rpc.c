@@ -9,7 +9,7 @@
 #include "core/worker.h"
 #include "fwd_frame.h"
 #include "ip4/ip4.h"
-#include "neigh/neigh.h"
+#include "nexthop/neigh.h"
 #include "port/port.h"
 
 static Fwd__MempoolInfo *mempool_info(struct fwd_rpc_call *call)

@@ -18,7 +18,7 @@
 #include "main/eal.h"
 #include "main/lifecycle.h"
 #include "core/log.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 #include "port/port.h"
 
 /* p0/p1 routed, p2/p3 cross-connected, p4/p5 bridged; static neighbours. */
@@ -55,7 +55,7 @@ static inline void fuzz_env_macs(void)
 			abort();
 		p->mac = mac;
 		memcpy(&p->mac48, &mac, sizeof(mac)); /* the two high bytes stay 0 */
-		nh4_port_update((uint8_t)i);
+		nh_port_update((uint8_t)i);
 	}
 }
 

@@ -33,10 +33,10 @@
 #include "core/worker.h"
 #include "fuzz_env.h"
 #include "ip4/icmp_priv.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 #include "ip4/route.h"
 #include "l2/bridge.h"
-#include "neigh/neigh_priv.h"
+#include "nexthop/neigh_priv.h"
 #include "packet_check.h"
 #include "stats/stats_ctl.h"
 
@@ -268,7 +268,7 @@ static void reset(void)
 		if (bridge_table[i].used)
 			fdb_flush(&bridge_table[i].fdb);
 	memset(bridge_wstats[w->index].recent, 0, sizeof(bridge_wstats[w->index].recent));
-	nh4_reclaim();
+	nh_reclaim();
 	acct_read(&b);
 	acct_check(&a, &b, cur.seen);
 }

@@ -17,7 +17,7 @@
 
 #include "fwd_inet.h"
 #include "ip4/fib.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 #include "ip4/rib.h"
 
 #define MODEL_MAX 4096
@@ -51,7 +51,7 @@ static struct model_entry *model_find(uint32_t addr, uint8_t len, bool create)
 static uint32_t model_nh(const struct model_entry *e)
 {
 	if (e->src & RIB4_SRC_LOCAL)
-		return NH4_IDX_LOCAL;
+		return NH_IDX_LOCAL;
 	if (e->src & RIB4_SRC_ROUTE)
 		return e->route_nh;
 	return e->neigh_nh;
@@ -63,7 +63,7 @@ static uint32_t model_lookup(uint32_t ip)
 	uint32_t nh = 0;
 
 	if (rib4_is_reserved(ip, 32))
-		return NH4_IDX_RESERVED; /* whatever routes say */
+		return NH_IDX_RESERVED; /* whatever routes say */
 
 	for (unsigned i = 0; i < n_model; i++) {
 		const struct model_entry *e = &model[i];
@@ -124,7 +124,7 @@ static void op_route(struct rib4 *rib)
 		e->src &= ~RIB4_SRC_ROUTE;
 		return;
 	}
-	r.nh = NH4_FIRST_DYNAMIC + rnd() % 1000;
+	r.nh = NH_FIRST_DYNAMIC + rnd() % 1000;
 	assert_int_equal(rib4_set_route(rib, addr, len, &r, &old, &had), 0);
 	assert_int_equal(had, (e->src & RIB4_SRC_ROUTE) != 0);
 	e->src |= RIB4_SRC_ROUTE;
@@ -150,7 +150,7 @@ static void op_host(struct rib4 *rib)
 		assert_int_equal(rib4_set_local(rib, addr), 0);
 		e->src |= bit;
 	} else {
-		e->neigh_nh = NH4_FIRST_DYNAMIC + 1000 + rnd() % 1000;
+		e->neigh_nh = NH_FIRST_DYNAMIC + 1000 + rnd() % 1000;
 		assert_int_equal(rib4_set_neigh(rib, addr, e->neigh_nh), 0);
 		e->src |= bit;
 	}
@@ -258,22 +258,22 @@ static void test_reserved_ranges(void **state)
 	assert_non_null(f);
 	rib4_init(&rib, f);
 	for (unsigned o = 0; o < 256; o++)
-		assert_int_equal(fib4_lookup(f, (o << 24) | 0x10203) == NH4_IDX_RESERVED,
+		assert_int_equal(fib4_lookup(f, (o << 24) | 0x10203) == NH_IDX_RESERVED,
 		                 rib4_is_reserved(o << 24, 8));
 	for (unsigned i = 0; i < RTE_DIM(routes); i++) {
-		r.nh = NH4_FIRST_DYNAMIC + i;
+		r.nh = NH_FIRST_DYNAMIC + i;
 		assert_int_equal(
 		        rib4_set_route(&rib, routes[i].addr, routes[i].len, &r, &old, &had), 0);
 		assert_int_equal(rib4_find(&rib, routes[i].addr, routes[i].len)->installed,
 		                 !rib4_is_reserved(routes[i].addr, routes[i].len));
 	}
-	assert_int_equal(fib4_lookup(f, 0x00010203), NH4_IDX_RESERVED);
-	assert_int_equal(fib4_lookup(f, 0x01020304), NH4_FIRST_DYNAMIC + 1);
-	assert_int_equal(fib4_lookup(f, 0x08080808), NH4_FIRST_DYNAMIC + 0);
-	assert_int_equal(fib4_lookup(f, 0x7f000001), NH4_IDX_RESERVED);
-	assert_int_equal(fib4_lookup(f, 0xc0a80001), NH4_FIRST_DYNAMIC + 4);
-	assert_int_equal(fib4_lookup(f, 0xe0010001), NH4_IDX_RESERVED);
-	assert_int_equal(fib4_lookup(f, 0xffffffff), NH4_IDX_RESERVED);
+	assert_int_equal(fib4_lookup(f, 0x00010203), NH_IDX_RESERVED);
+	assert_int_equal(fib4_lookup(f, 0x01020304), NH_FIRST_DYNAMIC + 1);
+	assert_int_equal(fib4_lookup(f, 0x08080808), NH_FIRST_DYNAMIC + 0);
+	assert_int_equal(fib4_lookup(f, 0x7f000001), NH_IDX_RESERVED);
+	assert_int_equal(fib4_lookup(f, 0xc0a80001), NH_FIRST_DYNAMIC + 4);
+	assert_int_equal(fib4_lookup(f, 0xe0010001), NH_IDX_RESERVED);
+	assert_int_equal(fib4_lookup(f, 0xffffffff), NH_IDX_RESERVED);
 	/* removing the covering routes leaves the reserved entries */
 	assert_int_equal(rib4_clear_route(&rib, 0, 7, &old), 0);
 	assert_int_equal(rib4_clear_route(&rib, 0, 0, &old), 0);
@@ -281,13 +281,13 @@ static void test_reserved_ranges(void **state)
 	assert_int_equal(fib4_lookup(f, 0x01020304), 0);
 	assert_int_equal(fib4_lookup(f, 0xc0a80001), 0);
 	for (unsigned o = 0; o < 256; o++)
-		assert_int_equal(fib4_lookup(f, (o << 24) | 0x10203) == NH4_IDX_RESERVED,
+		assert_int_equal(fib4_lookup(f, (o << 24) | 0x10203) == NH_IDX_RESERVED,
 		                 rib4_is_reserved(o << 24, 8));
 	/* and so does removing the routes inside them */
 	assert_int_equal(rib4_clear_route(&rib, 0xe0010000, 16, &old), 0);
 	assert_int_equal(rib4_clear_route(&rib, 0x7f000000, 8, &old), 0);
-	assert_int_equal(fib4_lookup(f, 0xe0010001), NH4_IDX_RESERVED);
-	assert_int_equal(fib4_lookup(f, 0x7f000001), NH4_IDX_RESERVED);
+	assert_int_equal(fib4_lookup(f, 0xe0010001), NH_IDX_RESERVED);
+	assert_int_equal(fib4_lookup(f, 0x7f000001), NH_IDX_RESERVED);
 	assert_int_equal(fib4_tbl8_used(f), 0);
 	rib4_clear(&rib);
 	fib4_free(f);
@@ -297,7 +297,7 @@ static void test_rib_iteration(void **state)
 {
 	struct fib4 *f = fib4_create(16, NULL, 0);
 	struct rib4 rib;
-	struct route4 r = { .type = ROUTE4_VIA, .nh = NH4_FIRST_DYNAMIC }, old;
+	struct route4 r = { .type = ROUTE4_VIA, .nh = NH_FIRST_DYNAMIC }, old;
 	static const uint32_t addrs[] = { 0x0a000000, 0x0a000000, 0x0b000000, 0x09000000 };
 	static const uint8_t lens[] = { 8, 16, 8, 8 };
 	bool had;

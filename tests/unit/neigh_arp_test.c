@@ -20,15 +20,15 @@ static void test_request_for_us_answered(void **state)
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, P0_IP));
 	assert_int_equal(n_sent, 1);
 	assert_arp(0, 0, RTE_ARP_OP_REPLY, &MAC_A, P0_IP, &MAC_A, H5);
-	assert_int_equal(neigh_arp_req_rcvd.value, 1);
-	assert_int_equal(neigh_arp_rep_sent.value, 1);
+	assert_int_equal(arp_req_rcvd.value, 1);
+	assert_int_equal(arp_rep_sent.value, 1);
 	/* the asker is learnt (RFC 826: we will talk back to it), stale: a
 	 * request claims an address, only an answer to us proves it (Linux) */
-	n = neigh_lookup(H5, 0);
+	n = neigh_lookup(nh_addr4(H5), 0);
 	assert_non_null(n);
 	assert_int_equal(n->state, NEIGH_STALE);
 	assert_memory_equal(&n->mac, &MAC_A, 6);
-	assert_int_equal(nh4_table[n->nh].type, NH4_FWD);
+	assert_int_equal(nh_table[n->nh].type, NH_FWD);
 	assert_int_equal(fib4_lookup(ip4_fib, H5), n->nh);
 
 	/* unicast to our MAC works too; a request on p1 for p0's address does not */
@@ -36,7 +36,7 @@ static void test_request_for_us_answered(void **state)
 	assert_int_equal(n_sent, 2);
 	arp_in(1, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, IP(172, 16, 0, 9), &ZERO_MAC, P0_IP));
 	assert_int_equal(n_sent, 2);
-	assert_null(neigh_lookup(IP(172, 16, 0, 9), 1));
+	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 0, 9)), 1));
 }
 
 static void test_merge_rules(void **state)
@@ -55,11 +55,11 @@ static void test_merge_rules(void **state)
 	sent_clear();
 	advance(NEIGH_LOCKTIME_MS);
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, H5, &ZERO_MAC, IP(10, 0, 0, 7)));
-	n = neigh_lookup(H5, 0);
+	n = neigh_lookup(nh_addr4(H5), 0);
 	assert_memory_equal(&n->mac, &MAC_B, 6);
-	assert_memory_equal(&nh4_table[n->nh].l2.dst_addr, &MAC_B, 6);
+	assert_memory_equal(&nh_table[n->nh].l2.dst_addr, &MAC_B, 6);
 	assert_int_equal(n_sent, 0);
-	assert_int_equal(neigh_gratuitous.value, 0);
+	assert_int_equal(arp_gratuitous.value, 0);
 }
 
 /* Linux with arp_accept=0: a gratuitous ARP creates nothing. */
@@ -72,8 +72,8 @@ static void test_gratuitous_creates_nothing(void **state)
 		                 &ZERO_MAC, ip));
 	}
 	assert_int_equal(neigh_count(), 0);
-	assert_int_equal(neigh_gratuitous_ignored.value, 200);
-	assert_int_equal(neigh_gratuitous.value, 0);
+	assert_int_equal(arp_gratuitous_ignored.value, 200);
+	assert_int_equal(arp_gratuitous.value, 0);
 	assert_int_equal(n_sent, 0); /* not a question to us */
 	assert_int_equal(fwd_control_ctrs(1)->consumed, 200);
 }
@@ -85,16 +85,16 @@ static void test_gratuitous(void **state)
 	(void)state;
 	/* an entry that exists (the host asked for us) is refreshed by a gratuitous reply */
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, P0_IP));
-	n = neigh_lookup(H5, 0);
+	n = neigh_lookup(nh_addr4(H5), 0);
 	assert_non_null(n);
 	sent_clear();
 	advance(NEIGH_LOCKTIME_MS);
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &BCAST, &MAC_B, H5, &BCAST, H5));
 	assert_int_equal(n->state, NEIGH_REACHABLE);
 	assert_memory_equal(&n->mac, &MAC_B, 6);
-	assert_memory_equal(&nh4_table[n->nh].l2.dst_addr, &MAC_B, 6);
-	assert_int_equal(neigh_gratuitous.value, 1);
-	assert_int_equal(neigh_gratuitous_ignored.value, 0);
+	assert_memory_equal(&nh_table[n->nh].l2.dst_addr, &MAC_B, 6);
+	assert_int_equal(arp_gratuitous.value, 1);
+	assert_int_equal(arp_gratuitous_ignored.value, 0);
 	assert_int_equal(n_sent, 0);
 
 	/* it also completes a resolution in progress and releases what was held */
@@ -115,11 +115,11 @@ static void test_request_creates_stale(void **state)
 
 	(void)state;
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, P0_IP));
-	n = neigh_lookup(H5, 0);
+	n = neigh_lookup(nh_addr4(H5), 0);
 	assert_non_null(n);
 	assert_int_equal(n->state, NEIGH_STALE);
-	assert_int_equal(nh4_table[n->nh].type, NH4_FWD);
-	assert_memory_equal(&nh4_table[n->nh].l2.dst_addr, &MAC_A, 6);
+	assert_int_equal(nh_table[n->nh].type, NH_FWD);
+	assert_memory_equal(&nh_table[n->nh].l2.dst_addr, &MAC_A, 6);
 	assert_int_equal(n_sent, 1); /* our reply */
 	advance(NEIGH_DELAY_MS - 100);
 	assert_int_equal(n_sent, 1);
@@ -133,7 +133,7 @@ static void test_request_creates_stale(void **state)
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, H6, &ZERO_MAC, P0_IP));
 	assert_int_equal(state_of(H6, 0), NEIGH_STALE);
 	advance(NEIGH_DELAY_MS + NEIGH_MAX_PROBES * NEIGH_RETRANS_MS);
-	assert_null(neigh_lookup(H6, 0));
+	assert_null(neigh_lookup(nh_addr4(H6), 0));
 	assert_int_equal(state_of(H5, 0), NEIGH_REACHABLE);
 }
 
@@ -145,31 +145,31 @@ static void test_locktime(void **state)
 
 	(void)state;
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, P0_IP));
-	n = neigh_lookup(H5, 0);
+	n = neigh_lookup(nh_addr4(H5), 0);
 	advance(500);
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &BCAST, &MAC_B, H5, &BCAST, H5));
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, H5, &ZERO_MAC, IP(10, 0, 0, 7)));
 	assert_memory_equal(&n->mac, &MAC_A, 6);
-	assert_memory_equal(&nh4_table[n->nh].l2.dst_addr, &MAC_A, 6);
-	assert_int_equal(neigh_locktime_ignored.value, 2);
-	assert_int_equal(neigh_gratuitous.value, 0);
+	assert_memory_equal(&nh_table[n->nh].l2.dst_addr, &MAC_A, 6);
+	assert_int_equal(arp_locktime_ignored.value, 2);
+	assert_int_equal(arp_gratuitous.value, 0);
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_A, H5, &P0_MAC, P0_IP));
 	assert_int_equal(n->state, NEIGH_REACHABLE); /* a confirmation, not a change */
-	assert_int_equal(neigh_locktime_ignored.value, 2);
+	assert_int_equal(arp_locktime_ignored.value, 2);
 
 	advance(500); /* a second after it was learnt */
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &BCAST, &MAC_B, H5, &BCAST, H5));
 	assert_memory_equal(&n->mac, &MAC_B, 6);
-	assert_memory_equal(&nh4_table[n->nh].l2.dst_addr, &MAC_B, 6);
-	assert_int_equal(neigh_gratuitous.value, 1);
+	assert_memory_equal(&nh_table[n->nh].l2.dst_addr, &MAC_B, 6);
+	assert_int_equal(arp_gratuitous.value, 1);
 	advance(NEIGH_LOCKTIME_MS - 100);
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &BCAST, &MAC_A, H5, &BCAST, H5));
 	assert_memory_equal(&n->mac, &MAC_B, 6);
-	assert_int_equal(neigh_locktime_ignored.value, 3);
+	assert_int_equal(arp_locktime_ignored.value, 3);
 	advance(100);
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &BCAST, &MAC_A, H5, &BCAST, H5));
 	assert_memory_equal(&n->mac, &MAC_A, 6);
-	assert_int_equal(neigh_locktime_ignored.value, 3);
+	assert_int_equal(arp_locktime_ignored.value, 3);
 	assert_int_equal(fwd_control_ctrs(0)->consumed, 7);
 }
 
@@ -181,11 +181,11 @@ static void test_probe_answered_not_learnt(void **state)
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, 0, &ZERO_MAC, P0_IP));
 	assert_int_equal(n_sent, 1);
 	assert_arp(0, 0, RTE_ARP_OP_REPLY, &MAC_A, P0_IP, &MAC_A, 0);
-	assert_int_equal(neigh_arp_rep_sent.value, 1);
+	assert_int_equal(arp_rep_sent.value, 1);
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, 0, &ZERO_MAC, H5));
 	assert_int_equal(n_sent, 1); /* not our address: not ours to defend */
 	assert_int_equal(neigh_count(), 0);
-	assert_int_equal(neigh_arp_req_rcvd.value, 2);
+	assert_int_equal(arp_req_rcvd.value, 2);
 	assert_int_equal(drops(0, FWD_DROP_ARP_INVALID), 0);
 	assert_int_equal(fwd_control_ctrs(0)->consumed, 2);
 }
@@ -229,7 +229,7 @@ static void test_conflict_counted_logged_once(void **state)
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_A, P0_IP, &P0_MAC, P0_IP));
 	arp_in(1, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, P1_IP, &ZERO_MAC, IP(172, 16, 0, 9)));
 	assert_int_equal(log_count("claims our address"), 2);
-	assert_int_equal(neigh_conflicts.value, 7);
+	assert_int_equal(arp_conflicts.value, 7);
 	assert_int_equal(neigh_count(), 0);
 	assert_int_equal(n_sent, 0);
 	assert_int_equal(drops(0, FWD_DROP_ARP_INVALID) + drops(1, FWD_DROP_ARP_INVALID), 0);
@@ -242,7 +242,7 @@ static void test_conflict_counted_logged_once(void **state)
 	advance(100);
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, P0_IP, &ZERO_MAC, P0_IP));
 	assert_int_equal(log_count("02:aa:00:00:00:0a on p0 claims our address 10.0.0.1"), 1);
-	assert_int_equal(neigh_conflicts.value, 9);
+	assert_int_equal(arp_conflicts.value, 9);
 }
 
 struct bad_case {
@@ -337,7 +337,7 @@ static void test_invalid_frames_counted(void **state)
 	arp_in(9, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, P0_IP));
 	assert_int_equal(neigh_count(), 0);
 	assert_int_equal(n_sent, 0);
-	assert_int_equal(neigh_arp_req_rcvd.value, 0);
+	assert_int_equal(arp_req_rcvd.value, 0);
 }
 
 /* Random frames, some of them nearly valid: no crash, no leak, each one
@@ -361,7 +361,7 @@ static void test_random_frames(void **state)
 		arp_in((uint8_t)(rand() % 3), m);
 		sent_clear();
 	}
-	valid = (unsigned)(neigh_arp_req_rcvd.value + neigh_arp_rep_rcvd.value);
+	valid = (unsigned)(arp_req_rcvd.value + arp_rep_rcvd.value);
 	assert_int_equal(valid + drops(0, FWD_DROP_ARP_INVALID) + drops(1, FWD_DROP_ARP_INVALID) +
 	                         drops(2, FWD_DROP_ARP_INVALID) + drops(0, FWD_DROP_NOT_FOR_US) +
 	                         drops(1, FWD_DROP_NOT_FOR_US) + drops(2, FWD_DROP_NOT_FOR_US),

@@ -32,9 +32,10 @@
 #include "core/daemon.h"
 #include "core/punt.h"
 #include "ip4/addr.h"
+#include "ip4/arp.h"
 #include "ip4/ip4.h"
-#include "ip4/nh.h"
-#include "neigh/neigh_priv.h"
+#include "nexthop/nexthop.h"
+#include "nexthop/neigh_priv.h"
 #include "port/port.h"
 #include "core/counters.h"
 
@@ -101,6 +102,12 @@ static inline void icmp_hook(const struct rte_mbuf *m, uint8_t type, uint8_t cod
 		icmps[n_icmp] =
 		        (struct icmp_call){ type, code, in_port, rte_be_to_cpu_16(ip->packet_id) };
 	n_icmp++;
+}
+
+/* The IPv4 resolver's ICMP host unreachable, recorded instead of sent. */
+static inline void unreachable_hook(const struct rte_mbuf *m, uint8_t in_port)
+{
+	icmp_hook(m, 3, 1, 0, in_port);
 }
 
 static inline void sent_clear(void)
@@ -204,13 +211,14 @@ static inline int harness_setup(void **state)
 		c->value = c->base = 0;
 	ip4_fib = fib4_create(256, NULL, SOCKET_ID_ANY);
 	assert_non_null(ip4_fib);
-	assert_int_equal(nh4_init(TEST_NEXTHOPS, SOCKET_ID_ANY), 0);
+	assert_int_equal(nh_init(TEST_NEXTHOPS, SOCKET_ID_ANY), 0);
 	rib4_init(&ip4_rib, ip4_fib);
 	memset(ip4_addrs, 0, sizeof(ip4_addrs));
 	assert_int_equal(neigh_module_init(TEST_NEXTHOPS, TEST_TIMEOUT_S), 0);
 	neigh_hooks.now_ms = clock_hook;
 	neigh_hooks.tx = tx_hook;
-	neigh_hooks.icmp_error = icmp_hook;
+	assert_int_equal(arp_init(), 0);
+	neigh_resolver(AF_INET)->unreachable = unreachable_hook;
 	assert_int_equal(addr4_add(0, &a0, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(addr4_add(1, &a1, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	return 0;
@@ -220,10 +228,11 @@ static inline int harness_setup(void **state)
 static inline int harness_teardown(void **state)
 {
 	(void)state;
+	arp_fini();
 	rib4_clear(&ip4_rib);
 	fib4_free(ip4_fib);
 	ip4_fib = NULL;
-	nh4_fini();
+	nh_fini();
 	memset(ip4_addrs, 0, sizeof(ip4_addrs));
 	neigh_module_fini();
 	sent_clear();
@@ -299,22 +308,38 @@ static inline void punt(void (*fn)(struct rte_mbuf *, const struct fwd_punt_meta
 	meta->out_port = out;
 	meta->drop = FWD_PUNT_NO_DROP;
 	meta->aux = aux;
+	if (reason != FWD_PUNT_RESOLVE)
+		meta->gen = 0;
 	fn(m, meta);
 }
 
 static inline void arp_in(uint8_t port, struct rte_mbuf *m)
 {
-	punt(neigh_arp_input, m, FWD_PUNT_ARP, port, port, 0);
+	punt(arp_input, m, FWD_PUNT_ARP, port, port, 0);
+}
+
+static inline void glean_punt(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
+{
+	neigh_glean(m, meta->in_port, meta->out_port, nh_addr4(meta->aux));
 }
 
 static inline void glean(uint8_t in, uint8_t out, uint32_t dst, uint16_t id)
 {
-	punt(neigh_punt_glean, mk_ip(dst, id), FWD_PUNT_GLEAN, in, out, dst);
+	punt(glean_punt, mk_ip(dst, id), FWD_PUNT_GLEAN, in, out, dst);
+}
+
+/* A packet routed to next hop nh as a worker punts it, with its generation. */
+static inline void resolve_gen(uint8_t in, uint32_t nh, uint32_t gen, uint32_t dst, uint16_t id)
+{
+	struct rte_mbuf *m = mk_ip(dst, id);
+
+	fwd_punt_meta(m)->gen = gen;
+	punt(neigh_punt_resolve, m, FWD_PUNT_RESOLVE, in, nh_table[nh].port, nh);
 }
 
 static inline void resolve(uint8_t in, uint32_t nh, uint32_t dst, uint16_t id)
 {
-	punt(neigh_punt_resolve, mk_ip(dst, id), FWD_PUNT_RESOLVE, in, nh4_table[nh].port, nh);
+	resolve_gen(in, nh, nh_table[nh].gen, dst, id);
 }
 
 /* Captured frame i must be exactly this ARP frame on port. */
@@ -353,7 +378,7 @@ static inline void assert_ip_sent(unsigned i, uint8_t port, const struct rte_eth
 
 static inline enum neigh_state state_of(uint32_t ip, uint8_t port)
 {
-	struct neigh *n = neigh_lookup(ip, port);
+	struct neigh *n = neigh_lookup(nh_addr4(ip), port);
 
 	assert_non_null(n);
 	return n->state;

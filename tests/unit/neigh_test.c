@@ -32,9 +32,9 @@ static void test_resolve_retries_then_fail(void **state)
 	uint32_t nh;
 
 	(void)state;
-	assert_int_equal(neigh_ref(H9, 0, &nh), 0);
+	assert_int_equal(neigh_ref(nh_addr4(H9), 0, &nh), 0);
 	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE);
-	assert_int_equal(nh4_table[nh].type, NH4_PENDING);
+	assert_int_equal(nh_table[nh].type, NH_PENDING);
 	assert_int_equal(fib4_lookup(ip4_fib, H9), nh); /* the host route points at it */
 	assert_int_equal(n_sent, 1);
 	assert_arp(0, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H9);
@@ -46,10 +46,10 @@ static void test_resolve_retries_then_fail(void **state)
 	assert_arp(1, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H9);
 	resolve(1, nh, H9, 1);
 	resolve(1, nh, H9, 2);
-	assert_int_equal(neigh_lookup(H9, 0)->n_held, 2);
+	assert_int_equal(neigh_lookup(nh_addr4(H9), 0)->n_held, 2);
 	advance(1000);
 	assert_int_equal(n_sent, 3);
-	assert_int_equal(neigh_arp_req_sent.value, 3);
+	assert_int_equal(arp_req_sent.value, 3);
 
 	/* no answer to the third: failed, held packets get host unreachable */
 	advance(1000);
@@ -78,16 +78,16 @@ static void test_resolve_retries_then_fail(void **state)
 	resolve(1, nh, H9, 5);
 	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE);
 	assert_int_equal(n_sent, 4);
-	assert_int_equal(neigh_lookup(H9, 0)->n_held, 1);
+	assert_int_equal(neigh_lookup(nh_addr4(H9), 0)->n_held, 1);
 
 	/* the route goes: it fails once more and is deleted */
 	neigh_unref(nh);
 	advance(3000);
 	assert_int_equal(state_of(H9, 0), NEIGH_FAILED);
 	advance(3000);
-	assert_null(neigh_lookup(H9, 0));
+	assert_null(neigh_lookup(nh_addr4(H9), 0));
 	assert_int_equal(neigh_count(), 0);
-	assert_int_equal(fib4_lookup(ip4_fib, H9), NH4_IDX_CONNECTED + 0);
+	assert_int_equal(fib4_lookup(ip4_fib, H9), NH_IDX_CONNECTED + 0);
 	assert_int_equal(neigh_failures.value, 2);
 	assert_int_equal(drops(1, FWD_DROP_NO_NEIGHBOUR), 5);
 }
@@ -101,18 +101,18 @@ static void test_glean_hold_release_in_order(void **state)
 		glean(1, 0, H5, id);
 	assert_int_equal(n_sent, 1); /* one request, not one per packet */
 	assert_arp(0, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H5);
-	assert_int_equal(neigh_lookup(H5, 0)->n_held, 3);
-	nh = neigh_lookup(H5, 0)->nh;
+	assert_int_equal(neigh_lookup(nh_addr4(H5), 0)->n_held, 3);
+	nh = neigh_lookup(nh_addr4(H5), 0)->nh;
 
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_A, H5, &P0_MAC, P0_IP));
 	assert_int_equal(state_of(H5, 0), NEIGH_REACHABLE);
-	assert_int_equal(nh4_table[nh].type, NH4_FWD);
-	assert_memory_equal(&nh4_table[nh].l2.dst_addr, &MAC_A, 6);
+	assert_int_equal(nh_table[nh].type, NH_FWD);
+	assert_memory_equal(&nh_table[nh].l2.dst_addr, &MAC_A, 6);
 	assert_int_equal(n_sent, 4);
 	for (unsigned i = 0; i < 3; i++)
 		assert_ip_sent(1 + i, 0, &MAC_A, (uint16_t)(1 + i));
-	assert_int_equal(neigh_lookup(H5, 0)->n_held, 0);
-	assert_int_equal(neigh_arp_rep_rcvd.value, 1);
+	assert_int_equal(neigh_lookup(nh_addr4(H5), 0)->n_held, 0);
+	assert_int_equal(arp_rep_rcvd.value, 1);
 
 	/* late punts for a resolved neighbour go straight out */
 	resolve(1, nh, H5, 9);
@@ -129,7 +129,7 @@ static void test_hold_limits(void **state)
 	assert_int_equal(cap, 8191 / 4);
 	for (uint16_t id = 0; id < NEIGH_HOLD_MAX + 4; id++)
 		glean(1, 0, H5, id);
-	assert_int_equal(neigh_lookup(H5, 0)->n_held, NEIGH_HOLD_MAX);
+	assert_int_equal(neigh_lookup(nh_addr4(H5), 0)->n_held, NEIGH_HOLD_MAX);
 	assert_int_equal(drops(1, FWD_DROP_HOLD_FULL), 4);
 
 	/* the global cap: many hosts each with a full queue */
@@ -172,7 +172,7 @@ static void test_glean_cap_and_bad_targets(void **state)
 	assert_int_equal(drops(1, FWD_DROP_NO_NEIGHBOUR), 5);
 
 	/* a punt for a next hop that is no neighbour */
-	punt(neigh_punt_resolve, mk_ip(H5, 1), FWD_PUNT_RESOLVE, 1, 0, NH4_FIRST_DYNAMIC + 5);
+	punt(neigh_punt_resolve, mk_ip(H5, 1), FWD_PUNT_RESOLVE, 1, 0, NH_FIRST_DYNAMIC + 5);
 	punt(neigh_punt_resolve, mk_ip(H5, 1), FWD_PUNT_RESOLVE, 1, 0, UINT32_MAX);
 	assert_int_equal(drops(1, FWD_DROP_NO_NEIGHBOUR), 7);
 }
@@ -183,13 +183,13 @@ static void test_stale_probe_answered(void **state)
 
 	(void)state;
 	learn_h5();
-	n = neigh_lookup(H5, 0);
+	n = neigh_lookup(nh_addr4(H5), 0);
 	advance(TEST_TIMEOUT_S * 1000 - 100);
 	assert_int_equal(n->state, NEIGH_REACHABLE);
 	assert_int_equal(n_sent, 0);
 	advance(100);
 	assert_int_equal(n->state, NEIGH_STALE);
-	assert_int_equal(nh4_table[n->nh].type, NH4_FWD); /* still forwarding */
+	assert_int_equal(nh_table[n->nh].type, NH_FWD); /* still forwarding */
 	assert_int_equal(n_sent, 1);
 	assert_arp(0, 0, RTE_ARP_OP_REQUEST, &MAC_A, P0_IP, &ZERO_MAC, H5);
 	advance(1000);
@@ -213,21 +213,21 @@ static void test_stale_unanswered(void **state)
 	assert_int_equal(state_of(H5, 0), NEIGH_STALE);
 	assert_int_equal(n_sent, 3);
 	advance(1000);
-	assert_null(neigh_lookup(H5, 0)); /* unused: gone */
+	assert_null(neigh_lookup(nh_addr4(H5), 0)); /* unused: gone */
 	assert_int_equal(neigh_aged_out.value, 1);
-	assert_int_equal(fib4_lookup(ip4_fib, H5), NH4_IDX_CONNECTED + 0);
+	assert_int_equal(fib4_lookup(ip4_fib, H5), NH_IDX_CONNECTED + 0);
 
 	/* used by a route: failed instead, the next hop stops forwarding */
 	learn_h5();
-	assert_int_equal(neigh_ref(H5, 0, &nh), 0);
+	assert_int_equal(neigh_ref(nh_addr4(H5), 0, &nh), 0);
 	assert_int_equal(n_sent, 0); /* known already: no request */
 	advance(TEST_TIMEOUT_S * 1000 + 3000);
 	assert_int_equal(state_of(H5, 0), NEIGH_FAILED);
-	assert_int_equal(nh4_table[nh].type, NH4_PENDING);
+	assert_int_equal(nh_table[nh].type, NH_PENDING);
 	assert_int_equal(neigh_aged_out.value, 2);
 	neigh_unref(nh);
 	advance(3000);
-	assert_null(neigh_lookup(H5, 0));
+	assert_null(neigh_lookup(nh_addr4(H5), 0));
 }
 
 static void test_static_entries(void **state)
@@ -238,41 +238,44 @@ static void test_static_entries(void **state)
 
 	(void)state;
 	learn_h5();
-	assert_int_equal(neigh_add_static(H5, 0, &MAC_B, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
+	assert_int_equal(
+	        neigh_add_static(nh_addr4(H5), 0, &MAC_B, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(state_of(H5, 0), NEIGH_PERMANENT);
-	nh = neigh_lookup(H5, 0)->nh;
-	assert_memory_equal(&nh4_table[nh].l2.dst_addr, &MAC_B, 6);
+	nh = neigh_lookup(nh_addr4(H5), 0)->nh;
+	assert_memory_equal(&nh_table[nh].l2.dst_addr, &MAC_B, 6);
 	/* ARP never overrides it, and it never ages */
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, H5));
 	advance(10 * TEST_TIMEOUT_S * 1000);
 	assert_int_equal(state_of(H5, 0), NEIGH_PERMANENT);
-	assert_memory_equal(&nh4_table[nh].l2.dst_addr, &MAC_B, 6);
+	assert_memory_equal(&nh_table[nh].l2.dst_addr, &MAC_B, 6);
 	assert_int_equal(n_sent, 0);
 
-	assert_int_equal(
-	        neigh_add_static(IP(10, 9, 9, 9), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
-	        -EINVAL);
+	assert_int_equal(neigh_add_static(nh_addr4(IP(10, 9, 9, 9)), 0, &MAC_A, FWD_ORIGIN_RPC, err,
+	                                  sizeof(err)),
+	                 -EINVAL);
 	assert_string_equal(err, "10.9.9.9 is not on a connected subnet of p0");
-	assert_int_equal(neigh_add_static(P0_IP, 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
-	                 -EINVAL);
-	assert_string_equal(err, "10.0.0.1 is one of our own addresses (on port p0)");
-	assert_int_equal(neigh_add_static(H9, 0, &mcast, FWD_ORIGIN_RPC, err, sizeof(err)),
-	                 -EINVAL);
 	assert_int_equal(
-	        neigh_add_static(IP(10, 0, 0, 255), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
+	        neigh_add_static(nh_addr4(P0_IP), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
 	        -EINVAL);
-	assert_int_equal(neigh_del(H9, 0), -ENOENT);
+	assert_string_equal(err, "10.0.0.1 is one of our own addresses (on port p0)");
+	assert_int_equal(
+	        neigh_add_static(nh_addr4(H9), 0, &mcast, FWD_ORIGIN_RPC, err, sizeof(err)),
+	        -EINVAL);
+	assert_int_equal(neigh_add_static(nh_addr4(IP(10, 0, 0, 255)), 0, &MAC_A, FWD_ORIGIN_RPC,
+	                                  err, sizeof(err)),
+	                 -EINVAL);
+	assert_int_equal(neigh_del(nh_addr4(H9), 0), -ENOENT);
 
 	/* del of a static entry a route uses: back to resolving */
-	assert_int_equal(neigh_ref(H5, 0, &nh), 0);
-	assert_int_equal(neigh_del(H5, 0), 0);
+	assert_int_equal(neigh_ref(nh_addr4(H5), 0, &nh), 0);
+	assert_int_equal(neigh_del(nh_addr4(H5), 0), 0);
 	assert_int_equal(state_of(H5, 0), NEIGH_INCOMPLETE);
-	assert_int_equal(nh4_table[nh].type, NH4_PENDING);
+	assert_int_equal(nh_table[nh].type, NH_PENDING);
 	assert_arp(0, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H5);
 	/* its last route gone, resolving for no packet: it goes with it */
 	neigh_unref(nh);
-	assert_null(neigh_lookup(H5, 0));
-	assert_int_equal(neigh_del(H5, 0), -ENOENT);
+	assert_null(neigh_lookup(nh_addr4(H5), 0));
+	assert_int_equal(neigh_del(nh_addr4(H5), 0), -ENOENT);
 }
 
 static void test_static_resolves_held(void **state)
@@ -281,7 +284,8 @@ static void test_static_resolves_held(void **state)
 
 	(void)state;
 	glean(1, 0, H5, 7);
-	assert_int_equal(neigh_add_static(H5, 0, &MAC_B, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
+	assert_int_equal(
+	        neigh_add_static(nh_addr4(H5), 0, &MAC_B, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(n_sent, 2);
 	assert_ip_sent(1, 0, &MAC_B, 7);
 	advance(10000); /* the resolution timer is gone */
@@ -298,14 +302,15 @@ static void test_flush_and_port_change(void **state)
 	learn_h5();
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, H9, &ZERO_MAC, P0_IP));
 	arp_in(1, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, IP(172, 16, 3, 3), &ZERO_MAC, P1_IP));
-	assert_int_equal(
-	        neigh_add_static(IP(10, 0, 0, 50), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
-	assert_int_equal(neigh_ref(H9, 0, &nh), 0);
+	assert_int_equal(neigh_add_static(nh_addr4(IP(10, 0, 0, 50)), 0, &MAC_A, FWD_ORIGIN_RPC,
+	                                  err, sizeof(err)),
+	                 0);
+	assert_int_equal(neigh_ref(nh_addr4(H9), 0, &nh), 0);
 	sent_clear();
 	assert_int_equal(neigh_count(), 4);
 
 	assert_int_equal(neigh_flush(0, false), 2);
-	assert_null(neigh_lookup(H5, 0));
+	assert_null(neigh_lookup(nh_addr4(H5), 0));
 	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE); /* a route uses it */
 	assert_int_equal(state_of(IP(10, 0, 0, 50), 0), NEIGH_PERMANENT);
 	assert_int_equal(state_of(IP(172, 16, 3, 3), 1), NEIGH_STALE);
@@ -313,7 +318,7 @@ static void test_flush_and_port_change(void **state)
 
 	/* p1's address goes: its neighbours go with it */
 	assert_int_equal(addr4_del(1, &a1, err, sizeof(err)), 0);
-	assert_null(neigh_lookup(IP(172, 16, 3, 3), 1));
+	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 3, 3)), 1));
 	assert_int_equal(neigh_count(), 2);
 	assert_int_equal(neigh_flush(FWD_MAX_PORTS, true), 2);
 	neigh_unref(nh);
@@ -327,26 +332,26 @@ static void test_output_from_control(void **state)
 
 	(void)state;
 	learn_h5();
-	neigh_output(mk_ip(H5, 1), neigh_lookup(H5, 0)->nh);
+	neigh_output(mk_ip(H5, 1), neigh_lookup(nh_addr4(H5), 0)->nh);
 	assert_int_equal(n_sent, 1);
 	assert_ip_sent(0, 0, &MAC_A, 1);
 
 	/* to an unknown host: held, then sent; or, unanswered, dropped without ICMP */
-	neigh_output_glean(mk_ip(IP(10, 0, 0, 6), 2), 0, IP(10, 0, 0, 6));
+	neigh_output_glean(mk_ip(IP(10, 0, 0, 6), 2), 0, nh_addr4(IP(10, 0, 0, 6)));
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_B, IP(10, 0, 0, 6), &P0_MAC, P0_IP));
 	assert_int_equal(n_sent, 3);
 	assert_ip_sent(2, 0, &MAC_B, 2);
-	neigh_output_glean(mk_ip(H9, 3), 0, H9);
+	neigh_output_glean(mk_ip(H9, 3), 0, nh_addr4(H9));
 	advance(3000);
 	assert_int_equal(n_icmp, 0);
 	assert_int_equal(drops(0, FWD_DROP_NO_NEIGHBOUR), 1);
-	neigh_output(mk_ip(H9, 4), NH4_FIRST_DYNAMIC + 100);
+	neigh_output(mk_ip(H9, 4), NH_FIRST_DYNAMIC + 100);
 	assert_int_equal(drops(0, FWD_DROP_NO_NEIGHBOUR), 2);
 
 	/* a worker's tx ring full: counted on the egress port */
 	tx_refuse = true;
 	m = mk_ip(H5, 5);
-	neigh_output(m, neigh_lookup(H5, 0)->nh);
+	neigh_output(m, neigh_lookup(nh_addr4(H5), 0)->nh);
 	assert_int_equal(drops(0, FWD_DROP_TX_FULL), 1);
 	tx_refuse = false;
 }
@@ -358,10 +363,10 @@ static void test_describe_and_names(void **state)
 
 	(void)state;
 	learn_h5();
-	assert_int_equal(neigh_describe(neigh_lookup(H5, 0)->nh, &st, &mac), 0);
+	assert_int_equal(neigh_describe(neigh_lookup(nh_addr4(H5), 0)->nh, &st, &mac), 0);
 	assert_int_equal(st, NEIGH_REACHABLE);
 	assert_memory_equal(&mac, &MAC_A, 6);
-	assert_int_equal(neigh_describe(NH4_FIRST_DYNAMIC + 99, &st, &mac), -ENOENT);
+	assert_int_equal(neigh_describe(NH_FIRST_DYNAMIC + 99, &st, &mac), -ENOENT);
 	assert_int_equal(neigh_describe(UINT32_MAX, &st, &mac), -ENOENT);
 	assert_string_equal(neigh_state_name(NEIGH_INCOMPLETE), "incomplete");
 	assert_string_equal(neigh_state_name(NEIGH_REACHABLE), "reachable");
@@ -369,7 +374,7 @@ static void test_describe_and_names(void **state)
 	assert_string_equal(neigh_state_name(NEIGH_FAILED), "failed");
 	assert_string_equal(neigh_state_name(NEIGH_PERMANENT), "permanent");
 	neigh_unref(UINT32_MAX); /* harmless */
-	neigh_unref(NH4_FIRST_DYNAMIC + 99);
+	neigh_unref(NH_FIRST_DYNAMIC + 99);
 }
 
 /* neigh_max caps the dynamic entries no route uses: a new one evicts the
@@ -382,8 +387,9 @@ static void test_cap_evicts_lru_unused(void **state)
 
 	(void)state;
 	neigh_set_max(4);
-	assert_int_equal(neigh_add_static(S, 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
-	assert_int_equal(neigh_ref(H9, 0, &nh), 0);
+	assert_int_equal(neigh_add_static(nh_addr4(S), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
+	                 0);
+	assert_int_equal(neigh_ref(nh_addr4(H9), 0, &nh), 0);
 	for (unsigned i = 1; i <= 4; i++)
 		ask_p1(IP(172, 16, 0, 10 + i));
 	assert_int_equal(neigh_count(), 6);
@@ -391,12 +397,12 @@ static void test_cap_evicts_lru_unused(void **state)
 	assert_int_equal(neigh_evicted.value, 0);
 
 	/* .11 is used (a packet for it) and .13 confirmed: .12 then .14 go */
-	resolve(0, neigh_lookup(IP(172, 16, 0, 11), 1)->nh, IP(172, 16, 0, 11), 1);
+	resolve(0, neigh_lookup(nh_addr4(IP(172, 16, 0, 11)), 1)->nh, IP(172, 16, 0, 11), 1);
 	arp_in(1, mk_arp(RTE_ARP_OP_REPLY, &P1_MAC, &MAC_B, IP(172, 16, 0, 13), &P1_MAC, P1_IP));
 	ask_p1(IP(172, 16, 0, 15));
-	assert_null(neigh_lookup(IP(172, 16, 0, 12), 1));
+	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 0, 12)), 1));
 	ask_p1(IP(172, 16, 0, 16));
-	assert_null(neigh_lookup(IP(172, 16, 0, 14), 1));
+	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 0, 14)), 1));
 	assert_int_equal(state_of(IP(172, 16, 0, 11), 1), NEIGH_STALE);
 	assert_int_equal(state_of(IP(172, 16, 0, 13), 1), NEIGH_REACHABLE);
 	assert_int_equal(neigh_evicted.value, 2);
@@ -418,13 +424,13 @@ static void test_cap_evicts_lru_unused(void **state)
 	assert_int_equal(neigh_lru_count(), 5);
 	ask_p1(IP(172, 16, 9, 9));
 	assert_int_equal(neigh_lru_count(), 4);
-	assert_null(neigh_lookup(IP(172, 16, 5, 197), 1));
-	assert_null(neigh_lookup(IP(172, 16, 5, 198), 1));
+	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 5, 197)), 1));
+	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 5, 198)), 1));
 	assert_int_equal(state_of(H9, 0), NEIGH_REACHABLE);
 	/* a lower cap applies at once, the most recent stay */
 	neigh_set_max(1);
 	assert_int_equal(neigh_count(), 2);
-	assert_null(neigh_lookup(H9, 0));
+	assert_null(neigh_lookup(nh_addr4(H9), 0));
 	assert_int_equal(state_of(IP(172, 16, 9, 9), 1), NEIGH_STALE);
 	neigh_flush(FWD_MAX_PORTS, true);
 	advance(6000);
@@ -435,7 +441,7 @@ static void test_cap_evicts_lru_unused(void **state)
  * hop; with none unused, nothing is created and that is counted. */
 static void test_full_table_makes_room(void **state)
 {
-	unsigned room = TEST_NEXTHOPS - NH4_FIRST_DYNAMIC;
+	unsigned room = TEST_NEXTHOPS - NH_FIRST_DYNAMIC;
 	uint32_t nh, first = IP(172, 16, 1, 0);
 
 	(void)state;
@@ -443,9 +449,9 @@ static void test_full_table_makes_room(void **state)
 		ask_p1(first + i);
 	sent_clear();
 	assert_int_equal(neigh_count(), room);
-	assert_int_equal(neigh_ref(H9, 0, &nh), 0); /* route add via 10.0.0.9 */
+	assert_int_equal(neigh_ref(nh_addr4(H9), 0, &nh), 0); /* route add via 10.0.0.9 */
 	assert_int_equal(neigh_count(), room);
-	assert_null(neigh_lookup(first, 1));
+	assert_null(neigh_lookup(nh_addr4(first), 1));
 	assert_int_equal(neigh_evicted.value, 1);
 	neigh_unref(nh);
 	neigh_flush(FWD_MAX_PORTS, false);
@@ -454,14 +460,14 @@ static void test_full_table_makes_room(void **state)
 
 	/* every next hop held by a route: nothing to evict */
 	for (unsigned i = 0; i < room; i++)
-		assert_int_equal(neigh_ref(first + i, 1, &nh), 0);
+		assert_int_equal(neigh_ref(nh_addr4(first + i), 1, &nh), 0);
 	sent_clear();
-	assert_int_equal(neigh_ref(H9, 0, &nh), -ENOSPC);
+	assert_int_equal(neigh_ref(nh_addr4(H9), 0, &nh), -ENOSPC);
 	ask_p1(IP(172, 16, 200, 1));
-	assert_null(neigh_lookup(IP(172, 16, 200, 1), 1));
+	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 200, 1)), 1));
 	assert_int_equal(neigh_table_full.value, 2);
 	for (unsigned i = 0; i < room; i++)
-		neigh_unref(neigh_lookup(first + i, 1)->nh);
+		neigh_unref(neigh_lookup(nh_addr4(first + i), 1)->nh);
 	neigh_flush(FWD_MAX_PORTS, true);
 	advance(6000);
 	sent_clear();

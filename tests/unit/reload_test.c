@@ -29,9 +29,9 @@
 #include "core/reload.h"
 #include "ip4/addr.h"
 #include "ip4/ip4.h"
-#include "ip4/nh.h"
+#include "nexthop/nexthop.h"
 #include "ip4/route.h"
-#include "neigh/neigh_priv.h"
+#include "nexthop/neigh_priv.h"
 #include "port/port.h"
 
 #define DUMP_MAX    (1 << 16)
@@ -94,7 +94,7 @@ static void dump_routes(FILE *f)
 		fprintf(f, "route %s type %u origin %s via %s dev %u port %u\n",
 		        fwd_ip4_prefix_fmt(&p, buf), r->type, fwd_origin_name(r->origin),
 		        fwd_ip4_fmt(r->via, via), r->dev,
-		        (unsigned)(r->type == ROUTE4_VIA ? nh4_table[r->nh].port : r->dev));
+		        (unsigned)(r->type == ROUTE4_VIA ? nh_table[r->nh].port : r->dev));
 	}
 }
 
@@ -106,14 +106,15 @@ static void dump_fib(FILE *f)
 		                         0xcb007100, 0xac100000, 0x64400000, 0x08080800 };
 	static const uint8_t hosts[] = { 0,  1,   2,   3,   4,   5,   7,   9,   10, 11,
 		                         12, 100, 101, 102, 200, 201, 202, 254, 255 };
-	char ip[FWD_IP4_STRLEN], nip[FWD_IP4_STRLEN];
+	char ip[FWD_IP4_STRLEN], nip[NH_ADDR_STRLEN];
 
 	for (unsigned k = 0; k < RTE_DIM(nets); k++)
 		for (unsigned h = 0; h < RTE_DIM(hosts); h++) {
 			uint32_t a = nets[k] | hosts[h];
-			const struct nh4 *nh = &nh4_table[fib4_lookup(ip4_fib, a)];
+			uint32_t i = fib4_lookup(ip4_fib, a);
+			const struct nexthop *nh = &nh_table[i];
 			fprintf(f, "fib %s type %u port %u ip %s\n", fwd_ip4_fmt(a, ip), nh->type,
-			        nh->type >= NH4_LOCAL ? 0u : nh->port, fwd_ip4_fmt(nh->ip, nip));
+			        nh->type >= NH_LOCAL ? 0u : nh->port, nh_addr_fmt(nh_addr(i), nip));
 		}
 }
 
@@ -124,7 +125,7 @@ static int neigh_cmp(const void *a, const void *b)
 
 	if (x->port != y->port)
 		return x->port < y->port ? -1 : 1;
-	return x->ip < y->ip ? -1 : x->ip > y->ip;
+	return x->addr.v4 < y->addr.v4 ? -1 : x->addr.v4 > y->addr.v4;
 }
 
 /* In (port, address) order: the table's next-hop order depends on history. */
@@ -141,7 +142,7 @@ static void dump_neighs(FILE *f)
 	for (unsigned i = 0; i < n; i++) {
 		bool perm = v[i]->state == NEIGH_PERMANENT;
 		fprintf(f, "neigh %s %s state %u refs %u mac %s origin %s\n",
-		        fwd_ip4_fmt(v[i]->ip, ip), fwd_ports[v[i]->port].name, v[i]->state,
+		        fwd_ip4_fmt(v[i]->addr.v4, ip), fwd_ports[v[i]->port].name, v[i]->state,
 		        v[i]->refs, perm ? fwd_mac_fmt(v[i]->mac.addr_bytes, mac) : "-",
 		        perm ? fwd_origin_name(v[i]->origin) : "-");
 	}

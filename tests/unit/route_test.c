@@ -12,7 +12,7 @@
 
 static uint8_t nh_type(uint32_t ip)
 {
-	return nh4_table[fib4_lookup(ip4_fib, ip)].type;
+	return nh_table[fib4_lookup(ip4_fib, ip)].type;
 }
 
 static struct rib4_node *route_of(uint32_t addr, uint8_t len)
@@ -39,12 +39,12 @@ static void test_addresses_make_connected_and_local(void **state)
 	assert_non_null(route_of(IP(10, 0, 0, 0), 24));
 	assert_int_equal(route_of(IP(10, 0, 0, 0), 24)->route.type, ROUTE4_CONNECTED);
 	assert_int_equal(route_of(IP(172, 16, 0, 0), 16)->route.dev, 1);
-	assert_int_equal(nh_type(P0_IP), NH4_LOCAL);
-	assert_int_equal(nh_type(IP(10, 0, 0, 255)), NH4_LOCAL); /* directed broadcast */
-	assert_int_equal(nh_type(IP(172, 16, 255, 255)), NH4_LOCAL);
-	assert_int_equal(nh_type(IP(10, 0, 0, 77)), NH4_CONNECTED);
-	assert_int_equal(nh4_table[fib4_lookup(ip4_fib, IP(172, 16, 9, 9))].port, 1);
-	assert_int_equal(nh_type(IP(192, 0, 2, 1)), NH4_NONE);
+	assert_int_equal(nh_type(P0_IP), NH_LOCAL);
+	assert_int_equal(nh_type(IP(10, 0, 0, 255)), NH_LOCAL); /* directed broadcast */
+	assert_int_equal(nh_type(IP(172, 16, 255, 255)), NH_LOCAL);
+	assert_int_equal(nh_type(IP(10, 0, 0, 77)), NH_CONNECTED);
+	assert_int_equal(nh_table[fib4_lookup(ip4_fib, IP(172, 16, 9, 9))].port, 1);
+	assert_int_equal(nh_type(IP(192, 0, 2, 1)), NH_NONE);
 	assert_true(addr4_is_local(P1_IP));
 	assert_int_equal(addr4_port_of(IP(172, 16, 3, 3)), 1);
 	assert_int_equal(addr4_port_of(IP(192, 0, 2, 1)), -1);
@@ -94,7 +94,7 @@ static void test_gateways(void **state)
 		                 .blackhole = true,
 		                 .dev = -1 };
 	assert_int_equal(route4_add(&bh, err, sizeof(err)), 0);
-	assert_int_equal(nh_type(IP(100, 64, 1, 1)), NH4_BLACKHOLE);
+	assert_int_equal(nh_type(IP(100, 64, 1, 1)), NH_BLACKHOLE);
 }
 
 static void test_address_removal_prunes(void **state)
@@ -109,17 +109,17 @@ static void test_address_removal_prunes(void **state)
 	assert_int_equal(addr4_add(0, &a0b, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(addr4_del(0, &a0, err, sizeof(err)), 0);
 	assert_non_null(route_of(IP(10, 0, 0, 0), 24));
-	assert_int_equal(nh_type(P0_IP), NH4_CONNECTED);
-	assert_int_equal(nh_type(IP(10, 0, 0, 255)), NH4_LOCAL);
+	assert_int_equal(nh_type(P0_IP), NH_CONNECTED);
+	assert_int_equal(nh_type(IP(10, 0, 0, 255)), NH_LOCAL);
 	assert_non_null(route_of(IP(198, 51, 100, 0), 24));
 	/* the last one takes the subnet, its broadcast and the routes via it */
 	assert_int_equal(addr4_del(0, &a0b, err, sizeof(err)), 0);
 	assert_null(route_of(IP(10, 0, 0, 0), 24));
 	assert_null(route_of(IP(198, 51, 100, 0), 24));
-	assert_int_equal(nh_type(IP(198, 51, 100, 1)), NH4_NONE);
-	assert_int_equal(nh_type(IP(10, 0, 0, 255)), NH4_NONE);
+	assert_int_equal(nh_type(IP(198, 51, 100, 1)), NH_NONE);
+	assert_int_equal(nh_type(IP(10, 0, 0, 255)), NH_NONE);
 	assert_non_null(route_of(IP(198, 18, 0, 0), 15)); /* other port: untouched */
-	assert_null(neigh_lookup(IP(10, 0, 0, 2), 0));
+	assert_null(neigh_lookup(nh_addr4(IP(10, 0, 0, 2)), 0));
 }
 
 static void test_parse_line(void **state)

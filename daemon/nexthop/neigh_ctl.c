@@ -1,34 +1,44 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Neighbour life cycle: tables and the timer tick; the timeout on reload. */
+/* The next-hop layer's life cycle: the next-hop and neighbour tables, the
+ * neighbour timers, RCU reclamation of released next hops; the neighbour
+ * timeout and cap on reload. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <rte_lcore.h>
 
 #include "core/control.h"
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "core/reload.h"
-#include "neigh/neigh_priv.h"
+#include "nexthop/neigh_priv.h"
+#include "nexthop/nexthop.h"
 #include "port/port.h"
 
 #define NEIGH_TICK_MS 100 /* timer resolution: retries and probes are 1 s apart */
 
 static struct event *tick_ev;
 
+/* Neighbour timers, and released next hops whose grace period has ended. */
 static void neigh_tick_cb(void *arg)
 {
 	(void)arg;
 	neigh_tick();
+	nh_reclaim();
 }
 
 static int neigh_init(const struct fwd_config *cfg)
 {
-	int rc = neigh_module_init(cfg->dataplane.nexthops, cfg->dataplane.neigh_timeout_s);
+	int rc = nh_init(cfg->dataplane.nexthops, (int)rte_socket_id());
 
+	if (rc == 0)
+		rc = neigh_module_init(cfg->dataplane.nexthops, cfg->dataplane.neigh_timeout_s);
 	if (rc < 0) {
-		LOG(ERR, "neighbour table of %u entries: %s", cfg->dataplane.nexthops,
+		LOG(ERR, "next-hop and neighbour tables of %u entries: %s", cfg->dataplane.nexthops,
 		    strerror(-rc));
+		nh_fini();
 		return rc;
 	}
 	neigh_set_max(cfg->dataplane.neigh_max);
@@ -42,6 +52,7 @@ static void neigh_fini(void)
 {
 	fwd_timer_free(&tick_ev);
 	neigh_module_fini();
+	nh_fini();
 }
 
 static int neigh_reload_apply(const struct fwd_config *cur, const struct fwd_config *next,
@@ -63,7 +74,7 @@ static int neigh_reload_apply(const struct fwd_config *cur, const struct fwd_con
 
 /* Static neighbours come with the addresses they need (ip4/ip4_config.c). */
 static struct fwd_module neigh_module = {
-	.name = "neigh",
+	.name = "nexthop",
 	.depends_on = "punt",
 	.init = neigh_init,
 	.fini = neigh_fini,

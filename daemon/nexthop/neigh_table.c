@@ -2,7 +2,7 @@
 /*
  * The neighbour table. Every entry owns a next hop, so the next-hop index
  * is its identity: by_nh[] finds it from a route or a punted packet in
- * O(1), a chained hash finds it by (ip, port), a binary min-heap keeps
+ * O(1), a chained hash finds it by (address, port), a binary min-heap keeps
  * the timers (retries, probes, aging) so a tick only looks at what is due,
  * and a doubly linked list orders the entries that may be evicted (dynamic,
  * no route uses them) from least to most recently used or confirmed, so the
@@ -11,11 +11,12 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <rte_common.h>
 
-#include "ip4/nh.h"
-#include "neigh/neigh_priv.h"
+#include "nexthop/nexthop.h"
+#include "nexthop/neigh_priv.h"
 
 static struct neigh **by_nh; /* indexed by next hop */
 static uint32_t cap;         /* size of by_nh: the next-hop table size */
@@ -27,9 +28,19 @@ static uint64_t n_entries;
 static struct neigh *lru_head, *lru_tail; /* least recently used first */
 static uint32_t n_lru;
 
-static uint32_t hash(uint32_t ip, uint8_t port)
+static uint32_t hash(const struct nh_addr *a, uint8_t port)
 {
-	uint64_t h = ((uint64_t)ip << 8 | port) * 0x9e3779b97f4a7c15ull;
+	uint64_t h = (uint64_t)port << 8 | a->family;
+
+	if (a->family == AF_INET6)
+		for (unsigned i = 0; i < sizeof(a->v6); i += 8) {
+			uint64_t w;
+			memcpy(&w, &a->v6[i], sizeof(w));
+			h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		}
+	else
+		h = (h ^ (uint64_t)a->v4 << 16) * 0x9e3779b97f4a7c15ull;
+	h *= 0x9e3779b97f4a7c15ull;
 
 	return (uint32_t)(h >> 32) & bucket_mask;
 }
@@ -79,12 +90,12 @@ struct neigh *neigh_by_nh(uint32_t nh)
 	return nh < cap ? by_nh[nh] : NULL;
 }
 
-struct neigh *neigh_lookup(uint32_t ip, uint8_t port)
+struct neigh *neigh_lookup(struct nh_addr a, uint8_t port)
 {
 	if (bucket == NULL)
 		return NULL;
-	for (uint32_t i = bucket[hash(ip, port)]; i != 0; i = by_nh[i]->hnext)
-		if (by_nh[i]->ip == ip && by_nh[i]->port == port)
+	for (uint32_t i = bucket[hash(&a, port)]; i != 0; i = by_nh[i]->hnext)
+		if (by_nh[i]->port == port && nh_addr_eq(&by_nh[i]->addr, &a))
 			return by_nh[i];
 	return NULL;
 }
@@ -151,21 +162,21 @@ uint32_t neigh_lru_count(void)
 
 /* ----------------------------------------------------------------- entries */
 
-struct neigh *neigh_table_add(uint32_t ip, uint8_t port, uint32_t nh)
+struct neigh *neigh_table_add(struct nh_addr a, uint8_t port, uint32_t nh)
 {
 	struct neigh *n;
 	uint32_t h;
 
 	if (nh == 0 || nh >= cap || by_nh[nh] != NULL)
-		return NULL; /* cannot happen: nh4_alloc hands out free dynamic indices */
+		return NULL; /* cannot happen: nh_alloc hands out free dynamic indices */
 	n = calloc(1, sizeof(*n));
 	if (n == NULL)
 		return NULL;
-	n->ip = ip;
+	n->addr = a;
 	n->port = port;
 	n->nh = nh;
 	n->heap = NEIGH_NO_TIMER;
-	h = hash(ip, port);
+	h = hash(&a, port);
 	n->hnext = bucket[h];
 	bucket[h] = nh;
 	by_nh[nh] = n;
@@ -175,7 +186,7 @@ struct neigh *neigh_table_add(uint32_t ip, uint8_t port, uint32_t nh)
 
 void neigh_table_del(struct neigh *n)
 {
-	uint32_t *p = &bucket[hash(n->ip, n->port)];
+	uint32_t *p = &bucket[hash(&n->addr, n->port)];
 
 	neigh_timer_cancel(n);
 	if (n->in_lru)

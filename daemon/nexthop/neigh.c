@@ -3,20 +3,20 @@
  * The neighbour state machine (iproute2 names):
  *
  *   incomplete  created by a route, a packet (glean) or `neigh del` of a
- *               used static entry: broadcast request at once, then every
+ *               used static entry: a solicitation (ARP request, NS) at once, then every
  *               NEIGH_RETRANS_MS, NEIGH_MAX_PROBES in all; packets held.
- *   failed      no answer: held packets get ICMP host unreachable and are
+ *   failed      no answer: held packets get an error to their sender and are
  *               dropped (no_neighbour); for NEIGH_FAILED_MS new packets are
  *               dropped the same way without new requests; then the entry
  *               goes if no route uses it, else waits for the next packet.
- *   reachable   confirmed by ARP (reply, request from it, gratuitous) less
+ *   reachable   confirmed by the wire (neigh_heard: an answer, a request from it) less
  *               than neigh_timeout_s ago; the next hop forwards.
  *   stale       not confirmed for neigh_timeout_s, or new from a request for
  *               our address (a claim, not proof, of two-way reachability):
  *               still forwards; unicast probes NEIGH_RETRANS_MS apart (a new
  *               entry's after NEIGH_DELAY_MS); no answer to NEIGH_MAX_PROBES:
  *               removed, or failed (next hop back to pending) if routes use it.
- *   permanent   static: never aged or probed, never changed by ARP.
+ *   permanent   static: never aged or probed, never changed by the wire.
  *
  * Dynamic entries no route uses are capped at neigh_max: a new one evicts
  * the least recently used of them. Permanent entries and those routes use
@@ -34,25 +34,16 @@
 
 #include "core/log.h"
 #include "core/worker.h"
-#include "ip4/addr.h"
-#include "ip4/icmp.h"
-#include "ip4/ip4.h"
-#include "ip4/nh.h"
-#include "neigh/neigh_priv.h"
+#include "nexthop/nexthop.h"
+#include "nexthop/neigh_priv.h"
 #include "port/port.h"
 
 #define NEIGH_TICK_BUDGET 4096 /* timers run per tick, so RPC clients get their turn */
 
-FWD_COUNTER(neigh_arp_req_sent, "arp_requests_sent");
-FWD_COUNTER(neigh_arp_req_rcvd, "arp_requests_received");
-FWD_COUNTER(neigh_arp_rep_sent, "arp_replies_sent");
-FWD_COUNTER(neigh_arp_rep_rcvd, "arp_replies_received");
 FWD_COUNTER(neigh_failures, "neigh_resolution_failures");
 FWD_COUNTER(neigh_aged_out, "neigh_aged_out");
-FWD_COUNTER(neigh_gratuitous, "arp_gratuitous_learned");
 FWD_COUNTER(neigh_table_full, "neigh_table_full");
 FWD_COUNTER(neigh_evicted, "neigh_evicted");
-FWD_COUNTER(neigh_locktime_ignored, "arp_locktime_ignored");
 
 static uint64_t mono_ms(void)
 {
@@ -65,17 +56,17 @@ static uint64_t mono_ms(void)
 struct neigh_hooks neigh_hooks = {
 	.now_ms = mono_ms,
 	.tx = fwd_control_tx,
-	.icmp_error = icmp4_send_error,
 };
 uint64_t neigh_reachable_ms = 300 * 1000;
 uint32_t neigh_max = UINT32_MAX;
 
-static unsigned n_incomplete; /* entries in NEIGH_INCOMPLETE */
+static unsigned n_incomplete;              /* entries in NEIGH_INCOMPLETE */
+static struct neigh_resolver resolvers[2]; /* IPv4, IPv6 */
 
 /* Resolution failures, summarised in one line per NEIGH_FAIL_LOG_MS. */
 static struct {
 	unsigned n;
-	uint32_t ip; /* the first one since the last line */
+	struct nh_addr addr; /* the first one since the last line */
 	uint8_t port;
 	bool logged;
 	uint64_t last_ms;
@@ -91,9 +82,36 @@ const char *neigh_state_name(enum neigh_state s)
 	return (unsigned)s < RTE_DIM(names) ? names[s] : "?";
 }
 
-bool neigh_addr_ok(uint8_t port, uint32_t ip)
+static struct neigh_resolver *resolver_of(uint8_t family)
 {
-	return addr4_rule_neigh(addr4_running(), port, ip, NULL, NULL, 0) == 0;
+	return &resolvers[family == AF_INET6];
+}
+
+void neigh_resolver_set(uint8_t family, const struct neigh_resolver *r)
+{
+	*resolver_of(family) = *r;
+}
+
+struct neigh_resolver *neigh_resolver(uint8_t family)
+{
+	struct neigh_resolver *r = resolver_of(family);
+
+	return r->check != NULL ? r : NULL;
+}
+
+bool neigh_addr_ok(uint8_t port, const struct nh_addr *a)
+{
+	const struct neigh_resolver *r = neigh_resolver(a->family);
+
+	return r != NULL && r->check(port, a, NULL, NULL, 0) == 0;
+}
+
+static void solicit(const struct neigh *n, bool unicast)
+{
+	const struct neigh_resolver *r = neigh_resolver(n->addr.family);
+
+	if (r != NULL)
+		r->solicit(n, unicast);
 }
 
 /* Reachable, stale and permanent entries have a MAC (their next hop forwards). */
@@ -112,28 +130,33 @@ void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now)
 	neigh_lru_sync(n);
 }
 
-/* The /32 host route goes to the neighbour on the port owning ip's subnet. */
+/* The host route goes to the neighbour on the port owning its subnet. */
 static void rib_sync(struct neigh *n)
 {
-	bool want = neigh_addr_ok(n->port, n->ip) && addr4_port_of(n->ip) == n->port;
+	const struct neigh_resolver *r = neigh_resolver(n->addr.family);
+	bool want =
+	        r != NULL && neigh_addr_ok(n->port, &n->addr) && r->port_of(&n->addr) == n->port;
 
 	if (want && !n->in_rib) {
 		/* a full FIB leaves the host on the glean path: slower, still correct */
-		n->in_rib = rib4_set_neigh(&ip4_rib, n->ip, n->nh) == 0;
+		n->in_rib = r->host_add(&n->addr, n->nh) == 0;
 	} else if (!want && n->in_rib) {
-		rib4_clear_neigh(&ip4_rib, n->ip, n->nh);
+		if (r != NULL)
+			r->host_del(&n->addr, n->nh);
 		n->in_rib = false;
 	}
 }
 
 void neigh_destroy(struct neigh *n)
 {
+	const struct neigh_resolver *r = neigh_resolver(n->addr.family);
+
 	neigh_hold_fail(n);
-	if (n->in_rib)
-		rib4_clear_neigh(&ip4_rib, n->ip, n->nh);
+	if (n->in_rib && r != NULL)
+		r->host_del(&n->addr, n->nh);
 	if (n->state == NEIGH_INCOMPLETE)
 		n_incomplete--;
-	nh4_release(n->nh);
+	nh_release(n->nh);
 	neigh_table_del(n);
 }
 
@@ -149,30 +172,30 @@ static void neigh_evict(uint32_t keep)
 }
 
 /* A next hop for a new entry; a full table gives up an unused entry's. */
-static int neigh_nh_alloc(uint32_t ip, uint8_t port, uint32_t *nh)
+static int neigh_nh_alloc(const struct nh_addr *a, uint8_t port, uint32_t *nh)
 {
-	if (nh4_alloc(ip, port, nh) == 0)
+	if (nh_alloc(a, port, nh) == 0)
 		return 0;
 	if (neigh_lru_oldest() == NULL)
 		return -ENOSPC;
 	neigh_evict(neigh_lru_count() - 1);
-	return nh4_alloc(ip, port, nh);
+	return nh_alloc(a, port, nh);
 }
 
-struct neigh *neigh_create(uint32_t ip, uint8_t port, bool dynamic)
+struct neigh *neigh_create(struct nh_addr a, uint8_t port, bool dynamic)
 {
 	struct neigh *n;
 	uint32_t nh;
 
 	if (dynamic && neigh_max > 0)
 		neigh_evict(neigh_max - 1);
-	if ((dynamic && neigh_max == 0) || neigh_nh_alloc(ip, port, &nh) < 0) {
+	if ((dynamic && neigh_max == 0) || neigh_nh_alloc(&a, port, &nh) < 0) {
 		neigh_table_full.value++;
 		return NULL;
 	}
-	n = neigh_table_add(ip, port, nh);
+	n = neigh_table_add(a, port, nh);
 	if (n == NULL) {
-		nh4_release(nh);
+		nh_release(nh);
 		neigh_table_full.value++;
 		return NULL;
 	}
@@ -189,13 +212,13 @@ void neigh_resolve_start(struct neigh *n)
 	uint64_t now = neigh_hooks.now_ms();
 
 	neigh_set_state(n, NEIGH_INCOMPLETE, now);
-	nh4_set_l2(n->nh, NULL);
+	nh_set_l2(n->nh, NULL);
 	n->probes = 1;
-	neigh_arp_request(n, false);
+	solicit(n, false);
 	neigh_timer_set(n, now + NEIGH_RETRANS_MS);
 }
 
-struct neigh *neigh_new_resolving(uint32_t ip, uint8_t port)
+struct neigh *neigh_new_resolving(struct nh_addr a, uint8_t port)
 {
 	struct neigh *n;
 
@@ -203,7 +226,7 @@ struct neigh *neigh_new_resolving(uint32_t ip, uint8_t port)
 		neigh_table_full.value++;
 		return NULL;
 	}
-	n = neigh_create(ip, port, true);
+	n = neigh_create(a, port, true);
 	if (n != NULL)
 		neigh_resolve_start(n);
 	return n;
@@ -220,7 +243,7 @@ void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac)
 	rte_ether_addr_copy(mac, &n->mac);
 	neigh_set_state(n, NEIGH_REACHABLE, now);
 	n->probes = 0;
-	nh4_set_l2(n->nh, mac);
+	nh_set_l2(n->nh, mac);
 	neigh_timer_set(n, now + neigh_reachable_ms);
 	neigh_lru_touch(n);
 	neigh_hold_release(n);
@@ -233,9 +256,9 @@ bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac)
 	       neigh_hooks.now_ms() - n->mac_ms < NEIGH_LOCKTIME_MS;
 }
 
-struct neigh *neigh_learn(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac)
+struct neigh *neigh_learn(struct nh_addr a, uint8_t port, const struct rte_ether_addr *mac)
 {
-	struct neigh *n = neigh_create(ip, port, true);
+	struct neigh *n = neigh_create(a, port, true);
 	uint64_t now = neigh_hooks.now_ms();
 
 	if (n == NULL)
@@ -243,7 +266,7 @@ struct neigh *neigh_learn(uint32_t ip, uint8_t port, const struct rte_ether_addr
 	rte_ether_addr_copy(mac, &n->mac);
 	n->mac_ms = n->updated_ms = now;
 	neigh_set_state(n, NEIGH_STALE, now);
-	nh4_set_l2(n->nh, mac);
+	nh_set_l2(n->nh, mac);
 	/* soon proven (its reply makes it reachable) or gone, as Linux's first probe */
 	neigh_timer_set(n, now + RTE_MIN((uint64_t)NEIGH_DELAY_MS, neigh_reachable_ms));
 	return n;
@@ -251,12 +274,12 @@ struct neigh *neigh_learn(uint32_t ip, uint8_t port, const struct rte_ether_addr
 
 static void fail_log_flush(uint64_t now)
 {
-	char ip[FWD_IP4_STRLEN];
+	char a[NH_ADDR_STRLEN];
 
 	if (fail_log.n == 0 || (fail_log.logged && now - fail_log.last_ms < NEIGH_FAIL_LOG_MS))
 		return;
 	LOG(NOTICE, "%u neighbour%s failed to resolve in the last %u s, e.g. %s on %s", fail_log.n,
-	    fail_log.n == 1 ? "" : "s", NEIGH_FAIL_LOG_MS / 1000, fwd_ip4_fmt(fail_log.ip, ip),
+	    fail_log.n == 1 ? "" : "s", NEIGH_FAIL_LOG_MS / 1000, nh_addr_fmt(&fail_log.addr, a),
 	    fail_log.port < fwd_n_ports ? fwd_ports[fail_log.port].name : "?");
 	fail_log.n = 0;
 	fail_log.logged = true;
@@ -266,7 +289,7 @@ static void fail_log_flush(uint64_t now)
 static void neigh_fail(struct neigh *n, uint64_t now)
 {
 	neigh_set_state(n, NEIGH_FAILED, now);
-	nh4_set_l2(n->nh, NULL);
+	nh_set_l2(n->nh, NULL);
 	n->probes = 0;
 	neigh_hold_fail(n);
 	neigh_timer_set(n, now + NEIGH_FAILED_MS);
@@ -278,7 +301,7 @@ static bool neigh_retry(struct neigh *n, uint64_t now)
 	if (n->probes >= NEIGH_MAX_PROBES)
 		return false;
 	n->probes++;
-	neigh_arp_request(n, n->state == NEIGH_STALE);
+	solicit(n, n->state == NEIGH_STALE);
 	neigh_timer_set(n, now + NEIGH_RETRANS_MS);
 	return true;
 }
@@ -291,7 +314,7 @@ static void neigh_timer(struct neigh *n, uint64_t now)
 			return;
 		neigh_failures.value++;
 		if (fail_log.n++ == 0) {
-			fail_log.ip = n->ip;
+			fail_log.addr = n->addr;
 			fail_log.port = n->port;
 		}
 		neigh_fail(n, now);
@@ -333,15 +356,15 @@ void neigh_tick(void)
 
 /* ------------------------------------------------------------- public API */
 
-int neigh_ref(uint32_t ip, uint8_t port, uint32_t *nh)
+int neigh_ref(struct nh_addr a, uint8_t port, uint32_t *nh)
 {
 	struct neigh *n;
 
 	if (port >= fwd_n_ports)
 		return -EINVAL;
-	n = neigh_lookup(ip, port);
+	n = neigh_lookup(a, port);
 	if (n == NULL) {
-		n = neigh_create(ip, port, false);
+		n = neigh_create(a, port, false);
 		if (n == NULL)
 			return -ENOSPC;
 		n->refs++;
@@ -365,7 +388,7 @@ void neigh_unref(uint32_t nh)
 	/* unused and not resolving for packets it holds: nothing to keep (a packet
 	 * would glean it again), so a reload leaves what a fresh start would */
 	if ((n->state == NEIGH_FAILED && n->heap == NEIGH_NO_TIMER) ||
-	    (n->state == NEIGH_INCOMPLETE && n->n_held == 0) || !neigh_addr_ok(n->port, n->ip)) {
+	    (n->state == NEIGH_INCOMPLETE && n->n_held == 0) || !neigh_addr_ok(n->port, &n->addr)) {
 		neigh_destroy(n);
 		return;
 	}
@@ -374,14 +397,13 @@ void neigh_unref(uint32_t nh)
 	neigh_lru_sync(n);
 }
 
-void neigh_port_changed(uint8_t port)
+void neigh_addresses_changed(void)
 {
 	uint32_t pos = 0;
 	struct neigh *n;
 
-	(void)port; /* a subnet leaving one port can change which port owns a /32 elsewhere */
 	while ((n = neigh_iter(&pos)) != NULL) {
-		if (n->refs == 0 && !neigh_addr_ok(n->port, n->ip))
+		if (n->refs == 0 && !neigh_addr_ok(n->port, &n->addr))
 			neigh_destroy(n);
 		else
 			rib_sync(n);
@@ -400,18 +422,14 @@ int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s)
 	neigh_max = n_nexthops; /* no cap below the table's until neigh_set_max */
 	n_incomplete = 0;
 	memset(&fail_log, 0, sizeof(fail_log));
-	neigh_arp_reset();
-	fwd_punt_register(FWD_PUNT_ARP, neigh_arp_input);
+	neigh_heard_reset();
 	fwd_punt_register(FWD_PUNT_RESOLVE, neigh_punt_resolve);
-	fwd_punt_register(FWD_PUNT_GLEAN, neigh_punt_glean);
 	return 0;
 }
 
 void neigh_module_fini(void)
 {
-	fwd_punt_register(FWD_PUNT_ARP, NULL);
 	fwd_punt_register(FWD_PUNT_RESOLVE, NULL);
-	fwd_punt_register(FWD_PUNT_GLEAN, NULL);
 	neigh_table_fini();
 	n_incomplete = 0;
 }

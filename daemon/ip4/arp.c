@@ -1,27 +1,31 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ARP (RFC 826) on l3 ports: frames punted by workers are checked field by
- * field before anything is learnt from them (a frame is hostile until
- * proven otherwise), requests for our addresses are answered, and senders
- * update the table as RFC 826 "merge" says: an existing entry is refreshed,
- * a new one (stale) is created only when the request was for us. As Linux
- * with arp_accept=0, a gratuitous ARP (sender address == target address)
- * never creates one: one host could otherwise fill the table with a /16.
- * A MAC changes at most once per NEIGH_LOCKTIME_MS. RFC 5227 probes
- * (sender 0.0.0.0) for our addresses are answered, never learnt from, and
- * another host claiming one of our addresses is counted and logged.
+ * ARP (RFC 826) on l3 ports, the IPv4 resolver of the neighbour layer
+ * (nexthop/neigh.h): frames punted by workers are checked field by field
+ * before anything is learnt from them (a frame is hostile until proven
+ * otherwise), requests for our addresses are answered, and what a sender
+ * says goes to neigh_heard, whose policy decides (as Linux with
+ * arp_accept=0: a gratuitous ARP never creates an entry; locktime). RFC
+ * 5227 probes (sender 0.0.0.0) for our addresses are answered, never learnt
+ * from, and another host claiming one of our addresses is counted and
+ * logged. The resolver's other parts: which addresses may be neighbours
+ * (addr4_rule_neigh), their /32 host routes, requests, and ICMP host
+ * unreachable for packets that waited in vain.
  */
 #include <string.h>
 
 #include <rte_arp.h>
 #include <rte_ether.h>
 
+#include "core/counters.h"
 #include "core/daemon.h"
 #include "core/log.h"
 #include "ip4/addr.h"
-#include "neigh/neigh_priv.h"
+#include "ip4/arp.h"
+#include "ip4/icmp.h"
+#include "ip4/ip4.h"
+#include "nexthop/neigh_priv.h"
 #include "port/port.h"
-#include "core/counters.h"
 
 #define ARP_FRAME_LEN (sizeof(struct rte_ether_hdr) + sizeof(struct rte_arp_hdr))
 
@@ -34,15 +38,14 @@ struct arp_msg {
 static const struct rte_ether_addr eth_bcast = { { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
 static const struct rte_ether_addr eth_zero;
 
-FWD_COUNTER(neigh_gratuitous_ignored, "arp_gratuitous_ignored");
-FWD_COUNTER(neigh_conflicts, "arp_address_conflicts");
-
-/* Our addresses another host claimed, and when that was last logged. */
-#define CONFLICT_SLOTS 64
-static struct {
-	uint32_t ip;
-	uint64_t logged_ms;
-} conflicts[CONFLICT_SLOTS];
+FWD_COUNTER(arp_req_sent, "arp_requests_sent");
+FWD_COUNTER(arp_req_rcvd, "arp_requests_received");
+FWD_COUNTER(arp_rep_sent, "arp_replies_sent");
+FWD_COUNTER(arp_rep_rcvd, "arp_replies_received");
+FWD_COUNTER(arp_gratuitous, "arp_gratuitous_learned");
+FWD_COUNTER(arp_gratuitous_ignored, "arp_gratuitous_ignored");
+FWD_COUNTER(arp_locktime_ignored, "arp_locktime_ignored");
+FWD_COUNTER(arp_conflicts, "arp_address_conflicts");
 
 /* Build one ARP frame from port and hand it to a worker; <0 when not sent. */
 static int arp_send(uint8_t port, uint16_t op, const struct rte_ether_addr *dst,
@@ -75,13 +78,19 @@ static int arp_send(uint8_t port, uint16_t op, const struct rte_ether_addr *dst,
 	return neigh_hooks.tx(m, port) < 0 ? -ENOBUFS : 0; /* a full ring is counted there */
 }
 
-void neigh_arp_request(const struct neigh *n, bool unicast)
+/* Request for n's address: broadcast, or unicast to n->mac (a stale probe). */
+static void arp_request(const struct neigh *n, bool unicast)
 {
-	uint32_t sip = addr4_source(n->port, n->ip);
+	uint32_t sip = addr4_source(n->port, n->addr.v4);
 
 	if (arp_send(n->port, RTE_ARP_OP_REQUEST, unicast ? &n->mac : &eth_bcast, &eth_zero, sip,
-	             n->ip) == 0)
-		neigh_arp_req_sent.value++;
+	             n->addr.v4) == 0)
+		arp_req_sent.value++;
+}
+
+static bool arp_neigh_ok(uint8_t port, uint32_t ip)
+{
+	return addr4_rule_neigh(addr4_running(), port, ip, NULL, NULL, 0) == 0;
 }
 
 static bool is_our_mac(const struct rte_ether_addr *mac)
@@ -125,34 +134,9 @@ static int arp_parse(const struct rte_mbuf *m, uint8_t port, struct arp_msg *a)
 	if (!rte_is_valid_assigned_ether_addr(&a->sha) || is_our_mac(&a->sha))
 		return FWD_DROP_ARP_INVALID;
 	if (a->sip == 0 ? a->op != RTE_ARP_OP_REQUEST
-	                : !neigh_addr_ok(port, a->sip) && !addr4_is_local(a->sip))
+	                : !arp_neigh_ok(port, a->sip) && !addr4_is_local(a->sip))
 		return FWD_DROP_ARP_INVALID;
 	return -1;
-}
-
-void neigh_arp_reset(void)
-{
-	memset(conflicts, 0, sizeof(conflicts));
-}
-
-/* Should a conflict on ip be logged now? One line per address a minute. */
-static bool conflict_log_due(uint32_t ip, uint64_t now)
-{
-	unsigned slot = 0;
-
-	for (unsigned i = 0; i < CONFLICT_SLOTS; i++) {
-		if (conflicts[i].ip == ip) {
-			slot = i;
-			break;
-		}
-		if (conflicts[i].logged_ms < conflicts[slot].logged_ms)
-			slot = i; /* else reuse the longest quiet one */
-	}
-	if (conflicts[slot].ip == ip && now - conflicts[slot].logged_ms < NEIGH_CONFLICT_LOG_MS)
-		return false;
-	conflicts[slot].ip = ip;
-	conflicts[slot].logged_ms = now;
-	return true;
 }
 
 /* Another host says it has one of our addresses: misconfiguration or spoofing. */
@@ -160,8 +144,10 @@ static void arp_conflict(uint8_t port, const struct arp_msg *a)
 {
 	char ip[FWD_IP4_STRLEN], mac[FWD_MAC_STRLEN];
 
-	neigh_conflicts.value++;
-	if (conflict_log_due(a->sip, neigh_hooks.now_ms()))
+	struct nh_addr sip = nh_addr4(a->sip);
+
+	arp_conflicts.value++;
+	if (neigh_conflict_log_due(&sip))
 		LOG(WARNING, "address conflict: %s on %s claims our address %s",
 		    fwd_mac_fmt(a->sha.addr_bytes, mac), fwd_ports[port].name,
 		    fwd_ip4_fmt(a->sip, ip));
@@ -169,28 +155,27 @@ static void arp_conflict(uint8_t port, const struct arp_msg *a)
 
 static void arp_merge(uint8_t port, const struct arp_msg *a, bool for_us)
 {
-	struct neigh *n = neigh_lookup(a->sip, port);
 	bool gratuitous = a->sip == a->tip;
+	enum neigh_heard_how how = for_us       ? NEIGH_HEARD_ASKED_US
+	                           : gratuitous ? NEIGH_HEARD_GRATUITOUS
+	                                        : NEIGH_HEARD_ANSWER;
 
-	if (n == NULL) {
-		if (for_us)
-			neigh_learn(a->sip, port, &a->sha);
-		else if (gratuitous)
-			neigh_gratuitous_ignored.value++;
-		return;
+	switch (neigh_heard(nh_addr4(a->sip), port, &a->sha, how)) {
+	case NEIGH_HEARD_CONFIRMED:
+		arp_gratuitous.value += gratuitous;
+		break;
+	case NEIGH_HEARD_IGNORED_UNKNOWN:
+		arp_gratuitous_ignored.value += gratuitous;
+		break;
+	case NEIGH_HEARD_IGNORED_LOCKED:
+		arp_locktime_ignored.value++;
+		break;
+	default:
+		break;
 	}
-	if (n->state == NEIGH_PERMANENT)
-		return; /* configured by an operator: ARP never overrides it */
-	if (neigh_mac_locked(n, &a->sha)) {
-		neigh_locktime_ignored.value++;
-		return;
-	}
-	neigh_confirm(n, &a->sha);
-	if (gratuitous)
-		neigh_gratuitous.value++;
 }
 
-void neigh_arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
+void arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 {
 	uint8_t port = meta->in_port;
 	struct arp_msg a;
@@ -204,9 +189,9 @@ void neigh_arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 	rte_pktmbuf_free(m);
 	fwd_control_ctrs(port)->consumed++;
 	if (a.op == RTE_ARP_OP_REQUEST)
-		neigh_arp_req_rcvd.value++;
+		arp_req_rcvd.value++;
 	else
-		neigh_arp_rep_rcvd.value++;
+		arp_rep_rcvd.value++;
 	if (addr4_is_local(a.sip)) {
 		arp_conflict(port, &a);
 		return;
@@ -216,5 +201,62 @@ void neigh_arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 		arp_merge(port, &a, for_us);
 	/* to a prober too (RFC 5227 2.4): from our address, to its MAC, tip 0.0.0.0 */
 	if (for_us && arp_send(port, RTE_ARP_OP_REPLY, &a.sha, &a.sha, a.tip, a.sip) == 0)
-		neigh_arp_rep_sent.value++;
+		arp_rep_sent.value++;
+}
+
+/* ---------------------------------------------------- the IPv4 resolver */
+
+static int arp_check(uint8_t port, const struct nh_addr *a, const uint8_t *mac, char *err,
+                     size_t errlen)
+{
+	return addr4_rule_neigh(addr4_running(), port, a->v4, mac, err, errlen);
+}
+
+static int arp_port_of(const struct nh_addr *a)
+{
+	return addr4_port_of(a->v4);
+}
+
+static int arp_host_add(const struct nh_addr *a, uint32_t nh)
+{
+	return rib4_set_neigh(&ip4_rib, a->v4, nh);
+}
+
+static void arp_host_del(const struct nh_addr *a, uint32_t nh)
+{
+	rib4_clear_neigh(&ip4_rib, a->v4, nh);
+}
+
+static void arp_unreachable(const struct rte_mbuf *m, uint8_t in_port)
+{
+	icmp4_send_error(m, ICMP4_DEST_UNREACH, ICMP4_HOST_UNREACH, 0, in_port);
+}
+
+/* A packet a worker routed to host `aux` on the connected subnet of out_port. */
+static void arp_glean(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
+{
+	neigh_glean(m, meta->in_port, meta->out_port, nh_addr4(meta->aux));
+}
+
+int arp_init(void)
+{
+	static const struct neigh_resolver arp = {
+		.check = arp_check,
+		.port_of = arp_port_of,
+		.host_add = arp_host_add,
+		.host_del = arp_host_del,
+		.solicit = arp_request,
+		.unreachable = arp_unreachable,
+	};
+
+	neigh_resolver_set(AF_INET, &arp);
+	fwd_punt_register(FWD_PUNT_ARP, arp_input);
+	fwd_punt_register(FWD_PUNT_GLEAN, arp_glean);
+	return 0;
+}
+
+void arp_fini(void)
+{
+	fwd_punt_register(FWD_PUNT_ARP, NULL);
+	fwd_punt_register(FWD_PUNT_GLEAN, NULL);
 }

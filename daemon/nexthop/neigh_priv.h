@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Inside the neighbour feature (control thread only): the entry, the table
- * (neigh_table.c), the state machine (neigh.c), hold queues (neigh_hold.c),
- * ARP (arp.c), operators' changes (neigh_admin.c), life cycle (neigh_ctl.c)
- * and RPC (neigh_rpc.c). Unit tests include it to drive the module with a
- * fake clock and to capture what it sends.
+ * Inside the neighbour layer (control thread only): the entry, the table
+ * (neigh_table.c), the state machine (neigh.c), what resolvers heard
+ * (neigh_heard.c), hold queues (neigh_hold.c), operators' changes
+ * (neigh_admin.c), life cycle (neigh_ctl.c) and RPC (neigh_rpc.c). Resolvers
+ * (ip4/arp.c) and unit tests include it: tests drive the layer with a fake
+ * clock and capture what it sends.
  */
 #ifndef FWD_NEIGH_PRIV_H
 #define FWD_NEIGH_PRIV_H
@@ -15,9 +16,9 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
-#include "core/punt.h"
-#include "neigh/neigh.h"
 #include "core/counter.h"
+#include "core/punt.h"
+#include "nexthop/neigh.h"
 
 #define NEIGH_HOLD_MAX        16   /* packets held per unresolved neighbour */
 #define NEIGH_HOLD_GLOBAL_MAX 4096 /* and in all of them together (neigh_hold_cap) */
@@ -38,7 +39,7 @@ struct neigh_held {
 };
 
 struct neigh {
-	uint32_t ip;    /* host order */
+	struct nh_addr addr;
 	uint32_t nh;    /* its next hop; also its index in the table */
 	uint32_t refs;  /* routes via it */
 	uint32_t hnext; /* hash chain: next entry's nh, 0 at the end */
@@ -46,7 +47,7 @@ struct neigh {
 	uint8_t port;
 	uint8_t state;             /* enum neigh_state */
 	uint8_t probes;            /* requests sent in the current round (incomplete, stale) */
-	bool in_rib;               /* its /32 host route is in the RIB */
+	bool in_rib;               /* its host route is in the RIB */
 	bool in_lru;               /* on the eviction list: dynamic and refs == 0 */
 	uint8_t origin;            /* who made it permanent (enum fwd_origin) */
 	struct rte_ether_addr mac; /* valid when reachable, stale or permanent */
@@ -62,22 +63,20 @@ struct neigh {
 struct neigh_hooks {
 	uint64_t (*now_ms)(void);                    /* monotonic milliseconds */
 	int (*tx)(struct rte_mbuf *m, uint8_t port); /* consumes m; <0: dropped */
-	void (*icmp_error)(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
-	                   uint8_t in_port);
 };
 
 extern struct neigh_hooks neigh_hooks;
 extern uint64_t neigh_reachable_ms; /* dataplane.neigh_timeout_s */
 extern uint32_t neigh_max;          /* dataplane.neigh_max: entries on the eviction list */
 
-/* neigh_table.c: entries by next hop and by (ip, port), and their timers. */
+/* neigh_table.c: entries by next hop and by (address, port), and their timers. */
 int neigh_table_init(uint32_t n_nexthops);
 void neigh_table_fini(void); /* frees entries and held mbufs, touches no other table */
-struct neigh *neigh_lookup(uint32_t ip, uint8_t port);
+struct neigh *neigh_lookup(struct nh_addr a, uint8_t port);
 struct neigh *neigh_by_nh(uint32_t nh);
 /* The entry at next hop index >= *pos, advancing *pos past it; NULL at the end. */
 struct neigh *neigh_iter(uint32_t *pos);
-struct neigh *neigh_table_add(uint32_t ip, uint8_t port, uint32_t nh); /* NULL: ENOMEM */
+struct neigh *neigh_table_add(struct nh_addr a, uint8_t port, uint32_t nh); /* NULL: ENOMEM */
 void neigh_table_del(struct neigh *n);
 uint64_t neigh_table_count(void);
 void neigh_timer_set(struct neigh *n, uint64_t due_ms);
@@ -97,24 +96,26 @@ void neigh_module_fini(void);
 void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now);
 /* A new entry, incomplete, with its next hop pending; NULL when full.
  * dynamic: no route will hold it, so it counts against neigh_max. */
-struct neigh *neigh_create(uint32_t ip, uint8_t port, bool dynamic);
+struct neigh *neigh_create(struct nh_addr a, uint8_t port, bool dynamic);
 void neigh_destroy(struct neigh *n); /* only for entries no route uses */
 void neigh_tick(void);               /* run due timers; neigh_ctl.c calls it every 100 ms */
-/* ARP told us ip is at mac (reply, request from it, gratuitous). */
+/* The wire confirmed that n is at mac (neigh_heard). */
 void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac);
 /* Would mac replace n's within NEIGH_LOCKTIME_MS of its last change? */
 bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac);
 /* A new dynamic entry for a host that asked for one of our addresses:
  * stale (its answer to a probe makes it reachable); NULL when full. */
-struct neigh *neigh_learn(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac);
+struct neigh *neigh_learn(struct nh_addr a, uint8_t port, const struct rte_ether_addr *mac);
 /* Back to incomplete: request now, retries on the timer. */
 void neigh_resolve_start(struct neigh *n);
 /* A new entry for a packet to an unknown host (glean), resolving; NULL when
  * full or too many are resolving already. */
-struct neigh *neigh_new_resolving(uint32_t ip, uint8_t port);
-/* Is ip usable as a neighbour on port: on its subnet, not ours, not the
- * subnet's network or broadcast address, unicast. */
-bool neigh_addr_ok(uint8_t port, uint32_t ip);
+struct neigh *neigh_new_resolving(struct nh_addr a, uint8_t port);
+/* Is a usable as a neighbour on port (the family's resolver says)? */
+bool neigh_addr_ok(uint8_t port, const struct nh_addr *a);
+
+/* neigh_heard.c */
+void neigh_heard_reset(void); /* forget which address conflicts were logged */
 
 /* neigh_hold.c: packets to a neighbour, held while it resolves. */
 void neigh_send(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local);
@@ -126,17 +127,9 @@ unsigned neigh_held_total(void);
  * the mbuf pool when that is less, so a scan never starves the receivers. */
 unsigned neigh_hold_cap(void);
 void neigh_punt_resolve(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
-void neigh_punt_glean(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
-
-/* arp.c */
-void neigh_arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
-void neigh_arp_reset(void); /* forget which address conflicts were logged */
-/* Request for n->ip: broadcast, or unicast to n->mac (a stale probe). */
-void neigh_arp_request(const struct neigh *n, bool unicast);
 
 /* Counters (global section of `fwdctl stats`). */
-extern struct fwd_counter neigh_arp_req_sent, neigh_arp_req_rcvd, neigh_arp_rep_sent,
-        neigh_arp_rep_rcvd, neigh_failures, neigh_aged_out, neigh_gratuitous, neigh_table_full,
-        neigh_gratuitous_ignored, neigh_locktime_ignored, neigh_conflicts, neigh_evicted;
+extern struct fwd_counter neigh_failures, neigh_aged_out, neigh_table_full, neigh_evicted,
+        neigh_stale_punts;
 
 #endif

@@ -8,32 +8,32 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ip4/addr.h"
-#include "ip4/nh.h"
-#include "neigh/neigh_priv.h"
+#include "nexthop/nexthop.h"
+#include "nexthop/neigh_priv.h"
 #include "port/port.h"
 
 #define ERR(code, ...) (err != NULL ? snprintf(err, errlen, __VA_ARGS__) : 0, -(code))
 
-int neigh_add_static(uint32_t ip, uint8_t port, const struct rte_ether_addr *mac, uint8_t origin,
-                     char *err, size_t errlen)
+int neigh_add_static(struct nh_addr a, uint8_t port, const struct rte_ether_addr *mac,
+                     uint8_t origin, char *err, size_t errlen)
 {
-	char a[FWD_IP4_STRLEN];
+	const struct neigh_resolver *r = neigh_resolver(a.family);
+	char buf[NH_ADDR_STRLEN];
 	struct neigh *n;
-	int rc = addr4_rule_neigh(addr4_running(), port, ip, mac->addr_bytes, err, errlen);
+	int rc = r != NULL ? r->check(port, &a, mac->addr_bytes, err, errlen)
+	                   : ERR(EAFNOSUPPORT, "address family not supported");
 
 	if (rc < 0)
 		return rc;
-	fwd_ip4_fmt(ip, a);
-	n = neigh_lookup(ip, port);
-	if (n == NULL && (n = neigh_create(ip, port, false)) == NULL)
-		return ERR(ENOSPC, "no room for %s in the next-hop table", a);
+	n = neigh_lookup(a, port);
+	if (n == NULL && (n = neigh_create(a, port, false)) == NULL)
+		return ERR(ENOSPC, "no room for %s in the next-hop table", nh_addr_fmt(&a, buf));
 	neigh_timer_cancel(n);
 	neigh_set_state(n, NEIGH_PERMANENT, neigh_hooks.now_ms());
 	n->origin = origin;
 	n->probes = 0;
 	rte_ether_addr_copy(mac, &n->mac);
-	nh4_set_l2(n->nh, mac);
+	nh_set_l2(n->nh, mac);
 	neigh_hold_release(n);
 	return 0;
 }
@@ -47,9 +47,9 @@ static void neigh_remove(struct neigh *n)
 		neigh_resolve_start(n);
 }
 
-int neigh_del(uint32_t ip, uint8_t port)
+int neigh_del(struct nh_addr a, uint8_t port)
 {
-	struct neigh *n = neigh_lookup(ip, port);
+	struct neigh *n = neigh_lookup(a, port);
 
 	if (n == NULL)
 		return -ENOENT;
@@ -89,13 +89,13 @@ int neigh_describe(uint32_t nh, enum neigh_state *state, struct rte_ether_addr *
 	return 0;
 }
 
-bool neigh_static_get(uint32_t ip, uint8_t port, struct neigh_static *out)
+bool neigh_static_get(struct nh_addr a, uint8_t port, struct neigh_static *out)
 {
-	const struct neigh *e = neigh_lookup(ip, port);
+	const struct neigh *e = neigh_lookup(a, port);
 
 	if (e == NULL || e->state != NEIGH_PERMANENT)
 		return false;
-	*out = (struct neigh_static){ e->ip, e->port, e->origin, e->mac };
+	*out = (struct neigh_static){ e->addr, e->port, e->origin, e->mac };
 	return true;
 }
 
@@ -104,7 +104,7 @@ bool neigh_static_next(uint32_t *pos, struct neigh_static *out)
 	for (struct neigh *e = neigh_iter(pos); e != NULL; e = neigh_iter(pos)) {
 		if (e->state != NEIGH_PERMANENT)
 			continue;
-		*out = (struct neigh_static){ e->ip, e->port, e->origin, e->mac };
+		*out = (struct neigh_static){ e->addr, e->port, e->origin, e->mac };
 		return true;
 	}
 	return false;

@@ -5,7 +5,7 @@
 
 #include "core/rpc.h"
 #include "fwd_inet.h"
-#include "neigh/neigh_priv.h"
+#include "nexthop/neigh_priv.h"
 #include "port/port.h"
 
 #define LIST_PAGE 2000 /* entries per reply page: ~150 KiB packed */
@@ -31,10 +31,10 @@ static int port_arg(struct fwd_rpc_call *call, const char *name, bool required)
 static Fwd__NeighEntry *neigh_entry(struct fwd_rpc_call *call, const struct neigh *n, uint64_t now)
 {
 	Fwd__NeighEntry *e = fwd_rpc_alloc(call, sizeof(*e));
-	char buf[FWD_MAC_STRLEN];
+	char buf[NH_ADDR_STRLEN];
 
 	fwd__neigh_entry__init(e);
-	e->address = fwd_rpc_strdup(call, fwd_ip4_fmt(n->ip, buf));
+	e->address = fwd_rpc_strdup(call, nh_addr_fmt(&n->addr, buf));
 	if (n->state != NEIGH_INCOMPLETE && n->state != NEIGH_FAILED) {
 		e->mac = fwd_rpc_strdup(call, fwd_mac_fmt(n->mac.addr_bytes, buf));
 	}
@@ -102,10 +102,10 @@ static int neigh_add_rpc(struct fwd_rpc_call *call)
 {
 	const Fwd__NeighAddReq *q = call->req->neigh_add;
 	struct rte_ether_addr mac;
-	uint32_t ip;
+	struct nh_addr a;
 	int port;
 
-	if (fwd_ip4_parse(str(q->address), &ip) < 0)
+	if (nh_addr_parse(str(q->address), &a) < 0)
 		return fwd_rpc_error(call, EINVAL, "bad address: %s", str(q->address));
 	if (fwd_mac_parse(str(q->mac), mac.addr_bytes) < 0)
 		return fwd_rpc_error(call, EINVAL, "bad MAC address: %s", str(q->mac));
@@ -115,7 +115,7 @@ static int neigh_add_rpc(struct fwd_rpc_call *call)
 	port = port_arg(call, q->port, true);
 	if (port < 0)
 		return port;
-	return neigh_add_static(ip, (uint8_t)port, &mac, FWD_ORIGIN_RPC, call->error,
+	return neigh_add_static(a, (uint8_t)port, &mac, FWD_ORIGIN_RPC, call->error,
 	                        sizeof(call->error));
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_NEIGH_ADD, neigh_add_rpc, FWD_RPC_CHANGE);
@@ -123,15 +123,15 @@ FWD_RPC_HANDLER(FWD__REQUEST__BODY_NEIGH_ADD, neigh_add_rpc, FWD_RPC_CHANGE);
 static int neigh_del_rpc(struct fwd_rpc_call *call)
 {
 	const Fwd__NeighDelReq *q = call->req->neigh_del;
-	uint32_t ip;
+	struct nh_addr a;
 	int port;
 
-	if (fwd_ip4_parse(str(q->address), &ip) < 0)
+	if (nh_addr_parse(str(q->address), &a) < 0)
 		return fwd_rpc_error(call, EINVAL, "bad address: %s", str(q->address));
 	port = port_arg(call, q->port, true);
 	if (port < 0)
 		return port;
-	if (neigh_del(ip, (uint8_t)port) < 0)
+	if (neigh_del(a, (uint8_t)port) < 0)
 		return fwd_rpc_error(call, ENOENT, "no neighbour %s on %s", str(q->address),
 		                     fwd_ports[port].name);
 	return 0;

@@ -10,13 +10,12 @@
 #include <rte_ether.h>
 #include <rte_memcpy.h>
 
-#include "core/daemon.h"
-#include "ip4/nh.h"
-#include "neigh/neigh_priv.h"
 #include "core/counters.h"
+#include "core/daemon.h"
+#include "nexthop/nexthop.h"
+#include "nexthop/neigh_priv.h"
 
-#define ICMP_DEST_UNREACH 3
-#define ICMP_HOST_UNREACH 1
+FWD_COUNTER(neigh_stale_punts, "neigh_stale_punts");
 
 static unsigned held_total;
 
@@ -34,7 +33,7 @@ unsigned neigh_hold_cap(void)
 /* Write the link header from the (resolved) next hop and hand m to a worker. */
 static void neigh_xmit(struct rte_mbuf *m, uint32_t nhi)
 {
-	const struct nh4 *nh = &nh4_table[nhi];
+	const struct nexthop *nh = &nh_table[nhi];
 	uint8_t port = nh->port;
 
 	if (m->data_len < sizeof(struct rte_ether_hdr)) {
@@ -45,10 +44,12 @@ static void neigh_xmit(struct rte_mbuf *m, uint32_t nhi)
 	neigh_hooks.tx(m, port); /* a full ring is counted there */
 }
 
-static void neigh_unreachable(struct rte_mbuf *m, uint8_t port, bool local)
+static void neigh_unreachable(const struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local)
 {
-	if (!local)
-		neigh_hooks.icmp_error(m, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0, port);
+	const struct neigh_resolver *r = neigh_resolver(n->addr.family);
+
+	if (!local && r != NULL)
+		r->unreachable(m, port);
 	fwd_control_drop(m, port, FWD_DROP_NO_NEIGHBOUR);
 }
 
@@ -93,7 +94,7 @@ void neigh_hold_fail(struct neigh *n)
 	struct neigh_held h;
 
 	while (neigh_unhold(n, &h))
-		neigh_unreachable(h.m, h.port, h.local);
+		neigh_unreachable(n, h.m, h.port, h.local);
 }
 
 void neigh_hold_free(struct neigh *n)
@@ -122,40 +123,44 @@ void neigh_send(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local)
 			neigh_resolve_start(n);
 			neigh_hold(n, m, port, local);
 		} else {
-			neigh_unreachable(m, port, local);
+			neigh_unreachable(n, m, port, local);
 		}
 		return;
 	}
 }
 
-/* The neighbour for a packet to host ip on a connected subnet of port. */
-static struct neigh *neigh_glean(uint8_t port, uint32_t ip)
+/* The neighbour for a packet to host a on a connected subnet of port. */
+static struct neigh *neigh_gleaned(uint8_t port, struct nh_addr a)
 {
-	struct neigh *n = neigh_lookup(ip, port);
+	struct neigh *n = neigh_lookup(a, port);
 
-	if (n != NULL || !neigh_addr_ok(port, ip))
+	if (n != NULL || !neigh_addr_ok(port, &a))
 		return n;
-	return neigh_new_resolving(ip, port);
+	return neigh_new_resolving(a, port);
 }
 
 void neigh_punt_resolve(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 {
 	struct neigh *n = neigh_by_nh(meta->aux);
 
-	if (n == NULL) /* removed since the worker looked it up */
+	/* gone, or gone and its index taken by another neighbour, since the
+	 * worker routed the packet: it must not leave with another's MAC */
+	if (n == NULL || nh_table[n->nh].gen != meta->gen) {
+		neigh_stale_punts.value++;
 		fwd_control_drop(m, meta->in_port, FWD_DROP_NO_NEIGHBOUR);
-	else
+	} else {
 		neigh_send(n, m, meta->in_port, false);
+	}
 }
 
-void neigh_punt_glean(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
+void neigh_glean(struct rte_mbuf *m, uint8_t in_port, uint8_t port, struct nh_addr a)
 {
-	struct neigh *n = neigh_glean(meta->out_port, meta->aux);
+	struct neigh *n = neigh_gleaned(port, a);
 
 	if (n == NULL)
-		fwd_control_drop(m, meta->in_port, FWD_DROP_NO_NEIGHBOUR);
+		fwd_control_drop(m, in_port, FWD_DROP_NO_NEIGHBOUR);
 	else
-		neigh_send(n, m, meta->in_port, false);
+		neigh_send(n, m, in_port, false);
 }
 
 void neigh_output(struct rte_mbuf *m, uint32_t nh)
@@ -163,14 +168,14 @@ void neigh_output(struct rte_mbuf *m, uint32_t nh)
 	struct neigh *n = neigh_by_nh(nh);
 
 	if (n == NULL)
-		fwd_control_drop(m, nh < nh4_count ? nh4_table[nh].port : 0, FWD_DROP_NO_NEIGHBOUR);
+		fwd_control_drop(m, nh < nh_count ? nh_table[nh].port : 0, FWD_DROP_NO_NEIGHBOUR);
 	else
 		neigh_send(n, m, n->port, true);
 }
 
-void neigh_output_glean(struct rte_mbuf *m, uint8_t port, uint32_t dst)
+void neigh_output_glean(struct rte_mbuf *m, uint8_t port, struct nh_addr a)
 {
-	struct neigh *n = neigh_glean(port, dst);
+	struct neigh *n = neigh_gleaned(port, a);
 
 	if (n == NULL)
 		fwd_control_drop(m, port, FWD_DROP_NO_NEIGHBOUR);

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Next hops of both address families: what a FIB lookup leads to, the one
+ * table IPv4 and IPv6 routes point into. Workers read entries without
+ * locks; the control thread writes them. An entry's `type` is the one byte
+ * the fast path tests: NH_FWD means "write l2 and send on port", and
+ * fwd_len, non-zero only then, is its one size test. Rewriting a live
+ * entry's l2 header goes through NH_PENDING and an RCU grace period
+ * (nh_set_l2), so a worker never sends a half-written header.
+ *
+ * Index 0 is the "no route" entry (a FIB miss yields 0). Indices below
+ * NH_FIRST_DYNAMIC are fixed and shared by the families: local delivery,
+ * blackhole, the reserved destinations, and one "connected subnet,
+ * neighbour unknown" entry per port. A dynamic entry is a neighbour's
+ * (nexthop/neigh.h): family, address and port. Its generation changes each
+ * time the index is handed out, so a packet punted while waiting for it
+ * (it carries the generation it saw) can tell that the neighbour it was
+ * routed to has gone. Released indices are reused first in, first out,
+ * after an RCU grace period. ECMP groups will be entries of their own type
+ * whose members are dynamic entries.
+ */
+#ifndef FWD_NEXTHOP_H
+#define FWD_NEXTHOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include <rte_common.h>
+#include <rte_ether.h>
+
+#include "core/config.h"
+
+enum nh_type {
+	NH_NONE = 0,  /* no route */
+	NH_FWD,       /* resolved neighbour: rewrite and send */
+	NH_PENDING,   /* neighbour known by address, l2 not (yet) valid */
+	NH_CONNECTED, /* on a connected subnet: resolve the destination itself */
+	NH_LOCAL,     /* one of our addresses */
+	NH_BLACKHOLE, /* drop silently */
+	NH_RESERVED,  /* never routed (IPv4: 0/8, 127/8, 224/3, RFC 1812 5.3.7) */
+};
+
+#define NH_IDX_NONE      0u
+#define NH_IDX_LOCAL     1u
+#define NH_IDX_BLACKHOLE 2u
+#define NH_IDX_RESERVED  3u
+#define NH_IDX_CONNECTED 8u /* + port index */
+#define NH_FIRST_DYNAMIC (NH_IDX_CONNECTED + FWD_MAX_PORTS)
+
+/* A neighbour's address, of either family. */
+struct nh_addr {
+	uint8_t family; /* AF_INET or AF_INET6 */
+	union {
+		uint32_t v4; /* host order */
+		uint8_t v6[16];
+	};
+};
+
+#define NH_ADDR_STRLEN 46 /* INET6_ADDRSTRLEN */
+
+static inline struct nh_addr nh_addr4(uint32_t ip)
+{
+	return (struct nh_addr){ .family = AF_INET, .v4 = ip };
+}
+
+bool nh_addr_eq(const struct nh_addr *a, const struct nh_addr *b);
+const char *nh_addr_fmt(const struct nh_addr *a, char buf[NH_ADDR_STRLEN]);
+/* An address of either family in its usual text form; -EINVAL. */
+int nh_addr_parse(const char *s, struct nh_addr *a);
+
+struct nexthop {
+	/* read by workers */
+	uint8_t type;     /* enum nh_type */
+	uint8_t port;     /* egress port index (FWD, PENDING, CONNECTED) */
+	uint16_t mtu;     /* egress port MTU */
+	uint16_t fwd_len; /* largest frame (mtu + Ethernet header) while type is NH_FWD,
+	                   * else 0: the fast path's one test */
+	uint16_t pad0;
+	struct rte_ether_hdr l2; /* dst, src, the family's ethertype: valid while fwd_len != 0 */
+	uint16_t pad1;
+	uint32_t gen; /* changes with every new owner of the index; punts carry it */
+	uint32_t pad2;
+} __rte_aligned(32);
+
+/* The table workers index with FIB results; fixed size, set at init. */
+extern struct nexthop *nh_table;
+extern uint32_t nh_count;
+
+int nh_init(uint32_t count, int socket);
+void nh_fini(void);
+
+/* A dynamic entry for neighbour a on port, type NH_PENDING; -ENOSPC when full. */
+int nh_alloc(const struct nh_addr *a, uint8_t port, uint32_t *idx);
+/* Return a dynamic entry; reusable once no worker can still hold it. */
+void nh_release(uint32_t idx);
+/* The neighbour address of a dynamic entry (control thread). */
+const struct nh_addr *nh_addr(uint32_t idx);
+/* Make entry idx forward to mac (FWD), or stop forwarding (mac NULL: PENDING). */
+void nh_set_l2(uint32_t idx, const struct rte_ether_addr *mac);
+/* Egress port MTU changed, or port mac: refresh the entries on it. */
+void nh_port_update(uint8_t port);
+/* Reclaim released entries whose grace period has ended. */
+void nh_reclaim(void);
+uint32_t nh_used(void);
+
+#endif
