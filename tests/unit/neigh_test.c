@@ -437,6 +437,41 @@ static void test_cap_evicts_lru_unused(void **state)
 	sent_clear();
 }
 
+/* A packet punted for a next hop whose neighbour has gone, or whose index
+ * now belongs to another neighbour, is dropped and counted: it must not
+ * leave with the other's MAC. */
+static void test_stale_punt_dropped(void **state)
+{
+	uint32_t nh, gen, other = 0;
+
+	(void)state;
+	assert_int_equal(neigh_ref(nh_addr4(H9), 0, &nh), 0);
+	gen = nh_table[nh].gen;
+	neigh_unref(nh); /* resolving for no packet: it goes */
+	assert_null(neigh_lookup(nh_addr4(H9), 0));
+	resolve_gen(1, nh, gen, H9, 1);
+	assert_int_equal(neigh_stale_punts.value, 1);
+	assert_int_equal(drops(1, FWD_DROP_NO_NEIGHBOUR), 1);
+
+	/* the index goes round the free ring and comes back to another neighbour */
+	nh_reclaim();
+	for (unsigned i = 0; i < TEST_NEXTHOPS && other != nh; i++)
+		assert_int_equal(
+		        neigh_ref(nh_addr4(IP(172, 16, 1 + i / 250, 1 + i % 250)), 1, &other), 0);
+	assert_int_equal(other, nh);
+	assert_int_not_equal(nh_table[nh].gen, gen);
+	arp_in(1, mk_arp(RTE_ARP_OP_REPLY, &P1_MAC, &MAC_A, nh_addr(nh)->v4, &P1_MAC, P1_IP));
+	assert_int_equal(nh_table[nh].type, NH_FWD);
+	sent_clear();
+	resolve_gen(0, nh, gen, H9, 2); /* routed before, to H9 */
+	assert_int_equal(neigh_stale_punts.value, 2);
+	assert_int_equal(n_sent, 0);
+	resolve(0, nh, nh_addr(nh)->v4, 3); /* routed now, to the new owner */
+	assert_int_equal(n_sent, 1);
+	assert_ip_sent(0, 1, &MAC_A, 3);
+	sent_clear();
+}
+
 /* A full next-hop table: a route's gateway takes an unused entry's next
  * hop; with none unused, nothing is created and that is counted. */
 static void test_full_table_makes_room(void **state)
@@ -488,6 +523,7 @@ int main(void)
 		HARNESS_TEST(test_output_from_control),
 		HARNESS_TEST(test_describe_and_names),
 		HARNESS_TEST(test_cap_evicts_lru_unused),
+		HARNESS_TEST(test_stale_punt_dropped),
 		HARNESS_TEST(test_full_table_makes_room),
 	};
 	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
