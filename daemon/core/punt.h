@@ -20,7 +20,7 @@
 enum fwd_punt_reason {
 	FWD_PUNT_ARP,         /* an ARP frame */
 	FWD_PUNT_LOCAL,       /* IPv4 for one of our addresses, or a broadcast */
-	FWD_PUNT_RESOLVE,     /* routed; next hop `aux` (generation `gen`) has no l2 address yet */
+	FWD_PUNT_RESOLVE,     /* routed; next hop `aux` (nh_punt_tag) has no l2 address yet */
 	FWD_PUNT_GLEAN,       /* routed to host `aux` on connected port out_port */
 	FWD_PUNT_TTL,         /* send ICMP time exceeded */
 	FWD_PUNT_NO_ROUTE,    /* send ICMP net unreachable */
@@ -36,8 +36,10 @@ struct fwd_punt_meta {
 	uint8_t out_port; /* egress port index, when known */
 	uint8_t drop;     /* drop reason counted when the punt succeeds, or FWD_PUNT_NO_DROP */
 	uint32_t aux;
-	uint32_t gen; /* FWD_PUNT_RESOLVE: the next hop's generation the worker saw */
 };
+
+/* 8 bytes: the mbuf's dynamic field area is small and shared with drivers. */
+_Static_assert(sizeof(struct fwd_punt_meta) == 8, "punt metadata size");
 
 extern int fwd_punt_meta_offset;
 

@@ -242,7 +242,6 @@ static inline void fwd_punt(struct fwd_worker *w, struct rte_mbuf *m, enum fwd_p
 	meta->out_port = out_port;
 	meta->drop = drop;
 	meta->aux = aux;
-	meta->gen = 0;
 	if (unlikely(w->n_punt == FWD_BURST_MAX))
 		fwd_punt_flush(w);
 	w->punt[w->n_punt++] = m;

@@ -85,10 +85,11 @@ static inline void ip4_punt_resolve(struct fwd_worker *w, uint8_t in, struct rte
                                     const struct nexthop *nh, uint32_t nhi)
 {
 	if (nh->type == NH_PENDING) {
-		fwd_punt(w, m, FWD_PUNT_RESOLVE, in, nh->port, nhi, FWD_PUNT_NO_DROP);
 		/* the neighbour may go, and its index be reused, before the control
-		 * thread looks: the generation tells */
-		fwd_punt_meta(m)->gen = __atomic_load_n(&nh->gen, __ATOMIC_RELAXED);
+		 * thread looks: the generation in the tag tells */
+		fwd_punt(w, m, FWD_PUNT_RESOLVE, in, nh->port,
+		         nh_punt_tag(nhi, __atomic_load_n(&nh->gen, __ATOMIC_RELAXED)),
+		         FWD_PUNT_NO_DROP);
 	} else {
 		fwd_punt(w, m, FWD_PUNT_GLEAN, in, nh->port, rte_be_to_cpu_32(ip4_hdr(m)->dst_addr),
 		         FWD_PUNT_NO_DROP);

@@ -141,11 +141,11 @@ static struct neigh *neigh_gleaned(uint8_t port, struct nh_addr a)
 
 void neigh_punt_resolve(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 {
-	struct neigh *n = neigh_by_nh(meta->aux);
+	struct neigh *n = neigh_by_nh(nh_punt_idx(meta->aux));
 
 	/* gone, or gone and its index taken by another neighbour, since the
 	 * worker routed the packet: it must not leave with another's MAC */
-	if (n == NULL || nh_table[n->nh].gen != meta->gen) {
+	if (n == NULL || !nh_punt_current(meta->aux, nh_table[n->nh].gen)) {
 		neigh_stale_punts.value++;
 		fwd_control_drop(m, meta->in_port, FWD_DROP_NO_NEIGHBOUR);
 	} else {

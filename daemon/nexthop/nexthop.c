@@ -73,7 +73,7 @@ static void free_push(uint32_t idx)
 
 int nh_init(uint32_t count, int socket)
 {
-	if (count <= NH_FIRST_DYNAMIC)
+	if (count <= NH_FIRST_DYNAMIC || count - 1 > NH_PUNT_IDX_MASK)
 		return -EINVAL;
 	nh_table = rte_zmalloc_socket("fwd_nexthops", count * sizeof(*nh_table),
 	                              RTE_CACHE_LINE_SIZE, socket);

@@ -83,6 +83,33 @@ struct nexthop {
 	uint32_t pad2;
 } __rte_aligned(32);
 
+/*
+ * A packet a worker punts while its next hop idx resolves carries idx and
+ * the low bits of the entry's generation in one word (fwd_punt_meta.aux): an
+ * index has at most 22 bits (dataplane.nexthops <= 4194304), and for the 10
+ * bits of generation to repeat, the index would have to be handed out 1024
+ * times while the packet waits in the punt ring, which is drained every
+ * half millisecond.
+ */
+#define NH_PUNT_IDX_BITS 22
+#define NH_PUNT_IDX_MASK ((UINT32_C(1) << NH_PUNT_IDX_BITS) - 1)
+
+static inline uint32_t nh_punt_tag(uint32_t idx, uint32_t gen)
+{
+	return (idx & NH_PUNT_IDX_MASK) | gen << NH_PUNT_IDX_BITS;
+}
+
+static inline uint32_t nh_punt_idx(uint32_t tag)
+{
+	return tag & NH_PUNT_IDX_MASK;
+}
+
+/* Does tag name the current owner of its index? */
+static inline bool nh_punt_current(uint32_t tag, uint32_t gen)
+{
+	return (tag >> NH_PUNT_IDX_BITS) == (gen & (UINT32_MAX >> NH_PUNT_IDX_BITS));
+}
+
 /* The table workers index with FIB results; fixed size, set at init. */
 extern struct nexthop *nh_table;
 extern uint32_t nh_count;

@@ -308,8 +308,6 @@ static inline void punt(void (*fn)(struct rte_mbuf *, const struct fwd_punt_meta
 	meta->out_port = out;
 	meta->drop = FWD_PUNT_NO_DROP;
 	meta->aux = aux;
-	if (reason != FWD_PUNT_RESOLVE)
-		meta->gen = 0;
 	fn(m, meta);
 }
 
@@ -331,10 +329,8 @@ static inline void glean(uint8_t in, uint8_t out, uint32_t dst, uint16_t id)
 /* A packet routed to next hop nh as a worker punts it, with its generation. */
 static inline void resolve_gen(uint8_t in, uint32_t nh, uint32_t gen, uint32_t dst, uint16_t id)
 {
-	struct rte_mbuf *m = mk_ip(dst, id);
-
-	fwd_punt_meta(m)->gen = gen;
-	punt(neigh_punt_resolve, m, FWD_PUNT_RESOLVE, in, nh_table[nh].port, nh);
+	punt(neigh_punt_resolve, mk_ip(dst, id), FWD_PUNT_RESOLVE, in, nh_table[nh].port,
+	     nh_punt_tag(nh, gen));
 }
 
 static inline void resolve(uint8_t in, uint32_t nh, uint32_t dst, uint16_t id)
