@@ -13,13 +13,13 @@
 
 static inline uint32_t entry(uint32_t nh, uint8_t depth)
 {
-	return FIB4_VALID | ((uint32_t)depth << FIB4_DEPTH_SHIFT) | nh << FIB4_NH_SHIFT;
+	return FIB4_VALID | ((uint32_t)depth << FIB4_DEPTH_SHIFT) | nh;
 }
 
 /* The group number of a tbl24 entry that points to one. */
 static inline uint32_t group_of(uint32_t e)
 {
-	return (e & FIB4_NH_FIELD) >> FIB4_NH_SHIFT;
+	return e & FIB4_NH_MASK;
 }
 
 static inline unsigned depth_of(uint32_t e)
@@ -145,7 +145,7 @@ static int tbl24_ext(struct fib4 *f, uint32_t idx)
 	for (uint32_t i = 0; i < GROUP_SIZE; i++)
 		g[i] = e;
 	/* the group must be complete before a worker can follow the pointer */
-	__atomic_store_n(&f->tbl24[idx], FIB4_EXT | group << FIB4_NH_SHIFT, __ATOMIC_RELEASE);
+	__atomic_store_n(&f->tbl24[idx], FIB4_EXT | group, __ATOMIC_RELEASE);
 	return 0;
 }
 

@@ -25,17 +25,16 @@
 
 /*
  * An entry: bit 31 says a tbl24 entry points to a tbl8 group, bit 30 that
- * a prefix covers it, bits 24-29 hold the prefix length, and bits 2-23 the
- * next-hop index (or group number) times four: a next hop of 32 bytes is
- * then at base + field * 8, one x86 address, with no shift.
+ * a prefix covers it, bits 24-29 hold the prefix length, and bits 0-23 the
+ * next-hop index (or the group number): a plain index into the next-hop
+ * table (nexthop/nexthop.h), whatever the size of its entries.
  */
 #define FIB4_EXT         0x80000000u
 #define FIB4_VALID       0x40000000u
 #define FIB4_DEPTH_SHIFT 24
 #define FIB4_DEPTH_MASK  0x3f000000u
-#define FIB4_NH_SHIFT    2
-#define FIB4_NH_FIELD    0x00fffffcu
-#define FIB4_NH_MAX      (FIB4_NH_FIELD >> FIB4_NH_SHIFT)
+#define FIB4_NH_MASK     0x00ffffffu
+#define FIB4_NH_MAX      FIB4_NH_MASK
 
 struct rte_rcu_qsbr;
 
@@ -92,23 +91,22 @@ static inline struct fib4_view fib4_view(const struct fib4 *f)
 	return (struct fib4_view){ f->tbl24, f->tbl8 };
 }
 
-/* The next hop of an address given as its top 24 bits and where its low 8
- * are (read only when a tbl8 group decides), as the entry's field: the
- * index times four. */
-static inline uint32_t fib4_lookup_field(struct fib4_view v, uint32_t top24, const uint8_t *low8)
+/* The next-hop index of an address given as its top 24 bits and where its
+ * low 8 are (read only when a tbl8 group decides). */
+static inline uint32_t fib4_lookup_top(struct fib4_view v, uint32_t top24, const uint8_t *low8)
 {
 	uint32_t e = v.tbl24[top24];
 
 	if (unlikely(e & FIB4_EXT))
-		e = v.tbl8[((e & FIB4_NH_FIELD) << (8 - FIB4_NH_SHIFT)) | *low8];
-	return e & FIB4_NH_FIELD;
+		e = v.tbl8[(e & FIB4_NH_MASK) << 8 | *low8];
+	return e & FIB4_NH_MASK;
 }
 
 static inline uint32_t fib4_lookup_view(struct fib4_view v, uint32_t ip)
 {
 	uint8_t low8 = (uint8_t)ip;
 
-	return fib4_lookup_field(v, ip >> 8, &low8) >> FIB4_NH_SHIFT;
+	return fib4_lookup_top(v, ip >> 8, &low8);
 }
 
 static inline uint32_t fib4_lookup(const struct fib4 *f, uint32_t ip)

@@ -26,8 +26,6 @@
 #define L2_LEN         ((uint16_t)sizeof(struct rte_ether_hdr))
 #define PREFETCH_AHEAD 4 /* ip4_burst's warm-up prefetches are written out */
 
-/* a FIB entry's field, times 8, is the offset of its next hop */
-_Static_assert(sizeof(struct nexthop) == 8u << FIB4_NH_SHIFT, "next hop size");
 /* ip4_run counts a burst's bytes in 32 bits */
 _Static_assert(FWD_TXBUF_CAP *(uint64_t)UINT16_MAX * 2 < UINT32_MAX, "burst bytes overflow");
 
@@ -225,11 +223,11 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 	}
 	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + L2_LEN);
-	uint32_t field = fib4_lookup_field(b->fib, d24, &((const uint8_t *)&ip->dst_addr)[3]);
-	const struct nexthop *nh = (const struct nexthop *)((const uint8_t *)b->nh + (size_t)field * 8);
+	uint32_t nhi = fib4_lookup_top(b->fib, d24, &((const uint8_t *)&ip->dst_addr)[3]);
+	const struct nexthop *nh = &b->nh[nhi];
 
 	if (unlikely(!ip4_nh_takes(nh, ip, len))) {
-		ip4_one_aside(c, at, r->port, r->out, r->bytes, nh, field >> FIB4_NH_SHIFT, len);
+		ip4_one_aside(c, at, r->port, r->out, r->bytes, nh, nhi, len);
 		r->port = NO_RUN;
 		return;
 	}
