@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Semantic checks of a decoded config: single values (called by the walker
- * while decoding) and the cross references of ports and bridges (after
- * decoding); the features register the checks of what they own
- * (fwd_config_register_check), written over the same rules they apply at
- * run time. Every problem is reported at the node it comes from, and
- * checking goes on so that one run shows them all.
+ * while decoding) and the ports' names and devices (after decoding); the
+ * features register the checks of what they own (fwd_config_register_check),
+ * written over the same rules they apply at run time. Every problem is
+ * reported at the node it comes from, and checking goes on so that one run
+ * shows them all.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,7 +23,7 @@ static bool only_chars(const char *s, const char *extra)
 	return true;
 }
 
-const char *conf_valid_name(const char *s)
+const char *fwd_conf_valid_name(const char *s)
 {
 	return only_chars(s, "_.-") ? NULL : "use only letters, digits, '_', '.' and '-'";
 }
@@ -97,59 +97,6 @@ int fwd_config_port_index(const struct fwd_config *cfg, const char *name)
 	return -1;
 }
 
-static void check_xconnect(struct conf_ctx *c, const struct fwd_config *cfg, unsigned i)
-{
-	const struct fwd_conf_port *p = &cfg->ports[i], *q;
-	struct fwd_conf_pos pos = at(c, p->peer, p->pos);
-	int j;
-
-	if (p->mode != FWD_MODE_XCONNECT) {
-		if (p->peer[0])
-			conf_err(&c->diag, pos,
-			         "ports[%u].peer: only xconnect ports have a peer "
-			         "(this port's mode is %s)",
-			         i, fwd_port_mode_name(p->mode));
-		return;
-	}
-	if (p->peer[0] == '\0') {
-		conf_err(&c->diag, p->pos, "ports[%u]: an xconnect port needs a 'peer'", i);
-		return;
-	}
-	j = fwd_config_port_index(cfg, p->peer);
-	q = j < 0 ? NULL : &cfg->ports[j];
-	if (q == NULL)
-		conf_err(&c->diag, pos, "ports[%u].peer: no such port '%s'", i, p->peer);
-	else if (q == p)
-		conf_err(&c->diag, pos, "ports[%u].peer: a port cannot be its own peer", i);
-	else if (q->mode != FWD_MODE_XCONNECT)
-		conf_err(&c->diag, pos, "ports[%u].peer: port '%s' is not an xconnect port", i,
-		         q->name);
-	else if (strcmp(q->peer, p->name) != 0)
-		conf_err(&c->diag, pos,
-		         "ports[%u].peer: cross-connects must be mutual, but the peer of '%s' is "
-		         "'%s'",
-		         i, q->name, q->peer[0] ? q->peer : "(none)");
-}
-
-static void check_bridge_member(struct conf_ctx *c, const struct fwd_config *cfg, unsigned i)
-{
-	const struct fwd_conf_port *p = &cfg->ports[i];
-	struct fwd_conf_pos pos = at(c, p->bridge, p->pos);
-
-	if (p->mode != FWD_MODE_BRIDGE) {
-		if (p->bridge[0])
-			conf_err(&c->diag, pos,
-			         "ports[%u].bridge: only bridge ports join a bridge "
-			         "(this port's mode is %s)",
-			         i, fwd_port_mode_name(p->mode));
-		return;
-	}
-	if (p->bridge[0] == '\0')
-		conf_err(&c->diag, p->pos, "ports[%u]: a bridge port needs a 'bridge'", i);
-	else if (fwd_config_bridge(cfg, p->bridge) == NULL)
-		conf_err(&c->diag, pos, "ports[%u].bridge: no such bridge '%s'", i, p->bridge);
-}
-
 static void check_ports(struct conf_ctx *c, const struct fwd_config *cfg)
 {
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
@@ -167,17 +114,7 @@ static void check_ports(struct conf_ctx *c, const struct fwd_config *cfg)
 				         "'%s'",
 				         i, p->device, cfg->ports[j].name);
 		}
-		check_xconnect(c, cfg, i);
-		check_bridge_member(c, cfg, i);
 	}
-	for (unsigned i = 0; i < cfg->n_bridges; i++)
-		for (unsigned j = 0; j < i; j++)
-			if (strcmp(cfg->bridges[j].name, cfg->bridges[i].name) == 0)
-				conf_err(&c->diag, at(c, cfg->bridges[i].name, cfg->bridges[i].pos),
-				         "bridges[%u].name: duplicate bridge name '%s' (first at "
-				         "line "
-				         "%u)",
-				         i, cfg->bridges[i].name, cfg->bridges[j].pos.line);
 }
 
 /* ------------------------------------------------- checks of the features */

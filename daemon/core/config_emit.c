@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/config_schema.h"
+#include "core/config_priv.h"
 
 /* A double-quoted scalar that reads back as the same bytes: quotes,
  * backslashes and control characters escaped, and the Unicode line breaks

@@ -121,7 +121,6 @@ extern const char *const fwd_conf_mode_names[]; /* NULL-terminated, by enum valu
 /* -------------------------------------------------------------- checks */
 
 /* Single-value validators: NULL when s is fine, else why it is not. */
-const char *conf_valid_name(const char *s);
 const char *conf_valid_file_prefix(const char *s);
 const char *conf_valid_eal_arg(const char *s);
 const char *conf_valid_socket(const char *s);
@@ -138,5 +137,26 @@ void conf_check(struct conf_ctx *c, const struct fwd_config *cfg);
  * returns the count or -EINVAL with *why set (why may be NULL).
  */
 int conf_lcores_parse(const char *s, unsigned *ids, unsigned max, const char **why);
+
+/* ------------------------------------------------------------- walker */
+
+#include "core/config_schema.h"
+
+/* The top-level keys of struct fwd_config. */
+extern const struct conf_field *const conf_root_fields;
+
+/* A plain empty, "~" or "null" scalar: YAML's null. */
+bool conf_is_null(const struct ynode *n);
+
+void conf_type_error(struct conf_ctx *c, const char *path, const struct ynode *n,
+                     const char *expected);
+
+/* Decode scalar n into obj + f->off and record its position. */
+void conf_decode_scalar(struct conf_ctx *c, const struct conf_field *f, const struct ynode *n,
+                        char *obj, const char *path);
+
+/* Report unknown key k of a mapping at path, suggesting the closest of fields. */
+void conf_unknown_key(struct conf_ctx *c, const struct conf_field *fields, const struct ynode *k,
+                      const char *path);
 
 #endif

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/config_schema.h"
+#include "core/config_priv.h"
 
 #define Q(n, buf) conf_quote((n)->str, (n)->len, (buf), sizeof(buf))
 

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The configuration schema (fwd.yaml(5), conf/fwd.yaml.5) as
- * tables of key descriptors, and the one generic walker that applies them
- * to the YAML tree. Adding a key means adding a table row, nothing else.
+ * The configuration schema (fwd.yaml(5), conf/fwd.yaml.5) as tables of key
+ * descriptors, and the one generic walker that applies them to the YAML
+ * tree. The core's keys are here; features add theirs
+ * (fwd_config_schema_add). Adding a key means adding a table row, nothing
+ * else.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config_schema.h"
+#include "core/config_priv.h"
 
 const char *const fwd_conf_mode_names[] = {
 	[FWD_MODE_L3] = "l3",
@@ -17,14 +19,8 @@ const char *const fwd_conf_mode_names[] = {
 	NULL,
 };
 
-#define MSIZE(T, m) sizeof(((T *)0)->m)
-#define F(k, kd, T, m, ...)                                                                       \
-	{                                                                                         \
-		.key = (k), .kind = (kd), .off = offsetof(T, m), .size = MSIZE(T, m), __VA_ARGS__ \
-	}
-#define LIST(k, T, m, n, elem, lo, hi, ...)                                             \
-	F(k, CONF_LIST, T, m, .count_off = offsetof(T, n), .sub = &(elem), .min = (lo), \
-	  .max = (hi), __VA_ARGS__)
+#define F    CONF_F
+#define LIST CONF_LIST
 #define SECTION(k, fields)                                    \
 	{                                                     \
 		.key = (k), .kind = CONF_MAP, .sub = (fields) \
@@ -32,9 +28,6 @@ const char *const fwd_conf_mode_names[] = {
 
 typedef struct fwd_config C;
 typedef struct fwd_conf_port P;
-typedef struct fwd_conf_bridge B;
-typedef struct fwd_conf_route R;
-typedef struct fwd_conf_neigh N;
 
 static const struct conf_field eal_arg = {
 	.kind = CONF_HSTR, .size = sizeof(char *), .min = 1, .max = 255, .valid = conf_valid_eal_arg
@@ -51,90 +44,71 @@ static const struct conf_field dpdk_fields[] = {
 	{ .key = NULL },
 };
 
-static const struct conf_field dataplane_fields[] = {
+/* Tables features add rows to have room for them (CONF_MAX_FIELDS keys). */
+static struct conf_field dataplane_fields[CONF_MAX_FIELDS + 1] = {
 	F("burst", CONF_UINT, C, dataplane.burst, .min = 1, .max = 512, .def = 32),
 	F("mbufs", CONF_UINT, C, dataplane.mbufs, .min = 1023, .max = 16777215, .def = 16383),
-	F("neigh_timeout_s", CONF_UINT, C, dataplane.neigh_timeout_s, .min = 1, .max = 86400,
-	  .def = 300),
-	F("fib_tbl8s", CONF_UINT, C, dataplane.fib_tbl8s, .min = 256, .max = 1048576, .def = 32768),
-	F("nexthops", CONF_UINT, C, dataplane.nexthops, .min = 1024, .max = 4194304, .def = 65536),
-	/* unless written, at most half of nexthops (conf_derive) */
-	F("neigh_max", CONF_UINT, C, dataplane.neigh_max, .min = 1, .max = 4194303, .def = 16384),
-	F("icmp_rate", CONF_UINT, C, dataplane.icmp_rate, .min = 0, .max = 100000, .def = 100),
 	{ .key = NULL },
 };
 
-static const struct conf_field control_fields[] = {
+static struct conf_field control_fields[CONF_MAX_FIELDS + 1] = {
 	F("socket", CONF_STR, C, control.socket, .min = 1, .def_str = FWD_SOCKET_DEFAULT,
 	  .valid = conf_valid_socket),
 	F("socket_group", CONF_STR, C, control.socket_group, .min = 1, .def_str = "fwd",
-	  .valid = conf_valid_name),
+	  .valid = fwd_conf_valid_name),
 	F("metrics", CONF_STR, C, control.metrics, .min = 0, .def_str = "",
 	  .valid = conf_valid_metrics),
 	{ .key = NULL },
 };
 
-static const struct conf_field port_address = { .kind = CONF_ADDR,
-	                                        .size = sizeof(struct fwd_ip4_prefix) };
-
-static const struct conf_field port_fields[] = {
-	F("name", CONF_STR, P, name, .min = 1, .required = true, .valid = conf_valid_name),
+static struct conf_field port_fields[CONF_MAX_FIELDS + 1] = {
+	F("name", CONF_STR, P, name, .min = 1, .required = true, .valid = fwd_conf_valid_name),
 	F("device", CONF_STR, P, device, .min = 1, .required = true),
 	F("mode", CONF_ENUM, P, mode, .names = fwd_conf_mode_names, .def = FWD_MODE_L3),
-	F("peer", CONF_STR, P, peer, .min = 1),
-	F("bridge", CONF_STR, P, bridge, .min = 1),
 	F("rx_queues", CONF_UINT, P, rx_queues, .min = 1, .max = 16, .def = 1),
 	F("rxd", CONF_UINT, P, rxd, .min = 64, .max = 16384, .def = 1024),
 	F("txd", CONF_UINT, P, txd, .min = 64, .max = 16384, .def = 1024),
 	F("mtu", CONF_UINT, P, mtu, .min = 68, .max = 9600, .def = 1500),
-	LIST("addresses", P, addresses, n_addresses, port_address, 0, FWD_MAX_ADDRS),
 	{ .key = NULL },
 };
 
-static const struct conf_field bridge_fields[] = {
-	F("name", CONF_STR, B, name, .min = 1, .required = true, .valid = conf_valid_name),
-	F("mac_aging_s", CONF_UINT, B, mac_aging_s, .min = 1, .max = 86400, .def = 300),
-	F("fdb_max", CONF_UINT, B, fdb_max, .min = 16, .max = 1048576, .def = 16384),
-	{ .key = NULL },
-};
+static const struct conf_field port_item = CONF_ITEM(P, port_fields);
 
-static const struct conf_field route_fields[] = {
-	F("prefix", CONF_NET, R, prefix, .required = true),
-	F("via", CONF_IP4, R, via),
-	F("dev", CONF_STR, R, dev, .min = 1),
-	F("blackhole", CONF_BOOL, R, blackhole, .def = false),
-	{ .key = NULL },
-};
-
-static const struct conf_field neigh_fields[] = {
-	F("address", CONF_IP4, N, address, .required = true),
-	F("mac", CONF_MAC, N, mac, .required = true),
-	F("port", CONF_STR, N, port, .min = 1, .required = true),
-	{ .key = NULL },
-};
-
-#define ITEM(T, fields)                                                                \
-	{                                                                              \
-		.kind = CONF_MAP, .size = sizeof(T), .sub = (fields), .has_pos = true, \
-		.pos_off = offsetof(T, pos)                                            \
-	}
-
-static const struct conf_field port_item = ITEM(P, port_fields);
-static const struct conf_field bridge_item = ITEM(B, bridge_fields);
-static const struct conf_field route_item = ITEM(R, route_fields);
-static const struct conf_field neigh_item = ITEM(N, neigh_fields);
-
-const struct conf_field conf_root_fields[] = {
+static struct conf_field root_fields[CONF_MAX_FIELDS + 1] = {
 	SECTION("dpdk", dpdk_fields),
 	SECTION("dataplane", dataplane_fields),
 	SECTION("control", control_fields),
 	LIST("ports", C, ports, n_ports, port_item, 1, FWD_MAX_PORTS, .required = true,
 	     .hint = "at least one port must be configured"),
-	LIST("bridges", C, bridges, n_bridges, bridge_item, 0, FWD_MAX_BRIDGES),
-	LIST("routes", C, routes, n_routes, route_item, 0, FWD_MAX_CONF_ROUTES, .heap = true),
-	LIST("neighbors", C, neighs, n_neighs, neigh_item, 0, FWD_MAX_CONF_NEIGHS, .heap = true),
 	{ .key = NULL },
 };
+
+const struct conf_field *const conf_root_fields = root_fields;
+
+void fwd_config_schema_add(const char *parent, const struct conf_field *row)
+{
+	static const struct {
+		const char *key;
+		struct conf_field *table;
+	} tables[] = {
+		{ "", root_fields },
+		{ "dataplane", dataplane_fields },
+		{ "control", control_fields },
+		{ "ports", port_fields },
+	};
+	struct conf_field *t = NULL;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (strcmp(tables[i].key, parent != NULL ? parent : "") == 0)
+			t = tables[i].table;
+	while (t != NULL && t[n].key != NULL)
+		n++;
+	if (t == NULL || n == CONF_MAX_FIELDS)
+		abort(); /* a broken build, not a bad config */
+	t[n] = *row;
+	t[n + 1] = (struct conf_field){ .key = NULL };
+}
 
 /* ----------------------------------------------------------------- walker */
 

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Key descriptors of the config schema, shared by the walker
- * (config_schema.c) and the scalar decoders (config_scalar.c).
+ * Key descriptors of the config schema: the core's own keys are in
+ * config_schema.c, a feature's are added with fwd_config_schema_add from the
+ * feature (ip4/ip4_schema.c, ...). The walker (config_schema.c), the scalar
+ * decoders (config_scalar.c) and the emitter (config_emit.c) read them.
  */
 #ifndef FWD_CONFIG_SCHEMA_H
 #define FWD_CONFIG_SCHEMA_H
 
-#include "core/config_priv.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/config.h"
 
 #define CONF_MAX_FIELDS 16 /* keys in one mapping */
 
@@ -43,21 +49,32 @@ struct conf_field {
 	const char *const *names;            /* ENUM, NULL-terminated */
 };
 
-/* The top-level keys of struct fwd_config. */
-extern const struct conf_field conf_root_fields[];
+/* Feature-side helpers to write rows (types of core/config.h only). */
+#define CONF_MSIZE(T, m) sizeof(((T *)0)->m)
+#define CONF_F(k, kd, T, m, ...)                                                           \
+	{                                                                                  \
+		.key = (k), .kind = (kd), .off = offsetof(T, m), .size = CONF_MSIZE(T, m), \
+		__VA_ARGS__                                                                \
+	}
+#define CONF_LIST(k, T, m, n, elem, lo, hi, ...)                                             \
+	CONF_F(k, CONF_LIST, T, m, .count_off = offsetof(T, n), .sub = &(elem), .min = (lo), \
+	       .max = (hi), __VA_ARGS__)
+#define CONF_ITEM(T, fields)                                                           \
+	{                                                                              \
+		.kind = CONF_MAP, .size = sizeof(T), .sub = (fields), .has_pos = true, \
+		.pos_off = offsetof(T, pos)                                            \
+	}
 
-/* A plain empty, "~" or "null" scalar: YAML's null. */
-bool conf_is_null(const struct ynode *n);
+/*
+ * A feature's keys in the schema: row is added to the top level (parent
+ * NULL), to a section ("dataplane", "control") or to every item of a list
+ * ("ports"), after the keys already there; the loader, --check and `config
+ * show` then know it like the core's own. From a constructor (the tables
+ * are complete before main). An unknown parent or a full table is a broken
+ * build: abort.
+ */
+void fwd_config_schema_add(const char *parent, const struct conf_field *row);
 
-void conf_type_error(struct conf_ctx *c, const char *path, const struct ynode *n,
-                     const char *expected);
-
-/* Decode scalar n into obj + f->off and record its position. */
-void conf_decode_scalar(struct conf_ctx *c, const struct conf_field *f, const struct ynode *n,
-                        char *obj, const char *path);
-
-/* Report unknown key k of a mapping at path, suggesting the closest of fields. */
-void conf_unknown_key(struct conf_ctx *c, const struct conf_field *fields, const struct ynode *k,
-                      const char *path);
-
+/* A name (port, bridge, group): NULL when s is fine, else why it is not. */
+const char *fwd_conf_valid_name(const char *s);
 #endif

@@ -69,30 +69,38 @@ static struct ip4_want *want_new(void)
 	return w;
 }
 
+/* v with room for one more element of size elem (n used of *cap); NULL: ENOMEM. */
+static void *grow(void *v, unsigned n, unsigned *cap, size_t elem)
+{
+	unsigned c = *cap ? *cap * 2 : 16;
+	void *p;
+
+	if (n < *cap)
+		return v;
+	p = realloc(v, c * elem);
+	if (p != NULL)
+		*cap = c;
+	return p;
+}
+
 static int want_route(struct ip4_want *w, const struct want_route *r)
 {
-	if (w->n_routes == w->cap_routes) {
-		unsigned cap = w->cap_routes ? w->cap_routes * 2 : 64;
-		struct want_route *v = realloc(w->routes, cap * sizeof(*v));
-		if (v == NULL)
-			return -ENOMEM;
-		w->routes = v;
-		w->cap_routes = cap;
-	}
+	struct want_route *v = grow(w->routes, w->n_routes, &w->cap_routes, sizeof(*r));
+
+	if (v == NULL)
+		return -ENOMEM;
+	w->routes = v;
 	w->routes[w->n_routes++] = *r;
 	return 0;
 }
 
 static int want_neigh(struct ip4_want *w, const struct neigh_static *n)
 {
-	if (w->n_neighs == w->cap_neighs) {
-		unsigned cap = w->cap_neighs ? w->cap_neighs * 2 : 16;
-		struct neigh_static *v = realloc(w->neighs, cap * sizeof(*v));
-		if (v == NULL)
-			return -ENOMEM;
-		w->neighs = v;
-		w->cap_neighs = cap;
-	}
+	struct neigh_static *v = grow(w->neighs, w->n_neighs, &w->cap_neighs, sizeof(*n));
+
+	if (v == NULL)
+		return -ENOMEM;
+	w->neighs = v;
 	w->neighs[w->n_neighs++] = *n;
 	return 0;
 }

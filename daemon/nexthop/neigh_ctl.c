@@ -12,6 +12,7 @@
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/module.h"
+#include "core/config_schema.h"
 #include "core/reload.h"
 #include "nexthop/neigh_priv.h"
 #include "nexthop/nexthop.h"
@@ -81,3 +82,20 @@ static struct fwd_module neigh_module = {
 	.reload_apply = neigh_reload_apply,
 };
 FWD_MODULE(neigh_module);
+
+/* The config keys the next-hop layer owns. */
+static const struct conf_field dataplane_rows[] = {
+	CONF_F("nexthops", CONF_UINT, struct fwd_config, dataplane.nexthops, .min = 1024,
+	       .max = 4194304, .def = 65536),
+	CONF_F("neigh_timeout_s", CONF_UINT, struct fwd_config, dataplane.neigh_timeout_s, .min = 1,
+	       .max = 86400, .def = 300),
+	/* unless written, at most half of nexthops (the loader derives it) */
+	CONF_F("neigh_max", CONF_UINT, struct fwd_config, dataplane.neigh_max, .min = 1,
+	       .max = 4194303, .def = 16384),
+};
+
+RTE_INIT(nexthop_schema_register)
+{
+	for (unsigned i = 0; i < RTE_DIM(dataplane_rows); i++)
+		fwd_config_schema_add("dataplane", &dataplane_rows[i]);
+}
