@@ -159,7 +159,6 @@ static int load(struct conf_ctx *c, struct fwd_config *cfg)
 		rc = conf_schema_decode(c, cfg);
 	if (rc < 0)
 		return rc;
-	conf_pos_sort(&c->pm);
 	conf_derive(c, cfg);
 	conf_check(c, cfg);
 	if (c->nomem)
@@ -172,6 +171,11 @@ struct fwd_config *fwd_config_load_buf(const char *name, const char *buf, size_t
 	struct fwd_config *cfg = fwd_config_new();
 	struct conf_ctx *c = calloc(1, sizeof(*c));
 	int rc = -ENOMEM;
+
+	if (c != NULL && (c->arena = fwd_arena_new()) == NULL) {
+		free(c);
+		c = NULL;
+	}
 
 	if (name == NULL)
 		name = "<buffer>";
@@ -188,8 +192,7 @@ struct fwd_config *fwd_config_load_buf(const char *name, const char *buf, size_t
 	if (rc == -ENOMEM && err)
 		fprintf(err, "%s: out of memory\n", name);
 	if (c) {
-		conf_arena_free(&c->arena);
-		free(c->pm.v);
+		fwd_arena_free(c->arena);
 		free(c);
 	}
 	if (rc == 0)

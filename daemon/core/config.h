@@ -175,18 +175,18 @@ const char *fwd_port_mode_name(enum fwd_port_mode mode);
  * what that refers to), registered from a constructor and run by every
  * load after the schema's own checks: `fwd-daemon --check`, `config check`
  * and start-up all run exactly these. Each problem is reported with
- * fwd_conf_error at the position of the value it is about (field: the
- * address of the value in cfg; def: where to point when the value was not
- * written in the file).
+ * fwd_conf_error about the value at a path ("routes[3].via", "ports[0]"):
+ * the message starts with the path and points at the value in the file, or
+ * at the nearest enclosing one when the value was not written.
  */
 struct fwd_conf_checker;
 typedef void (*fwd_conf_check_fn)(struct fwd_conf_checker *c, const struct fwd_config *cfg);
 
 void fwd_config_register_check(fwd_conf_check_fn fn);
-void fwd_conf_error(struct fwd_conf_checker *c, const void *field, struct fwd_conf_pos def,
-                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* Was the value at field written in the file? */
-bool fwd_conf_given(const struct fwd_conf_checker *c, const void *field);
+void fwd_conf_error(struct fwd_conf_checker *c, const char *path, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/* Was the value at path written in the file? */
+bool fwd_conf_given(const struct fwd_conf_checker *c, const char *path);
 /* True once so many errors were reported that looking further is pointless. */
 bool fwd_conf_full(const struct fwd_conf_checker *c);
 /* The index of the port named name in cfg, or -1. */

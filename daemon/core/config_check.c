@@ -78,15 +78,55 @@ const char *conf_valid_metrics(const char *s)
 
 /* ----------------------------------------------------------- cross checks */
 
-static struct fwd_conf_pos at(const struct conf_ctx *c, const void *field, struct fwd_conf_pos def)
+/* The value in the file at path ("routes[3].via"), or the deepest node on
+ * the way to it (*whole false); the tree is the source's, so a position
+ * costs nothing until a problem needs one. */
+static const struct ynode *path_node(const struct conf_ctx *c, const char *path, bool *whole)
 {
-	return conf_pos_get(&c->pm, field, def);
+	const struct ynode *n = c->root;
+	const char *s = path;
+
+	*whole = false;
+	while (n != NULL && *s != '\0') {
+		size_t len = strcspn(s, ".[");
+		const struct ynode *v = NULL;
+
+		if (len > 0 && n->type == YN_MAP) {
+			for (const struct ynode *k = n->first; k != NULL && k->next != NULL && !v;
+			     k = k->next->next)
+				if (k->len == len && memcmp(k->str, s, len) == 0)
+					v = k->next;
+		} else if (len == 0 && *s == '[' && n->type == YN_SEQ) {
+			char *end;
+			unsigned long i = strtoul(s + 1, &end, 10);
+			for (v = n->first; v != NULL && i > 0; i--)
+				v = v->next;
+			len = *end == ']' ? (size_t)(end + 1 - s) : 0;
+		}
+		if (v == NULL || len == 0)
+			return n;
+		n = v;
+		s += len + (s[len] == '.');
+	}
+	*whole = n != NULL;
+	return n;
 }
 
-/* Was this optional field written in the file? (Only written values have a position.) */
-static bool given(const struct conf_ctx *c, const void *field)
+static struct fwd_conf_pos at(const struct conf_ctx *c, const char *path)
 {
-	return conf_pos_get(&c->pm, field, (struct fwd_conf_pos){ 0, 0 }).line != 0;
+	bool whole;
+	const struct ynode *n = path_node(c, path, &whole);
+
+	return n != NULL ? n->pos : (struct fwd_conf_pos){ 0, 0 };
+}
+
+/* Was this optional value written in the file? */
+static bool given(const struct conf_ctx *c, const char *path)
+{
+	bool whole;
+
+	path_node(c, path, &whole);
+	return whole;
 }
 
 int fwd_config_port_index(const struct fwd_config *cfg, const char *name)
@@ -97,6 +137,15 @@ int fwd_config_port_index(const struct fwd_config *cfg, const char *name)
 	return -1;
 }
 
+/* "ports[i].key" (one buffer: the message is formatted before the next call) */
+static const char *path_of(unsigned i, const char *key)
+{
+	static char path[48];
+
+	snprintf(path, sizeof(path), "ports[%u].%s", i, key);
+	return path;
+}
+
 static void check_ports(struct conf_ctx *c, const struct fwd_config *cfg)
 {
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
@@ -104,15 +153,13 @@ static void check_ports(struct conf_ctx *c, const struct fwd_config *cfg)
 
 		for (unsigned j = 0; j < i; j++) {
 			if (strcmp(cfg->ports[j].name, p->name) == 0)
-				conf_err(&c->diag, at(c, p->name, p->pos),
-				         "ports[%u].name: duplicate port name '%s' (first at line "
-				         "%u)",
-				         i, p->name, cfg->ports[j].pos.line);
+				fwd_conf_error((struct fwd_conf_checker *)c, path_of(i, "name"),
+				               "duplicate port name '%s' (first at line %u)",
+				               p->name, cfg->ports[j].pos.line);
 			if (strcmp(cfg->ports[j].device, p->device) == 0)
-				conf_err(&c->diag, at(c, p->device, p->pos),
-				         "ports[%u].device: device '%s' is already used by port "
-				         "'%s'",
-				         i, p->device, cfg->ports[j].name);
+				fwd_conf_error((struct fwd_conf_checker *)c, path_of(i, "device"),
+				               "device '%s' is already used by port '%s'",
+				               p->device, cfg->ports[j].name);
 		}
 	}
 }
@@ -131,8 +178,7 @@ void fwd_config_register_check(fwd_conf_check_fn fn)
 	checks[n_checks++] = fn;
 }
 
-void fwd_conf_error(struct fwd_conf_checker *fc, const void *field, struct fwd_conf_pos def,
-                    const char *fmt, ...)
+void fwd_conf_error(struct fwd_conf_checker *fc, const char *path, const char *fmt, ...)
 {
 	struct conf_ctx *c = (struct conf_ctx *)fc;
 	char text[sizeof(c->diag.msgs[0].text)];
@@ -141,12 +187,12 @@ void fwd_conf_error(struct fwd_conf_checker *fc, const void *field, struct fwd_c
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	conf_err(&c->diag, at(c, field, def), "%s", text);
+	conf_err(&c->diag, at(c, path), "%s%s%s", path, path[0] ? ": " : "", text);
 }
 
-bool fwd_conf_given(const struct fwd_conf_checker *fc, const void *field)
+bool fwd_conf_given(const struct fwd_conf_checker *fc, const char *path)
 {
-	return given((const struct conf_ctx *)fc, field);
+	return given((const struct conf_ctx *)fc, path);
 }
 
 bool fwd_conf_full(const struct fwd_conf_checker *fc)
@@ -159,19 +205,19 @@ void conf_derive(struct conf_ctx *c, struct fwd_config *cfg)
 	uint32_t half = cfg->dataplane.nexthops / 2;
 
 	/* the default leaves half the next hops at least to routes' gateways */
-	if (!given(c, &cfg->dataplane.neigh_max) && cfg->dataplane.neigh_max > half)
+	if (!given(c, "dataplane.neigh_max") && cfg->dataplane.neigh_max > half)
 		cfg->dataplane.neigh_max = half;
 }
 
 static void check_dataplane(struct conf_ctx *c, const struct fwd_config *cfg)
 {
-	const uint32_t *max = &cfg->dataplane.neigh_max;
+	uint32_t max = cfg->dataplane.neigh_max;
 
-	if (*max >= cfg->dataplane.nexthops)
-		conf_err(&c->diag, at(c, max, (struct fwd_conf_pos){ 0, 0 }),
-		         "dataplane.neigh_max: %u must be below dataplane.nexthops (%u), so that "
-		         "routes always find room for their gateways",
-		         *max, cfg->dataplane.nexthops);
+	if (max >= cfg->dataplane.nexthops)
+		fwd_conf_error((struct fwd_conf_checker *)c, "dataplane.neigh_max",
+		               "%u must be below dataplane.nexthops (%u), so that routes always "
+		               "find room for their gateways",
+		               max, cfg->dataplane.nexthops);
 }
 
 void conf_check(struct conf_ctx *c, const struct fwd_config *cfg)

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/arena.h"
 #include "core/config.h"
 
 #define CONF_MAX_ERRORS 20u
@@ -70,37 +71,9 @@ struct ynode {
 	unsigned n;                        /* number of children */
 };
 
-struct conf_chunk;
-
-struct conf_arena {
-	struct conf_chunk *head;
-	size_t used, cap;
-};
-
-void *conf_arena_alloc(struct conf_arena *a, size_t size);
-void conf_arena_free(struct conf_arena *a);
-
-/* Positions of decoded values, keyed by where the value was stored. */
-struct conf_posrec {
-	const void *addr;
-	struct fwd_conf_pos pos;
-};
-
-struct conf_posmap {
-	struct conf_posrec *v;
-	size_t n, cap;
-};
-
-int conf_pos_add(struct conf_posmap *m, const void *addr, struct fwd_conf_pos pos);
-void conf_pos_sort(struct conf_posmap *m);
-/* The position of the value stored at addr, else fallback. */
-struct fwd_conf_pos conf_pos_get(const struct conf_posmap *m, const void *addr,
-                                 struct fwd_conf_pos fallback);
-
 struct conf_ctx {
 	struct conf_diag diag;
-	struct conf_arena arena;
-	struct conf_posmap pm;
+	struct fwd_arena *arena; /* the tree */
 	struct ynode *root;
 	unsigned nodes;
 	bool nomem;

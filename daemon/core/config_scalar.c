@@ -239,8 +239,7 @@ void conf_decode_scalar(struct conf_ctx *c, const struct conf_field *f, const st
 		conf_err(&c->diag, n->pos, "%s: contains a NUL character", path);
 		return;
 	}
-	if (decoders[f->kind].fn(c, f, n, dst, path) == 0 && conf_pos_add(&c->pm, dst, n->pos) < 0)
-		c->nomem = true;
+	decoders[f->kind].fn(c, f, n, dst, path);
 }
 
 /* Case-insensitive Levenshtein distance; b is a schema key (short). */

@@ -14,53 +14,6 @@
 
 #include "core/config_priv.h"
 
-#define CHUNK_SIZE 65536
-
-struct conf_chunk {
-	struct conf_chunk *next;
-	alignas(max_align_t) unsigned char data[];
-};
-
-void *conf_arena_alloc(struct conf_arena *a, size_t size)
-{
-	struct conf_chunk *ch;
-	size_t cap;
-
-	if (size > SIZE_MAX / 2)
-		return NULL;
-	size = (size + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1);
-	if (a->head && a->cap - a->used >= size) {
-		a->used += size;
-		return a->head->data + a->used - size;
-	}
-	cap = size > CHUNK_SIZE / 4 ? size : CHUNK_SIZE;
-	ch = malloc(sizeof(*ch) + cap);
-	if (ch == NULL)
-		return NULL;
-	if (cap == size && a->head) {
-		/* a big one-off: keep filling the current chunk */
-		ch->next = a->head->next;
-		a->head->next = ch;
-		return ch->data;
-	}
-	ch->next = a->head;
-	a->head = ch;
-	a->cap = cap;
-	a->used = size;
-	return ch->data;
-}
-
-void conf_arena_free(struct conf_arena *a)
-{
-	while (a->head) {
-		struct conf_chunk *next = a->head->next;
-
-		free(a->head);
-		a->head = next;
-	}
-	a->used = a->cap = 0;
-}
-
 struct tree_state {
 	struct ynode *stack[CONF_MAX_DEPTH];
 	unsigned depth;
@@ -103,7 +56,7 @@ static int add_node(struct conf_ctx *c, struct tree_state *st, enum ynode_type t
 		         CONF_MAX_NODES);
 		return -EINVAL;
 	}
-	n = conf_arena_alloc(&c->arena, sizeof(*n));
+	n = fwd_arena_alloc(c->arena, sizeof(*n));
 	if (n == NULL)
 		return -ENOMEM;
 	*n = (struct ynode){ .type = type, .pos = mark_pos(ev->start_mark) };
@@ -134,7 +87,7 @@ static int on_scalar(struct conf_ctx *c, struct tree_state *st, const yaml_event
 		rc = add_node(c, st, YN_SCALAR, ev, &n);
 	if (rc < 0)
 		return rc;
-	n->str = conf_arena_alloc(&c->arena, len + 1);
+	n->str = fwd_arena_alloc(c->arena, len + 1);
 	if (n->str == NULL)
 		return -ENOMEM;
 	memcpy(n->str, ev->data.scalar.value, len);

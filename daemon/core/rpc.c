@@ -46,111 +46,9 @@ const struct fwd_rpc_handler *fwd_rpc_handler_swap(Fwd__Request__BodyCase body,
 	return old;
 }
 
-/* -------------------------------------------------------------------- arena */
-
-#define ARENA_CHUNK (64u * 1024)
-#define ARENA_ALIGN _Alignof(max_align_t)
-
-struct arena_chunk {
-	struct arena_chunk *next;
-	size_t size, used;
-	_Alignas(max_align_t) unsigned char data[];
-};
-
-struct fwd_rpc_arena {
-	struct arena_chunk *chunks; /* newest first; the last one is kept on reset */
-};
-
-static struct arena_chunk *chunk_new(size_t size)
-{
-	struct arena_chunk *c = malloc(sizeof(*c) + size);
-
-	if (c == NULL)
-		return NULL;
-	c->next = NULL;
-	c->size = size;
-	c->used = 0;
-	return c;
-}
-
-struct fwd_rpc_arena *fwd_rpc_arena_new(void)
-{
-	struct fwd_rpc_arena *a = calloc(1, sizeof(*a));
-
-	if (a == NULL)
-		return NULL;
-	a->chunks = chunk_new(ARENA_CHUNK);
-	if (a->chunks == NULL) {
-		free(a);
-		return NULL;
-	}
-	return a;
-}
-
-void fwd_rpc_arena_reset(struct fwd_rpc_arena *a)
-{
-	struct arena_chunk *c;
-
-	if (a == NULL)
-		return;
-	while (a->chunks->next != NULL) {
-		c = a->chunks;
-		a->chunks = c->next;
-		free(c);
-	}
-	a->chunks->used = 0;
-	/* A huge first chunk from an earlier large reply is not worth keeping. */
-	if (a->chunks->size > ARENA_CHUNK) {
-		c = chunk_new(ARENA_CHUNK);
-		if (c != NULL) {
-			free(a->chunks);
-			a->chunks = c;
-		}
-	}
-}
-
-void fwd_rpc_arena_free(struct fwd_rpc_arena *a)
-{
-	struct arena_chunk *c;
-
-	if (a == NULL)
-		return;
-	while ((c = a->chunks) != NULL) {
-		a->chunks = c->next;
-		free(c);
-	}
-	free(a);
-}
-
-static void *arena_alloc(struct fwd_rpc_arena *a, size_t size)
-{
-	size_t need = (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
-	struct arena_chunk *c = a->chunks, *n;
-
-	if (need < size)
-		return NULL;
-	if (c->size - c->used < need) {
-		n = chunk_new(need > ARENA_CHUNK / 4 ? need : ARENA_CHUNK);
-		if (n == NULL)
-			return NULL;
-		/* A big private chunk goes behind the current one so its free space stays usable.
-		 */
-		if (need > ARENA_CHUNK / 4 && c->size - c->used > 0) {
-			n->next = c->next;
-			c->next = n;
-			n->used = need;
-			return n->data;
-		}
-		n->next = c;
-		a->chunks = c = n;
-	}
-	c->used += need;
-	return c->data + c->used - need;
-}
-
 void *fwd_rpc_alloc(struct fwd_rpc_call *call, size_t size)
 {
-	void *p = arena_alloc(call->arena, size);
+	void *p = fwd_arena_alloc(call->arena, size);
 
 	if (p == NULL) {
 		LOG(ERR, "out of memory (%zu bytes)", size);
@@ -208,7 +106,7 @@ int fwd_rpc_error(struct fwd_rpc_call *call, int err, const char *fmt, ...)
 	return -err;
 }
 
-void fwd_rpc_call_init(struct fwd_rpc_call *call, struct fwd_rpc_arena *arena)
+void fwd_rpc_call_init(struct fwd_rpc_call *call, struct fwd_arena *arena)
 {
 	memset(call, 0, sizeof(*call));
 	call->arena = arena;
@@ -231,7 +129,7 @@ void fwd_rpc_call_end(struct fwd_rpc_call *call)
 	call->req = NULL;
 	call->resp = NULL;
 	call->error[0] = '\0';
-	fwd_rpc_arena_reset(call->arena);
+	fwd_arena_reset(call->arena);
 }
 
 static void new_resp(struct fwd_rpc_call *call)
@@ -318,7 +216,7 @@ int fwd_rpc_next_page(struct fwd_rpc_call *call)
 
 	if (call->req == NULL || call->next == NULL)
 		return -EINVAL;
-	fwd_rpc_arena_reset(call->arena);
+	fwd_arena_reset(call->arena);
 	new_resp(call);
 	rc = call->next(call);
 	if (rc == -EAGAIN)

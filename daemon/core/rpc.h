@@ -27,9 +27,8 @@
 
 #include <rte_common.h>
 
+#include "core/arena.h"
 #include "fwd.pb-c.h"
-
-struct fwd_rpc_arena;
 
 struct fwd_rpc_peer {
 	pid_t pid;
@@ -41,7 +40,7 @@ struct fwd_rpc_call {
 	const Fwd__Request *req;
 	Fwd__Response *resp;
 	struct fwd_rpc_peer peer;
-	struct fwd_rpc_arena *arena;
+	struct fwd_arena *arena;
 
 	/* paging, see above */
 	int (*next)(struct fwd_rpc_call *call);
@@ -120,13 +119,9 @@ int fwd_rpc_dispatch(const uint8_t *payload, size_t len, bool *versioned,
  * fwd_rpc_call_end runs cursor_free, frees the request and resets the arena;
  * dispatch does it first, so ending is only needed to release memory early.
  */
-void fwd_rpc_call_init(struct fwd_rpc_call *call, struct fwd_rpc_arena *arena);
+void fwd_rpc_call_init(struct fwd_rpc_call *call, struct fwd_arena *arena);
 int fwd_rpc_next_page(struct fwd_rpc_call *call);
 void fwd_rpc_call_end(struct fwd_rpc_call *call);
-
-struct fwd_rpc_arena *fwd_rpc_arena_new(void);
-void fwd_rpc_arena_reset(struct fwd_rpc_arena *arena);
-void fwd_rpc_arena_free(struct fwd_rpc_arena *arena);
 
 /*
  * The libevent server on the control socket (proto/fwd.proto, proto/fwd_frame.h): creates

@@ -53,7 +53,7 @@ struct fwd_rpc_server {
 	struct event_base *base;
 	struct evconnlistener *lev;
 	struct event *accept_resume;
-	struct fwd_rpc_arena *arena; /* shared: every reply is packed before the next runs */
+	struct fwd_arena *arena; /* shared: every reply is packed before the next runs */
 	struct fwd_rpc_socket sock;
 	struct conn *conns;
 	unsigned n_conns;
@@ -390,7 +390,7 @@ struct fwd_rpc_server *fwd_rpc_server_start(struct event_base *base, const char 
 	signal(SIGPIPE, SIG_IGN);
 	srv->base = base;
 	srv->read_tv = srv->write_tv = ms_tv(DEFAULT_TIMEOUT);
-	srv->arena = fwd_rpc_arena_new();
+	srv->arena = fwd_arena_new();
 	srv->accept_resume = evtimer_new(base, on_accept_resume, srv);
 	fd = fwd_rpc_socket_open(&srv->sock, path, group);
 	if (fd >= 0)
@@ -419,7 +419,7 @@ void fwd_rpc_server_stop(struct fwd_rpc_server *srv)
 	if (srv->accept_resume != NULL)
 		event_free(srv->accept_resume);
 	fwd_rpc_socket_unlink(&srv->sock);
-	fwd_rpc_arena_free(srv->arena);
+	fwd_arena_free(srv->arena);
 	free(srv);
 }
 

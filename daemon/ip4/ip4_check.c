@@ -16,20 +16,28 @@
 #include "ip4/addr.h"
 #include "ip4/ip4_config.h"
 
-#define WHY_MAX 200
+#define WHY_MAX       200
+#define CONF_PATH_MAX 48
+
+/* "list[i].key" (or "list[i]" without a key) in buf. */
+static const char *path(char buf[CONF_PATH_MAX], const char *list, unsigned i, const char *key)
+{
+	snprintf(buf, CONF_PATH_MAX, "%s[%u]%s%s", list, i, key[0] ? "." : "", key);
+	return buf;
+}
 
 static void check_addresses(struct fwd_conf_checker *c, const struct fwd_config *cfg,
                             struct addr4_view *v)
 {
-	char why[WHY_MAX];
+	char why[WHY_MAX], at[CONF_PATH_MAX];
 
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
 		const struct fwd_conf_port *p = &cfg->ports[i];
 		if (p->n_addresses > 0 && p->mode != FWD_MODE_L3) {
-			fwd_conf_error(c, &p->addresses[0], p->pos,
-			               "ports[%u].addresses: only l3 ports have addresses (this "
-			               "port's mode is %s)",
-			               i, fwd_port_mode_name(p->mode));
+			snprintf(at, sizeof(at), "ports[%u].addresses[0]", i);
+			fwd_conf_error(c, at,
+			               "only l3 ports have addresses (this port's mode is %s)",
+			               fwd_port_mode_name(p->mode));
 			continue;
 		}
 		/* as start-up adds them: each against the ones before it */
@@ -37,9 +45,10 @@ static void check_addresses(struct fwd_conf_checker *c, const struct fwd_config 
 			v->port[j].n = 0;
 		for (unsigned k = 0; k < p->n_addresses; k++) {
 			v->port[i].n = k;
-			if (addr4_rule_add(v, i, &p->addresses[k], why, sizeof(why)) < 0)
-				fwd_conf_error(c, &p->addresses[k], p->pos,
-				               "ports[%u].addresses[%u]: %s", i, k, why);
+			if (addr4_rule_add(v, i, &p->addresses[k], why, sizeof(why)) < 0) {
+				snprintf(at, sizeof(at), "ports[%u].addresses[%u]", i, k);
+				fwd_conf_error(c, at, "%s", why);
+			}
 		}
 		v->port[i].n = p->n_addresses;
 	}
@@ -47,16 +56,15 @@ static void check_addresses(struct fwd_conf_checker *c, const struct fwd_config 
 
 /* The port named by a route's or neighbour's field, or -1 once reported. */
 static int named_l3(struct fwd_conf_checker *c, const struct fwd_config *cfg,
-                    const struct addr4_view *v, const char *name, struct fwd_conf_pos def,
-                    const char *path)
+                    const struct addr4_view *v, const char *name, const char *at)
 {
 	int i = fwd_config_port_index(cfg, name);
 	char why[WHY_MAX];
 
 	if (i < 0)
-		fwd_conf_error(c, name, def, "%s: no such port '%s'", path, name);
+		fwd_conf_error(c, at, "no such port '%s'", name);
 	else if (addr4_rule_l3(v, (unsigned)i, why, sizeof(why)) < 0)
-		fwd_conf_error(c, name, def, "%s: %s", path, why);
+		fwd_conf_error(c, at, "%s", why);
 	else
 		return i;
 	return -1;
@@ -66,31 +74,29 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
                         const struct addr4_view *v, unsigned i)
 {
 	const struct fwd_conf_route *r = &cfg->routes[i];
-	char path[48], why[WHY_MAX];
+	char at[CONF_PATH_MAX], why[WHY_MAX];
 	unsigned port;
 	int dev = -1;
 
 	if (addr4_rule_route(v, &r->prefix, why, sizeof(why)) < 0)
-		fwd_conf_error(c, &r->prefix, r->pos, "routes[%u].prefix: %s", i, why);
+		fwd_conf_error(c, path(at, "routes", i, "prefix"), "%s", why);
 	if (r->blackhole) {
-		if (fwd_conf_given(c, &r->via))
-			fwd_conf_error(c, &r->via, r->pos,
-			               "routes[%u].via: a blackhole route has no next hop", i);
+		if (fwd_conf_given(c, path(at, "routes", i, "via")))
+			fwd_conf_error(c, at, "a blackhole route has no next hop");
 		if (r->dev[0])
-			fwd_conf_error(c, r->dev, r->pos,
-			               "routes[%u].dev: a blackhole route has no egress port", i);
+			fwd_conf_error(c, path(at, "routes", i, "dev"),
+			               "a blackhole route has no egress port");
 		return;
 	}
-	if (!fwd_conf_given(c, &r->via)) {
-		fwd_conf_error(c, NULL, r->pos, "routes[%u]: missing 'via' (or 'blackhole: true')",
-		               i);
+	if (!fwd_conf_given(c, path(at, "routes", i, "via"))) {
+		fwd_conf_error(c, path(at, "routes", i, ""),
+		               "missing 'via' (or 'blackhole: true')");
 		return;
 	}
-	snprintf(path, sizeof(path), "routes[%u].dev", i);
-	if (r->dev[0] && (dev = named_l3(c, cfg, v, r->dev, r->pos, path)) < 0)
+	if (r->dev[0] && (dev = named_l3(c, cfg, v, r->dev, path(at, "routes", i, "dev"))) < 0)
 		return;
 	if (addr4_rule_gateway(v, r->via, dev, &port, why, sizeof(why)) < 0)
-		fwd_conf_error(c, &r->via, r->pos, "routes[%u].via: %s", i, why);
+		fwd_conf_error(c, path(at, "routes", i, "via"), "%s", why);
 }
 
 static int route_cmp(const void *a, const void *b)
@@ -109,10 +115,10 @@ static int route_cmp(const void *a, const void *b)
 static void check_route_dups(struct fwd_conf_checker *c, const struct fwd_config *cfg)
 {
 	const struct fwd_conf_route **v = calloc(cfg->n_routes ? cfg->n_routes : 1, sizeof(*v));
-	char buf[FWD_PREFIX4_STRLEN];
+	char buf[FWD_PREFIX4_STRLEN], at[CONF_PATH_MAX];
 
 	if (v == NULL) {
-		fwd_conf_error(c, NULL, (struct fwd_conf_pos){ 0, 0 }, "out of memory");
+		fwd_conf_error(c, "", "out of memory");
 		return;
 	}
 	for (unsigned i = 0; i < cfg->n_routes; i++)
@@ -125,10 +131,9 @@ static void check_route_dups(struct fwd_conf_checker *c, const struct fwd_config
 			first = i;
 			continue;
 		}
-		fwd_conf_error(c, &r->prefix, r->pos,
-		               "routes[%u].prefix: duplicate route for %s (first at line %u)",
-		               (unsigned)(r - cfg->routes), fwd_ip4_prefix_fmt(&r->prefix, buf),
-		               f->pos.line);
+		fwd_conf_error(c, path(at, "routes", (unsigned)(r - cfg->routes), "prefix"),
+		               "duplicate route for %s (first at line %u)",
+		               fwd_ip4_prefix_fmt(&r->prefix, buf), f->pos.line);
 	}
 	free(v);
 }
@@ -137,23 +142,20 @@ static void check_neigh(struct fwd_conf_checker *c, const struct fwd_config *cfg
                         const struct addr4_view *v, unsigned i)
 {
 	const struct fwd_conf_neigh *n = &cfg->neighs[i];
-	char path[48], why[WHY_MAX], buf[FWD_IP4_STRLEN];
-	int pi;
+	char at[CONF_PATH_MAX], why[WHY_MAX], buf[FWD_IP4_STRLEN];
+	int pi = named_l3(c, cfg, v, n->port, path(at, "neighbors", i, "port"));
 
-	snprintf(path, sizeof(path), "neighbors[%u].port", i);
-	pi = named_l3(c, cfg, v, n->port, n->pos, path);
 	if (pi >= 0 && addr4_rule_neigh(v, (unsigned)pi, n->address, NULL, why, sizeof(why)) < 0)
-		fwd_conf_error(c, &n->address, n->pos, "neighbors[%u].address: %s", i, why);
+		fwd_conf_error(c, path(at, "neighbors", i, "address"), "%s", why);
 	if (addr4_rule_mac(n->mac, why, sizeof(why)) < 0)
-		fwd_conf_error(c, n->mac, n->pos, "neighbors[%u].mac: %s", i, why);
+		fwd_conf_error(c, path(at, "neighbors", i, "mac"), "%s", why);
 	for (unsigned j = 0; j < i; j++)
 		if (cfg->neighs[j].address == n->address &&
 		    strcmp(cfg->neighs[j].port, n->port) == 0)
-			fwd_conf_error(
-			        c, &n->address, n->pos,
-			        "neighbors[%u]: duplicate neighbour %s on port '%s' (first at "
-			        "line %u)",
-			        i, fwd_ip4_fmt(n->address, buf), n->port, cfg->neighs[j].pos.line);
+			fwd_conf_error(c, path(at, "neighbors", i, "address"),
+			               "duplicate neighbour %s on port '%s' (first at line %u)",
+			               fwd_ip4_fmt(n->address, buf), n->port,
+			               cfg->neighs[j].pos.line);
 }
 
 void ip4_config_check(struct fwd_conf_checker *c, const struct fwd_config *cfg)
@@ -161,7 +163,7 @@ void ip4_config_check(struct fwd_conf_checker *c, const struct fwd_config *cfg)
 	struct addr4_view *v = malloc(sizeof(*v));
 
 	if (v == NULL) {
-		fwd_conf_error(c, NULL, (struct fwd_conf_pos){ 0, 0 }, "out of memory");
+		fwd_conf_error(c, "", "out of memory");
 		return;
 	}
 	addr4_view_config(v, cfg);

@@ -16,13 +16,13 @@
 
 #define MAX_PAGES 10000
 
-static struct fwd_rpc_arena *arena;
+static struct fwd_arena *arena;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc, (void)argv;
 	fuzz_env_up();
-	arena = fwd_rpc_arena_new();
+	arena = fwd_arena_new();
 	return arena == NULL ? -1 : 0;
 }
 

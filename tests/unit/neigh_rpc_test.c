@@ -168,7 +168,7 @@ static void test_add_del(void **state)
 static int setup(void **state)
 {
 	harness_setup(state);
-	fwd_rpc_call_init(&call, fwd_rpc_arena_new());
+	fwd_rpc_call_init(&call, fwd_arena_new());
 	versioned = false;
 	return 0;
 }
@@ -176,7 +176,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	fwd_rpc_call_end(&call);
-	fwd_rpc_arena_free(call.arena);
+	fwd_arena_free(call.arena);
 	return harness_teardown(state);
 }
 

@@ -134,7 +134,7 @@ static int setup(void **state)
 	struct ctx *x = calloc(1, sizeof(*x));
 
 	assert_non_null(x);
-	fwd_rpc_call_init(&x->call, fwd_rpc_arena_new());
+	fwd_rpc_call_init(&x->call, fwd_arena_new());
 	pages_freed = 0;
 	again_once = 0;
 	*state = x;
@@ -146,7 +146,7 @@ static int teardown(void **state)
 	struct ctx *x = *state;
 
 	fwd_rpc_call_end(&x->call);
-	fwd_rpc_arena_free(x->call.arena);
+	fwd_arena_free(x->call.arena);
 	free(x);
 	return 0;
 }
@@ -373,10 +373,10 @@ static void test_arena(void **state)
 	ptrs = fwd_rpc_ptr_array(call, 1000);
 	for (int i = 0; i < 1000; i++)
 		assert_null(ptrs[i]);
-	fwd_rpc_arena_reset(call->arena);
+	fwd_arena_reset(call->arena);
 	assert_non_null(fwd_rpc_alloc(call, 10));
-	fwd_rpc_arena_reset(NULL);
-	fwd_rpc_arena_free(NULL);
+	fwd_arena_reset(NULL);
+	fwd_arena_free(NULL);
 }
 
 static void test_register_twice(void **state)
