@@ -5,7 +5,6 @@
 
 #include "core/arena.h"
 
-
 #define ARENA_CHUNK (64u * 1024)
 #define ARENA_ALIGN _Alignof(max_align_t)
 

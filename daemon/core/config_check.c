@@ -55,27 +55,6 @@ const char *conf_valid_lcores(const char *s)
 	return conf_lcores_parse(s, NULL, 0, &why) < 0 ? why : NULL;
 }
 
-const char *conf_valid_metrics(const char *s)
-{
-	const char *colon = strrchr(s, ':'), *p;
-	char host[FWD_IP4_STRLEN];
-	unsigned long port = 0;
-	uint32_t addr;
-
-	if (s[0] == '\0')
-		return NULL; /* off */
-	if (colon == NULL || (size_t)(colon - s) >= sizeof(host))
-		return "expected A.B.C.D:PORT";
-	memcpy(host, s, (size_t)(colon - s));
-	host[colon - s] = '\0';
-	for (p = colon + 1; *p >= '0' && *p <= '9' && port <= 65535; p++)
-		port = port * 10 + (unsigned long)(*p - '0');
-	if (fwd_ip4_parse(host, &addr) < 0 || *p || p == colon + 1 || colon[1] == '0' ||
-	    port > 65535)
-		return "expected A.B.C.D:PORT with PORT 1..65535";
-	return NULL;
-}
-
 /* ----------------------------------------------------------- cross checks */
 
 /* The value in the file at path ("routes[3].via"), or the deepest node on

@@ -98,7 +98,6 @@ const char *conf_valid_file_prefix(const char *s);
 const char *conf_valid_eal_arg(const char *s);
 const char *conf_valid_socket(const char *s);
 const char *conf_valid_lcores(const char *s);
-const char *conf_valid_metrics(const char *s);
 
 /* Defaults that depend on other values, once decoded and before the checks. */
 void conf_derive(struct conf_ctx *c, struct fwd_config *cfg);

@@ -56,8 +56,6 @@ static struct conf_field control_fields[CONF_MAX_FIELDS + 1] = {
 	  .valid = conf_valid_socket),
 	F("socket_group", CONF_STR, C, control.socket_group, .min = 1, .def_str = "fwd",
 	  .valid = fwd_conf_valid_name),
-	F("metrics", CONF_STR, C, control.metrics, .min = 0, .def_str = "",
-	  .valid = conf_valid_metrics),
 	{ .key = NULL },
 };
 

@@ -23,6 +23,7 @@
 #include <rte_ethdev.h>
 #include <rte_mempool.h>
 
+#include "core/config_schema.h"
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/module.h"
@@ -254,6 +255,37 @@ static int metrics_init(const struct fwd_config *cfg)
 	evhttp_set_gencb(http, on_request, NULL);
 	LOG(INFO, "metrics endpoint: http://%s/metrics", addr);
 	return 0;
+}
+
+/* control.metrics: "A.B.C.D:PORT", or empty (off). */
+static const char *valid_metrics(const char *s)
+{
+	const char *colon = strrchr(s, ':'), *p;
+	char host[FWD_IP4_STRLEN];
+	unsigned long port = 0;
+	uint32_t addr;
+
+	if (s[0] == '\0')
+		return NULL; /* off */
+	if (colon == NULL || (size_t)(colon - s) >= sizeof(host))
+		return "expected A.B.C.D:PORT";
+	memcpy(host, s, (size_t)(colon - s));
+	host[colon - s] = '\0';
+	for (p = colon + 1; *p >= '0' && *p <= '9' && port <= 65535; p++)
+		port = port * 10 + (unsigned long)(*p - '0');
+	if (fwd_ip4_parse(host, &addr) < 0 || *p || p == colon + 1 || colon[1] == '0' ||
+	    port > 65535)
+		return "expected A.B.C.D:PORT with PORT 1..65535";
+	return NULL;
+}
+
+static const struct conf_field metrics_row =
+        CONF_F("metrics", CONF_STR, struct fwd_config, control.metrics, .min = 0, .def_str = "",
+               .valid = valid_metrics);
+
+RTE_INIT(metrics_schema_register)
+{
+	fwd_config_schema_add("control", &metrics_row);
 }
 
 static struct fwd_module metrics_module = {
