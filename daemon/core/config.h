@@ -121,6 +121,7 @@ struct fwd_config {
 	struct {
 		char socket[FWD_PATH_MAX];       /* default FWD_SOCKET_DEFAULT */
 		char socket_group[FWD_NAME_MAX]; /* default "fwd" */
+		char admin_group[FWD_NAME_MAX];  /* may change state; default "": root only */
 		char metrics[64];                /* extension: "HOST:PORT" OpenMetrics, "" = off */
 	} control;
 

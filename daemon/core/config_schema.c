@@ -56,6 +56,8 @@ static struct conf_field control_fields[CONF_MAX_FIELDS + 1] = {
 	  .valid = conf_valid_socket),
 	F("socket_group", CONF_STR, C, control.socket_group, .min = 1, .def_str = "fwd",
 	  .valid = fwd_conf_valid_name),
+	F("admin_group", CONF_STR, C, control.admin_group, .min = 0, .def_str = "",
+	  .valid = fwd_conf_valid_name),
 	{ .key = NULL },
 };
 

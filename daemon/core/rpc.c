@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/daemon.h"
 #include "core/log.h"
 #include "core/rpc.h"
 #include "fwd_frame.h"
@@ -175,6 +178,36 @@ static int check_version(struct fwd_rpc_call *call, bool *versioned)
 	                     v, FWD_API_VERSION);
 }
 
+/*
+ * May the peer change state? uid 0 always; else a member of
+ * control.admin_group (its primary group, or the user's groups as
+ * /etc/group lists them); nobody else when that is "" (the default).
+ */
+static bool peer_is_admin(const struct fwd_rpc_peer *p)
+{
+	const char *admin = fwd.cfg != NULL ? fwd.cfg->control.admin_group : "";
+	struct group gr, *g = NULL;
+	struct passwd pw, *u = NULL;
+	char buf[4096];
+	gid_t groups[256];
+	int n = (int)RTE_DIM(groups);
+
+	if (p->uid == 0)
+		return true;
+	if (admin[0] == '\0' || getgrnam_r(admin, &gr, buf, sizeof(buf), &g) != 0 || g == NULL)
+		return false;
+	gid_t want = g->gr_gid;
+	if (p->gid == want)
+		return true;
+	if (getpwuid_r(p->uid, &pw, buf, sizeof(buf), &u) != 0 || u == NULL ||
+	    getgrouplist(u->pw_name, u->pw_gid, groups, &n) < 0)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (groups[i] == want)
+			return true;
+	return false;
+}
+
 static int run_handler(struct fwd_rpc_call *call)
 {
 	const struct fwd_rpc_handler *h = fwd_rpc_handler_get(call->req->body_case);
@@ -184,6 +217,11 @@ static int run_handler(struct fwd_rpc_call *call)
 		return fwd_rpc_error(call, EINVAL, "request id must be non-zero");
 	if (h == NULL)
 		return fwd_rpc_error(call, EOPNOTSUPP, "unknown request");
+	if (h->kind == FWD_RPC_CHANGE && !peer_is_admin(&call->peer)) {
+		LOG(NOTICE, "%s by uid %u pid %d: permission denied", h->name,
+		    (unsigned)call->peer.uid, (int)call->peer.pid);
+		return fwd_rpc_error(call, EPERM, "permission denied");
+	}
 	rc = h->fn(call);
 	if (h->kind == FWD_RPC_CHANGE)
 		LOG(NOTICE, "%s by uid %u pid %d: %s", h->name, (unsigned)call->peer.uid,

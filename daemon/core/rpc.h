@@ -52,7 +52,8 @@ struct fwd_rpc_call {
 
 enum fwd_rpc_kind {
 	FWD_RPC_READ,   /* reads state */
-	FWD_RPC_CHANGE, /* changes state: logged with the peer's uid/pid */
+	FWD_RPC_CHANGE, /* changes state (or sees traffic): root or control.admin_group only,
+	                 * logged with the peer's uid/pid */
 };
 
 typedef int (*fwd_rpc_handler_fn)(struct fwd_rpc_call *call);

@@ -308,6 +308,8 @@ static int conn_setup(struct conn *c, evutil_socket_t fd)
 	socklen_t len = sizeof(cred);
 
 	fwd_rpc_call_init(&c->call, srv->arena);
+	/* unknown credentials are nobody's: never root's by default */
+	c->call.peer = (struct fwd_rpc_peer){ .pid = -1, .uid = (uid_t)-1, .gid = (gid_t)-1 };
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
 		c->call.peer.pid = cred.pid;
 		c->call.peer.uid = cred.uid;

@@ -93,7 +93,7 @@ for o in status port addr route neigh bridge stats capture config; do
 	check "fwdctl(8) documents $o" grep -q "^\.SS $o\$" "$D/usr/share/man/man8/fwdctl.8"
 done
 for k in lcores hugepages memory_mb file_prefix args burst mbufs neigh_timeout_s fib_tbl8s \
-	nexthops neigh_max socket socket_group metrics name device mode peer bridge rx_queues rxd mtu \
+	nexthops neigh_max socket socket_group admin_group metrics name device mode peer bridge rx_queues rxd mtu \
 	addresses mac_aging_s fdb_max prefix via dev blackhole address mac port; do
 	grep -q "^\.BR* $k\b\|^\.BR rxd\b" "$D/usr/share/man/man5/fwd.yaml.5" ||
 		fail "fwd.yaml(5) documents $k"

@@ -3,8 +3,9 @@
 # Operating the daemon: systemd readiness notifications, journal-style log
 # levels, `stats workers`, the OpenMetrics endpoint (scraped with curl and
 # checked by a strict parser, then fed hostile requests), and the control
-# socket's permissions (a user outside its group is refused by the kernel,
-# a member is served and its changes are logged with its uid).
+# socket's permissions (a user outside its group is refused by the kernel, a
+# member may read but not change until it is in control.admin_group, and
+# its changes and refusals are logged with its uid).
 . "$(dirname "$0")/lib.sh"
 
 smoke_init ops
@@ -143,7 +144,18 @@ check "with a message naming the socket" \
 	grep -q "cannot connect to $SOCK: Permission denied" "$T/nobody.out"
 check "a member of $GROUP is served" \
 	runuser -u nobody -g "$GROUP" -- "${FWDCTL_AS[@]}" status
-check "a member of $GROUP may change state" \
+# reads are the socket group's; changes root's or control.admin_group's
+runuser -u nobody -g "$GROUP" -- "${FWDCTL_AS[@]}" port set p0 down >"$T/member.out" 2>&1
+expect "a member of $GROUP may not change state: exit 1" "$?" -eq 1
+expect "... saying so with the command's name" "$(cat "$T/member.out")" = \
+	"fwdctl: port set: permission denied"
+check "... and the refusal is logged with its uid" \
+	grep -Eq "^<5>run_handler: port_set by uid $(id -u nobody) pid [0-9]+: permission denied" \
+	"$T/daemon.log"
+sed -i "s/^  socket_group: $GROUP\$/&\n  admin_group: $GROUP/" "$cfg"
+must grep -q "admin_group: $GROUP" "$cfg"
+check "config reload (control.admin_group: $GROUP)" fwdctl config reload
+check "now a member of $GROUP may change state" \
 	runuser -u nobody -g "$GROUP" -- "${FWDCTL_AS[@]}" port set p0 down
 check "the change is logged with the peer's uid and pid" \
 	grep -Eq "^<5>run_handler: port_set by uid $(id -u nobody) pid [0-9]+: ok" "$T/daemon.log"

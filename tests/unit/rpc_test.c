@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <grp.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -13,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "core/config.h"
+#include "core/daemon.h"
 #include "core/log.h"
 #include "core/rpc.h"
 #include "fwd_frame.h"
@@ -277,6 +280,45 @@ static void test_handler_error(void **state)
 	assert_string_equal(x->call.resp->error, strerror(EBUSY));
 }
 
+/* Changes need uid 0 or control.admin_group; reads are the socket group's. */
+static void test_permissions(void **state)
+{
+	struct ctx *x = *state;
+	Fwd__Request change = request(21, FWD_API_VERSION), read = request(22, FWD_API_VERSION);
+	Fwd__PortSetReq set = FWD__PORT_SET_REQ__INIT;
+	Fwd__PortListReq list = FWD__PORT_LIST_REQ__INIT;
+	struct fwd_config *cfg = fwd_config_new();
+	const struct group *g = getgrnam("nogroup");
+
+	assert_non_null(cfg);
+	assert_non_null(g);
+	change.body_case = FWD__REQUEST__BODY_PORT_SET; /* test_fail, a change */
+	change.port_set = &set;
+	set.name = "p9";
+	read.body_case = FWD__REQUEST__BODY_PORT_LIST; /* test_pages, a read */
+	read.port_list = &list;
+	fwd.cfg = cfg; /* admin_group "": root only */
+	x->call.peer = (struct fwd_rpc_peer){ .pid = 1, .uid = 65534, .gid = g->gr_gid };
+	assert_int_equal(run(x, &change), 0);
+	assert_int_equal(x->call.resp->status, EPERM);
+	assert_string_equal(x->call.resp->error, "permission denied");
+	assert_int_equal(run(x, &read), 0);
+	assert_int_equal(x->call.resp->status, 0);
+
+	snprintf(cfg->control.admin_group, sizeof(cfg->control.admin_group), "nogroup");
+	assert_int_equal(run(x, &change), 0);
+	assert_int_equal(x->call.resp->status, ENODEV); /* the handler ran */
+	snprintf(cfg->control.admin_group, sizeof(cfg->control.admin_group), "root");
+	assert_int_equal(run(x, &change), 0);
+	assert_int_equal(x->call.resp->status, EPERM);
+	x->call.peer.uid = 0; /* root always may */
+	assert_int_equal(run(x, &change), 0);
+	assert_int_equal(x->call.resp->status, ENODEV);
+	fwd_rpc_call_end(&x->call);
+	fwd.cfg = NULL;
+	fwd_config_free(cfg);
+}
+
 static const char *page_name(const struct fwd_rpc_call *call)
 {
 	assert_int_equal(call->resp->body_case, FWD__RESPONSE__BODY_PORT_LIST);
@@ -413,6 +455,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_body, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zero_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_handler_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_permissions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paging, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paging_abandoned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paging_error, setup, teardown),
