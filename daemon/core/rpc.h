@@ -129,7 +129,10 @@ void fwd_rpc_call_end(struct fwd_rpc_call *call);
  * path's parent directory, replaces a stale socket (never another file or a
  * live daemon's socket), binds it 0660 root:group (root's group, with a
  * warning, when group does not exist). Returns NULL with errno set, having
- * logged why. stop closes every client and unlinks the socket.
+ * logged why. stop closes every client and unlinks the socket. No local
+ * user can lock the others out: each user but root holds at most
+ * FWD_RPC_MAX_PER_USER connections, some places are kept for root, and an
+ * idle client is closed after a minute.
  */
 struct event_base;
 struct fwd_rpc_server;
@@ -142,5 +145,12 @@ unsigned fwd_rpc_server_clients(const struct fwd_rpc_server *srv);
  * of its first byte, and a client with pending output must take some of it
  * within write_ms. */
 void fwd_rpc_server_set_timeouts(struct fwd_rpc_server *srv, unsigned read_ms, unsigned write_ms);
+/* Override the 60 s idle limit (tests): a client that sends nothing for
+ * idle_ms while nothing is owed to it is closed. */
+void fwd_rpc_server_set_idle(struct fwd_rpc_server *srv, unsigned idle_ms);
+
+/* Connections one user other than root may hold; root always gets in (the
+ * last ROOT_RESERVE of the server's places are root's). */
+#define FWD_RPC_MAX_PER_USER 32
 
 #endif

@@ -28,6 +28,8 @@
 #include "fwd_frame.h"
 
 #define MAX_CLIENTS     1024
+#define ROOT_RESERVE    32 /* places only root may take */
+#define IDLE_TIMEOUT    60000
 #define OUT_HIGH        (1u << 20)   /* stop taking requests above this much unsent output */
 #define OUT_LOW         (256u << 10) /* resume (and produce the next page) below this */
 #define RETRY_MS        20           /* a paged handler said -EAGAIN */
@@ -41,6 +43,7 @@ struct conn {
 	struct bufferevent *bev;
 	struct event *frame_timer; /* a started frame must complete before it fires */
 	struct event *wake;        /* -EAGAIN retry, and yielding after BATCH */
+	struct event *idle;        /* nothing sent by the client, nothing owed to it */
 	struct fwd_rpc_call call;
 	uint32_t body_len; /* 0: waiting for a header */
 	bool versioned;
@@ -57,7 +60,7 @@ struct fwd_rpc_server {
 	struct fwd_rpc_socket sock;
 	struct conn *conns;
 	unsigned n_conns;
-	struct timeval read_tv, write_tv;
+	struct timeval read_tv, write_tv, idle_tv;
 	time_t refused_at;
 	unsigned refused;
 };
@@ -83,6 +86,8 @@ static void conn_free(struct conn *c)
 		event_free(c->frame_timer);
 	if (c->wake != NULL)
 		event_free(c->wake);
+	if (c->idle != NULL)
+		event_free(c->idle);
 	if (c->bev != NULL)
 		bufferevent_free(c->bev);
 	if (c->prev != NULL)
@@ -244,8 +249,26 @@ static void conn_pump(struct conn *c)
 
 static void on_read(struct bufferevent *bev, void *arg)
 {
+	struct conn *c = arg;
+
 	(void)bev;
-	conn_pump(arg);
+	evtimer_add(c->idle, &c->srv->idle_tv); /* it spoke: the idle clock restarts */
+	conn_pump(c);
+}
+
+static void on_idle(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+
+	(void)fd;
+	(void)what;
+	if (c->paging || evbuffer_get_length(conn_out(c)) > 0) {
+		evtimer_add(c->idle, &c->srv->idle_tv); /* still being served */
+		return;
+	}
+	LOG(INFO, "client pid %d: idle for %ld s, closing", (int)c->call.peer.pid,
+	    (long)c->srv->idle_tv.tv_sec);
+	conn_free(c);
 }
 
 static void on_write(struct bufferevent *bev, void *arg)
@@ -287,38 +310,33 @@ static void on_frame_timeout(evutil_socket_t fd, short what, void *arg)
 	conn_free(c);
 }
 
-static void refuse(struct fwd_rpc_server *srv, evutil_socket_t fd)
+static void refuse(struct fwd_rpc_server *srv, evutil_socket_t fd, uid_t uid)
 {
 	time_t now = time(NULL);
 
 	close(fd);
 	srv->refused++;
 	if (now != srv->refused_at) {
-		LOG(WARNING, "%u client(s) refused: %u already connected", srv->refused,
-		    srv->n_conns);
+		LOG(WARNING, "%u client(s) refused (the last of uid %d): %u connected, %u per user",
+		    srv->refused, (int)uid, srv->n_conns, FWD_RPC_MAX_PER_USER);
 		srv->refused_at = now;
 		srv->refused = 0;
 	}
 }
 
-static int conn_setup(struct conn *c, evutil_socket_t fd)
+static int conn_setup(struct conn *c, evutil_socket_t fd, const struct ucred *cred)
 {
 	struct fwd_rpc_server *srv = c->srv;
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
 
 	fwd_rpc_call_init(&c->call, srv->arena);
-	/* unknown credentials are nobody's: never root's by default */
-	c->call.peer = (struct fwd_rpc_peer){ .pid = -1, .uid = (uid_t)-1, .gid = (gid_t)-1 };
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
-		c->call.peer.pid = cred.pid;
-		c->call.peer.uid = cred.uid;
-		c->call.peer.gid = cred.gid;
-	}
+	c->call.peer =
+	        (struct fwd_rpc_peer){ .pid = cred->pid, .uid = cred->uid, .gid = cred->gid };
 	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	c->frame_timer = evtimer_new(srv->base, on_frame_timeout, c);
 	c->wake = evtimer_new(srv->base, on_wake, c);
-	if (c->bev == NULL || c->frame_timer == NULL || c->wake == NULL)
+	c->idle = evtimer_new(srv->base, on_idle, c);
+	if (c->bev == NULL || c->frame_timer == NULL || c->wake == NULL || c->idle == NULL ||
+	    evtimer_add(c->idle, &srv->idle_tv) < 0)
 		return -ENOMEM;
 	bufferevent_setcb(c->bev, on_read, on_write, on_event, c);
 	bufferevent_setwatermark(c->bev, EV_READ, 0, FWD_FRAME_HDR + FWD_FRAME_MAX);
@@ -327,17 +345,36 @@ static int conn_setup(struct conn *c, evutil_socket_t fd)
 	return bufferevent_enable(c->bev, EV_READ | EV_WRITE) < 0 ? -EIO : 0;
 }
 
+/* May a client of uid take a place now? Root always while there is one. */
+static bool admit(const struct fwd_rpc_server *srv, uid_t uid)
+{
+	unsigned mine = 0;
+
+	if (uid == 0)
+		return srv->n_conns < MAX_CLIENTS;
+	if (srv->n_conns >= MAX_CLIENTS - ROOT_RESERVE)
+		return false;
+	for (const struct conn *c = srv->conns; c != NULL; c = c->next)
+		mine += c->call.peer.uid == uid;
+	return mine < FWD_RPC_MAX_PER_USER;
+}
+
 static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct sockaddr *sa,
                       int salen, void *arg)
 {
 	struct fwd_rpc_server *srv = arg;
+	struct ucred cred = { .pid = -1, .uid = (uid_t)-1, .gid = (gid_t)-1 };
+	socklen_t len = sizeof(cred);
 	struct conn *c;
 
 	(void)lev;
 	(void)sa;
 	(void)salen;
-	if (srv->n_conns >= MAX_CLIENTS) {
-		refuse(srv, fd);
+	/* unknown credentials are nobody's: never root's by default */
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		cred = (struct ucred){ .pid = -1, .uid = (uid_t)-1, .gid = (gid_t)-1 };
+	if (!admit(srv, cred.uid)) {
+		refuse(srv, fd, cred.uid);
 		return;
 	}
 	c = calloc(1, sizeof(*c));
@@ -351,7 +388,7 @@ static void on_accept(struct evconnlistener *lev, evutil_socket_t fd, struct soc
 		c->next->prev = c;
 	srv->conns = c;
 	srv->n_conns++;
-	if (conn_setup(c, fd) < 0) {
+	if (conn_setup(c, fd, &cred) < 0) {
 		LOG(ERR, "client pid %d: out of memory", (int)c->call.peer.pid);
 		if (c->bev == NULL)
 			close(fd);
@@ -392,6 +429,7 @@ struct fwd_rpc_server *fwd_rpc_server_start(struct event_base *base, const char 
 	signal(SIGPIPE, SIG_IGN);
 	srv->base = base;
 	srv->read_tv = srv->write_tv = ms_tv(DEFAULT_TIMEOUT);
+	srv->idle_tv = ms_tv(IDLE_TIMEOUT);
 	srv->arena = fwd_arena_new();
 	srv->accept_resume = evtimer_new(base, on_accept_resume, srv);
 	fd = fwd_rpc_socket_open(&srv->sock, path, group);
@@ -428,6 +466,13 @@ void fwd_rpc_server_stop(struct fwd_rpc_server *srv)
 unsigned fwd_rpc_server_clients(const struct fwd_rpc_server *srv)
 {
 	return srv->n_conns;
+}
+
+void fwd_rpc_server_set_idle(struct fwd_rpc_server *srv, unsigned idle_ms)
+{
+	srv->idle_tv = ms_tv(idle_ms);
+	for (struct conn *c = srv->conns; c != NULL; c = c->next)
+		evtimer_add(c->idle, &srv->idle_tv);
 }
 
 void fwd_rpc_server_set_timeouts(struct fwd_rpc_server *srv, unsigned read_ms, unsigned write_ms)

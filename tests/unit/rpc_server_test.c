@@ -16,7 +16,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <grp.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -497,6 +499,109 @@ static void test_stop_with_clients(void **state)
 	close(b);
 }
 
+static void loop_pause(struct fx *f)
+{
+	atomic_store(&stop_loop, true);
+	pthread_join(f->thread, NULL);
+}
+
+static void loop_resume(struct fx *f)
+{
+	atomic_store(&stop_loop, false);
+	assert_int_equal(pthread_create(&f->thread, NULL, loop_thread, f), 0);
+}
+
+/* A client that sends nothing while nothing is owed to it is closed after
+ * the idle limit; one that keeps asking is not. */
+static void test_idle_closed(void **state)
+{
+	struct fx *f = *state;
+	int quiet, busy;
+
+	loop_pause(f);
+	fwd_rpc_server_set_idle(f->srv, 400);
+	loop_resume(f);
+	quiet = client(f);
+	busy = client(f);
+	for (uint32_t i = 1; i <= 8; i++) {
+		expect_status(busy, i);
+		usleep(100000);
+	}
+	expect_closed(quiet);
+	expect_status(busy, 9);
+	close(busy);
+	wait_clients(0);
+}
+
+/* The child of test_per_user_cap, as uid 65534 in root's group (which owns
+ * the socket): FWD_RPC_MAX_PER_USER connections are served, one more is
+ * closed at once. Returns its exit status; no cmocka in a child. */
+static int capped_user(const struct fx *f)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fds[FWD_RPC_MAX_PER_USER + 1];
+	uint8_t *buf = NULL;
+	size_t len;
+
+	memcpy(sa.sun_path, f->path, strlen(f->path) + 1);
+	if (setgroups(0, NULL) < 0 || setgid(0) < 0 || setuid(65534) < 0)
+		return 10;
+	for (unsigned i = 0; i <= FWD_RPC_MAX_PER_USER; i++)
+		if ((fds[i] = socket(AF_UNIX, SOCK_STREAM, 0)) < 0 ||
+		    connect(fds[i], (struct sockaddr *)&sa, sizeof(sa)) < 0)
+			return 11;
+	if (fwd_frame_read(fds[FWD_RPC_MAX_PER_USER], &buf, &len, 5000) != -EPIPE)
+		return 12;
+	for (unsigned i = 0; i < FWD_RPC_MAX_PER_USER; i++) {
+		Fwd__Request req = FWD__REQUEST__INIT;
+		Fwd__StatusReq st = FWD__STATUS_REQ__INIT;
+		Fwd__Response *r;
+
+		req.id = i + 1;
+		req.api_version = FWD_API_VERSION;
+		req.body_case = FWD__REQUEST__BODY_STATUS;
+		req.status = &st;
+		if (fwd_frame_write_timeout(fds[i], &req.base, 5000) < 0 ||
+		    fwd_frame_read(fds[i], &buf, &len, 5000) < 0)
+			return 13;
+		r = fwd__response__unpack(NULL, len, buf);
+		free(buf);
+		if (r == NULL || r->status != 0)
+			return 14;
+		fwd__response__free_unpacked(r, NULL);
+	}
+	return 0;
+}
+
+/* One user but root holds at most FWD_RPC_MAX_PER_USER connections, so no
+ * local user can lock the others out; root is not capped. */
+static void test_per_user_cap(void **state)
+{
+	struct fx *f = *state;
+	int fds[FWD_RPC_MAX_PER_USER + 8], status;
+	char run[160];
+	pid_t pid;
+
+	snprintf(run, sizeof(run), "%s/run", f->dir);
+	assert_int_equal(chmod(f->dir, 0711), 0); /* let the child reach the socket */
+	assert_int_equal(chmod(run, 0711), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(capped_user(f));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	wait_clients(0);
+	for (unsigned i = 0; i < RTE_DIM(fds); i++)
+		fds[i] = client(f);
+	for (unsigned i = 0; i < RTE_DIM(fds); i++)
+		expect_status(fds[i], i + 1);
+	for (unsigned i = 0; i < RTE_DIM(fds); i++)
+		close(fds[i]);
+	wait_clients(0);
+}
+
 static const struct fwd_rpc_handler *saved[2];
 
 static int group_setup(void **state)
@@ -532,6 +637,8 @@ int main(void)
 		T(test_paged_disconnect),
 		T(test_reader_stalls),
 		T(test_stop_with_clients),
+		T(test_idle_closed),
+		T(test_per_user_cap),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
