@@ -88,9 +88,11 @@ static void arp_request(const struct neigh *n, bool unicast)
 		arp_req_sent.value++;
 }
 
-static bool arp_neigh_ok(uint8_t port, uint32_t ip)
+/* The resolver's check: may a be a neighbour on port (with that MAC)? */
+static int arp_check(uint8_t port, const struct nh_addr *a, const uint8_t *mac, char *err,
+                     size_t errlen)
 {
-	return addr4_rule_neigh(addr4_running(), port, ip, NULL, NULL, 0) == 0;
+	return addr4_rule_neigh(addr4_running(), port, a->v4, mac, err, errlen);
 }
 
 static bool is_our_mac(const struct rte_ether_addr *mac)
@@ -134,7 +136,9 @@ static int arp_parse(const struct rte_mbuf *m, uint8_t port, struct arp_msg *a)
 	if (!rte_is_valid_assigned_ether_addr(&a->sha) || is_our_mac(&a->sha))
 		return FWD_DROP_ARP_INVALID;
 	if (a->sip == 0 ? a->op != RTE_ARP_OP_REQUEST
-	                : !arp_neigh_ok(port, a->sip) && !addr4_is_local(a->sip))
+	                : arp_check(port, &(struct nh_addr){ .family = AF_INET, .v4 = a->sip },
+	                            NULL, NULL, 0) < 0 &&
+	                          !addr4_is_local(a->sip))
 		return FWD_DROP_ARP_INVALID;
 	return -1;
 }
@@ -205,12 +209,6 @@ void arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 }
 
 /* ---------------------------------------------------- the IPv4 resolver */
-
-static int arp_check(uint8_t port, const struct nh_addr *a, const uint8_t *mac, char *err,
-                     size_t errlen)
-{
-	return addr4_rule_neigh(addr4_running(), port, a->v4, mac, err, errlen);
-}
 
 static int arp_port_of(const struct nh_addr *a)
 {
