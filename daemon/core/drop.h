@@ -12,7 +12,7 @@
 	X(TX_FULL, "tx_full")           /* egress queue full */                           \
 	X(PORT_DOWN, "port_down")       /* port administratively down */                  \
 	X(NOT_FOR_US, "not_for_us")     /* l3: unicast frame for another MAC */           \
-	X(UNSUPPORTED, "unsupported")   /* l3: ethertype not handled (IPv6, VLAN, ...) */ \
+	X(UNSUPPORTED, "unsupported")   /* l3: ethertype not handled (VLAN, ...) */       \
 	X(BAD_HEADER, "bad_header")     /* RFC 1812 5.2.2: version, IHL, lengths */       \
 	X(BAD_CHECKSUM, "bad_checksum") /* IPv4 header checksum */                        \
 	X(BAD_ADDRESS, "bad_address")   /* RFC 1812 5.3.7 martian source/destination */   \
@@ -32,7 +32,9 @@
 	X(L2_RESERVED, "l2_reserved")   /* bridge: to 01:80:c2:00:00:0x, never relayed */ \
 	X(NO_MEMBER, "no_member")       /* bridge: no other member port up to flood to */ \
 	X(NO_MBUF, "no_mbuf")           /* mbuf pool exhausted while copying */           \
-	X(CONTROL_TX, "control_tx")     /* control-thread packet to a port being closed */
+	X(CONTROL_TX, "control_tx")     /* control-thread packet to a port being closed */ \
+	X(SCOPE, "scope")               /* IPv6: link-local beyond its link */            \
+	X(NDP_INVALID, "ndp_invalid")   /* IPv6: malformed or refused NDP */
 
 enum fwd_drop_reason {
 #define FWD_DROP_ENUM(e, name) FWD_DROP_##e,

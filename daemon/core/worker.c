@@ -19,6 +19,13 @@ static fwd_input_fn mode_input[FWD_MODE_BRIDGE + 1];
 volatile uint8_t fwd_tap_dirs[FWD_MAX_PORTS];
 fwd_tap_fn fwd_tap;
 
+fwd_input_fn fwd_ip6_input;
+
+void fwd_worker_set_ip6_input(fwd_input_fn fn)
+{
+	fwd_ip6_input = fn;
+}
+
 void fwd_worker_set_input(enum fwd_port_mode mode, fwd_input_fn fn)
 {
 	mode_input[mode] = fn;

@@ -93,6 +93,14 @@ typedef void (*fwd_input_fn)(struct fwd_worker *w, const struct fwd_port *in,
 /* Features register the input function of their port mode at startup. */
 void fwd_worker_set_input(enum fwd_port_mode mode, fwd_input_fn fn);
 bool fwd_worker_has_input(enum fwd_port_mode mode);
+/*
+ * l3 ports carry IPv4 and IPv6: the l3 input (ip4/input.c) hands the IPv6
+ * frames of a burst (ethertype 0x86dd) to the input ip6 registers here;
+ * without one they are dropped as unsupported.
+ */
+void fwd_worker_set_ip6_input(fwd_input_fn fn);
+extern fwd_input_fn fwd_ip6_input;
+
 /* The registered input (the packet fuzzer drives it without launching workers). */
 fwd_input_fn fwd_worker_input(enum fwd_port_mode mode);
 

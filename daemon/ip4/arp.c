@@ -89,7 +89,7 @@ static void arp_request(const struct neigh *n, bool unicast)
 }
 
 /* The resolver's check: may a be a neighbour on port (with that MAC)? */
-static int arp_check(uint8_t port, const struct nh_addr *a, const uint8_t *mac, char *err,
+static int arp_check(uint8_t port, const struct fwd_ip *a, const uint8_t *mac, char *err,
                      size_t errlen)
 {
 	return addr4_rule_neigh(addr4_running(), port, a->v4, mac, err, errlen);
@@ -136,7 +136,7 @@ static int arp_parse(const struct rte_mbuf *m, uint8_t port, struct arp_msg *a)
 	if (!rte_is_valid_assigned_ether_addr(&a->sha) || is_our_mac(&a->sha))
 		return FWD_DROP_ARP_INVALID;
 	if (a->sip == 0 ? a->op != RTE_ARP_OP_REQUEST
-	                : arp_check(port, &(struct nh_addr){ .family = AF_INET, .v4 = a->sip },
+	                : arp_check(port, &(struct fwd_ip){ .family = AF_INET, .v4 = a->sip },
 	                            NULL, NULL, 0) < 0 &&
 	                          !addr4_is_local(a->sip))
 		return FWD_DROP_ARP_INVALID;
@@ -148,7 +148,7 @@ static void arp_conflict(uint8_t port, const struct arp_msg *a)
 {
 	char ip[FWD_IP4_STRLEN], mac[FWD_MAC_STRLEN];
 
-	struct nh_addr sip = nh_addr4(a->sip);
+	struct fwd_ip sip = fwd_ip_v4(a->sip);
 
 	arp_conflicts.value++;
 	if (neigh_conflict_log_due(&sip))
@@ -164,7 +164,7 @@ static void arp_merge(uint8_t port, const struct arp_msg *a, bool for_us)
 	                           : gratuitous ? NEIGH_HEARD_GRATUITOUS
 	                                        : NEIGH_HEARD_ANSWER;
 
-	switch (neigh_heard(nh_addr4(a->sip), port, &a->sha, how)) {
+	switch (neigh_heard(fwd_ip_v4(a->sip), port, &a->sha, how)) {
 	case NEIGH_HEARD_CONFIRMED:
 		arp_gratuitous.value += gratuitous;
 		break;
@@ -210,17 +210,17 @@ void arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 
 /* ---------------------------------------------------- the IPv4 resolver */
 
-static int arp_port_of(const struct nh_addr *a)
+static int arp_port_of(const struct fwd_ip *a)
 {
 	return addr4_port_of(a->v4);
 }
 
-static int arp_host_add(const struct nh_addr *a, uint32_t nh)
+static int arp_host_add(const struct fwd_ip *a, uint32_t nh)
 {
 	return rib4_set_neigh(&ip4_rib, a->v4, nh);
 }
 
-static void arp_host_del(const struct nh_addr *a, uint32_t nh)
+static void arp_host_del(const struct fwd_ip *a, uint32_t nh)
 {
 	rib4_clear_neigh(&ip4_rib, a->v4, nh);
 }
@@ -233,7 +233,7 @@ static void arp_unreachable(const struct rte_mbuf *m, uint8_t in_port)
 /* A packet a worker routed to host `aux` on the connected subnet of out_port. */
 static void arp_glean(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 {
-	neigh_glean(m, meta->in_port, meta->out_port, nh_addr4(meta->aux));
+	neigh_glean(m, meta->in_port, meta->out_port, fwd_ip_v4(meta->aux));
 }
 
 int arp_init(void)

@@ -174,7 +174,7 @@ static int want_config(struct ip4_want *w, const struct fwd_config *cfg)
 	for (unsigned i = 0; i < cfg->n_neighs && rc == 0; i++) {
 		const struct fwd_conf_neigh *cn = &cfg->neighs[i];
 		const struct fwd_port *p = fwd_port_by_name(cn->port);
-		struct neigh_static n = { nh_addr4(cn->address), p ? p->idx : 0,
+		struct neigh_static n = { fwd_ip_v4(cn->address), p ? p->idx : 0,
 			                  FWD_ORIGIN_CONFIG };
 		memcpy(n.mac.addr_bytes, cn->mac, sizeof(cn->mac));
 		rc = want_neigh(w, &n);

@@ -30,7 +30,7 @@ int ip4_output(struct rte_mbuf *m)
 		return 0;
 	case NH_CONNECTED:
 		fwd_control_ctrs(nh->port)->created++;
-		neigh_output_glean(m, nh->port, nh_addr4(dst));
+		neigh_output_glean(m, nh->port, fwd_ip_v4(dst));
 		return 0;
 	default:
 		/* no route, blackhole, or a loop back to ourselves */

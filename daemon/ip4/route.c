@@ -30,7 +30,7 @@ static int route4_gateway(const struct route4_req *r, struct route4 *rt, char *e
 	rt->type = ROUTE4_VIA;
 	rt->via = r->via;
 	rt->dev = r->dev >= 0 ? (uint8_t)r->dev : ROUTE4_DEV_ANY;
-	rc = neigh_ref(nh_addr4(r->via), (uint8_t)port, &rt->nh);
+	rc = neigh_ref(fwd_ip_v4(r->via), (uint8_t)port, &rt->nh);
 	if (rc < 0)
 		return ERR(-rc, "no room for gateway %s in the next-hop table",
 		           fwd_ip4_fmt(r->via, via));

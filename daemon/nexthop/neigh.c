@@ -66,7 +66,7 @@ static struct neigh_resolver resolvers[2]; /* IPv4, IPv6 */
 /* Resolution failures, summarised in one line per NEIGH_FAIL_LOG_MS. */
 static struct {
 	unsigned n;
-	struct nh_addr addr; /* the first one since the last line */
+	struct fwd_ip addr; /* the first one since the last line */
 	uint8_t port;
 	bool logged;
 	uint64_t last_ms;
@@ -99,7 +99,7 @@ struct neigh_resolver *neigh_resolver(uint8_t family)
 	return r->check != NULL ? r : NULL;
 }
 
-bool neigh_addr_ok(uint8_t port, const struct nh_addr *a)
+bool neigh_addr_ok(uint8_t port, const struct fwd_ip *a)
 {
 	const struct neigh_resolver *r = neigh_resolver(a->family);
 
@@ -172,7 +172,7 @@ static void neigh_evict(uint32_t keep)
 }
 
 /* A next hop for a new entry; a full table gives up an unused entry's. */
-static int neigh_nh_alloc(const struct nh_addr *a, uint8_t port, uint32_t *nh)
+static int neigh_nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *nh)
 {
 	if (nh_alloc(a, port, nh) == 0)
 		return 0;
@@ -182,7 +182,7 @@ static int neigh_nh_alloc(const struct nh_addr *a, uint8_t port, uint32_t *nh)
 	return nh_alloc(a, port, nh);
 }
 
-struct neigh *neigh_create(struct nh_addr a, uint8_t port, bool dynamic)
+struct neigh *neigh_create(struct fwd_ip a, uint8_t port, bool dynamic)
 {
 	struct neigh *n;
 	uint32_t nh;
@@ -218,7 +218,7 @@ void neigh_resolve_start(struct neigh *n)
 	neigh_timer_set(n, now + NEIGH_RETRANS_MS);
 }
 
-struct neigh *neigh_new_resolving(struct nh_addr a, uint8_t port)
+struct neigh *neigh_new_resolving(struct fwd_ip a, uint8_t port)
 {
 	struct neigh *n;
 
@@ -256,7 +256,7 @@ bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac)
 	       neigh_hooks.now_ms() - n->mac_ms < NEIGH_LOCKTIME_MS;
 }
 
-struct neigh *neigh_learn(struct nh_addr a, uint8_t port, const struct rte_ether_addr *mac)
+struct neigh *neigh_learn(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac)
 {
 	struct neigh *n = neigh_create(a, port, true);
 	uint64_t now = neigh_hooks.now_ms();
@@ -274,12 +274,12 @@ struct neigh *neigh_learn(struct nh_addr a, uint8_t port, const struct rte_ether
 
 static void fail_log_flush(uint64_t now)
 {
-	char a[NH_ADDR_STRLEN];
+	char a[FWD_IP_STRLEN];
 
 	if (fail_log.n == 0 || (fail_log.logged && now - fail_log.last_ms < NEIGH_FAIL_LOG_MS))
 		return;
 	LOG(NOTICE, "%u neighbour%s failed to resolve in the last %u s, e.g. %s on %s", fail_log.n,
-	    fail_log.n == 1 ? "" : "s", NEIGH_FAIL_LOG_MS / 1000, nh_addr_fmt(&fail_log.addr, a),
+	    fail_log.n == 1 ? "" : "s", NEIGH_FAIL_LOG_MS / 1000, fwd_ip_fmt(&fail_log.addr, a),
 	    fail_log.port < fwd_n_ports ? fwd_ports[fail_log.port].name : "?");
 	fail_log.n = 0;
 	fail_log.logged = true;
@@ -356,7 +356,7 @@ void neigh_tick(void)
 
 /* ------------------------------------------------------------- public API */
 
-int neigh_ref(struct nh_addr a, uint8_t port, uint32_t *nh)
+int neigh_ref(struct fwd_ip a, uint8_t port, uint32_t *nh)
 {
 	struct neigh *n;
 

@@ -41,14 +41,14 @@ struct neigh;
 struct neigh_resolver {
 	/* May a be a neighbour on port (with link address mac, when not NULL)?
 	 * 0, or -errno with the reason in err (which may be NULL). */
-	int (*check)(uint8_t port, const struct nh_addr *a, const uint8_t *mac, char *err,
+	int (*check)(uint8_t port, const struct fwd_ip *a, const uint8_t *mac, char *err,
 	             size_t errlen);
 	/* The port whose connected subnet holds a (the longest), or -1. */
-	int (*port_of)(const struct nh_addr *a);
+	int (*port_of)(const struct fwd_ip *a);
 	/* Point a's host route at next hop nh (0, or -errno: the FIB is full),
 	 * or take it away from nh (only if it is nh's). */
-	int (*host_add)(const struct nh_addr *a, uint32_t nh);
-	void (*host_del)(const struct nh_addr *a, uint32_t nh);
+	int (*host_add)(const struct fwd_ip *a, uint32_t nh);
+	void (*host_del)(const struct fwd_ip *a, uint32_t nh);
 	/* Ask for n's link address: of everyone, or of n's last known one (a probe). */
 	void (*solicit)(const struct neigh *n, bool unicast);
 	/* A packet held for a neighbour that did not answer: tell its sender. */
@@ -64,7 +64,7 @@ struct neigh_resolver *neigh_resolver(uint8_t family);
  * resolution) and take a reference that keeps it, and its next hop, alive.
  * Returns 0 and the next-hop index, -ENOSPC when the table is full.
  */
-int neigh_ref(struct nh_addr a, uint8_t port, uint32_t *nh);
+int neigh_ref(struct fwd_ip a, uint8_t port, uint32_t *nh);
 void neigh_unref(uint32_t nh);
 
 /*
@@ -73,9 +73,9 @@ void neigh_unref(uint32_t nh);
  * -EINVAL with a message when the resolver's check refuses a on port.
  * origin: enum fwd_origin.
  */
-int neigh_add_static(struct nh_addr a, uint8_t port, const struct rte_ether_addr *mac,
+int neigh_add_static(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac,
                      uint8_t origin, char *err, size_t errlen);
-int neigh_del(struct nh_addr a, uint8_t port);
+int neigh_del(struct fwd_ip a, uint8_t port);
 /* Remove dynamic entries (and static ones when with_static) on port, or on
  * all ports when port is FWD_MAX_PORTS; entries still referenced by routes
  * are reset to incomplete instead. Returns how many were removed. */
@@ -92,9 +92,9 @@ void neigh_addresses_changed(void);
  * the mbuf is always consumed.
  */
 void neigh_output(struct rte_mbuf *m, uint32_t nh);
-void neigh_output_glean(struct rte_mbuf *m, uint8_t port, struct nh_addr a);
+void neigh_output_glean(struct rte_mbuf *m, uint8_t port, struct fwd_ip a);
 /* A packet a worker punted while routing it to host a on port (glean). */
-void neigh_glean(struct rte_mbuf *m, uint8_t in_port, uint8_t port, struct nh_addr a);
+void neigh_glean(struct rte_mbuf *m, uint8_t in_port, uint8_t port, struct fwd_ip a);
 
 uint64_t neigh_count(void);
 
@@ -105,14 +105,14 @@ void neigh_set_timeout(uint32_t timeout_s);
 void neigh_set_max(uint32_t max);
 
 struct neigh_static {
-	struct nh_addr addr;
+	struct fwd_ip addr;
 	uint8_t port;
 	uint8_t origin; /* enum fwd_origin */
 	struct rte_ether_addr mac;
 };
 
 /* The static entry for (a, port); false when there is none. */
-bool neigh_static_get(struct nh_addr a, uint8_t port, struct neigh_static *out);
+bool neigh_static_get(struct fwd_ip a, uint8_t port, struct neigh_static *out);
 /* The static entry at or after *pos (start at 0), advancing *pos; false at the end. */
 bool neigh_static_next(uint32_t *pos, struct neigh_static *out);
 
@@ -145,11 +145,11 @@ enum neigh_heard_result {
  * only for a host that asked for one of our addresses, and then stale. The
  * resolver counts the result under its own names.
  */
-enum neigh_heard_result neigh_heard(struct nh_addr a, uint8_t port,
+enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port,
                                     const struct rte_ether_addr *mac, enum neigh_heard_how how);
 
 /* Another host claims our address a: should that be logged now? (One line
  * per address a minute; the resolver counts every one.) */
-bool neigh_conflict_log_due(const struct nh_addr *a);
+bool neigh_conflict_log_due(const struct fwd_ip *a);
 
 #endif

@@ -14,11 +14,11 @@
 
 #define ERR(code, ...) (err != NULL ? snprintf(err, errlen, __VA_ARGS__) : 0, -(code))
 
-int neigh_add_static(struct nh_addr a, uint8_t port, const struct rte_ether_addr *mac,
+int neigh_add_static(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac,
                      uint8_t origin, char *err, size_t errlen)
 {
 	const struct neigh_resolver *r = neigh_resolver(a.family);
-	char buf[NH_ADDR_STRLEN];
+	char buf[FWD_IP_STRLEN];
 	struct neigh *n;
 	int rc = r != NULL ? r->check(port, &a, mac->addr_bytes, err, errlen)
 	                   : ERR(EAFNOSUPPORT, "address family not supported");
@@ -27,7 +27,7 @@ int neigh_add_static(struct nh_addr a, uint8_t port, const struct rte_ether_addr
 		return rc;
 	n = neigh_lookup(a, port);
 	if (n == NULL && (n = neigh_create(a, port, false)) == NULL)
-		return ERR(ENOSPC, "no room for %s in the next-hop table", nh_addr_fmt(&a, buf));
+		return ERR(ENOSPC, "no room for %s in the next-hop table", fwd_ip_fmt(&a, buf));
 	neigh_timer_cancel(n);
 	neigh_set_state(n, NEIGH_PERMANENT, neigh_hooks.now_ms());
 	n->origin = origin;
@@ -47,7 +47,7 @@ static void neigh_remove(struct neigh *n)
 		neigh_resolve_start(n);
 }
 
-int neigh_del(struct nh_addr a, uint8_t port)
+int neigh_del(struct fwd_ip a, uint8_t port)
 {
 	struct neigh *n = neigh_lookup(a, port);
 
@@ -89,7 +89,7 @@ int neigh_describe(uint32_t nh, enum neigh_state *state, struct rte_ether_addr *
 	return 0;
 }
 
-bool neigh_static_get(struct nh_addr a, uint8_t port, struct neigh_static *out)
+bool neigh_static_get(struct fwd_ip a, uint8_t port, struct neigh_static *out)
 {
 	const struct neigh *e = neigh_lookup(a, port);
 

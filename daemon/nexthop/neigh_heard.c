@@ -19,11 +19,11 @@
 
 /* Our addresses another host claimed, and when that was last logged. */
 static struct {
-	struct nh_addr addr;
+	struct fwd_ip addr;
 	uint64_t logged_ms;
 } conflicts[CONFLICT_SLOTS];
 
-enum neigh_heard_result neigh_heard(struct nh_addr a, uint8_t port,
+enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port,
                                     const struct rte_ether_addr *mac, enum neigh_heard_how how)
 {
 	struct neigh *n = neigh_lookup(a, port);
@@ -46,20 +46,20 @@ void neigh_heard_reset(void)
 	memset(conflicts, 0, sizeof(conflicts));
 }
 
-bool neigh_conflict_log_due(const struct nh_addr *a)
+bool neigh_conflict_log_due(const struct fwd_ip *a)
 {
 	uint64_t now = neigh_hooks.now_ms();
 	unsigned slot = 0;
 
 	for (unsigned i = 0; i < CONFLICT_SLOTS; i++) {
-		if (nh_addr_eq(&conflicts[i].addr, a)) {
+		if (fwd_ip_eq(&conflicts[i].addr, a)) {
 			slot = i;
 			break;
 		}
 		if (conflicts[i].logged_ms < conflicts[slot].logged_ms)
 			slot = i; /* else reuse the longest quiet one */
 	}
-	if (nh_addr_eq(&conflicts[slot].addr, a) &&
+	if (fwd_ip_eq(&conflicts[slot].addr, a) &&
 	    now - conflicts[slot].logged_ms < NEIGH_CONFLICT_LOG_MS)
 		return false;
 	conflicts[slot].addr = *a;

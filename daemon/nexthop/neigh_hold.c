@@ -130,7 +130,7 @@ void neigh_send(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local)
 }
 
 /* The neighbour for a packet to host a on a connected subnet of port. */
-static struct neigh *neigh_gleaned(uint8_t port, struct nh_addr a)
+static struct neigh *neigh_gleaned(uint8_t port, struct fwd_ip a)
 {
 	struct neigh *n = neigh_lookup(a, port);
 
@@ -153,7 +153,7 @@ void neigh_punt_resolve(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 	}
 }
 
-void neigh_glean(struct rte_mbuf *m, uint8_t in_port, uint8_t port, struct nh_addr a)
+void neigh_glean(struct rte_mbuf *m, uint8_t in_port, uint8_t port, struct fwd_ip a)
 {
 	struct neigh *n = neigh_gleaned(port, a);
 
@@ -173,7 +173,7 @@ void neigh_output(struct rte_mbuf *m, uint32_t nh)
 		neigh_send(n, m, n->port, true);
 }
 
-void neigh_output_glean(struct rte_mbuf *m, uint8_t port, struct nh_addr a)
+void neigh_output_glean(struct rte_mbuf *m, uint8_t port, struct fwd_ip a)
 {
 	struct neigh *n = neigh_gleaned(port, a);
 

@@ -39,7 +39,7 @@ struct neigh_held {
 };
 
 struct neigh {
-	struct nh_addr addr;
+	struct fwd_ip addr;
 	uint32_t nh;    /* its next hop; also its index in the table */
 	uint32_t refs;  /* routes via it */
 	uint32_t hnext; /* hash chain: next entry's nh, 0 at the end */
@@ -72,11 +72,11 @@ extern uint32_t neigh_max;          /* dataplane.neigh_max: entries on the evict
 /* neigh_table.c: entries by next hop and by (address, port), and their timers. */
 int neigh_table_init(uint32_t n_nexthops);
 void neigh_table_fini(void); /* frees entries and held mbufs, touches no other table */
-struct neigh *neigh_lookup(struct nh_addr a, uint8_t port);
+struct neigh *neigh_lookup(struct fwd_ip a, uint8_t port);
 struct neigh *neigh_by_nh(uint32_t nh);
 /* The entry at next hop index >= *pos, advancing *pos past it; NULL at the end. */
 struct neigh *neigh_iter(uint32_t *pos);
-struct neigh *neigh_table_add(struct nh_addr a, uint8_t port, uint32_t nh); /* NULL: ENOMEM */
+struct neigh *neigh_table_add(struct fwd_ip a, uint8_t port, uint32_t nh); /* NULL: ENOMEM */
 void neigh_table_del(struct neigh *n);
 uint64_t neigh_table_count(void);
 void neigh_timer_set(struct neigh *n, uint64_t due_ms);
@@ -96,7 +96,7 @@ void neigh_module_fini(void);
 void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now);
 /* A new entry, incomplete, with its next hop pending; NULL when full.
  * dynamic: no route will hold it, so it counts against neigh_max. */
-struct neigh *neigh_create(struct nh_addr a, uint8_t port, bool dynamic);
+struct neigh *neigh_create(struct fwd_ip a, uint8_t port, bool dynamic);
 void neigh_destroy(struct neigh *n); /* only for entries no route uses */
 void neigh_tick(void);               /* run due timers; neigh_ctl.c calls it every 100 ms */
 /* The wire confirmed that n is at mac (neigh_heard). */
@@ -105,14 +105,14 @@ void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac);
 bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac);
 /* A new dynamic entry for a host that asked for one of our addresses:
  * stale (its answer to a probe makes it reachable); NULL when full. */
-struct neigh *neigh_learn(struct nh_addr a, uint8_t port, const struct rte_ether_addr *mac);
+struct neigh *neigh_learn(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac);
 /* Back to incomplete: request now, retries on the timer. */
 void neigh_resolve_start(struct neigh *n);
 /* A new entry for a packet to an unknown host (glean), resolving; NULL when
  * full or too many are resolving already. */
-struct neigh *neigh_new_resolving(struct nh_addr a, uint8_t port);
+struct neigh *neigh_new_resolving(struct fwd_ip a, uint8_t port);
 /* Is a usable as a neighbour on port (the family's resolver says)? */
-bool neigh_addr_ok(uint8_t port, const struct nh_addr *a);
+bool neigh_addr_ok(uint8_t port, const struct fwd_ip *a);
 
 /* neigh_heard.c */
 void neigh_heard_reset(void); /* forget which address conflicts were logged */

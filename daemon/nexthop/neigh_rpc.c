@@ -31,10 +31,10 @@ static int port_arg(struct fwd_rpc_call *call, const char *name, bool required)
 static Fwd__NeighEntry *neigh_entry(struct fwd_rpc_call *call, const struct neigh *n, uint64_t now)
 {
 	Fwd__NeighEntry *e = fwd_rpc_alloc(call, sizeof(*e));
-	char buf[NH_ADDR_STRLEN];
+	char buf[FWD_IP_STRLEN];
 
 	fwd__neigh_entry__init(e);
-	e->address = fwd_rpc_strdup(call, nh_addr_fmt(&n->addr, buf));
+	e->address = fwd_rpc_strdup(call, fwd_ip_fmt(&n->addr, buf));
 	if (n->state != NEIGH_INCOMPLETE && n->state != NEIGH_FAILED) {
 		e->mac = fwd_rpc_strdup(call, fwd_mac_fmt(n->mac.addr_bytes, buf));
 	}
@@ -102,10 +102,10 @@ static int neigh_add_rpc(struct fwd_rpc_call *call)
 {
 	const Fwd__NeighAddReq *q = call->req->neigh_add;
 	struct rte_ether_addr mac;
-	struct nh_addr a;
+	struct fwd_ip a;
 	int port;
 
-	if (nh_addr_parse(str(q->address), &a) < 0)
+	if (fwd_ip_parse(str(q->address), &a) < 0)
 		return fwd_rpc_error(call, EINVAL, "bad address: %s", str(q->address));
 	if (fwd_mac_parse(str(q->mac), mac.addr_bytes) < 0)
 		return fwd_rpc_error(call, EINVAL, "bad MAC address: %s", str(q->mac));
@@ -123,10 +123,10 @@ FWD_RPC_HANDLER(FWD__REQUEST__BODY_NEIGH_ADD, neigh_add_rpc, FWD_RPC_CHANGE);
 static int neigh_del_rpc(struct fwd_rpc_call *call)
 {
 	const Fwd__NeighDelReq *q = call->req->neigh_del;
-	struct nh_addr a;
+	struct fwd_ip a;
 	int port;
 
-	if (nh_addr_parse(str(q->address), &a) < 0)
+	if (fwd_ip_parse(str(q->address), &a) < 0)
 		return fwd_rpc_error(call, EINVAL, "bad address: %s", str(q->address));
 	port = port_arg(call, q->port, true);
 	if (port < 0)

@@ -28,7 +28,7 @@ static uint64_t n_entries;
 static struct neigh *lru_head, *lru_tail; /* least recently used first */
 static uint32_t n_lru;
 
-static uint32_t hash(const struct nh_addr *a, uint8_t port)
+static uint32_t hash(const struct fwd_ip *a, uint8_t port)
 {
 	uint64_t h = (uint64_t)port << 8 | a->family;
 
@@ -90,12 +90,12 @@ struct neigh *neigh_by_nh(uint32_t nh)
 	return nh < cap ? by_nh[nh] : NULL;
 }
 
-struct neigh *neigh_lookup(struct nh_addr a, uint8_t port)
+struct neigh *neigh_lookup(struct fwd_ip a, uint8_t port)
 {
 	if (bucket == NULL)
 		return NULL;
 	for (uint32_t i = bucket[hash(&a, port)]; i != 0; i = by_nh[i]->hnext)
-		if (by_nh[i]->port == port && nh_addr_eq(&by_nh[i]->addr, &a))
+		if (by_nh[i]->port == port && fwd_ip_eq(&by_nh[i]->addr, &a))
 			return by_nh[i];
 	return NULL;
 }
@@ -162,7 +162,7 @@ uint32_t neigh_lru_count(void)
 
 /* ----------------------------------------------------------------- entries */
 
-struct neigh *neigh_table_add(struct nh_addr a, uint8_t port, uint32_t nh)
+struct neigh *neigh_table_add(struct fwd_ip a, uint8_t port, uint32_t nh)
 {
 	struct neigh *n;
 	uint32_t h;

@@ -16,7 +16,7 @@
 struct nexthop *nh_table;
 uint32_t nh_count;
 
-static struct nh_addr *addrs; /* a dynamic entry's neighbour, control thread only */
+static struct fwd_ip *addrs; /* a dynamic entry's neighbour, control thread only */
 static uint32_t *free_idx;    /* reusable dynamic indices: a FIFO ring of nh_count */
 static uint32_t free_head, n_free;
 static struct {
@@ -24,37 +24,6 @@ static struct {
 	uint64_t token;
 } * pending; /* released, waiting for a grace period; FIFO ring */
 static uint32_t pend_head, n_pending;
-
-bool nh_addr_eq(const struct nh_addr *a, const struct nh_addr *b)
-{
-	if (a->family != b->family)
-		return false;
-	return a->family == AF_INET6 ? memcmp(a->v6, b->v6, sizeof(a->v6)) == 0 : a->v4 == b->v4;
-}
-
-const char *nh_addr_fmt(const struct nh_addr *a, char buf[NH_ADDR_STRLEN])
-{
-	uint32_t be = htonl(a->v4);
-
-	if (inet_ntop(a->family, a->family == AF_INET6 ? (const void *)a->v6 : (const void *)&be,
-	              buf, NH_ADDR_STRLEN) == NULL)
-		snprintf(buf, NH_ADDR_STRLEN, "?");
-	return buf;
-}
-
-int nh_addr_parse(const char *s, struct nh_addr *a)
-{
-	memset(a, 0, sizeof(*a));
-	if (fwd_ip4_parse(s, &a->v4) == 0) {
-		a->family = AF_INET;
-		return 0;
-	}
-	if (inet_pton(AF_INET6, s, a->v6) == 1) {
-		a->family = AF_INET6;
-		return 0;
-	}
-	return -EINVAL;
-}
 
 static void nh_fill_port(struct nexthop *nh, uint8_t port, uint8_t family)
 {
@@ -130,7 +99,7 @@ void nh_reclaim(void)
 	}
 }
 
-int nh_alloc(const struct nh_addr *a, uint8_t port, uint32_t *idx)
+int nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *idx)
 {
 	if (n_free == 0)
 		nh_reclaim();
@@ -153,7 +122,7 @@ int nh_alloc(const struct nh_addr *a, uint8_t port, uint32_t *idx)
 	return 0;
 }
 
-const struct nh_addr *nh_addr(uint32_t idx)
+const struct fwd_ip *nh_addr(uint32_t idx)
 {
 	return &addrs[idx < nh_count ? idx : 0];
 }

@@ -48,26 +48,7 @@ enum nh_type {
 #define NH_IDX_CONNECTED 8u /* + port index */
 #define NH_FIRST_DYNAMIC (NH_IDX_CONNECTED + FWD_MAX_PORTS)
 
-/* A neighbour's address, of either family. */
-struct nh_addr {
-	uint8_t family; /* AF_INET or AF_INET6 */
-	union {
-		uint32_t v4; /* host order */
-		uint8_t v6[16];
-	};
-};
-
-#define NH_ADDR_STRLEN 46 /* INET6_ADDRSTRLEN */
-
-static inline struct nh_addr nh_addr4(uint32_t ip)
-{
-	return (struct nh_addr){ .family = AF_INET, .v4 = ip };
-}
-
-bool nh_addr_eq(const struct nh_addr *a, const struct nh_addr *b);
-const char *nh_addr_fmt(const struct nh_addr *a, char buf[NH_ADDR_STRLEN]);
-/* An address of either family in its usual text form; -EINVAL. */
-int nh_addr_parse(const char *s, struct nh_addr *a);
+/* A neighbour's address: struct fwd_ip (fwd_inet.h), of either family. */
 
 struct nexthop {
 	/* read by workers */
@@ -118,11 +99,11 @@ int nh_init(uint32_t count, int socket);
 void nh_fini(void);
 
 /* A dynamic entry for neighbour a on port, type NH_PENDING; -ENOSPC when full. */
-int nh_alloc(const struct nh_addr *a, uint8_t port, uint32_t *idx);
+int nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *idx);
 /* Return a dynamic entry; reusable once no worker can still hold it. */
 void nh_release(uint32_t idx);
 /* The neighbour address of a dynamic entry (control thread). */
-const struct nh_addr *nh_addr(uint32_t idx);
+const struct fwd_ip *nh_addr(uint32_t idx);
 /* Make entry idx forward to mac (FWD), or stop forwarding (mac NULL: PENDING). */
 void nh_set_l2(uint32_t idx, const struct rte_ether_addr *mac);
 /* Egress port MTU changed, or port mac: refresh the entries on it. */

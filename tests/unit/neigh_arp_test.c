@@ -24,7 +24,7 @@ static void test_request_for_us_answered(void **state)
 	assert_int_equal(arp_rep_sent.value, 1);
 	/* the asker is learnt (RFC 826: we will talk back to it), stale: a
 	 * request claims an address, only an answer to us proves it (Linux) */
-	n = neigh_lookup(nh_addr4(H5), 0);
+	n = neigh_lookup(fwd_ip_v4(H5), 0);
 	assert_non_null(n);
 	assert_int_equal(n->state, NEIGH_STALE);
 	assert_memory_equal(&n->mac, &MAC_A, 6);
@@ -36,7 +36,7 @@ static void test_request_for_us_answered(void **state)
 	assert_int_equal(n_sent, 2);
 	arp_in(1, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, IP(172, 16, 0, 9), &ZERO_MAC, P0_IP));
 	assert_int_equal(n_sent, 2);
-	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 0, 9)), 1));
+	assert_null(neigh_lookup(fwd_ip_v4(IP(172, 16, 0, 9)), 1));
 }
 
 static void test_merge_rules(void **state)
@@ -55,7 +55,7 @@ static void test_merge_rules(void **state)
 	sent_clear();
 	advance(NEIGH_LOCKTIME_MS);
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, H5, &ZERO_MAC, IP(10, 0, 0, 7)));
-	n = neigh_lookup(nh_addr4(H5), 0);
+	n = neigh_lookup(fwd_ip_v4(H5), 0);
 	assert_memory_equal(&n->mac, &MAC_B, 6);
 	assert_memory_equal(&nh_table[n->nh].l2.dst_addr, &MAC_B, 6);
 	assert_int_equal(n_sent, 0);
@@ -85,7 +85,7 @@ static void test_gratuitous(void **state)
 	(void)state;
 	/* an entry that exists (the host asked for us) is refreshed by a gratuitous reply */
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, P0_IP));
-	n = neigh_lookup(nh_addr4(H5), 0);
+	n = neigh_lookup(fwd_ip_v4(H5), 0);
 	assert_non_null(n);
 	sent_clear();
 	advance(NEIGH_LOCKTIME_MS);
@@ -115,7 +115,7 @@ static void test_request_creates_stale(void **state)
 
 	(void)state;
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, P0_IP));
-	n = neigh_lookup(nh_addr4(H5), 0);
+	n = neigh_lookup(fwd_ip_v4(H5), 0);
 	assert_non_null(n);
 	assert_int_equal(n->state, NEIGH_STALE);
 	assert_int_equal(nh_table[n->nh].type, NH_FWD);
@@ -133,7 +133,7 @@ static void test_request_creates_stale(void **state)
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, H6, &ZERO_MAC, P0_IP));
 	assert_int_equal(state_of(H6, 0), NEIGH_STALE);
 	advance(NEIGH_DELAY_MS + NEIGH_MAX_PROBES * NEIGH_RETRANS_MS);
-	assert_null(neigh_lookup(nh_addr4(H6), 0));
+	assert_null(neigh_lookup(fwd_ip_v4(H6), 0));
 	assert_int_equal(state_of(H5, 0), NEIGH_REACHABLE);
 }
 
@@ -145,7 +145,7 @@ static void test_locktime(void **state)
 
 	(void)state;
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, P0_IP));
-	n = neigh_lookup(nh_addr4(H5), 0);
+	n = neigh_lookup(fwd_ip_v4(H5), 0);
 	advance(500);
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &BCAST, &MAC_B, H5, &BCAST, H5));
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, H5, &ZERO_MAC, IP(10, 0, 0, 7)));

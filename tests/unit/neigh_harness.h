@@ -318,7 +318,7 @@ static inline void arp_in(uint8_t port, struct rte_mbuf *m)
 
 static inline void glean_punt(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 {
-	neigh_glean(m, meta->in_port, meta->out_port, nh_addr4(meta->aux));
+	neigh_glean(m, meta->in_port, meta->out_port, fwd_ip_v4(meta->aux));
 }
 
 static inline void glean(uint8_t in, uint8_t out, uint32_t dst, uint16_t id)
@@ -374,7 +374,7 @@ static inline void assert_ip_sent(unsigned i, uint8_t port, const struct rte_eth
 
 static inline enum neigh_state state_of(uint32_t ip, uint8_t port)
 {
-	struct neigh *n = neigh_lookup(nh_addr4(ip), port);
+	struct neigh *n = neigh_lookup(fwd_ip_v4(ip), port);
 
 	assert_non_null(n);
 	return n->state;

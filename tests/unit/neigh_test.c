@@ -32,7 +32,7 @@ static void test_resolve_retries_then_fail(void **state)
 	uint32_t nh;
 
 	(void)state;
-	assert_int_equal(neigh_ref(nh_addr4(H9), 0, &nh), 0);
+	assert_int_equal(neigh_ref(fwd_ip_v4(H9), 0, &nh), 0);
 	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE);
 	assert_int_equal(nh_table[nh].type, NH_PENDING);
 	assert_int_equal(fib4_lookup(ip4_fib, H9), nh); /* the host route points at it */
@@ -46,7 +46,7 @@ static void test_resolve_retries_then_fail(void **state)
 	assert_arp(1, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H9);
 	resolve(1, nh, H9, 1);
 	resolve(1, nh, H9, 2);
-	assert_int_equal(neigh_lookup(nh_addr4(H9), 0)->n_held, 2);
+	assert_int_equal(neigh_lookup(fwd_ip_v4(H9), 0)->n_held, 2);
 	advance(1000);
 	assert_int_equal(n_sent, 3);
 	assert_int_equal(arp_req_sent.value, 3);
@@ -78,14 +78,14 @@ static void test_resolve_retries_then_fail(void **state)
 	resolve(1, nh, H9, 5);
 	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE);
 	assert_int_equal(n_sent, 4);
-	assert_int_equal(neigh_lookup(nh_addr4(H9), 0)->n_held, 1);
+	assert_int_equal(neigh_lookup(fwd_ip_v4(H9), 0)->n_held, 1);
 
 	/* the route goes: it fails once more and is deleted */
 	neigh_unref(nh);
 	advance(3000);
 	assert_int_equal(state_of(H9, 0), NEIGH_FAILED);
 	advance(3000);
-	assert_null(neigh_lookup(nh_addr4(H9), 0));
+	assert_null(neigh_lookup(fwd_ip_v4(H9), 0));
 	assert_int_equal(neigh_count(), 0);
 	assert_int_equal(fib4_lookup(ip4_fib, H9), NH_IDX_CONNECTED + 0);
 	assert_int_equal(neigh_failures.value, 2);
@@ -101,8 +101,8 @@ static void test_glean_hold_release_in_order(void **state)
 		glean(1, 0, H5, id);
 	assert_int_equal(n_sent, 1); /* one request, not one per packet */
 	assert_arp(0, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H5);
-	assert_int_equal(neigh_lookup(nh_addr4(H5), 0)->n_held, 3);
-	nh = neigh_lookup(nh_addr4(H5), 0)->nh;
+	assert_int_equal(neigh_lookup(fwd_ip_v4(H5), 0)->n_held, 3);
+	nh = neigh_lookup(fwd_ip_v4(H5), 0)->nh;
 
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_A, H5, &P0_MAC, P0_IP));
 	assert_int_equal(state_of(H5, 0), NEIGH_REACHABLE);
@@ -111,7 +111,7 @@ static void test_glean_hold_release_in_order(void **state)
 	assert_int_equal(n_sent, 4);
 	for (unsigned i = 0; i < 3; i++)
 		assert_ip_sent(1 + i, 0, &MAC_A, (uint16_t)(1 + i));
-	assert_int_equal(neigh_lookup(nh_addr4(H5), 0)->n_held, 0);
+	assert_int_equal(neigh_lookup(fwd_ip_v4(H5), 0)->n_held, 0);
 	assert_int_equal(arp_rep_rcvd.value, 1);
 
 	/* late punts for a resolved neighbour go straight out */
@@ -129,7 +129,7 @@ static void test_hold_limits(void **state)
 	assert_int_equal(cap, 8191 / 4);
 	for (uint16_t id = 0; id < NEIGH_HOLD_MAX + 4; id++)
 		glean(1, 0, H5, id);
-	assert_int_equal(neigh_lookup(nh_addr4(H5), 0)->n_held, NEIGH_HOLD_MAX);
+	assert_int_equal(neigh_lookup(fwd_ip_v4(H5), 0)->n_held, NEIGH_HOLD_MAX);
 	assert_int_equal(drops(1, FWD_DROP_HOLD_FULL), 4);
 
 	/* the global cap: many hosts each with a full queue */
@@ -183,7 +183,7 @@ static void test_stale_probe_answered(void **state)
 
 	(void)state;
 	learn_h5();
-	n = neigh_lookup(nh_addr4(H5), 0);
+	n = neigh_lookup(fwd_ip_v4(H5), 0);
 	advance(TEST_TIMEOUT_S * 1000 - 100);
 	assert_int_equal(n->state, NEIGH_REACHABLE);
 	assert_int_equal(n_sent, 0);
@@ -213,13 +213,13 @@ static void test_stale_unanswered(void **state)
 	assert_int_equal(state_of(H5, 0), NEIGH_STALE);
 	assert_int_equal(n_sent, 3);
 	advance(1000);
-	assert_null(neigh_lookup(nh_addr4(H5), 0)); /* unused: gone */
+	assert_null(neigh_lookup(fwd_ip_v4(H5), 0)); /* unused: gone */
 	assert_int_equal(neigh_aged_out.value, 1);
 	assert_int_equal(fib4_lookup(ip4_fib, H5), NH_IDX_CONNECTED + 0);
 
 	/* used by a route: failed instead, the next hop stops forwarding */
 	learn_h5();
-	assert_int_equal(neigh_ref(nh_addr4(H5), 0, &nh), 0);
+	assert_int_equal(neigh_ref(fwd_ip_v4(H5), 0, &nh), 0);
 	assert_int_equal(n_sent, 0); /* known already: no request */
 	advance(TEST_TIMEOUT_S * 1000 + 3000);
 	assert_int_equal(state_of(H5, 0), NEIGH_FAILED);
@@ -227,7 +227,7 @@ static void test_stale_unanswered(void **state)
 	assert_int_equal(neigh_aged_out.value, 2);
 	neigh_unref(nh);
 	advance(3000);
-	assert_null(neigh_lookup(nh_addr4(H5), 0));
+	assert_null(neigh_lookup(fwd_ip_v4(H5), 0));
 }
 
 static void test_static_entries(void **state)
@@ -239,9 +239,9 @@ static void test_static_entries(void **state)
 	(void)state;
 	learn_h5();
 	assert_int_equal(
-	        neigh_add_static(nh_addr4(H5), 0, &MAC_B, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
+	        neigh_add_static(fwd_ip_v4(H5), 0, &MAC_B, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(state_of(H5, 0), NEIGH_PERMANENT);
-	nh = neigh_lookup(nh_addr4(H5), 0)->nh;
+	nh = neigh_lookup(fwd_ip_v4(H5), 0)->nh;
 	assert_memory_equal(&nh_table[nh].l2.dst_addr, &MAC_B, 6);
 	/* ARP never overrides it, and it never ages */
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, H5));
@@ -250,32 +250,32 @@ static void test_static_entries(void **state)
 	assert_memory_equal(&nh_table[nh].l2.dst_addr, &MAC_B, 6);
 	assert_int_equal(n_sent, 0);
 
-	assert_int_equal(neigh_add_static(nh_addr4(IP(10, 9, 9, 9)), 0, &MAC_A, FWD_ORIGIN_RPC, err,
+	assert_int_equal(neigh_add_static(fwd_ip_v4(IP(10, 9, 9, 9)), 0, &MAC_A, FWD_ORIGIN_RPC, err,
 	                                  sizeof(err)),
 	                 -EINVAL);
 	assert_string_equal(err, "10.9.9.9 is not on a connected subnet of p0");
 	assert_int_equal(
-	        neigh_add_static(nh_addr4(P0_IP), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
+	        neigh_add_static(fwd_ip_v4(P0_IP), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
 	        -EINVAL);
 	assert_string_equal(err, "10.0.0.1 is one of our own addresses (on port p0)");
 	assert_int_equal(
-	        neigh_add_static(nh_addr4(H9), 0, &mcast, FWD_ORIGIN_RPC, err, sizeof(err)),
+	        neigh_add_static(fwd_ip_v4(H9), 0, &mcast, FWD_ORIGIN_RPC, err, sizeof(err)),
 	        -EINVAL);
-	assert_int_equal(neigh_add_static(nh_addr4(IP(10, 0, 0, 255)), 0, &MAC_A, FWD_ORIGIN_RPC,
+	assert_int_equal(neigh_add_static(fwd_ip_v4(IP(10, 0, 0, 255)), 0, &MAC_A, FWD_ORIGIN_RPC,
 	                                  err, sizeof(err)),
 	                 -EINVAL);
-	assert_int_equal(neigh_del(nh_addr4(H9), 0), -ENOENT);
+	assert_int_equal(neigh_del(fwd_ip_v4(H9), 0), -ENOENT);
 
 	/* del of a static entry a route uses: back to resolving */
-	assert_int_equal(neigh_ref(nh_addr4(H5), 0, &nh), 0);
-	assert_int_equal(neigh_del(nh_addr4(H5), 0), 0);
+	assert_int_equal(neigh_ref(fwd_ip_v4(H5), 0, &nh), 0);
+	assert_int_equal(neigh_del(fwd_ip_v4(H5), 0), 0);
 	assert_int_equal(state_of(H5, 0), NEIGH_INCOMPLETE);
 	assert_int_equal(nh_table[nh].type, NH_PENDING);
 	assert_arp(0, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H5);
 	/* its last route gone, resolving for no packet: it goes with it */
 	neigh_unref(nh);
-	assert_null(neigh_lookup(nh_addr4(H5), 0));
-	assert_int_equal(neigh_del(nh_addr4(H5), 0), -ENOENT);
+	assert_null(neigh_lookup(fwd_ip_v4(H5), 0));
+	assert_int_equal(neigh_del(fwd_ip_v4(H5), 0), -ENOENT);
 }
 
 static void test_static_resolves_held(void **state)
@@ -285,7 +285,7 @@ static void test_static_resolves_held(void **state)
 	(void)state;
 	glean(1, 0, H5, 7);
 	assert_int_equal(
-	        neigh_add_static(nh_addr4(H5), 0, &MAC_B, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
+	        neigh_add_static(fwd_ip_v4(H5), 0, &MAC_B, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(n_sent, 2);
 	assert_ip_sent(1, 0, &MAC_B, 7);
 	advance(10000); /* the resolution timer is gone */
@@ -302,15 +302,15 @@ static void test_flush_and_port_change(void **state)
 	learn_h5();
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, H9, &ZERO_MAC, P0_IP));
 	arp_in(1, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, IP(172, 16, 3, 3), &ZERO_MAC, P1_IP));
-	assert_int_equal(neigh_add_static(nh_addr4(IP(10, 0, 0, 50)), 0, &MAC_A, FWD_ORIGIN_RPC,
+	assert_int_equal(neigh_add_static(fwd_ip_v4(IP(10, 0, 0, 50)), 0, &MAC_A, FWD_ORIGIN_RPC,
 	                                  err, sizeof(err)),
 	                 0);
-	assert_int_equal(neigh_ref(nh_addr4(H9), 0, &nh), 0);
+	assert_int_equal(neigh_ref(fwd_ip_v4(H9), 0, &nh), 0);
 	sent_clear();
 	assert_int_equal(neigh_count(), 4);
 
 	assert_int_equal(neigh_flush(0, false), 2);
-	assert_null(neigh_lookup(nh_addr4(H5), 0));
+	assert_null(neigh_lookup(fwd_ip_v4(H5), 0));
 	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE); /* a route uses it */
 	assert_int_equal(state_of(IP(10, 0, 0, 50), 0), NEIGH_PERMANENT);
 	assert_int_equal(state_of(IP(172, 16, 3, 3), 1), NEIGH_STALE);
@@ -318,7 +318,7 @@ static void test_flush_and_port_change(void **state)
 
 	/* p1's address goes: its neighbours go with it */
 	assert_int_equal(addr4_del(1, &a1, err, sizeof(err)), 0);
-	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 3, 3)), 1));
+	assert_null(neigh_lookup(fwd_ip_v4(IP(172, 16, 3, 3)), 1));
 	assert_int_equal(neigh_count(), 2);
 	assert_int_equal(neigh_flush(FWD_MAX_PORTS, true), 2);
 	neigh_unref(nh);
@@ -332,16 +332,16 @@ static void test_output_from_control(void **state)
 
 	(void)state;
 	learn_h5();
-	neigh_output(mk_ip(H5, 1), neigh_lookup(nh_addr4(H5), 0)->nh);
+	neigh_output(mk_ip(H5, 1), neigh_lookup(fwd_ip_v4(H5), 0)->nh);
 	assert_int_equal(n_sent, 1);
 	assert_ip_sent(0, 0, &MAC_A, 1);
 
 	/* to an unknown host: held, then sent; or, unanswered, dropped without ICMP */
-	neigh_output_glean(mk_ip(IP(10, 0, 0, 6), 2), 0, nh_addr4(IP(10, 0, 0, 6)));
+	neigh_output_glean(mk_ip(IP(10, 0, 0, 6), 2), 0, fwd_ip_v4(IP(10, 0, 0, 6)));
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_B, IP(10, 0, 0, 6), &P0_MAC, P0_IP));
 	assert_int_equal(n_sent, 3);
 	assert_ip_sent(2, 0, &MAC_B, 2);
-	neigh_output_glean(mk_ip(H9, 3), 0, nh_addr4(H9));
+	neigh_output_glean(mk_ip(H9, 3), 0, fwd_ip_v4(H9));
 	advance(3000);
 	assert_int_equal(n_icmp, 0);
 	assert_int_equal(drops(0, FWD_DROP_NO_NEIGHBOUR), 1);
@@ -351,7 +351,7 @@ static void test_output_from_control(void **state)
 	/* a worker's tx ring full: counted on the egress port */
 	tx_refuse = true;
 	m = mk_ip(H5, 5);
-	neigh_output(m, neigh_lookup(nh_addr4(H5), 0)->nh);
+	neigh_output(m, neigh_lookup(fwd_ip_v4(H5), 0)->nh);
 	assert_int_equal(drops(0, FWD_DROP_TX_FULL), 1);
 	tx_refuse = false;
 }
@@ -363,7 +363,7 @@ static void test_describe_and_names(void **state)
 
 	(void)state;
 	learn_h5();
-	assert_int_equal(neigh_describe(neigh_lookup(nh_addr4(H5), 0)->nh, &st, &mac), 0);
+	assert_int_equal(neigh_describe(neigh_lookup(fwd_ip_v4(H5), 0)->nh, &st, &mac), 0);
 	assert_int_equal(st, NEIGH_REACHABLE);
 	assert_memory_equal(&mac, &MAC_A, 6);
 	assert_int_equal(neigh_describe(NH_FIRST_DYNAMIC + 99, &st, &mac), -ENOENT);
@@ -387,9 +387,9 @@ static void test_cap_evicts_lru_unused(void **state)
 
 	(void)state;
 	neigh_set_max(4);
-	assert_int_equal(neigh_add_static(nh_addr4(S), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
+	assert_int_equal(neigh_add_static(fwd_ip_v4(S), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
 	                 0);
-	assert_int_equal(neigh_ref(nh_addr4(H9), 0, &nh), 0);
+	assert_int_equal(neigh_ref(fwd_ip_v4(H9), 0, &nh), 0);
 	for (unsigned i = 1; i <= 4; i++)
 		ask_p1(IP(172, 16, 0, 10 + i));
 	assert_int_equal(neigh_count(), 6);
@@ -397,12 +397,12 @@ static void test_cap_evicts_lru_unused(void **state)
 	assert_int_equal(neigh_evicted.value, 0);
 
 	/* .11 is used (a packet for it) and .13 confirmed: .12 then .14 go */
-	resolve(0, neigh_lookup(nh_addr4(IP(172, 16, 0, 11)), 1)->nh, IP(172, 16, 0, 11), 1);
+	resolve(0, neigh_lookup(fwd_ip_v4(IP(172, 16, 0, 11)), 1)->nh, IP(172, 16, 0, 11), 1);
 	arp_in(1, mk_arp(RTE_ARP_OP_REPLY, &P1_MAC, &MAC_B, IP(172, 16, 0, 13), &P1_MAC, P1_IP));
 	ask_p1(IP(172, 16, 0, 15));
-	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 0, 12)), 1));
+	assert_null(neigh_lookup(fwd_ip_v4(IP(172, 16, 0, 12)), 1));
 	ask_p1(IP(172, 16, 0, 16));
-	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 0, 14)), 1));
+	assert_null(neigh_lookup(fwd_ip_v4(IP(172, 16, 0, 14)), 1));
 	assert_int_equal(state_of(IP(172, 16, 0, 11), 1), NEIGH_STALE);
 	assert_int_equal(state_of(IP(172, 16, 0, 13), 1), NEIGH_REACHABLE);
 	assert_int_equal(neigh_evicted.value, 2);
@@ -424,13 +424,13 @@ static void test_cap_evicts_lru_unused(void **state)
 	assert_int_equal(neigh_lru_count(), 5);
 	ask_p1(IP(172, 16, 9, 9));
 	assert_int_equal(neigh_lru_count(), 4);
-	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 5, 197)), 1));
-	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 5, 198)), 1));
+	assert_null(neigh_lookup(fwd_ip_v4(IP(172, 16, 5, 197)), 1));
+	assert_null(neigh_lookup(fwd_ip_v4(IP(172, 16, 5, 198)), 1));
 	assert_int_equal(state_of(H9, 0), NEIGH_REACHABLE);
 	/* a lower cap applies at once, the most recent stay */
 	neigh_set_max(1);
 	assert_int_equal(neigh_count(), 2);
-	assert_null(neigh_lookup(nh_addr4(H9), 0));
+	assert_null(neigh_lookup(fwd_ip_v4(H9), 0));
 	assert_int_equal(state_of(IP(172, 16, 9, 9), 1), NEIGH_STALE);
 	neigh_flush(FWD_MAX_PORTS, true);
 	advance(6000);
@@ -445,10 +445,10 @@ static void test_stale_punt_dropped(void **state)
 	uint32_t nh, gen, other = 0;
 
 	(void)state;
-	assert_int_equal(neigh_ref(nh_addr4(H9), 0, &nh), 0);
+	assert_int_equal(neigh_ref(fwd_ip_v4(H9), 0, &nh), 0);
 	gen = nh_table[nh].gen;
 	neigh_unref(nh); /* resolving for no packet: it goes */
-	assert_null(neigh_lookup(nh_addr4(H9), 0));
+	assert_null(neigh_lookup(fwd_ip_v4(H9), 0));
 	resolve_gen(1, nh, gen, H9, 1);
 	assert_int_equal(neigh_stale_punts.value, 1);
 	assert_int_equal(drops(1, FWD_DROP_NO_NEIGHBOUR), 1);
@@ -457,7 +457,7 @@ static void test_stale_punt_dropped(void **state)
 	nh_reclaim();
 	for (unsigned i = 0; i < TEST_NEXTHOPS && other != nh; i++)
 		assert_int_equal(
-		        neigh_ref(nh_addr4(IP(172, 16, 1 + i / 250, 1 + i % 250)), 1, &other), 0);
+		        neigh_ref(fwd_ip_v4(IP(172, 16, 1 + i / 250, 1 + i % 250)), 1, &other), 0);
 	assert_int_equal(other, nh);
 	assert_int_not_equal(nh_table[nh].gen, gen);
 	arp_in(1, mk_arp(RTE_ARP_OP_REPLY, &P1_MAC, &MAC_A, nh_addr(nh)->v4, &P1_MAC, P1_IP));
@@ -484,9 +484,9 @@ static void test_full_table_makes_room(void **state)
 		ask_p1(first + i);
 	sent_clear();
 	assert_int_equal(neigh_count(), room);
-	assert_int_equal(neigh_ref(nh_addr4(H9), 0, &nh), 0); /* route add via 10.0.0.9 */
+	assert_int_equal(neigh_ref(fwd_ip_v4(H9), 0, &nh), 0); /* route add via 10.0.0.9 */
 	assert_int_equal(neigh_count(), room);
-	assert_null(neigh_lookup(nh_addr4(first), 1));
+	assert_null(neigh_lookup(fwd_ip_v4(first), 1));
 	assert_int_equal(neigh_evicted.value, 1);
 	neigh_unref(nh);
 	neigh_flush(FWD_MAX_PORTS, false);
@@ -495,14 +495,14 @@ static void test_full_table_makes_room(void **state)
 
 	/* every next hop held by a route: nothing to evict */
 	for (unsigned i = 0; i < room; i++)
-		assert_int_equal(neigh_ref(nh_addr4(first + i), 1, &nh), 0);
+		assert_int_equal(neigh_ref(fwd_ip_v4(first + i), 1, &nh), 0);
 	sent_clear();
-	assert_int_equal(neigh_ref(nh_addr4(H9), 0, &nh), -ENOSPC);
+	assert_int_equal(neigh_ref(fwd_ip_v4(H9), 0, &nh), -ENOSPC);
 	ask_p1(IP(172, 16, 200, 1));
-	assert_null(neigh_lookup(nh_addr4(IP(172, 16, 200, 1)), 1));
+	assert_null(neigh_lookup(fwd_ip_v4(IP(172, 16, 200, 1)), 1));
 	assert_int_equal(neigh_table_full.value, 2);
 	for (unsigned i = 0; i < room; i++)
-		neigh_unref(neigh_lookup(nh_addr4(first + i), 1)->nh);
+		neigh_unref(neigh_lookup(fwd_ip_v4(first + i), 1)->nh);
 	neigh_flush(FWD_MAX_PORTS, true);
 	advance(6000);
 	sent_clear();

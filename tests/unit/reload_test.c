@@ -106,7 +106,7 @@ static void dump_fib(FILE *f)
 		                         0xcb007100, 0xac100000, 0x64400000, 0x08080800 };
 	static const uint8_t hosts[] = { 0,  1,   2,   3,   4,   5,   7,   9,   10, 11,
 		                         12, 100, 101, 102, 200, 201, 202, 254, 255 };
-	char ip[FWD_IP4_STRLEN], nip[NH_ADDR_STRLEN];
+	char ip[FWD_IP4_STRLEN], nip[FWD_IP_STRLEN];
 
 	for (unsigned k = 0; k < RTE_DIM(nets); k++)
 		for (unsigned h = 0; h < RTE_DIM(hosts); h++) {
@@ -114,7 +114,7 @@ static void dump_fib(FILE *f)
 			uint32_t i = fib4_lookup(ip4_fib, a);
 			const struct nexthop *nh = &nh_table[i];
 			fprintf(f, "fib %s type %u port %u ip %s\n", fwd_ip4_fmt(a, ip), nh->type,
-			        nh->type >= NH_LOCAL ? 0u : nh->port, nh_addr_fmt(nh_addr(i), nip));
+			        nh->type >= NH_LOCAL ? 0u : nh->port, fwd_ip_fmt(nh_addr(i), nip));
 		}
 }
 

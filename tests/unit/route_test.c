@@ -119,7 +119,7 @@ static void test_address_removal_prunes(void **state)
 	assert_int_equal(nh_type(IP(198, 51, 100, 1)), NH_NONE);
 	assert_int_equal(nh_type(IP(10, 0, 0, 255)), NH_NONE);
 	assert_non_null(route_of(IP(198, 18, 0, 0), 15)); /* other port: untouched */
-	assert_null(neigh_lookup(nh_addr4(IP(10, 0, 0, 2)), 0));
+	assert_null(neigh_lookup(fwd_ip_v4(IP(10, 0, 0, 2)), 0));
 }
 
 static void test_parse_line(void **state)

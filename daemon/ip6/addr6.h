@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * IPv6 interface addresses of l3 ports (control thread only). Every l3 port
+ * has its link-local address (fe80::/64, modified EUI-64 of its MAC) first,
+ * then the configured ones. Each address makes a local /128 in the FIB and,
+ * for a global one, a connected route for its prefix (the link-local /64 is
+ * the port's alone and has no FIB entry: link-local destinations are never
+ * routed).
+ *
+ * An address is tentative until Duplicate Address Detection (RFC 4862 5.4,
+ * ndp.c) says nobody else has it: a tentative address is not ours yet (no
+ * local entry, never a source, NS for it not answered); a duplicate stays
+ * listed as such and unused.
+ *
+ * The rules on an address, a gateway, a route's prefix and a static
+ * neighbour are written once, here, over a view (as addr4_* in ip4/addr.h).
+ */
+#ifndef FWD_IP6_ADDR_H
+#define FWD_IP6_ADDR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/config.h"
+#include "fwd_inet.h"
+
+enum addr6_state {
+	ADDR6_TENTATIVE, /* DAD running */
+	ADDR6_PREFERRED, /* in use */
+	ADDR6_DUPLICATE, /* DAD failed: someone else has it */
+};
+
+const char *addr6_state_name(enum addr6_state s);
+
+#define ADDR6_MAX (FWD_MAX_ADDRS + 1) /* the configured ones and the link-local */
+
+struct ip6_port_addrs {
+	unsigned n; /* 0 on a port that is not l3 */
+	struct fwd_ip6_prefix a[ADDR6_MAX]; /* a[0]: the link-local address */
+	uint8_t origin[ADDR6_MAX];          /* enum fwd_origin (ADDRESS for the link-local) */
+	uint8_t state[ADDR6_MAX];           /* enum addr6_state */
+};
+
+extern struct ip6_port_addrs ip6_addrs[FWD_MAX_PORTS];
+
+/* The addresses of a set of ports, as a rule sees them (link-local ones aside). */
+struct addr6_view {
+	unsigned n_ports;
+	struct addr6_view_port {
+		const char *name;
+		bool l3;
+		unsigned n;
+		struct fwd_ip6_prefix a[FWD_MAX_ADDRS];
+	} port[FWD_MAX_PORTS];
+};
+
+const struct addr6_view *addr6_running(void);
+void addr6_view_config(struct addr6_view *v, const struct fwd_config *cfg);
+
+/* The rules: 0, or -errno with a message in err (which may be NULL). */
+int addr6_rule_add(const struct addr6_view *v, unsigned port, const struct fwd_ip6_prefix *p,
+                   char *err, size_t errlen);
+/* A gateway: on a connected prefix (of dev when dev >= 0), or link-local
+ * with dev given; not ours. *port is where it is reached. */
+int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int dev,
+                       unsigned *port, char *err, size_t errlen);
+int addr6_rule_route(const struct addr6_view *v, const struct fwd_ip6_prefix *p, char *err,
+                     size_t errlen);
+/* A neighbour: a unicast address on one of port's prefixes or link-local, not ours. */
+int addr6_rule_neigh(const struct addr6_view *v, unsigned port, const uint8_t ip[16],
+                     const uint8_t *mac, char *err, size_t errlen);
+
+/* A port became l3 (its link-local address appears) or stopped being one. */
+int addr6_port_up(uint8_t port);
+void addr6_port_down(uint8_t port);
+
+int addr6_add(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char *err,
+              size_t errlen);
+int addr6_del(uint8_t port, const struct fwd_ip6_prefix *p, char *err, size_t errlen);
+void addr6_batch_begin(void);
+void addr6_batch_end(void);
+
+/* DAD (ndp.c) finished for a on port: in use, or a duplicate. */
+void addr6_dad_done(uint8_t port, const uint8_t a[16], bool duplicate);
+/* The state of a on port, or -1 when it is not one of port's addresses. */
+int addr6_state(uint8_t port, const uint8_t a[16]);
+
+/* One of our addresses in use, on port (or on any port when port is FWD_MAX_PORTS). */
+bool addr6_is_local(uint8_t port, const uint8_t ip[16]);
+/* The port whose global prefix holds ip (the longest), or -1. */
+int addr6_port_of(const uint8_t ip[16]);
+/* On one of port's prefixes, link-local ones included. */
+bool addr6_on_port(uint8_t port, const uint8_t ip[16]);
+/* The source for a packet out of port to dst (RFC 6724, simply): the
+ * link-local address for a link-local or multicast-link-scope dst, else the
+ * port's global address on dst's prefix, else its first global one, else
+ * its link-local; false when the port has no usable address. */
+bool addr6_source(uint8_t port, const uint8_t dst[16], uint8_t out[16]);
+
+#endif

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * IPv6: state shared between the control part and the workers, and the
+ * address classes (RFC 4291) every part of ip6/ tests the same way.
+ */
+#ifndef FWD_IP6_H
+#define FWD_IP6_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_ether.h>
+
+#include "ip6/fib6.h"
+#include "ip6/rib6.h"
+
+/* The FIB workers look up; created at init, never replaced while they run. */
+extern struct fib6 *ip6_fib;
+/* The RIB, control thread only. */
+extern struct rib6 ip6_rib;
+
+#define IP6_MIN_MTU 1280 /* RFC 8200 5: every link carries this much */
+
+static inline bool ip6_is_multicast(const uint8_t a[16])
+{
+	return a[0] == 0xff;
+}
+
+/* fe80::/10 */
+static inline bool ip6_is_linklocal(const uint8_t a[16])
+{
+	return a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
+}
+
+static inline bool ip6_is_unspecified(const uint8_t a[16])
+{
+	static const uint8_t zero[16];
+
+	return memcmp(a, zero, 16) == 0;
+}
+
+static inline bool ip6_is_loopback(const uint8_t a[16])
+{
+	static const uint8_t one[16] = { [15] = 1 };
+
+	return memcmp(a, one, 16) == 0;
+}
+
+/* ff02::1:ffXX:XXXX, the solicited-node multicast address of a (RFC 4291 2.7.1). */
+static inline void ip6_solicited_node(const uint8_t a[16], uint8_t out[16])
+{
+	static const uint8_t base[13] = { 0xff, 0x02, [11] = 0x01, [12] = 0xff };
+
+	memcpy(out, base, sizeof(base));
+	memcpy(out + 13, a + 13, 3);
+}
+
+/* The Ethernet address of IPv6 multicast group a: 33:33 and its last 32 bits (RFC 2464 7). */
+static inline void ip6_mcast_mac(const uint8_t a[16], struct rte_ether_addr *mac)
+{
+	mac->addr_bytes[0] = 0x33;
+	mac->addr_bytes[1] = 0x33;
+	memcpy(&mac->addr_bytes[2], a + 12, 4);
+}
+
+/* fe80::/64 with the modified EUI-64 of mac, as Linux derives it (RFC 4291 2.5.1, appendix A). */
+static inline void ip6_linklocal_of(const struct rte_ether_addr *mac, uint8_t out[16])
+{
+	const uint8_t *m = mac->addr_bytes;
+
+	memset(out, 0, 16);
+	out[0] = 0xfe;
+	out[1] = 0x80;
+	out[8] = m[0] ^ 0x02;
+	out[9] = m[1];
+	out[10] = m[2];
+	out[11] = 0xff;
+	out[12] = 0xfe;
+	out[13] = m[3];
+	out[14] = m[4];
+	out[15] = m[5];
+}
+
+#endif

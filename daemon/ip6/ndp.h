@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * NDP (RFC 4861): the IPv6 resolver of the neighbour layer (solicitations,
+ * advertisements, NUD through nexthop/neigh.h), Duplicate Address Detection
+ * for our addresses (RFC 4862), and Router Advertisements on ports with
+ * `ra: true`. Control thread only.
+ */
+#ifndef FWD_IP6_NDP_H
+#define FWD_IP6_NDP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+/* Register the resolver for AF_INET6; counters. */
+int ndp_init(void);
+void ndp_fini(void);
+
+/* An NDP message (ICMPv6 133-137) received on in_port; m starts at its
+ * Ethernet header and is consumed. */
+void ndp_input(struct rte_mbuf *m, uint8_t in_port);
+
+/* addr6 added a tentative address (start DAD) or removed one (stop it). */
+void ndp_dad_start(uint8_t port, const uint8_t a[16]);
+void ndp_dad_stop(uint8_t port, const uint8_t a[16]);
+
+/* A port's addresses, link or `ra` setting changed: (re)plan its RAs. */
+void ndp_port_changed(uint8_t port, bool ra);
+
+#endif
