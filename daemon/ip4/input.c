@@ -161,24 +161,24 @@ static __rte_always_inline bool ip4_fast(struct ip4_ctx *c, struct rte_mbuf *m,
 	return true;
 }
 
-/* An IPv6 frame, for the input ip6 registered? */
-static inline bool ip4_is_ip6(const struct rte_mbuf *m)
+/* The IPv6 frames of a burst, to the input ip6 registers; without one they
+ * are frames the l3 input does not handle (input_slow.c counts them). */
+static void __rte_noinline ip4_pass_ip6(struct fwd_worker *w, const struct fwd_port *in,
+                                        struct rte_mbuf **v6, unsigned n)
 {
-	return m->data_len >= L2_LEN && fwd_ip6_input != NULL &&
-	       rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->ether_type ==
-	               rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+	if (fwd_ip6_input != NULL) {
+		fwd_ip6_input(w, in, v6, (uint16_t)n);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		ip4_input_slow(w, in, v6[i]);
 }
 
-/* A frame the fast path doubted, after the run it interrupts: IPv6 frames
- * wait for the end of the burst, the others are classified now. */
+/* A frame the fast path doubted, after the run it interrupts. */
 static void __rte_noinline ip4_one_slow(struct ip4_ctx *c, struct rte_mbuf **at, unsigned port,
                                         struct rte_mbuf **out, uint32_t bytes)
 {
 	ip4_run_end(c, port, out, bytes);
-	if (ip4_is_ip6(*at)) {
-		c->v6[c->n6++] = *at;
-		return;
-	}
 	ip4_input_slow(c->w, c->in, *at);
 	fwd_tx_reserve(c->w, (unsigned)(c->end - at - 1));
 }
@@ -234,6 +234,14 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 	unsigned len;
 
 	if (unlikely(!ip4_fast(c, m, &b->head, hw_cksum, &d24, &len))) {
+		/* IPv6 waits for the end of the burst, the run goes on: the
+		 * type is in the bytes the head check loaded (any frame has
+		 * them; ip6 finds a runt's length) */
+		if (rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->ether_type ==
+		    rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
+			c->v6[c->n6++] = m;
+			return;
+		}
 		ip4_one_slow(c, at, r->port, r->out, r->bytes);
 		r->port = NO_RUN;
 		return;
@@ -299,7 +307,7 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
 	ip4_run_end(&c, r.port, r.out, r.bytes);
 	w->stats.port[in->idx].rx_bytes += r.bytes;
 	if (unlikely(c.n6 != 0))
-		fwd_ip6_input(w, in, c.v6, (uint16_t)c.n6);
+		ip4_pass_ip6(w, in, c.v6, c.n6);
 }
 
 static void ip4_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
