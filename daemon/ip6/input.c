@@ -127,12 +127,11 @@ static __rte_always_inline bool ip6_fast(struct ip6_ctx *c, struct rte_mbuf *m,
 
 	if (unlikely(!ip6_head_ok(p, h)))
 		return false;
-	if (unlikely(frame < HDR_END))
-		return false;
-	/* the payload length, compared in network order with what the frame holds */
-	if (unlikely(ip->payload_len != rte_cpu_to_be_16((uint16_t)(frame - HDR_END)))) {
-		unsigned want = rte_be_to_cpu_16(ip->payload_len) + HDR_END;
+	/* read before the frame is known to hold it, as the head: a frame of
+	 * less than 54 bytes can only fail the test */
+	unsigned want = rte_be_to_cpu_16(ip->payload_len) + HDR_END;
 
+	if (unlikely(want != frame)) {
 		if (want > frame)
 			return false;
 		c->w->stats.port[c->in->idx].rx_bytes += frame - want; /* Ethernet padding */
