@@ -49,7 +49,8 @@ static const char fuzz_config[] =
         "  - { address: 10.0.0.2, mac: \"02:00:00:00:00:02\", port: p0 }\n"
         "  - { address: 10.0.1.2, mac: \"02:00:00:00:01:02\", port: p1 }\n"
         "  - { address: \"2001:db8::2\", mac: \"02:00:00:00:00:02\", port: p0 }\n"
-        "  - { address: \"2001:db8:1::2\", mac: \"02:00:00:00:01:02\", port: p1 }\n";
+        "  - { address: \"2001:db8:1::2\", mac: \"02:00:00:00:01:02\", port: p1 }\n"
+        "  - { address: \"fe80::2\", mac: \"02:00:00:00:00:02\", port: p0 }\n";
 
 /* net_null makes up a random MAC per port: fix them, so that a frame to
  * p0 is to p0 in every run (seeds, crashers). Port i is 02:fd:00:00:00:0i. */

@@ -34,7 +34,7 @@ V6_P0, V6_P1 = "2001:db8::1", "2001:db8:1::1"
 V6_NB0, V6_NB1 = "2001:db8::2", "2001:db8:1::2"
 LL_P0 = "fe80::fd:ff:fe00:0"
 V6_ROUTED, V6_VIA_P0 = "2001:db8:100::7", "2001:db8:200::9"  # via p1's, p0's neighbour
-V6_VIA_LL = "2001:db8:300::5"  # via fe80::2 on p0, resolved by NDP
+V6_VIA_LL = "2001:db8:300::5"  # via fe80::2 on p0 (static too: a reset frees what waits)
 ALL_NODES, SN_P0 = "ff02::1", "ff02::1:ff00:1"  # solicited-node of 2001:db8::1
 
 
@@ -162,11 +162,11 @@ def ip6_seeds():
         "v6-ns-dad": rec(P0, ns(P0, V6_P0, "::", SN_P0)),
         "v6-ns-link-local": rec(P0, ns(P0, LL_P0, "fe80::99", "ff02::1:ff00:0")),
         "v6-na-unsolicited": rec(P0, na(P0, "2001:db8::9", ALL_NODES, HOST_A, solicited=False)),
-        # resolution end to end: held for fe80::2, its answer releases it
-        "v6-resolve-then-na": chain(
-            (P1, udp6(P1, V6_VIA_LL)),
-            (P0, na(P0, "fe80::2", LL_P0, HOST_B)),
-            (P1, udp6(P1, V6_VIA_LL))),
+        # resolution end to end: held for a host of p0's prefix, its answer releases it
+        "v6-glean-then-na": chain(
+            (P1, udp6(P1, "2001:db8::77")),
+            (P0, na(P0, "2001:db8::77", V6_P0, HOST_B)),
+            (P1, udp6(P1, "2001:db8::77"))),
         "v6-not-for-us": rec(P0, udp6(P0, V6_ROUTED, dst_mac="02:33:33:33:33:33")),
         "v6-group-frame-unicast": rec(P0, udp6(P0, V6_ROUTED, dst_mac=group_mac(ALL_NODES))),
         "v6-src-multicast": rec(P0, udp6(P0, V6_ROUTED, src="ff02::1")),
