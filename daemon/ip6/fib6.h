@@ -24,9 +24,9 @@
 
 /*
  * An entry is one of:
- *   - a pointer to a tbl8 group: bit 31 (FIB6_EXT) set and bits 0-29 the
- *     index of the group's first entry in tbl8 (the group number times 256),
- *     so that a lookup only ORs the next address byte in;
+ *   - a pointer to a tbl8 group: bit 31 (FIB6_EXT) set and bits 8-29 the
+ *     group number, that is bits 0-29 the index of the group's first entry
+ *     in tbl8, so that a lookup only ORs the next address byte in;
  *   - a prefix's entry: bit 30 (FIB6_VALID) set, bits 22-29 the prefix
  *     length (0-128) and bits 0-21 the next-hop index;
  *   - 0: no prefix covers it.
@@ -98,8 +98,15 @@ static inline struct fib6_view fib6_view(const struct fib6 *f)
 	return (struct fib6_view){ f->tbl24, f->tbl8 };
 }
 
-/* One load per level: the 2^24 table by the first three bytes, then a
- * group by each next byte for as long as entries point to groups. */
+/*
+ * One load per level: the 2^24 table by the first three bytes, then a
+ * group by each next byte for as long as entries point to groups. A
+ * pointer entry ORed with the byte is the next entry's index with FIB6_EXT
+ * (and the clear bit 30) on top, and times four in 32 bits its offset in
+ * bytes: the shift drops the flag, so a level is four instructions and a
+ * branch (x86: movzbl, or, lea, mov, test/js). Unrolled 4 times, the byte
+ * loads need no pointer increments; a /64 is 5 levels below tbl24.
+ */
 static inline uint32_t fib6_lookup_view(struct fib6_view v, const uint8_t ip[16])
 {
 	const uint8_t *next = ip + 3;
@@ -107,8 +114,9 @@ static inline uint32_t fib6_lookup_view(struct fib6_view v, const uint8_t ip[16]
 
 	memcpy(&top, ip, sizeof(top));
 	e = v.tbl24[rte_be_to_cpu_32(top) >> 8];
+#pragma GCC unroll 4
 	while (e & FIB6_EXT)
-		e = v.tbl8[(e & FIB6_GROUP_MASK) | *next++];
+		e = *(const uint32_t *)((const char *)v.tbl8 + ((e | *next++) << 2));
 	return e & FIB6_NH_MASK;
 }
 
