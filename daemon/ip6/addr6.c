@@ -178,8 +178,8 @@ int addr6_rule_add(const struct addr6_view *v, unsigned port, const struct fwd_i
 	return 0;
 }
 
-int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int dev,
-                       unsigned *port, char *err, size_t errlen)
+int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int dev, unsigned *port,
+                       char *err, size_t errlen)
 {
 	char a[FWD_IP6_STRLEN];
 	int rc, o;
@@ -386,8 +386,8 @@ int addr6_add(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char
 	if (ip6_addrs[port].n == 0 && (rc = addr6_port_up(port)) < 0)
 		return ERR(-rc, "link-local address: %s", strerror(-rc));
 	if ((rc = route6_connected_add(&s, port)) < 0)
-		return ERR(-rc, "FIB: %s", rc == -ENOSPC ? "full (raise dataplane.fib6_tbl8s)"
-		                                         : strerror(-rc));
+		return ERR(-rc, "FIB: %s",
+		           rc == -ENOSPC ? "full (raise dataplane.fib6_tbl8s)" : strerror(-rc));
 	addr_append(port, p, origin);
 	return 0;
 }
@@ -431,8 +431,9 @@ void addr6_dad_done(uint8_t port, const uint8_t a[16], bool duplicate)
 	fwd_ip6_fmt(a, buf);
 	if (duplicate) {
 		pa->state[i] = ADDR6_DUPLICATE;
-		LOG(WARNING, "%s: address %s is used by another host (duplicate address detection); "
-		             "it is not used",
+		LOG(WARNING,
+		    "%s: address %s is used by another host (duplicate address detection); "
+		    "it is not used",
 		    fwd_ports[port].name, buf);
 		return;
 	}

@@ -14,7 +14,7 @@
 #include "ip6/addr6.h"
 #include "ip6/ip6_config.h"
 
-#define WHY_MAX  200
+#define WHY_MAX       200
 #define CONF_PATH_MAX 48
 
 static void check_addresses(struct fwd_conf_checker *c, const struct fwd_config *cfg,

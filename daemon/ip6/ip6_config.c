@@ -25,7 +25,7 @@
 #include "port/port.h"
 
 struct ip6_want {
-	struct addr6_view addrs;            /* configured addresses per port */
+	struct addr6_view addrs; /* configured addresses per port */
 	uint8_t origin[FWD_MAX_PORTS][FWD_MAX_ADDRS];
 	bool ra[FWD_MAX_PORTS];
 	unsigned n_routes, cap_routes;
@@ -99,8 +99,7 @@ static bool same_prefix(const struct fwd_ip6_prefix *a, const struct fwd_ip6_pre
 	return a->len == b->len && memcmp(a->addr, b->addr, 16) == 0;
 }
 
-static const struct route6_req *find_route(const struct ip6_want *w,
-                                           const struct fwd_ip6_prefix *p)
+static const struct route6_req *find_route(const struct ip6_want *w, const struct fwd_ip6_prefix *p)
 {
 	for (unsigned i = 0; i < w->n_routes; i++)
 		if (same_prefix(&w->routes[i].prefix, p))
@@ -211,7 +210,8 @@ static int keep_rpc(struct ip6_want *w, const struct ip6_want *run, struct fwd_r
 			if (run->origin[p][i] != FWD_ORIGIN_RPC || find_addr(vp, a) >= 0)
 				continue;
 			if (addr6_rule_add(&w->addrs, p, a, why, sizeof(why)) < 0) {
-				fwd_reload_note(log, "address %s on %s (added by fwdctl) removed: %s",
+				fwd_reload_note(log,
+				                "address %s on %s (added by fwdctl) removed: %s",
 				                fwd_ip6_prefix_fmt(a, buf), fwd_ports[p].name, why);
 				continue;
 			}
@@ -255,13 +255,14 @@ static void drop_unwanted(const struct ip6_want *w, const struct ip6_want *run,
 		const struct route6_req *r = &run->routes[i];
 		if (find_route(w, &r->prefix) == NULL &&
 		    route6_del(&r->prefix, err, sizeof(err)) == 0)
-			fwd_reload_note(log, "route %s removed", fwd_ip6_prefix_fmt(&r->prefix, buf));
+			fwd_reload_note(log, "route %s removed",
+			                fwd_ip6_prefix_fmt(&r->prefix, buf));
 	}
 	for (unsigned i = 0; i < run->n_neighs; i++) {
 		const struct neigh_static *n = &run->neighs[i];
 		if (!find_neigh(w, &n->addr, n->port) && neigh_del(n->addr, n->port) == 0)
-			fwd_reload_note(log, "neighbour %s on %s removed", fwd_ip_fmt(&n->addr, buf),
-			                fwd_ports[n->port].name);
+			fwd_reload_note(log, "neighbour %s on %s removed",
+			                fwd_ip_fmt(&n->addr, buf), fwd_ports[n->port].name);
 	}
 }
 
@@ -284,7 +285,8 @@ static int sync_addrs(const struct ip6_want *w, struct fwd_reload_log *log)
 			if (find_addr(&run->port[p], &vp->a[i]) >= 0)
 				continue;
 			fwd_ip6_prefix_fmt(&vp->a[i], buf);
-			if (addr6_add((uint8_t)p, &vp->a[i], w->origin[p][i], err, sizeof(err)) < 0) {
+			if (addr6_add((uint8_t)p, &vp->a[i], w->origin[p][i], err, sizeof(err)) <
+			    0) {
 				fwd_reload_fail(log, "address %s on %s: %s", buf, fwd_ports[p].name,
 				                err);
 				return -EINVAL;

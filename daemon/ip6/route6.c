@@ -28,8 +28,7 @@ static struct fwd_ip ip6_of(const uint8_t a[16])
 }
 
 /* Resolve the gateway's port and take a neighbour reference for it. */
-static int route6_gateway(const struct route6_req *r, struct route6 *rt, char *err,
-                          size_t errlen)
+static int route6_gateway(const struct route6_req *r, struct route6 *rt, char *err, size_t errlen)
 {
 	char via[FWD_IP6_STRLEN];
 	unsigned port;

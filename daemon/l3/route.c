@@ -51,7 +51,8 @@ int l3_route_parse_line(const char *line, struct l3_route *r, char *err, size_t 
 	}
 	if ((n != 3 && n != 5) || strcmp(tok[1], "via") != 0 ||
 	    (n == 5 && strcmp(tok[3], "dev") != 0))
-		return ERR(EINVAL, "expected \"PREFIX via ADDRESS [dev PORT]\" or \"PREFIX blackhole\"");
+		return ERR(EINVAL,
+		           "expected \"PREFIX via ADDRESS [dev PORT]\" or \"PREFIX blackhole\"");
 	if (fwd_ip_parse(tok[2], &r->via) < 0)
 		return ERR(EINVAL, "bad gateway address: %s", tok[2]);
 	if (n == 5 && (p = fwd_port_by_name(tok[4])) == NULL)
@@ -68,8 +69,12 @@ int l3_route_add(const struct l3_route *r, char *err, size_t errlen)
 		           r->prefix.family == AF_INET ? '4' : '6',
 		           r->prefix.family == AF_INET ? '4' : '6');
 	if (r->prefix.family == AF_INET) {
-		struct route4_req q = { fwd_prefix_v4(&r->prefix), r->blackhole, r->via.v4, r->dev,
-			                r->origin, r->replace };
+		struct route4_req q = { fwd_prefix_v4(&r->prefix),
+			                r->blackhole,
+			                r->via.v4,
+			                r->dev,
+			                r->origin,
+			                r->replace };
 		return route4_add(&q, err, errlen);
 	}
 	struct route6_req q = { .prefix = fwd_prefix_v6(&r->prefix),
