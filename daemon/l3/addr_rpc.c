@@ -82,39 +82,39 @@ static int addr_args(struct fwd_rpc_call *call, const char *prefix, const char *
 	return 0;
 }
 
-static int addr_add(struct fwd_rpc_call *call)
+/* Add or remove an address of either family. */
+static int addr_change(struct fwd_rpc_call *call, const char *prefix, const char *port, bool add)
 {
-	const Fwd__AddrAddReq *q = call->req->addr_add;
 	struct fwd_prefix a;
 	struct fwd_port *p;
-	int rc = addr_args(call, q->prefix, q->port, &p, &a);
+	int rc = addr_args(call, prefix, port, &p, &a);
 
 	if (rc < 0)
 		return rc;
 	if (a.family == AF_INET) {
 		struct fwd_ip4_prefix a4 = fwd_prefix_v4(&a);
-		return addr4_add(p->idx, &a4, FWD_ORIGIN_RPC, call->error, sizeof(call->error));
+		return add ? addr4_add(p->idx, &a4, FWD_ORIGIN_RPC, call->error,
+		                       sizeof(call->error))
+		           : addr4_del(p->idx, &a4, call->error, sizeof(call->error));
 	}
 	struct fwd_ip6_prefix a6 = fwd_prefix_v6(&a);
-	return addr6_add(p->idx, &a6, FWD_ORIGIN_RPC, call->error, sizeof(call->error));
+	return add ? addr6_add(p->idx, &a6, FWD_ORIGIN_RPC, call->error, sizeof(call->error))
+	           : addr6_del(p->idx, &a6, call->error, sizeof(call->error));
+}
+
+static int addr_add(struct fwd_rpc_call *call)
+{
+	const Fwd__AddrAddReq *q = call->req->addr_add;
+
+	return addr_change(call, q->prefix, q->port, true);
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_ADDR_ADD, addr_add, FWD_RPC_CHANGE);
 
 static int addr_del(struct fwd_rpc_call *call)
 {
 	const Fwd__AddrDelReq *q = call->req->addr_del;
-	struct fwd_prefix a;
-	struct fwd_port *p;
-	int rc = addr_args(call, q->prefix, q->port, &p, &a);
 
-	if (rc < 0)
-		return rc;
-	if (a.family == AF_INET) {
-		struct fwd_ip4_prefix a4 = fwd_prefix_v4(&a);
-		return addr4_del(p->idx, &a4, call->error, sizeof(call->error));
-	}
-	struct fwd_ip6_prefix a6 = fwd_prefix_v6(&a);
-	return addr6_del(p->idx, &a6, call->error, sizeof(call->error));
+	return addr_change(call, q->prefix, q->port, false);
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_ADDR_DEL, addr_del, FWD_RPC_CHANGE);
 
