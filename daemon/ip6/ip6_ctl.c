@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* IPv6 life cycle: FIB and RIB, NDP, the link-local address of every l3
- * port, the input workers hand IPv6 frames to; then the config applied
- * (ip6_config.c). */
+ * port, the input workers hand IPv6 frames to (the config is applied by
+ * l3/l3_config.c). */
 #include <errno.h>
 #include <string.h>
 
@@ -11,11 +11,9 @@
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/module.h"
-#include "core/reload.h"
 #include "ip6/addr6.h"
 #include "ip6/ip6.h"
 #include "ip6/input.h"
-#include "ip6/ip6_config.h"
 #include "ip6/ndp.h"
 #include "port/port.h"
 
@@ -24,19 +22,6 @@
 struct fib6 *ip6_fib;
 struct rib6 ip6_rib;
 static struct event *reclaim_ev;
-
-static int ip6_config_start(const struct fwd_config *cfg)
-{
-	struct fwd_reload_log log = { 0 };
-	int rc = ip6_config_apply(cfg, &log);
-
-	if (rc < 0)
-		LOG(ERR, "%s", log.errors > 0 ? log.lines[log.last_error] : strerror(-rc));
-	else
-		ip6_config_commit();
-	fwd_reload_log_free(&log);
-	return rc;
-}
 
 static void ip6_reclaim(void *arg)
 {
@@ -65,7 +50,7 @@ static int ip6_init(const struct fwd_config *cfg)
 	for (unsigned p = 0; p < fwd_n_ports; p++)
 		if (fwd_ports[p].mode == FWD_MODE_L3 && (rc = addr6_port_up((uint8_t)p)) < 0)
 			return rc;
-	return ip6_config_start(cfg);
+	return 0;
 }
 
 static void ip6_fini(void)
