@@ -34,6 +34,10 @@ COVER = (["%d.0.0.0/4" % (16 * i) for i in range(12)] +
          ["%d.0.0.0/5" % (192 + 8 * i) for i in range(4)])
 
 
+# IPv6: the prefix of gen_pcap6.py's traffic, through one gateway on the sink
+V6_ROUTE = "2001:200:0:1::/64"
+V6_SRC_NET, V6_SINK_NET, V6_GATEWAY = "2001:2::1/48", "2001:db8:ffff::1/64", "2001:db8:ffff::2"
+
 CONTROL_CPU = 0       # where the bench itself, fwdctl and route_churn run
 
 
@@ -71,6 +75,7 @@ class Paths:
         self.pcap64 = os.path.join(self.traffic, "64.pcap")
         self.pcap_imix = os.path.join(self.traffic, "imix.pcap")
         self.traffic_routes = os.path.join(self.traffic, "traffic.txt")
+        self.pcap62v6 = os.path.join(self.traffic, "62v6.pcap")
         os.makedirs(self.run, exist_ok=True)
 
 
@@ -90,11 +95,16 @@ def prepare_inputs(p):
         os.makedirs(p.traffic, exist_ok=True)
         subprocess.run([PY, os.path.join(ROOT, "tests/bench/gen_pcap.py"), p.table, str(FLOWS),
                         p.traffic], check=True)
+    if not os.path.exists(p.pcap62v6):
+        log("generating IPv6 traffic: %d flows, 62 B ..." % FLOWS)
+        subprocess.run([PY, os.path.join(ROOT, "tests/bench/gen_pcap6.py"), str(FLOWS),
+                        p.pcap62v6 + ".tmp"], check=True)
+        os.rename(p.pcap62v6 + ".tmp", p.pcap62v6)
     rules = os.path.join(p.out, "l3fwd-v4.cfg")
     with open(rules, "w") as f:
         f.write("".join("R%s 1\n" % c for c in COVER))
     with open(os.path.join(p.out, "l3fwd-v6.cfg"), "w") as f:
-        f.write("R2001:db8::/32 1\n")
+        f.write("R2001:db8::/32 1\nR%s 1\n" % V6_ROUTE)
 
 
 # ---------------------------------------------------------------- hugepages
@@ -374,11 +384,13 @@ class L3fwd(DpdkApp):
 
 class Fwd(Program):
     """fwd-daemon in xconnect mode, or routing (l3) with the 16 covering routes
-    and static neighbours, optionally with the full table loaded on top."""
+    and static neighbours, optionally with the full table loaded on top; with
+    ipv6, also V6_ROUTE through V6_GATEWAY (gen_pcap6.py's traffic)."""
 
-    def __init__(self, paths, name, label, pcap, mode, burst=32, full_table=False, wrapper=None):
+    def __init__(self, paths, name, label, pcap, mode, burst=32, full_table=False, wrapper=None,
+                 ipv6=False):
         super().__init__(paths, name, label, pcap, burst, wrapper)
-        self.mode, self.full_table = mode, full_table
+        self.mode, self.full_table, self.ipv6 = mode, full_table, ipv6
         self.sock = os.path.join(paths.run, name + ".sock")
         self.conf = os.path.join(paths.run, name + ".yaml")
         self.load_seconds = None
@@ -400,10 +412,17 @@ class Fwd(Program):
                          for i, c in enumerate(COVER))
         neigh = "".join("  - { address: %s, mac: \"%s\", port: sink }\n" %
                         (g, GATEWAY_MAC % (2 + i)) for i, g in enumerate(GATEWAYS))
+        src_net, sink_net = SRC_NET, SINK_NET
+        if self.ipv6:
+            src_net += ", " + V6_SRC_NET
+            sink_net += ", " + V6_SINK_NET
+            routes += "  - { prefix: %s, via: %s }\n" % (V6_ROUTE, V6_GATEWAY)
+            neigh += "  - { address: %s, mac: \"%s\", port: sink }\n" % (V6_GATEWAY,
+                                                                       GATEWAY_MAC % 2)
         return head + (
             "  - { name: src, device: \"%s\", mode: l3, addresses: [%s] }\n"
             "  - { name: sink, device: \"%s\", mode: l3, addresses: [%s] }\n"
-            "routes:\n%sneighbors:\n%s" % (src, SRC_NET, sink, SINK_NET, routes, neigh))
+            "routes:\n%sneighbors:\n%s" % (src, src_net, sink, sink_net, routes, neigh))
 
     def command(self):
         with open(self.conf, "w") as f:
