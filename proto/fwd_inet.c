@@ -291,3 +291,18 @@ struct fwd_prefix fwd_prefix_of6(const struct fwd_ip6_prefix *p)
 	memcpy(r.v6, p->addr, sizeof(r.v6));
 	return r;
 }
+
+int fwd_prefix_cmp(const struct fwd_prefix *a, const struct fwd_prefix *b)
+{
+	int d;
+
+	if (a->family != b->family)
+		return a->family < b->family ? -1 : 1;
+	if (a->family == AF_INET6)
+		d = memcmp(a->v6, b->v6, sizeof(a->v6));
+	else
+		d = a->v4 < b->v4 ? -1 : a->v4 > b->v4;
+	if (d != 0)
+		return d < 0 ? -1 : 1;
+	return a->len < b->len ? -1 : a->len > b->len;
+}

@@ -83,6 +83,8 @@ int fwd_prefix_parse(const char *s, struct fwd_prefix *p, bool host_bits_ok);
 char *fwd_ip_fmt(const struct fwd_ip *a, char buf[FWD_IP_STRLEN]);
 char *fwd_prefix_fmt(const struct fwd_prefix *p, char buf[FWD_PREFIX_STRLEN]);
 bool fwd_ip_eq(const struct fwd_ip *a, const struct fwd_ip *b);
+/* Order: IPv4 before IPv6, then address, then length (qsort-style result). */
+int fwd_prefix_cmp(const struct fwd_prefix *a, const struct fwd_prefix *b);
 
 static inline struct fwd_ip fwd_ip_v4(uint32_t ip)
 {

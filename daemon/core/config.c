@@ -29,6 +29,40 @@ void fwd_config_free(struct fwd_config *cfg)
 	free(cfg);
 }
 
+/* Room for one more element of a heap list of *n, grown by doubling. */
+static void *grow(void **arr, unsigned n, size_t size)
+{
+	if (n > 0 && (n & (n - 1)) != 0)
+		return (char *)*arr + (size_t)n * size;
+	void *v = realloc(*arr, (n ? 2 * (size_t)n : 16) * size);
+	if (v == NULL)
+		return NULL;
+	*arr = v;
+	return (char *)v + (size_t)n * size;
+}
+
+struct fwd_conf_route *fwd_config_add_route(struct fwd_config *cfg)
+{
+	struct fwd_conf_route *r = grow((void **)&cfg->routes, cfg->n_routes, sizeof(*r));
+
+	if (r != NULL) {
+		memset(r, 0, sizeof(*r));
+		cfg->n_routes++;
+	}
+	return r;
+}
+
+struct fwd_conf_neigh *fwd_config_add_neigh(struct fwd_config *cfg)
+{
+	struct fwd_conf_neigh *n = grow((void **)&cfg->neighs, cfg->n_neighs, sizeof(*n));
+
+	if (n != NULL) {
+		memset(n, 0, sizeof(*n));
+		cfg->n_neighs++;
+	}
+	return n;
+}
+
 const struct fwd_conf_port *fwd_config_port(const struct fwd_config *cfg, const char *name)
 {
 	for (unsigned i = 0; i < cfg->n_ports; i++)

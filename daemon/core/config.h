@@ -67,7 +67,8 @@ struct fwd_conf_port {
 	uint16_t txd;              /* default 1024 */
 	uint16_t mtu;              /* default 1500 */
 	unsigned n_addresses;
-	struct fwd_ip4_prefix addresses[FWD_MAX_ADDRS]; /* l3 only */
+	struct fwd_prefix addresses[FWD_MAX_ADDRS]; /* l3 only; either family */
+	bool ra;                                    /* IPv6 router advertisements; default false */
 	struct fwd_conf_pos pos;
 };
 
@@ -79,15 +80,15 @@ struct fwd_conf_bridge {
 };
 
 struct fwd_conf_route {
-	struct fwd_ip4_prefix prefix; /* normalised: host bits cleared */
+	struct fwd_prefix prefix; /* either family; host bits clear */
 	bool blackhole;
-	uint32_t via;           /* host order; 0 when blackhole */
+	struct fwd_ip via;      /* the prefix's family; family 0 when blackhole */
 	char dev[FWD_NAME_MAX]; /* extension: optional egress port */
 	struct fwd_conf_pos pos;
 };
 
 struct fwd_conf_neigh {
-	uint32_t address; /* host order */
+	struct fwd_ip address; /* either family */
 	uint8_t mac[6];
 	char port[FWD_NAME_MAX];
 	struct fwd_conf_pos pos;
@@ -113,9 +114,10 @@ struct fwd_config {
 		                           * 16384 or half of nexthops if less; below nexthops */
 		uint32_t fib_tbl8s;       /* extension: FIB tbl8 groups (routes longer than /24
 		                           * and neighbours share them), default 32768 */
-		uint32_t nexthops;        /* extension: next-hop table size, default 65536 */
-		uint32_t icmp_rate;       /* extension: ICMP errors per second, 0 = unlimited,
-		                           * default 100 (RFC 1812 4.3.2.8) */
+		uint32_t fib6_tbl8s; /* extension: IPv6 FIB groups, default in ip6/ip6_schema.c */
+		uint32_t nexthops;   /* extension: next-hop table size, default 65536 */
+		uint32_t icmp_rate;  /* extension: ICMP errors per second, 0 = unlimited,
+		                      * default 100 (RFC 1812 4.3.2.8) */
 	} dataplane;
 
 	struct {
@@ -153,6 +155,14 @@ void fwd_config_free(struct fwd_config *cfg);
 
 /* Write cfg as YAML that fwd_config_load accepts and that loads back equal. */
 int fwd_config_emit(const struct fwd_config *cfg, FILE *out);
+
+/*
+ * Append a zeroed route or neighbour to a config built in memory (the
+ * running config): the heap arrays grow by doubling from a count of 0 or
+ * one that was left by these (not by the loader). NULL when out of memory.
+ */
+struct fwd_conf_route *fwd_config_add_route(struct fwd_config *cfg);
+struct fwd_conf_neigh *fwd_config_add_neigh(struct fwd_config *cfg);
 
 /* Lookups by name; NULL when absent. */
 const struct fwd_conf_port *fwd_config_port(const struct fwd_config *cfg, const char *name);

@@ -47,9 +47,10 @@ static uint32_t load_uint(const char *src, size_t size)
 
 static void emit_scalar(FILE *out, const struct conf_field *f, const char *src)
 {
-	char buf[FWD_PREFIX4_STRLEN];
+	char buf[FWD_PREFIX_STRLEN];
+	struct fwd_prefix pf;
+	struct fwd_ip ip;
 	const char *s;
-	uint32_t v;
 	int e;
 
 	switch (f->kind) {
@@ -70,14 +71,14 @@ static void emit_scalar(FILE *out, const struct conf_field *f, const char *src)
 		memcpy(&e, src, sizeof(e));
 		fputs(f->names[e], out);
 		break;
-	case CONF_IP4:
-		memcpy(&v, src, sizeof(v));
-		fputs(fwd_ip4_fmt(v, buf), out);
+	case CONF_IP:
+		memcpy(&ip, src, sizeof(ip));
+		fputs(fwd_ip_fmt(&ip, buf), out);
 		break;
 	case CONF_ADDR:
 	case CONF_NET:
-		fputs(fwd_ip4_prefix_fmt((const struct fwd_ip4_prefix *)(const void *)src, buf),
-		      out);
+		memcpy(&pf, src, sizeof(pf));
+		fputs(fwd_prefix_fmt(&pf, buf), out);
 		break;
 	case CONF_MAC:
 		fprintf(out, "\"%s\"", fwd_mac_fmt((const uint8_t *)src, buf));
@@ -90,16 +91,12 @@ static void emit_scalar(FILE *out, const struct conf_field *f, const char *src)
 /* Optional keys that have no value: an empty name, an absent next hop. */
 static bool unset(const struct conf_field *f, const char *src)
 {
-	uint32_t v;
-
 	if (f->required)
 		return false;
 	if (f->kind == CONF_STR)
 		return f->min > 0 && f->def_str == NULL && src[0] == '\0';
-	if (f->kind == CONF_IP4) {
-		memcpy(&v, src, sizeof(v));
-		return v == 0;
-	}
+	if (f->kind == CONF_IP)
+		return ((const struct fwd_ip *)(const void *)src)->family == 0;
 	return false;
 }
 

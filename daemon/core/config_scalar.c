@@ -156,19 +156,23 @@ static int decode_enum(struct conf_ctx *c, const struct conf_field *f, const str
 	return -EINVAL;
 }
 
-static int decode_ip4(struct conf_ctx *c, const struct conf_field *f, const struct ynode *n,
-                      char *dst, const char *path)
+/* Either family: a value with a colon is read as IPv6 (and told so when bad). */
+static int decode_ip(struct conf_ctx *c, const struct conf_field *f, const struct ynode *n,
+                     char *dst, const char *path)
 {
 	char q[CONF_QUOTE_MAX + 8];
-	uint32_t a;
+	struct fwd_ip a;
 
 	(void)f;
-	if (fwd_ip4_parse(n->str, &a) == 0) {
+	if (fwd_ip_parse(n->str, &a) == 0) {
 		memcpy(dst, &a, sizeof(a));
 		return 0;
 	}
-	conf_err(&c->diag, n->pos, "%s: '%s' is not an IPv4 address (expected A.B.C.D)", path,
-	         Q(n, q));
+	if (strchr(n->str, ':') != NULL)
+		conf_err(&c->diag, n->pos, "%s: '%s' is not an IPv6 address", path, Q(n, q));
+	else
+		conf_err(&c->diag, n->pos, "%s: '%s' is not an IPv4 address (expected A.B.C.D)",
+		         path, Q(n, q));
 	return -EINVAL;
 }
 
@@ -188,23 +192,28 @@ static int decode_mac(struct conf_ctx *c, const struct conf_field *f, const stru
 static int decode_prefix(struct conf_ctx *c, const struct conf_field *f, const struct ynode *n,
                          char *dst, const char *path)
 {
-	char q[CONF_QUOTE_MAX + 8], norm[FWD_PREFIX4_STRLEN];
-	/* "/N" is required: a bare address as a prefix is more often a slip than a /32 */
-	bool slash = strchr(n->str, '/') != NULL;
-	struct fwd_ip4_prefix p;
+	char q[CONF_QUOTE_MAX + 8], norm[FWD_PREFIX_STRLEN];
+	/* "/N" is required: a bare address as a prefix is more often a slip than a host */
+	bool slash = strchr(n->str, '/') != NULL, v6 = strchr(n->str, ':') != NULL;
+	struct fwd_prefix p;
 
-	if (slash && fwd_ip4_prefix_parse(n->str, &p, f->kind == CONF_ADDR) == 0) {
+	if (slash && fwd_prefix_parse(n->str, &p, f->kind == CONF_ADDR) == 0) {
 		memcpy(dst, &p, sizeof(p));
 		return 0;
 	}
-	if (slash && f->kind == CONF_NET && fwd_ip4_prefix_parse(n->str, &p, true) == 0) {
-		p.addr &= fwd_ip4_mask(p.len);
+	if (slash && f->kind == CONF_NET && fwd_prefix_parse(n->str, &p, true) == 0) {
+		if (p.family == AF_INET6)
+			fwd_ip6_mask(p.v6, p.len);
+		else
+			p.v4 &= fwd_ip4_mask(p.len);
 		conf_err(&c->diag, n->pos, "%s: %s has host bits set (the prefix is %s)", path,
-		         Q(n, q), fwd_ip4_prefix_fmt(&p, norm));
+		         Q(n, q), fwd_prefix_fmt(&p, norm));
 		return -EINVAL;
 	}
-	conf_err(&c->diag, n->pos, "%s: '%s' is not an IPv4 %s (expected A.B.C.D/N, N = 0..32)",
-	         path, Q(n, q), f->kind == CONF_NET ? "prefix" : "address with prefix length");
+	conf_err(&c->diag, n->pos, "%s: '%s' is not an %s %s (expected %s)", path, Q(n, q),
+	         v6 ? "IPv6" : "IPv4",
+	         f->kind == CONF_NET ? "prefix" : "address with prefix length",
+	         v6 ? "X:X::X/N, N = 0..128" : "A.B.C.D/N, N = 0..32");
 	return -EINVAL;
 }
 
@@ -220,9 +229,9 @@ static const struct {
 	[CONF_UINT] = { decode_uint, "a number" },
 	[CONF_BOOL] = { decode_bool, "true or false" },
 	[CONF_ENUM] = { decode_enum, "a single value" },
-	[CONF_IP4] = { decode_ip4, "an IPv4 address" },
-	[CONF_ADDR] = { decode_prefix, "an IPv4 address/N" },
-	[CONF_NET] = { decode_prefix, "an IPv4 prefix" },
+	[CONF_IP] = { decode_ip, "an IP address" },
+	[CONF_ADDR] = { decode_prefix, "an IP address/N" },
+	[CONF_NET] = { decode_prefix, "an IP prefix" },
 	[CONF_MAC] = { decode_mac, "a MAC address" },
 };
 

@@ -22,9 +22,9 @@ enum conf_kind {
 	CONF_UINT, /* uint8/16/32_t by size; strict decimal, min..max */
 	CONF_BOOL, /* true | false */
 	CONF_ENUM, /* int, one of names[] */
-	CONF_IP4,  /* uint32_t, host order */
-	CONF_ADDR, /* struct fwd_ip4_prefix "A.B.C.D/N", host bits kept */
-	CONF_NET,  /* struct fwd_ip4_prefix, host bits must be clear */
+	CONF_IP,   /* struct fwd_ip, either family */
+	CONF_ADDR, /* struct fwd_prefix "A.B.C.D/N" or "X::X/N", host bits kept */
+	CONF_NET,  /* struct fwd_prefix, host bits must be clear */
 	CONF_MAC,  /* uint8_t[6] */
 	CONF_MAP,  /* a mapping described by sub[] (off 0: a section of its parent) */
 	CONF_LIST, /* a sequence of *sub, count at count_off, min..max entries */

@@ -52,8 +52,15 @@ void addr4_view_config(struct addr4_view *v, const struct fwd_config *cfg)
 	v->n_ports = cfg->n_ports;
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
 		const struct fwd_conf_port *p = &cfg->ports[i];
-		v->port[i] = (struct addr4_view_port){ p->name, p->mode == FWD_MODE_L3,
-			                               p->n_addresses, p->addresses };
+		unsigned n = 0;
+
+		for (unsigned k = 0; k < p->n_addresses; k++)
+			if (p->addresses[k].family == AF_INET) {
+				v->store[i][n] = fwd_prefix_v4(&p->addresses[k]);
+				v->index[i][n++] = (uint8_t)k;
+			}
+		v->port[i] =
+		        (struct addr4_view_port){ p->name, p->mode == FWD_MODE_L3, n, v->store[i] };
 	}
 }
 

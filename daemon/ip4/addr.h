@@ -37,11 +37,14 @@ struct addr4_view {
 		unsigned n;
 		const struct fwd_ip4_prefix *a;
 	} port[FWD_MAX_PORTS];
+	/* a config's IPv4 addresses (addr4_view_config), which a[] then points at */
+	struct fwd_ip4_prefix store[FWD_MAX_PORTS][FWD_MAX_ADDRS];
+	uint8_t index[FWD_MAX_PORTS][FWD_MAX_ADDRS]; /* store's index in the port's list */
 };
 
 /* The running addresses (kept up to date by addr4_add and addr4_del). */
 const struct addr4_view *addr4_running(void);
-/* A config's addresses, all of them. */
+/* A config's IPv4 addresses, all of them (the other family's left out). */
 void addr4_view_config(struct addr4_view *v, const struct fwd_config *cfg);
 
 /* The rules: 0, or -errno with a message in err (which may be NULL). */

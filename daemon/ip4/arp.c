@@ -136,8 +136,8 @@ static int arp_parse(const struct rte_mbuf *m, uint8_t port, struct arp_msg *a)
 	if (!rte_is_valid_assigned_ether_addr(&a->sha) || is_our_mac(&a->sha))
 		return FWD_DROP_ARP_INVALID;
 	if (a->sip == 0 ? a->op != RTE_ARP_OP_REQUEST
-	                : arp_check(port, &(struct fwd_ip){ .family = AF_INET, .v4 = a->sip },
-	                            NULL, NULL, 0) < 0 &&
+	                : arp_check(port, &(struct fwd_ip){ .family = AF_INET, .v4 = a->sip }, NULL,
+	                            NULL, 0) < 0 &&
 	                          !addr4_is_local(a->sip))
 		return FWD_DROP_ARP_INVALID;
 	return -1;

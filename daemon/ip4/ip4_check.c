@@ -30,9 +30,13 @@ static void check_addresses(struct fwd_conf_checker *c, const struct fwd_config 
                             struct addr4_view *v)
 {
 	char why[WHY_MAX], at[CONF_PATH_MAX];
+	unsigned count[FWD_MAX_PORTS];
 
+	for (unsigned i = 0; i < cfg->n_ports; i++)
+		count[i] = v->port[i].n;
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
 		const struct fwd_conf_port *p = &cfg->ports[i];
+		/* for both families: IPv6's check leaves this one to IPv4's */
 		if (p->n_addresses > 0 && p->mode != FWD_MODE_L3) {
 			snprintf(at, sizeof(at), "ports[%u].addresses[0]", i);
 			fwd_conf_error(c, at,
@@ -43,14 +47,17 @@ static void check_addresses(struct fwd_conf_checker *c, const struct fwd_config 
 		/* as start-up adds them: each against the ones before it */
 		for (unsigned j = i; j < cfg->n_ports; j++)
 			v->port[j].n = 0;
-		for (unsigned k = 0; k < p->n_addresses; k++) {
+		unsigned n = count[i];
+
+		for (unsigned k = 0; k < n; k++) {
 			v->port[i].n = k;
-			if (addr4_rule_add(v, i, &p->addresses[k], why, sizeof(why)) < 0) {
-				snprintf(at, sizeof(at), "ports[%u].addresses[%u]", i, k);
+			if (addr4_rule_add(v, i, &v->store[i][k], why, sizeof(why)) < 0) {
+				snprintf(at, sizeof(at), "ports[%u].addresses[%u]", i,
+				         v->index[i][k]);
 				fwd_conf_error(c, at, "%s", why);
 			}
 		}
-		v->port[i].n = p->n_addresses;
+		v->port[i].n = n;
 	}
 }
 
@@ -74,11 +81,14 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
                         const struct addr4_view *v, unsigned i)
 {
 	const struct fwd_conf_route *r = &cfg->routes[i];
+	struct fwd_ip4_prefix prefix = fwd_prefix_v4(&r->prefix);
 	char at[CONF_PATH_MAX], why[WHY_MAX];
 	unsigned port;
 	int dev = -1;
 
-	if (addr4_rule_route(v, &r->prefix, why, sizeof(why)) < 0)
+	if (r->prefix.family != AF_INET)
+		return;
+	if (addr4_rule_route(v, &prefix, why, sizeof(why)) < 0)
 		fwd_conf_error(c, path(at, "routes", i, "prefix"), "%s", why);
 	if (r->blackhole) {
 		if (fwd_conf_given(c, path(at, "routes", i, "via")))
@@ -95,7 +105,10 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 	}
 	if (r->dev[0] && (dev = named_l3(c, cfg, v, r->dev, path(at, "routes", i, "dev"))) < 0)
 		return;
-	if (addr4_rule_gateway(v, r->via, dev, &port, why, sizeof(why)) < 0)
+	if (r->via.family != AF_INET)
+		fwd_conf_error(c, path(at, "routes", i, "via"),
+		               "an IPv4 route needs an IPv4 next hop");
+	else if (addr4_rule_gateway(v, r->via.v4, dev, &port, why, sizeof(why)) < 0)
 		fwd_conf_error(c, path(at, "routes", i, "via"), "%s", why);
 }
 
@@ -104,18 +117,19 @@ static int route_cmp(const void *a, const void *b)
 	const struct fwd_conf_route *x = *(const struct fwd_conf_route *const *)a;
 	const struct fwd_conf_route *y = *(const struct fwd_conf_route *const *)b;
 
-	if (x->prefix.addr != y->prefix.addr)
-		return x->prefix.addr < y->prefix.addr ? -1 : 1;
-	if (x->prefix.len != y->prefix.len)
-		return x->prefix.len < y->prefix.len ? -1 : 1;
+	int d = fwd_prefix_cmp(&x->prefix, &y->prefix);
+
+	if (d != 0)
+		return d;
 	return x < y ? -1 : x > y; /* stable: the first written sorts first */
 }
 
-/* Duplicates by sorting: a config may carry tens of thousands of routes. */
+/* Duplicates by sorting: a config may carry tens of thousands of routes.
+ * Of both families: IPv6's check leaves this one to IPv4's. */
 static void check_route_dups(struct fwd_conf_checker *c, const struct fwd_config *cfg)
 {
 	const struct fwd_conf_route **v = calloc(cfg->n_routes ? cfg->n_routes : 1, sizeof(*v));
-	char buf[FWD_PREFIX4_STRLEN], at[CONF_PATH_MAX];
+	char buf[FWD_PREFIX_STRLEN], at[CONF_PATH_MAX];
 
 	if (v == NULL) {
 		fwd_conf_error(c, "", "out of memory");
@@ -127,13 +141,13 @@ static void check_route_dups(struct fwd_conf_checker *c, const struct fwd_config
 	for (unsigned i = 1, first = 0; i < cfg->n_routes && !fwd_conf_full(c); i++) {
 		const struct fwd_conf_route *r = v[i], *f = v[first];
 
-		if (r->prefix.addr != f->prefix.addr || r->prefix.len != f->prefix.len) {
+		if (fwd_prefix_cmp(&r->prefix, &f->prefix) != 0) {
 			first = i;
 			continue;
 		}
 		fwd_conf_error(c, path(at, "routes", (unsigned)(r - cfg->routes), "prefix"),
 		               "duplicate route for %s (first at line %u)",
-		               fwd_ip4_prefix_fmt(&r->prefix, buf), f->pos.line);
+		               fwd_prefix_fmt(&r->prefix, buf), f->pos.line);
 	}
 	free(v);
 }
@@ -142,19 +156,21 @@ static void check_neigh(struct fwd_conf_checker *c, const struct fwd_config *cfg
                         const struct addr4_view *v, unsigned i)
 {
 	const struct fwd_conf_neigh *n = &cfg->neighs[i];
-	char at[CONF_PATH_MAX], why[WHY_MAX], buf[FWD_IP4_STRLEN];
+	char at[CONF_PATH_MAX], why[WHY_MAX], buf[FWD_IP_STRLEN];
 	int pi = named_l3(c, cfg, v, n->port, path(at, "neighbors", i, "port"));
 
-	if (pi >= 0 && addr4_rule_neigh(v, (unsigned)pi, n->address, NULL, why, sizeof(why)) < 0)
+	/* the port, MAC and duplicates of both families; the address rule is each family's */
+	if (pi >= 0 && n->address.family == AF_INET &&
+	    addr4_rule_neigh(v, (unsigned)pi, n->address.v4, NULL, why, sizeof(why)) < 0)
 		fwd_conf_error(c, path(at, "neighbors", i, "address"), "%s", why);
 	if (addr4_rule_mac(n->mac, why, sizeof(why)) < 0)
 		fwd_conf_error(c, path(at, "neighbors", i, "mac"), "%s", why);
 	for (unsigned j = 0; j < i; j++)
-		if (cfg->neighs[j].address == n->address &&
+		if (fwd_ip_eq(&cfg->neighs[j].address, &n->address) &&
 		    strcmp(cfg->neighs[j].port, n->port) == 0)
 			fwd_conf_error(c, path(at, "neighbors", i, "address"),
 			               "duplicate neighbour %s on port '%s' (first at line %u)",
-			               fwd_ip4_fmt(n->address, buf), n->port,
+			               fwd_ip_fmt(&n->address, buf), n->port,
 			               cfg->neighs[j].pos.line);
 }
 

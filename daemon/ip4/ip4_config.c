@@ -160,24 +160,27 @@ static int want_config(struct ip4_want *w, const struct fwd_config *cfg)
 	for (unsigned p = 0; p < cfg->n_ports && p < w->n_ports; p++) {
 		struct ip4_port_addrs *pa = &w->addrs[p];
 		for (unsigned i = 0; i < cfg->ports[p].n_addresses; i++) {
-			pa->a[pa->n] = cfg->ports[p].addresses[i];
+			if (cfg->ports[p].addresses[i].family != AF_INET)
+				continue;
+			pa->a[pa->n] = fwd_prefix_v4(&cfg->ports[p].addresses[i]);
 			pa->origin[pa->n++] = FWD_ORIGIN_CONFIG;
 		}
 	}
 	for (unsigned i = 0; i < cfg->n_routes && rc == 0; i++) {
 		const struct fwd_conf_route *cr = &cfg->routes[i];
 		const struct fwd_port *dev = cr->dev[0] ? fwd_port_by_name(cr->dev) : NULL;
-		struct want_route r = { cr->prefix, cr->blackhole, cr->via, dev ? dev->idx : -1,
-			                FWD_ORIGIN_CONFIG };
-		rc = want_route(w, &r);
+		struct want_route r = { fwd_prefix_v4(&cr->prefix), cr->blackhole, cr->via.v4,
+			                dev ? dev->idx : -1, FWD_ORIGIN_CONFIG };
+		if (cr->prefix.family == AF_INET)
+			rc = want_route(w, &r);
 	}
 	for (unsigned i = 0; i < cfg->n_neighs && rc == 0; i++) {
 		const struct fwd_conf_neigh *cn = &cfg->neighs[i];
 		const struct fwd_port *p = fwd_port_by_name(cn->port);
-		struct neigh_static n = { fwd_ip_v4(cn->address), p ? p->idx : 0,
-			                  FWD_ORIGIN_CONFIG };
+		struct neigh_static n = { cn->address, p ? p->idx : 0, FWD_ORIGIN_CONFIG };
 		memcpy(n.mac.addr_bytes, cn->mac, sizeof(cn->mac));
-		rc = want_neigh(w, &n);
+		if (cn->address.family == AF_INET)
+			rc = want_neigh(w, &n);
 	}
 	return rc;
 }
@@ -203,7 +206,8 @@ static int want_running(struct ip4_want *w)
 			rc = want_route(w, &r);
 	}
 	while (rc == 0 && neigh_static_next(&pos, &ns))
-		rc = want_neigh(w, &ns);
+		if (ns.addr.family == AF_INET)
+			rc = want_neigh(w, &ns);
 	return rc;
 }
 

@@ -17,18 +17,18 @@ typedef struct fwd_conf_route R;
 typedef struct fwd_conf_neigh N;
 
 static const struct conf_field port_address = { .kind = CONF_ADDR,
-	                                        .size = sizeof(struct fwd_ip4_prefix) };
+	                                        .size = sizeof(struct fwd_prefix) };
 
 static const struct conf_field route_fields[] = {
 	CONF_F("prefix", CONF_NET, R, prefix, .required = true),
-	CONF_F("via", CONF_IP4, R, via),
+	CONF_F("via", CONF_IP, R, via),
 	CONF_F("dev", CONF_STR, R, dev, .min = 1),
 	CONF_F("blackhole", CONF_BOOL, R, blackhole, .def = false),
 	{ .key = NULL },
 };
 
 static const struct conf_field neigh_fields[] = {
-	CONF_F("address", CONF_IP4, N, address, .required = true),
+	CONF_F("address", CONF_IP, N, address, .required = true),
 	CONF_F("mac", CONF_MAC, N, mac, .required = true),
 	CONF_F("port", CONF_STR, N, port, .min = 1, .required = true),
 	{ .key = NULL },

@@ -36,7 +36,7 @@ const char *addr6_state_name(enum addr6_state s);
 #define ADDR6_MAX (FWD_MAX_ADDRS + 1) /* the configured ones and the link-local */
 
 struct ip6_port_addrs {
-	unsigned n; /* 0 on a port that is not l3 */
+	unsigned n;                         /* 0 on a port that is not l3 */
 	struct fwd_ip6_prefix a[ADDR6_MAX]; /* a[0]: the link-local address */
 	uint8_t origin[ADDR6_MAX];          /* enum fwd_origin (ADDRESS for the link-local) */
 	uint8_t state[ADDR6_MAX];           /* enum addr6_state */
@@ -63,8 +63,8 @@ int addr6_rule_add(const struct addr6_view *v, unsigned port, const struct fwd_i
                    char *err, size_t errlen);
 /* A gateway: on a connected prefix (of dev when dev >= 0), or link-local
  * with dev given; not ours. *port is where it is reached. */
-int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int dev,
-                       unsigned *port, char *err, size_t errlen);
+int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int dev, unsigned *port,
+                       char *err, size_t errlen);
 int addr6_rule_route(const struct addr6_view *v, const struct fwd_ip6_prefix *p, char *err,
                      size_t errlen);
 /* A neighbour: a unicast address on one of port's prefixes or link-local, not ours. */

@@ -145,8 +145,8 @@ enum neigh_heard_result {
  * only for a host that asked for one of our addresses, and then stale. The
  * resolver counts the result under its own names.
  */
-enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port,
-                                    const struct rte_ether_addr *mac, enum neigh_heard_how how);
+enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac,
+                                    enum neigh_heard_how how);
 
 /* Another host claims our address a: should that be logged now? (One line
  * per address a minute; the resolver counts every one.) */

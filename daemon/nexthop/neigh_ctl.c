@@ -73,13 +73,34 @@ static int neigh_reload_apply(const struct fwd_config *cur, const struct fwd_con
 	return 0;
 }
 
-/* Static neighbours come with the addresses they need (ip4/ip4_config.c). */
+/* The static neighbours of both families as they run, for `config show`. */
+static int neigh_running(struct fwd_config *run, uint64_t *omitted)
+{
+	struct neigh_static ns;
+	uint32_t pos = 0;
+
+	(void)omitted;
+	while (neigh_static_next(&pos, &ns)) {
+		struct fwd_conf_neigh *cn = fwd_config_add_neigh(run);
+
+		if (cn == NULL)
+			return -ENOMEM;
+		cn->address = ns.addr;
+		memcpy(cn->mac, ns.mac.addr_bytes, sizeof(cn->mac));
+		snprintf(cn->port, sizeof(cn->port), "%s", fwd_ports[ns.port].name);
+	}
+	return 0;
+}
+
+/* Static neighbours come with the addresses they need (ip4/ip4_config.c,
+ * ip6/ip6_config.c). */
 static struct fwd_module neigh_module = {
 	.name = "nexthop",
 	.depends_on = "punt",
 	.init = neigh_init,
 	.fini = neigh_fini,
 	.reload_apply = neigh_reload_apply,
+	.running = neigh_running,
 };
 FWD_MODULE(neigh_module);
 

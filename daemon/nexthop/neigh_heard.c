@@ -23,8 +23,8 @@ static struct {
 	uint64_t logged_ms;
 } conflicts[CONFLICT_SLOTS];
 
-enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port,
-                                    const struct rte_ether_addr *mac, enum neigh_heard_how how)
+enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac,
+                                    enum neigh_heard_how how)
 {
 	struct neigh *n = neigh_lookup(a, port);
 

@@ -17,7 +17,7 @@ struct nexthop *nh_table;
 uint32_t nh_count;
 
 static struct fwd_ip *addrs; /* a dynamic entry's neighbour, control thread only */
-static uint32_t *free_idx;    /* reusable dynamic indices: a FIFO ring of nh_count */
+static uint32_t *free_idx;   /* reusable dynamic indices: a FIFO ring of nh_count */
 static uint32_t free_head, n_free;
 static struct {
 	uint32_t idx;

@@ -90,7 +90,7 @@ static void check_sample_ports(const struct fwd_config *cfg)
 	assert_string_equal(p->device, "0000:03:00.0");
 	assert_default_port(p);
 	assert_int_equal(p->n_addresses, 1);
-	assert_int_equal(p->addresses[0].addr, 0x0a000001);
+	assert_int_equal(p->addresses[0].v4, 0x0a000001);
 	assert_int_equal(p->addresses[0].len, 24);
 	p = fwd_config_port(cfg, "p2");
 	assert_int_equal(p->mode, FWD_MODE_XCONNECT);
@@ -120,13 +120,13 @@ static void test_sample(void **state)
 	assert_null(fwd_config_bridge(cfg, "br1"));
 	assert_int_equal(cfg->n_routes, 3);
 	assert_int_equal(cfg->routes[0].prefix.len, 0);
-	assert_int_equal(cfg->routes[0].via, 0xc00002fe);
-	assert_int_equal(cfg->routes[1].prefix.addr, 0xc6336400);
+	assert_int_equal(cfg->routes[0].via.v4, 0xc00002fe);
+	assert_int_equal(cfg->routes[1].prefix.v4, 0xc6336400);
 	assert_string_equal(cfg->routes[1].dev, "p0");
 	assert_true(cfg->routes[2].blackhole);
-	assert_int_equal(cfg->routes[2].via, 0);
+	assert_int_equal(cfg->routes[2].via.family, 0);
 	assert_int_equal(cfg->n_neighs, 1);
-	assert_int_equal(cfg->neighs[0].address, 0x0a000002);
+	assert_int_equal(cfg->neighs[0].address.v4, 0x0a000002);
 	assert_memory_equal(cfg->neighs[0].mac, mac, 6);
 	assert_string_equal(cfg->neighs[0].port, "p0");
 	assert_round_trip(cfg);
@@ -179,7 +179,7 @@ static void test_block_style(void **state)
 	assert_int_equal(cfg->n_ports, 2);
 	assert_string_equal(cfg->ports[1].name, "wan0");
 	assert_int_equal(cfg->ports[1].addresses[0].len, 31);
-	assert_int_equal(cfg->neighs[0].address, 0x0a000007);
+	assert_int_equal(cfg->neighs[0].address.v4, 0x0a000007);
 	assert_int_equal(cfg->neighs[0].pos.line, 3);
 	assert_round_trip(cfg);
 	fwd_config_free(cfg);

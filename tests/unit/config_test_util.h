@@ -80,10 +80,10 @@ static inline void assert_port_equal(const struct fwd_conf_port *a, const struct
 	assert_int_equal(a->rxd, b->rxd);
 	assert_int_equal(a->txd, b->txd);
 	assert_int_equal(a->mtu, b->mtu);
+	assert_int_equal(a->ra, b->ra);
 	assert_int_equal(a->n_addresses, b->n_addresses);
 	for (unsigned k = 0; k < a->n_addresses; k++) {
-		assert_int_equal(a->addresses[k].addr, b->addresses[k].addr);
-		assert_int_equal(a->addresses[k].len, b->addresses[k].len);
+		assert_int_equal(fwd_prefix_cmp(&a->addresses[k], &b->addresses[k]), 0);
 	}
 }
 
@@ -97,15 +97,14 @@ static inline void assert_tables_equal(const struct fwd_config *a, const struct 
 	}
 	assert_int_equal(a->n_routes, b->n_routes);
 	for (unsigned i = 0; i < a->n_routes; i++) {
-		assert_int_equal(a->routes[i].prefix.addr, b->routes[i].prefix.addr);
-		assert_int_equal(a->routes[i].prefix.len, b->routes[i].prefix.len);
+		assert_int_equal(fwd_prefix_cmp(&a->routes[i].prefix, &b->routes[i].prefix), 0);
 		assert_int_equal(a->routes[i].blackhole, b->routes[i].blackhole);
-		assert_int_equal(a->routes[i].via, b->routes[i].via);
+		assert_true(fwd_ip_eq(&a->routes[i].via, &b->routes[i].via));
 		assert_string_equal(a->routes[i].dev, b->routes[i].dev);
 	}
 	assert_int_equal(a->n_neighs, b->n_neighs);
 	for (unsigned i = 0; i < a->n_neighs; i++) {
-		assert_int_equal(a->neighs[i].address, b->neighs[i].address);
+		assert_true(fwd_ip_eq(&a->neighs[i].address, &b->neighs[i].address));
 		assert_memory_equal(a->neighs[i].mac, b->neighs[i].mac, 6);
 		assert_string_equal(a->neighs[i].port, b->neighs[i].port);
 	}

@@ -250,8 +250,8 @@ static void test_static_entries(void **state)
 	assert_memory_equal(&nh_table[nh].l2.dst_addr, &MAC_B, 6);
 	assert_int_equal(n_sent, 0);
 
-	assert_int_equal(neigh_add_static(fwd_ip_v4(IP(10, 9, 9, 9)), 0, &MAC_A, FWD_ORIGIN_RPC, err,
-	                                  sizeof(err)),
+	assert_int_equal(neigh_add_static(fwd_ip_v4(IP(10, 9, 9, 9)), 0, &MAC_A, FWD_ORIGIN_RPC,
+	                                  err, sizeof(err)),
 	                 -EINVAL);
 	assert_string_equal(err, "10.9.9.9 is not on a connected subnet of p0");
 	assert_int_equal(
@@ -387,8 +387,8 @@ static void test_cap_evicts_lru_unused(void **state)
 
 	(void)state;
 	neigh_set_max(4);
-	assert_int_equal(neigh_add_static(fwd_ip_v4(S), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	        neigh_add_static(fwd_ip_v4(S), 0, &MAC_A, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(neigh_ref(fwd_ip_v4(H9), 0, &nh), 0);
 	for (unsigned i = 1; i <= 4; i++)
 		ask_p1(IP(172, 16, 0, 10 + i));
