@@ -8,6 +8,8 @@
  * and if nobody objects within RetransTimer (1 s) the address is ours:
  * addr6_dad_done(port, a, false). A solicitation from :: or an
  * advertisement for it meanwhile (ndp_input.c) makes it a duplicate.
+ * While the port is down (admin or link) nobody could object: the run
+ * starts over, with a new delay, once it is up (Linux waits for carrier too).
  *
  * At most one run per tentative address: ADDR6_MAX per port, a fixed table.
  */
@@ -91,6 +93,11 @@ static void dad_step(uint8_t port, struct dad_run *r, uint64_t now)
 	static const uint8_t any[16];
 	uint8_t a[16];
 
+	if (!ndp_port_ready(port)) { /* nobody would hear: again once it is up, after a delay */
+		r->sent = false;
+		r->due_ms = now + ndp_random_ms(DAD_MAX_DELAY_MS);
+		return;
+	}
 	if (!r->sent) {
 		ndp_send_ns(port, any, r->addr, NULL); /* lost: nobody heard it, the same */
 		r->sent = true;

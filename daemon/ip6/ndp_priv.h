@@ -99,6 +99,9 @@ int ndp_send(struct rte_mbuf *m, uint8_t port);
 int ndp_send_ns(uint8_t port, const uint8_t src[16], const uint8_t target[16],
                 const struct rte_ether_addr *mac);
 
+/* Can port send (administratively up, link up)? DAD and RAs wait until it can. */
+bool ndp_port_ready(uint8_t port);
+
 /* Random numbers for DAD and RA delays (tests make them fixed). */
 extern uint64_t (*ndp_random)(void);
 /* A random number of milliseconds in [0, max_ms]. */

@@ -17,7 +17,8 @@
  * SLLA, the port's MTU, and a Prefix Information option (on-link,
  * autonomous; valid 30 days, preferred 7) for each global /64 prefix of the
  * port. From the port's link-local address only once it is preferred
- * (RFC 4861 6.1.2: hosts drop RAs from any other source), hop limit 255.
+ * (RFC 4861 6.1.2: hosts drop RAs from any other source), hop limit 255; a
+ * due RA waits for that, and for the port to be up.
  */
 #include <errno.h>
 #include <string.h>
@@ -116,8 +117,8 @@ static int ra_send(uint8_t port, uint16_t lifetime_s)
 	struct rte_mbuf *m;
 	struct ndp_ra *h;
 
-	if (port >= fwd_n_ports || !fwd_ports[port].admin_up || pa->n == 0 ||
-	    pa->state[0] != ADDR6_PREFERRED || !ip6_is_linklocal(pa->a[0].addr))
+	if (!ndp_port_ready(port) || pa->n == 0 || pa->state[0] != ADDR6_PREFERRED ||
+	    !ip6_is_linklocal(pa->a[0].addr))
 		return -EAGAIN;
 	n = ra_prefixes(port, prefixes);
 	m = ndp_frame(port, NULL, pa->a[0].addr, all_nodes,
@@ -198,7 +199,7 @@ void ndp_ra_tick(uint64_t now)
 
 		if (!r->on || r->next_ms == 0 || r->next_ms > now)
 			continue;
-		/* until the link-local address is ours (or the port is up): next tick */
+		/* until the link-local address is ours and the port up: next tick */
 		if (ra_send((uint8_t)p, RA_LIFETIME_S) == -EAGAIN)
 			continue;
 		r->sent = true;

@@ -25,6 +25,11 @@ FWD_COUNTER(ndp_ns_tx, "ndp_ns_tx");
 
 uint64_t (*ndp_random)(void) = rte_rand;
 
+bool ndp_port_ready(uint8_t port)
+{
+	return port < fwd_n_ports && fwd_ports[port].admin_up && fwd_ports[port].link_up;
+}
+
 uint64_t ndp_random_ms(uint64_t max_ms)
 {
 	return ndp_random() % (max_ms + 1);

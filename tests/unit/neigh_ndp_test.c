@@ -155,6 +155,7 @@ static void add6(uint8_t port, const uint8_t a[16], uint8_t len)
 static int setup6(void **state)
 {
 	harness_setup(state);
+	fwd_ports[0].link_up = fwd_ports[1].link_up = true;
 	ip6_fib = fib6_create(256, NULL, SOCKET_ID_ANY);
 	assert_non_null(ip6_fib);
 	rib6_init(&ip6_rib, ip6_fib);
@@ -361,6 +362,13 @@ static struct rte_mbuf *our_ns(const uint8_t src[16], const uint8_t target[16],
 static void in0(struct rte_mbuf *m)
 {
 	ndp_input(m, 0);
+}
+
+/* ports[].ra turned on, as ip6_config does it */
+static void ra_on(uint8_t port)
+{
+	ip6_addrs[port].ra = true;
+	ndp_port_changed(port, true);
 }
 
 /* ------------------------------------------------------- solicitations */
@@ -791,6 +799,37 @@ static void test_dad_preferred(void **state)
 	assert_int_equal(n_sent, 2); /* now ours: answered */
 }
 
+/* Nobody can object while the link is down: DAD waits, then starts over
+ * with its delay once the link is up; a due RA waits too. */
+static void test_dad_waits_for_link(void **state)
+{
+	static const uint8_t a[16] = G6(1, 0x96);
+
+	(void)state;
+	rand_value = 500;
+	ra_on(0);
+	fwd_ports[0].link_up = false;
+	add6(0, a, 64);
+	advance6(10000);
+	assert_int_equal(n_sent, 0);
+	assert_int_equal(addr6_state(0, a), ADDR6_TENTATIVE);
+	fwd_ports[0].link_up = true;
+	advance6(400);
+	assert_int_equal(n_sent, 1); /* the RA that was due */
+	advance6(100);
+	assert_int_equal(n_sent, 2); /* the probe, after its delay */
+	assert_sent(1, 0, our_ns(ANY, a, NULL));
+	fwd_ports[0].link_up = false; /* and lost, while waiting for objections */
+	advance6(1000);
+	fwd_ports[0].link_up = true;
+	advance6(500);
+	assert_int_equal(n_sent, 3); /* probed again */
+	advance6(900);
+	assert_int_equal(addr6_state(0, a), ADDR6_TENTATIVE);
+	advance6(100);
+	assert_int_equal(addr6_state(0, a), ADDR6_PREFERRED);
+}
+
 /* Another host probing for our tentative address, or advertising it: a duplicate. */
 static void test_dad_duplicate(void **state)
 {
@@ -818,12 +857,6 @@ static void test_dad_duplicate(void **state)
 }
 
 /* ------------------------------------------------------------------- RAs */
-
-static void ra_on(uint8_t port)
-{
-	ip6_addrs[port].ra = true;
-	ndp_port_changed(port, true);
-}
 
 /* ra: true with two /64 prefixes (a /48 is not advertised): the RA bytes
  * a Linux host configures itself from. */
@@ -1045,6 +1078,7 @@ int main(void)
 		NDP_TEST(test_invalid_counted),
 		NDP_TEST(test_dad_preferred),
 		NDP_TEST(test_dad_duplicate),
+		NDP_TEST(test_dad_waits_for_link),
 		NDP_TEST(test_ra_content),
 		NDP_TEST(test_ra_schedule),
 		NDP_TEST(test_rs_rate_limited),
