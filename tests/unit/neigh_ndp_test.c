@@ -37,7 +37,7 @@ static const uint8_t ANY[16];
 static const uint8_t ALL_NODES[16] = { 0xff, 0x02, [15] = 1 };
 static const uint8_t ALL_ROUTERS[16] = { 0xff, 0x02, [15] = 2 };
 
-/* Frames captured from Linux 6.1 (forwarding=1, 02:00:00:00:00:01 with
+/* Frames captured from Linux 6.18 (forwarding=1, 02:00:00:00:00:01 with
  * 2001:db8:1::1/64) answering, on a veth: an NS from 2001:db8:1::5 at
  * 02:aa:00:00:00:0a to the solicited-node group with its SLLA; a DAD
  * probe from :: for 2001:db8:1::1. */
@@ -59,7 +59,7 @@ static const uint8_t linux_dad_na[] = {
 	0x00, 0x00, 0x01, 0x02, 0x01, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01,
 };
 
-/* What a Linux 6.1 host (02:aa:00:00:00:0a) sends when its link comes up
+/* What a Linux 6.18 host (02:aa:00:00:00:0a) sends when its link comes up
  * and it talks to us: its DAD probe (with a nonce option, RFC 7527), an NS
  * for our link-local address, an RS. */
 static const uint8_t linux_dad_ns[] = {
@@ -89,7 +89,7 @@ static const uint8_t linux_rs[] = {
 };
 
 /* The RA of p0 with 2001:db8:1::1/64, 2001:db8:a::1/64 and fd00:1::1/48,
- * checksummed by a separate implementation; a Linux 6.1 host that receives
+ * checksummed by a separate implementation; a Linux 6.18 host that receives
  * it configures 2001:db8:1:0:aa:ff:fe00:a and 2001:db8:a:0:aa:ff:fe00:a
  * (valid 2592000 s, preferred 604800 s) and a default route via
  * fe80::ff:fe00:1 (expires 1800 s, hoplimit 64). */
