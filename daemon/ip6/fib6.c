@@ -10,10 +10,11 @@
  *     out on the next add (rte_lpm6 zeroes it, rte_fib6 refills it), with
  *     no RCU hook (22.11 has one only for IPv4's rte_lpm), so a worker that
  *     read the pointer before the delete can read another prefix's entries;
- *   - rte_lpm6 holds 21-bit next hops (fwd's indices take 22) and refuses
- *     ::/0; rte_fib6 keeps a second RIB (rte_rib6) that every change
- *     searches, and looks up only in bulk through a function pointer.
- * So this is the IPv4 FIB's design (ip4/fib.h) carried to 16 levels:
+ *   - rte_lpm6 holds 21-bit next hops (fwd's indices take 22; a larger
+ *     one is cut silently) and refuses ::/0; rte_fib6 keeps a second RIB
+ *     (rte_rib6) that every change searches, and looks up only in bulk
+ *     through a function pointer.
+ * So this is the IPv4 FIB's design (ip4/fib.h) carried to fourteen levels:
  *   - every entry carries its prefix length, so add and delete touch only
  *     the entries the prefix covers (and the groups below them), with no
  *     search of the RIB: an add overwrites entries no longer than itself,
@@ -28,7 +29,10 @@
  *   - an add first counts the groups its path lacks: -ENOSPC leaves the
  *     table untouched.
  * A pointer entry holds its group's first index, not its number, so a
- * lookup level is one OR of the next address byte and one load.
+ * lookup level is one OR of the next address byte and one load (fib6.h):
+ * 40 instructions for a /64 where rte_lpm6_lookup takes 99. A table of
+ * 200,000 prefixes shaped as today's takes about 150,000 groups
+ * (tests/bench/README.md, "IPv6 FIB").
  */
 #include <errno.h>
 #include <stdbool.h>

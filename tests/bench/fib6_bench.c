@@ -101,52 +101,58 @@ static int table_read(const char *path, struct table *t)
 	return 0;
 }
 
+/* Set every route of t, or clear them: the wall time it took. */
+static double apply(struct rib6 *rib, const struct table *t, bool set, size_t *failed)
+{
+	struct route6 old;
+	double t0 = now();
+	bool had;
+
+	*failed = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct fwd_ip6_prefix *p = &t->prefix[i];
+		struct route6 r = { .type = ROUTE6_VIA, .dev = ROUTE6_DEV_ANY, .nh = t->nh[i] };
+		if (set)
+			*failed += rib6_set_route(rib, p->addr, p->len, &r, &old, &had) < 0;
+		else
+			*failed += rib6_clear_route(rib, p->addr, p->len, &old) < 0;
+	}
+	return now() - t0;
+}
+
 static int cmd_load(const char *path, uint32_t tbl8s)
 {
 	struct table t = { 0 };
 	struct rib6 rib;
-	struct route6 old;
-	bool had;
-	size_t failed = 0;
+	size_t failed, missing;
 
 	if (table_read(path, &t) < 0 || t.n == 0) {
 		fprintf(stderr, "fib6_bench: %s: no routes\n", path);
 		return 1;
 	}
-	if (eal_init(64 + tbl8s / 1024 + 64) < 0)
-		return 1;
-	struct fib6 *f = fib6_create(tbl8s, NULL, SOCKET_ID_ANY);
+	struct fib6 *f = eal_init(64 + tbl8s / 1024 + 64) < 0
+	                         ? NULL
+	                         : fib6_create(tbl8s, NULL, SOCKET_ID_ANY);
 	if (f == NULL) {
-		fprintf(stderr, "fib6_bench: fib6_create(%" PRIu32 ") failed\n", tbl8s);
+		fprintf(stderr, "fib6_bench: no FIB of %" PRIu32 " groups\n", tbl8s);
 		return 1;
 	}
 	rib6_init(&rib, f);
 	uint32_t reserved = fib6_tbl8_used(f);
-	double t0 = now();
-	for (size_t i = 0; i < t.n; i++) {
-		struct route6 r = { .type = ROUTE6_VIA, .dev = ROUTE6_DEV_ANY, .nh = t.nh[i] };
-		failed +=
-		        rib6_set_route(&rib, t.prefix[i].addr, t.prefix[i].len, &r, &old, &had) < 0;
-	}
-	double t1 = now();
+	double load = apply(&rib, &t, true, &failed);
 	uint32_t used = fib6_tbl8_used(f) - reserved;
-	size_t rib_mem = rib6_memory(&rib);
 	/* what a FIB of just enough groups would take */
-	size_t fit = fib6_memory(f) - (fib6_memory(f) - (1u << 24) * sizeof(uint32_t)) / tbl8s *
-	                                      (tbl8s - used - reserved);
+	size_t group = (fib6_memory(f) - (1u << 24) * sizeof(uint32_t)) / tbl8s;
 	printf("{\"routes\": %zu, \"failed\": %zu, \"load_s\": %.3f, \"routes_per_s\": %.0f,\n"
 	       " \"tbl8_groups\": %" PRIu32 ", \"tbl8_groups_reserved\": %" PRIu32
 	       ", \"tbl8s\": %" PRIu32 ",\n"
 	       " \"fib6_memory\": %zu, \"fib6_memory_fit\": %zu, \"rib6_memory\": %zu,\n"
 	       " \"rib6_nodes\": %" PRIu64 ",\n",
-	       t.n, failed, t1 - t0, (double)t.n / (t1 - t0), used, reserved, tbl8s, fib6_memory(f),
-	       fit, rib_mem, rib.n_nodes);
-	t0 = now();
-	for (size_t i = 0; i < t.n; i++)
-		rib6_clear_route(&rib, t.prefix[i].addr, t.prefix[i].len, &old);
-	t1 = now();
+	       t.n, failed, load, (double)t.n / load, used, reserved, tbl8s, fib6_memory(f),
+	       fib6_memory(f) - group * (tbl8s - used - reserved), rib6_memory(&rib), rib.n_nodes);
+	double remove = apply(&rib, &t, false, &missing);
 	fib6_reclaim(f);
-	printf(" \"remove_s\": %.3f, \"tbl8_groups_after_remove\": %" PRIu32 "}\n", t1 - t0,
+	printf(" \"remove_s\": %.3f, \"tbl8_groups_after_remove\": %" PRIu32 "}\n", remove,
 	       fib6_tbl8_used(f) - reserved);
 	rib6_clear(&rib);
 	fib6_free(f);

@@ -6,9 +6,11 @@
  * must give the model's longest match, and the groups in use must be
  * exactly those some prefix needs (folded back as soon as none does).
  * Then: -ENOSPC leaves the table unchanged, freed groups wait for the RCU
- * grace period, and the memory accounting.
+ * grace period, a reader thread during changes sees only real next hops,
+ * and the memory accounting.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -436,6 +438,77 @@ static void test_rcu_deferred_reuse(void **state)
 	rte_free(rcu);
 }
 
+/* A worker looking up one address while the control thread changes the
+ * prefixes around it and groups come and go (a small FIB: each is reused
+ * soon after its grace period): it only ever sees what a prefix gives. */
+struct reader {
+	const struct fib6 *f;
+	struct rte_rcu_qsbr *rcu;
+	uint8_t ip[16];
+	bool stop;
+	uint64_t lookups, wrong;
+};
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+
+	rte_rcu_qsbr_thread_online(r->rcu, 0);
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		uint32_t nh = fib6_lookup(r->f, r->ip);
+		r->wrong += nh < 10 || nh > 12;
+		r->lookups++;
+		rte_rcu_qsbr_quiescent(r->rcu, 0);
+	}
+	rte_rcu_qsbr_thread_offline(r->rcu, 0);
+	return NULL;
+}
+
+static void churn(struct fib6 *f, const uint8_t ip[16], unsigned round)
+{
+	uint8_t p64[16], other[16];
+
+	memcpy(p64, ip, 16);
+	fwd_ip6_mask(p64, 64);
+	memcpy(other, ip, 16);
+	other[7] ^= 1; /* the same groups down to level 4, then its own */
+	other[15] = (uint8_t)round;
+	assert_int_equal(fib6_add(f, other, 128, 13), 0);
+	assert_int_equal(fib6_add(f, ip, 128, 11), 0);
+	assert_int_equal(fib6_add(f, p64, 64, 12), 0);
+	fib6_del(f, ip, 128, 64, 12);
+	fib6_del(f, other, 128, 32, 10);
+	fib6_del(f, p64, 64, 32, 10);
+	fib6_reclaim(f);
+}
+
+static void test_concurrent_reader(void **state)
+{
+	struct reader r = { .ip = { 0x20, 0x01, 0x0d, 0xb8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+		                    11 } };
+	uint8_t p32[16] = { 0x20, 0x01, 0x0d, 0xb8 };
+	pthread_t t;
+
+	(void)state;
+	r.rcu = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE);
+	assert_non_null(r.rcu);
+	assert_int_equal(rte_rcu_qsbr_init(r.rcu, 1), 0);
+	assert_int_equal(rte_rcu_qsbr_thread_register(r.rcu, 0), 0);
+	struct fib6 *f = fib6_create(4 * 2 * FIB6_LEVELS, r.rcu, SOCKET_ID_ANY);
+	assert_non_null(f);
+	r.f = f;
+	assert_int_equal(fib6_add(f, p32, 32, 10), 0);
+	assert_int_equal(pthread_create(&t, NULL, reader_main, &r), 0);
+	for (unsigned round = 0; round < 1000; round++)
+		churn(f, r.ip, round);
+	__atomic_store_n(&r.stop, true, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_true(r.lookups > 0);
+	assert_int_equal(r.wrong, 0);
+	fib6_free(f);
+	rte_free(r.rcu);
+}
+
 static void test_memory_accounting(void **state)
 {
 	struct fib6 *f = fib6_create(1000, NULL, SOCKET_ID_ANY);
@@ -461,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_uniform_group_stays),
 		cmocka_unit_test(test_nospc_changes_nothing),
 		cmocka_unit_test(test_rcu_deferred_reuse),
+		cmocka_unit_test(test_concurrent_reader),
 		cmocka_unit_test(test_memory_accounting),
 		cmocka_unit_test(test_random_against_model),
 	};
