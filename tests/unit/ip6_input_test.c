@@ -204,6 +204,13 @@ static void test_drops(void **state)
 	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
 	t = pkt("::", "2001:db8:20::7"); /* nobody's packet to forward */
 	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+	static const char *const bad_groups[] = { "ff00::5", "ff01::1", "ff11::1" };
+	for (unsigned i = 0; i < RTE_DIM(bad_groups); i++) { /* scopes 0 and 1 */
+		t = pkt(ASKER, bad_groups[i]);
+		expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+		t.eth_dst = mac_group;
+		expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+	}
 	t = pkt(ASKER, "fe80::5"); /* a link-local address not ours */
 	expect_drop(&t, FWD_DROP_SCOPE);
 	t = pkt(ASKER, "2001:db8:66::1");
