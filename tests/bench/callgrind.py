@@ -12,6 +12,9 @@ pcap with infinite_rx as source, net_null sink, lcore 1 forwarding, burst
 forwarding loop (--toggle-collect: fwd's worker_main, l3fwd's
 lpm_main_loop), so start-up and the control thread are not counted. It is
 stopped once the sink has counted CG_PACKETS packets (default 2,000,000).
+The same for IPv6 (the 62 B IPv6 pcap and the set-up of bench.py's ipv6
+group): fwd l3 routing IPv6 and l3fwd (shared), printed beside the IPv4
+figures. CG_ONLY=ipv4 or ipv6 runs one family's cases only.
 
 From the callgrind profile:
   packets      calls into net_pcap's rx burst x burst size (infinite_rx
@@ -43,6 +46,7 @@ PMD_OBJECTS = ("librte_net_pcap", "librte_net_null")
 RX_OBJECT = "librte_net_pcap"
 PMD_FUNCTIONS = ("eth_pcap_", "eth_null_")     # the same, linked into the application
 RX_FUNCTION = "eth_pcap_rx"
+ONLY = os.environ.get("CG_ONLY", "ipv4,ipv6").split(",")
 
 
 def valgrind(out, loop_fn):
@@ -177,7 +181,14 @@ def main():
         (bl.L3fwd(p, "cg-l3fwd-st", "l3fwd lpm, static", p.pcap64, static=True), "lpm_main_loop",
          p.l3fwd_static),
         (bl.Fwd(p, "cg-fwd-xc", "fwd xconnect", p.pcap64, "xconnect"), "worker_main", p.daemon),
-    ]
+    ] if "ipv4" in ONLY else []
+    if "ipv6" in ONLY:
+        runs += [
+            (bl.Fwd(p, "cg-fwd-v6", "fwd l3 IPv6", p.pcap_v6, "l3", ipv6=True), "worker_main",
+             p.daemon),
+            (bl.L3fwd(p, "cg-l3fwd-v6", "l3fwd lpm IPv6", p.pcap_v6, ipv6=True), "lpm_main_loop",
+             l3fwd_app),
+        ]
     results = {"packets_target": PACKETS}
     try:
         for prog, loop_fn, app in runs:
@@ -213,6 +224,12 @@ def report(results):
         if fwd and ref and fwd.get("per_packet") and ref.get("per_packet"):
             log("all instructions per packet, fwd / %s: %.3f" %
                 (what, fwd["per_packet"] / ref["per_packet"]))
+    fwd6, l36 = results.get("cg-fwd-v6"), results.get("cg-l3fwd-v6")
+    if fwd6 and l36 and fwd6.get("app_per_packet") and l36.get("app_per_packet"):
+        results["app_ratio_fwd_l3fwd_ipv6"] = fwd6["app_per_packet"] / l36["app_per_packet"]
+        results["ratio_fwd_l3fwd_ipv6"] = fwd6["per_packet"] / l36["per_packet"]
+        log("IPv6: application instructions per packet, fwd / l3fwd: %.3f; all: %.3f" %
+            (results["app_ratio_fwd_l3fwd_ipv6"], results["ratio_fwd_l3fwd_ipv6"]))
     for name, r in results.items():
         if isinstance(r, dict) and r.get("top_functions"):
             log("\n%s: top functions by own instructions per packet" % r["label"])
