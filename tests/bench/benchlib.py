@@ -463,6 +463,9 @@ class Fwd(Program):
 
     def wait_forwarding(self, timeout=60):
         if not super().wait_forwarding(timeout):
+            s = self.try_sample()   # what became of the packets it received
+            if s is not None and s.drops:
+                self.error += "; rx %d, tx %d, drops %s" % (s.rx, s.tx, s.reasons)
             return False
         if self.full_table:
             t0 = time.monotonic()
