@@ -66,6 +66,7 @@ CHURN_RATE = int(os.environ.get("BENCH_CHURN_RATE", "10000"))
 CHURN_SECONDS = float(os.environ.get("BENCH_CHURN_SECONDS", "10"))
 POLL_HZ = 10
 ONLY = os.environ.get("BENCH_ONLY", "main,churn,imix,ipv6,burst").split(",")
+GROUP_TAGS = ("-imix", "-v6")   # the names' ends of every group's programs but main's
 
 
 # ------------------------------------------------------------- measurement
@@ -415,9 +416,6 @@ def print_group(results, key, tag, title):
     for name, err in results["failed"].items():
         if name.endswith(tag) if tag else not name.endswith(GROUP_TAGS):
             log("%-24s failed: %s" % (name, err))
-
-
-GROUP_TAGS = ("-imix", "-v6")   # the programs of the groups but the main one
 
 
 def print_burst(results):
