@@ -211,7 +211,7 @@ def run_group(p, results, key, pcap, tag, with_full, churn, only_full=False):
 def group_v6(p):
     """IPv6: l3fwd in LPM mode (the reference), the same linked statically,
     and fwd routing IPv6."""
-    pcap = p.pcap_v6
+    pcap = p.pcap62v6
     return [bl.L3fwd(p, "l3fwd-v6", "l3fwd lpm", pcap, ipv6=True),
             bl.L3fwd(p, "l3fwd-st-v6", "l3fwd lpm, static", pcap, static=True, ipv6=True),
             bl.Fwd(p, "fwd-16-v6", "fwd l3 16 routes", pcap, "l3", ipv6=True)]

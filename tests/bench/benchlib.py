@@ -38,7 +38,7 @@ COVER = (["%d.0.0.0/4" % (16 * i) for i in range(12)] +
 # lpm_default_v6.cfg: 2001:200:0:N::/64 to port N; it installs those of the
 # ports it runs, N = 0 and 1), and the same 16 prefixes in fwd, every one via
 # one of 4 gateways with static neighbours on the sink port. The traffic
-# (gen_pcap.py) goes to 2001:200:0:1::/64: l3fwd's port 1, fwd's sink.
+# (gen_pcap6.py) goes to 2001:200:0:1::/64: l3fwd's port 1, fwd's sink.
 V6_ROUTES = [str(ipaddress.ip_network("2001:200:0:%x::/64" % n)) for n in range(16)]
 SRC_NET6, SINK_NET6 = "2001:db8::1/64", "2001:db8:1::1/64"
 GATEWAYS6 = ["2001:db8:1::%d" % (2 + i) for i in range(4)]
@@ -81,7 +81,7 @@ class Paths:
         self.pcap64 = os.path.join(self.traffic, "64.pcap")
         self.pcap_imix = os.path.join(self.traffic, "imix.pcap")
         self.traffic_routes = os.path.join(self.traffic, "traffic.txt")
-        self.pcap_v6 = os.path.join(self.traffic, "ipv6-62.pcap")
+        self.pcap62v6 = os.path.join(self.traffic, "62v6.pcap")
         os.makedirs(self.run, exist_ok=True)
 
 
@@ -96,11 +96,16 @@ def prepare_inputs(p):
             subprocess.run([PY, os.path.join(ROOT, "tests/bench/gen_routes.py"),
                             str(FULL_ROUTES)] + GATEWAYS, stdout=f, check=True)
         os.rename(p.table + ".tmp", p.table)
-    if not os.path.exists(p.traffic_routes) or not os.path.exists(p.pcap_v6):
-        log("generating traffic: %d flows, 64 B, IMIX and IPv6 62 B ..." % FLOWS)
+    if not os.path.exists(p.traffic_routes):
+        log("generating traffic: %d flows, 64 B and IMIX ..." % FLOWS)
         os.makedirs(p.traffic, exist_ok=True)
         subprocess.run([PY, os.path.join(ROOT, "tests/bench/gen_pcap.py"), p.table, str(FLOWS),
                         p.traffic], check=True)
+    if not os.path.exists(p.pcap62v6):
+        log("generating IPv6 traffic: %d flows, 62 B ..." % FLOWS)
+        subprocess.run([PY, os.path.join(ROOT, "tests/bench/gen_pcap6.py"), str(FLOWS),
+                        p.pcap62v6 + ".tmp"], check=True)
+        os.rename(p.pcap62v6 + ".tmp", p.pcap62v6)
     rules = os.path.join(p.out, "l3fwd-v4.cfg")
     with open(rules, "w") as f:
         f.write("".join("R%s 1\n" % c for c in COVER))

@@ -12,17 +12,10 @@ random prefix of it, so the same traffic exercises the full table and the
   64.pcap       FLOWS UDP packets of 64 bytes on the wire (60 + FCS)
   imix.pcap     the same flows in simple IMIX sizes, 7:4:1 of 64/594/1518
   traffic.txt   the routes (from TABLE) the flows hit, "PREFIX via GW"
-  ipv6-62.pcap  FLOWS IPv6 UDP packets of 62 bytes (14 + 40 + 8, no payload;
-                66 on the wire), each to a random host in 2001:200:0:1::/64
-                (l3fwd's default IPv6 route to its port 1), from a random
-                source in 2001:2::/48 (RFC 5180 benchmarking space)
 
-Every IPv4 packet passes RFC 1812 checks: valid header checksum, TTL 64,
-unicast source in 198.18.128.0/17 (RFC 2544 benchmarking space). Every IPv6
-packet passes RFC 8200's: version 6, payload length 8, hop limit 64, global
-unicast source and destination, and carries a valid UDP checksum (mandatory
-in IPv6, RFC 8200 8.1). All have the destination MAC of the first net_pcap
-port. The same arguments always give the same files.
+Every packet passes RFC 1812 checks: valid header checksum, TTL 64, unicast
+source in 198.18.128.0/17 (RFC 2544 benchmarking space), destination MAC of
+the first net_pcap port. The same arguments always give the same files.
 """
 import ipaddress
 import os
@@ -30,7 +23,6 @@ import random
 import sys
 
 from scapy.layers.inet import IP, UDP
-from scapy.layers.inet6 import IPv6
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 from scapy.utils import wrpcap
@@ -41,13 +33,6 @@ SENDER_MAC = "02:00:00:00:00:01"
 SOURCES = ipaddress.ip_network("198.18.128.0/17")
 IMIX = [60] * 7 + [590] * 4 + [1514]  # frame sizes without the 4-byte FCS
 UDP_OVERHEAD = 14 + 20 + 8
-# IPv6: l3fwd's default route to port 1 (l3fwd_route.h, 2001:200:0:N::/64 to
-# port N) and the RFC 5180 benchmarking range (errata 1752: 2001:2::/48; the
-# RFC's text said 2001:200::/48, which l3fwd's table still cites)
-V6_DESTINATIONS = ipaddress.ip_network("2001:200:0:1::/64")
-V6_SOURCES = ipaddress.ip_network("2001:2::/48")
-V6_FRAME = 14 + 40 + 8
-V6_SEED = 5180
 
 
 def pick_routes(table, count):
@@ -78,21 +63,6 @@ def resize(pkt, size):
     return Ether(bytes(Ether(dst=pkt.dst, src=pkt.src) / ip))
 
 
-def random_host(rng, net):
-    """Neither the all-zeros (subnet-router anycast) nor the all-ones address."""
-    return net.network_address + rng.randrange(1, net.num_addresses - 1)
-
-
-def flow_packet_v6(rng):
-    pkt = (Ether(dst=PCAP_PORT_MAC, src=SENDER_MAC) /
-           IPv6(src=str(random_host(rng, V6_SOURCES)),
-                dst=str(random_host(rng, V6_DESTINATIONS)), hlim=64) /
-           UDP(sport=rng.randrange(1024, 65536), dport=rng.randrange(1, 65536)))
-    pkt = Ether(bytes(pkt))  # computes the lengths and the UDP checksum once
-    assert len(pkt) == V6_FRAME and pkt[UDP].chksum != 0
-    return pkt
-
-
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -105,9 +75,6 @@ def main():
     imix = [resize(p, s) if s != 60 else p for p, s in zip(small, sizes)]
     wrpcap(os.path.join(outdir, "64.pcap"), small)
     wrpcap(os.path.join(outdir, "imix.pcap"), imix)
-    # a generator of its own, so the IPv4 files are what they were before
-    rng = random.Random(V6_SEED)
-    wrpcap(os.path.join(outdir, "ipv6-62.pcap"), [flow_packet_v6(rng) for _ in range(flows)])
     with open(os.path.join(outdir, "traffic.txt"), "w") as f:
         for r in sorted(set(tuple(r) for r in routes)):
             f.write(" ".join(r) + "\n")

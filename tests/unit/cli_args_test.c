@@ -102,7 +102,7 @@ static void test_usage_errors(void **state)
 static void test_help(void **state)
 {
 	(void)state;
-	expect("-h", 0, "usage: fwdctl [-s SOCKET] [-j|--json] OBJECT COMMAND [ARGS]", NULL);
+	expect("-h", 0, "usage: fwdctl [-s SOCKET] [-j|--json] [-4|-6] OBJECT COMMAND [ARGS]", NULL);
 	expect("--help", 0, "fwdctl port set NAME up|down", NULL);
 	expect("--version", 0, "(API 1)", NULL);
 	expect("port help", 0, "usage: fwdctl port list", NULL);
