@@ -95,6 +95,17 @@ static int view_owner(const struct addr6_view *v, const uint8_t ip[16])
 	return -1;
 }
 
+/* As view_owner, but an address DAD found a duplicate of (on the running
+ * view) is the other host's: a gateway or a neighbour, not ours. */
+static int view_user(const struct addr6_view *v, const uint8_t ip[16])
+{
+	int o = view_owner(v, ip);
+
+	if (o >= 0 && v == &running && addr6_state((uint8_t)o, ip) == ADDR6_DUPLICATE)
+		return -1;
+	return o;
+}
+
 /* The port whose longest prefix holds ip (only port `only` when >= 0), or -1. */
 static int view_port_of(const struct addr6_view *v, const uint8_t ip[16], int only)
 {
@@ -189,7 +200,7 @@ int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int de
 		return rc;
 	if (ip6_is_multicast(via) || ip6_is_unspecified(via) || ip6_is_loopback(via))
 		return ERR(EINVAL, "gateway %s is not a unicast address", a);
-	if ((o = view_owner(v, via)) >= 0)
+	if ((o = view_user(v, via)) >= 0)
 		return ERR(EINVAL, "gateway %s is one of our own addresses (on port %s)", a,
 		           v->port[o].name);
 	if (ip6_is_linklocal(via)) {
@@ -235,7 +246,7 @@ int addr6_rule_neigh(const struct addr6_view *v, unsigned port, const uint8_t ip
 		return ERR(EINVAL, "%s is not a unicast MAC address", fwd_mac_fmt(mac, m));
 	if (ip6_is_multicast(ip) || ip6_is_unspecified(ip) || ip6_is_loopback(ip))
 		return ERR(EINVAL, "%s is not a unicast address", a);
-	if ((o = view_owner(v, ip)) >= 0)
+	if ((o = view_user(v, ip)) >= 0)
 		return ERR(EINVAL, "%s is one of our own addresses (on port %s)", a,
 		           v->port[o].name);
 	if (ip6_is_linklocal(ip) || view_port_of(v, ip, (int)port) >= 0)

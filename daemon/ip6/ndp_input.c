@@ -347,7 +347,7 @@ static void ndp_na(uint8_t port, const struct ndp_msg *msg)
 		ndp_dad_conflict(port, msg->target);
 	else if (addr6_is_local(FWD_MAX_PORTS, msg->target))
 		ndp_conflict(port, msg, msg->target);
-	else if (state < 0) /* a duplicate address of ours: nobody's business */
+	else /* not ours, or a duplicate: the other host's (addr6.h), a neighbour */
 		ndp_na_merge(port, msg);
 }
 

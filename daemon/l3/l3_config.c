@@ -126,7 +126,8 @@ static int want_config(struct l3_want *w, const struct fwd_config *cfg)
 
 		w->ra[p] = cp->ra;
 		for (unsigned i = 0; i < cp->n_addresses; i++) {
-			struct l3_want_addrs *pa = &w->addrs[l3_fam_index(cp->addresses[i].family)][p];
+			struct l3_want_addrs *pa =
+			        &w->addrs[l3_fam_index(cp->addresses[i].family)][p];
 
 			pa->a[pa->n] = cp->addresses[i];
 			pa->origin[pa->n++] = FWD_ORIGIN_CONFIG;
@@ -135,7 +136,7 @@ static int want_config(struct l3_want *w, const struct fwd_config *cfg)
 	for (unsigned i = 0; i < cfg->n_routes && rc == 0; i++) {
 		const struct fwd_conf_route *cr = &cfg->routes[i];
 		const struct fwd_port *dev = cr->dev[0] ? fwd_port_by_name(cr->dev) : NULL;
-		struct l3_route r = { cr->prefix, cr->blackhole,      cr->via,
+		struct l3_route r = { cr->prefix,          cr->blackhole,     cr->via,
 			              dev ? dev->idx : -1, FWD_ORIGIN_CONFIG, true };
 		rc = l3_want_route(w, &r);
 	}
@@ -171,8 +172,7 @@ static int want_running(struct l3_want *w)
 }
 
 /* The addresses fwdctl added (in run) that the file leaves alone and still allows. */
-static void keep_rpc_addrs(struct l3_want *w, const struct l3_want *run,
-                           struct fwd_reload_log *log)
+static void keep_rpc_addrs(struct l3_want *w, const struct l3_want *run, struct fwd_reload_log *log)
 {
 	char buf[FWD_PREFIX_STRLEN], why[160];
 
@@ -185,9 +185,10 @@ static void keep_rpc_addrs(struct l3_want *w, const struct l3_want *run,
 				    find_addr(pa, a) >= 0)
 					continue;
 				if (l3_families[f]->rule_add(w, p, a, why, sizeof(why)) < 0) {
-					fwd_reload_note(log,
-					                "address %s on %s (added by fwdctl) removed: %s",
-					                fwd_prefix_fmt(a, buf), fwd_ports[p].name, why);
+					fwd_reload_note(
+					        log,
+					        "address %s on %s (added by fwdctl) removed: %s",
+					        fwd_prefix_fmt(a, buf), fwd_ports[p].name, why);
 					continue;
 				}
 				pa->a[pa->n] = *a;
@@ -244,8 +245,8 @@ static void drop_routes_neighs(const struct l3_want *w, const struct l3_want *ru
 	for (unsigned i = 0; i < run->n_neighs; i++) {
 		const struct neigh_static *n = &run->neighs[i];
 		if (find_neigh(w, &n->addr, n->port) == NULL && neigh_del(n->addr, n->port) == 0)
-			fwd_reload_note(log, "neighbour %s on %s removed", fwd_ip_fmt(&n->addr, buf),
-			                fwd_ports[n->port].name);
+			fwd_reload_note(log, "neighbour %s on %s removed",
+			                fwd_ip_fmt(&n->addr, buf), fwd_ports[n->port].name);
 	}
 }
 
@@ -270,7 +271,8 @@ static int sync_addrs(const struct l3_want *w, const struct l3_family *fam, unsi
 			if (find_addr(&run, &pa->a[i]) >= 0)
 				continue;
 			fwd_prefix_fmt(&pa->a[i], buf);
-			if (fam->addr_add((uint8_t)p, &pa->a[i], pa->origin[i], err, sizeof(err)) < 0) {
+			if (fam->addr_add((uint8_t)p, &pa->a[i], pa->origin[i], err, sizeof(err)) <
+			    0) {
 				fwd_reload_fail(log, "address %s on %s: %s", buf, fwd_ports[p].name,
 				                err);
 				return -EINVAL;

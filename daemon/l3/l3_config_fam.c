@@ -92,8 +92,7 @@ static int rule_route4(const struct l3_want *w, const struct l3_route *r, char *
 	return r->blackhole ? 0 : addr4_rule_gateway(&v, r->via.v4, r->dev, &port, why, len);
 }
 
-static int rule_neigh4(const struct l3_want *w, const struct neigh_static *n, char *why,
-                       size_t len)
+static int rule_neigh4(const struct l3_want *w, const struct neigh_static *n, char *why, size_t len)
 {
 	struct addr4_view v;
 
@@ -230,8 +229,7 @@ static int rule_route6(const struct l3_want *w, const struct l3_route *r, char *
 	return r->blackhole ? 0 : addr6_rule_gateway(&v, r->via.v6, r->dev, &port, why, len);
 }
 
-static int rule_neigh6(const struct l3_want *w, const struct neigh_static *n, char *why,
-                       size_t len)
+static int rule_neigh6(const struct l3_want *w, const struct neigh_static *n, char *why, size_t len)
 {
 	struct addr6_view v;
 
