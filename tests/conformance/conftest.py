@@ -298,6 +298,7 @@ class Router:
                              stderr=subprocess.PIPE, text=True)
         p.stdin.write(json.dumps(req))
         p.stdin.close()
+        p.stdin = None  # communicate() would flush it
         line = p.stderr.readline()
         if line.strip() != "ready":
             p.kill()
