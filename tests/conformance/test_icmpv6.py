@@ -42,6 +42,7 @@ def test_echo_reply(router6, addr, hlim):
     assert got["t1"] == []
     check_echo_reply(router6, f, one(got, "t0"), addr)
     assert d.drops("p0") == {}
+    assert d.glob("icmp6_echo_replies_sent") == 1
 
 
 def test_echo_reply_link_local(router6):
@@ -102,6 +103,7 @@ def test_udp_port_unreachable(router6, addr):
     got, d = exchange6(router6, [f], expect=1)
     check_icmp6_error(router6, f, one(got, "t0"), 1, 4, src=addr)
     assert d.drops("p0") == {"local_proto": 1}
+    assert d.glob("icmp6_port_unreachable_sent") == 1
 
 
 def test_unknown_next_header_to_router(router6):
@@ -111,6 +113,7 @@ def test_unknown_next_header_to_router(router6):
     got, d = exchange6(router6, [f], expect=1)
     check_icmp6_error(router6, f, one(got, "t0"), 4, 1, param=6, src=P1_ADDR6)
     assert d.drops("p0") == {"local_proto": 1}
+    assert d.glob("icmp6_param_problem_sent") == 1
 
 
 def test_no_port_unreachable_about_multicast(router6):
@@ -130,6 +133,7 @@ def test_no_error_about_icmpv6_error(router6, type, code):
     got, d = exchange6(router6, [f])
     nothing_out6(got)
     assert d.drops("p0") == {"ttl_exceeded": 1}
+    assert d.glob("icmp6_suppressed_about_error") == 1
 
 
 def test_no_error_about_error_behind_hop_by_hop(router6):
@@ -147,6 +151,7 @@ def test_no_error_about_error_behind_hop_by_hop(router6):
     got, d = exchange6(router6, [bytes(f)])
     nothing_out6(got)
     assert d.drops("p0") == {"ttl_exceeded": 1}
+    assert d.glob("icmp6_suppressed_about_error") == 1
 
 
 @pytest.mark.parametrize("type", [128, 129, 200])
@@ -174,6 +179,7 @@ def test_address_unreachable_after_ndp_failure(router6):
     errs = [x for x in got["t0"] if x[12:14] == b"\x86\xdd" and x[54:55] == b"\x01"]
     check_icmp6_error(router6, bytes(held), one({"t0": errs}, "t0"), 1, 3)
     assert sum(d.drops("p0").values()) + sum(d.drops("p1").values()) == 1
+    assert d.glob("icmp6_addr_unreachable_sent") == 1
 
 
 # ------------------------------------------------------------ rate limit
@@ -192,7 +198,8 @@ def test_rate_limit(router6):
     assert got["t1"] == []
     assert BURST <= sent <= BURST + ICMP_RATE * took + 1, f"{sent} errors in {took:.2f} s"
     assert expired > 400, "the router saw (nearly) all of them"
-    assert d.glob("icmp_ratelimited") == expired - sent
+    assert d.glob("icmp6_ratelimited") == expired - sent, "the rest counted"
+    assert d.glob("icmp6_time_exceeded_sent") == sent
     time.sleep(BURST / ICMP_RATE + 0.1)
 
 

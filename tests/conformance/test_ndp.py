@@ -5,6 +5,8 @@ solicitations and advertisements make (and the unsolicited ones they must
 not), resolution of a neighbour, messages that fail validation (7.1), DAD
 for an address added at run time. Topology and addresses: conftest.py.
 FWD_REFERENCE=linux runs them against the Linux kernel."""
+import time
+
 import pytest
 from scapy.all import ICMPv6ND_NS, ICMPv6NDOptSrcLLAddr, IPv6, Ether, Raw
 
@@ -102,18 +104,54 @@ def test_ns_creates_stale_entry(router6):
     assert n["state"] in ("stale", "delay")
 
 
+def known(router, mac=NEW_MAC):
+    """NEW known to the router (its NS makes the entry); the entry."""
+    router.neigh_del(NEW, "p0")
+    exchange6(router, [ns(router, P0_ADDR6, src=NEW, slla=mac, eth_src=mac)], expect=1,
+              keep="ndp")
+    n = router.neighbours()[NEW]
+    assert n["mac"] == mac
+    return n
+
+
 def test_unsolicited_na_updates_existing_entry(router6):
     """RFC 4861 7.2.5: an unsolicited NA with O set for a known neighbour
-    takes its new link-layer address; the entry goes STALE."""
-    router6.neigh_del(NEW, "p0")
-    exchange6(router6, [ns(router6, P0_ADDR6, src=NEW, slla=NEW_MAC, eth_src=NEW_MAC)],
-              expect=1, keep="ndp")
-    assert router6.neighbours()[NEW]["mac"] == NEW_MAC
+    MUST update its link-layer address, at once (Linux does: no locktime in
+    NDP); S clear and a new address: the entry goes STALE."""
+    known(router6)
     got, _ = exchange6(router6, [na(router6, NEW, src=NEW, tlla=OTHER_MAC, eth_src=OTHER_MAC)],
                        keep="ndp", quiet=0.5)
     no_na(got)
     n = router6.neighbours().get(NEW)
-    assert (n["mac"], n["state"]) in ((OTHER_MAC, "stale"), (OTHER_MAC, "delay"))
+    assert n["mac"] == OTHER_MAC, "the new link-layer address taken"
+    assert n["state"] in ("stale", "delay")
+    router6.neigh_del(NEW, "p0")
+
+
+def test_unsolicited_na_new_mac_makes_entry_stale(router6):
+    """The same a while later (past any ARP-like locktime): an unsolicited
+    advertisement is no proof of reachability, the entry is STALE, not
+    REACHABLE (7.2.5: "If the Solicited flag is zero and the link-layer
+    address was updated with a different address, the state MUST be set to
+    STALE")."""
+    known(router6)
+    time.sleep(1.5)
+    exchange6(router6, [na(router6, NEW, src=NEW, tlla=OTHER_MAC, eth_src=OTHER_MAC)],
+              keep="ndp", quiet=0.5)
+    n = router6.neighbours().get(NEW)
+    assert (n["mac"], n["state"]) == (OTHER_MAC, "stale")
+    router6.neigh_del(NEW, "p0")
+
+
+def test_unsolicited_na_same_mac_leaves_state(router6):
+    """7.2.5: S clear, the address we have: "Otherwise, the entry's state
+    remains unchanged"."""
+    before = known(router6)["state"]
+    time.sleep(1.5)
+    exchange6(router6, [na(router6, NEW, src=NEW, tlla=NEW_MAC, eth_src=NEW_MAC)],
+              keep="ndp", quiet=0.5)
+    n = router6.neighbours().get(NEW)
+    assert (n["mac"], n["state"]) == (NEW_MAC, before), "not made reachable"
     router6.neigh_del(NEW, "p0")
 
 

@@ -98,6 +98,7 @@ def test_hop_limit_exceeded(router6, hlim):
     assert got["t1"] == [], "an expired packet is not forwarded"
     check_icmp6_error(router6, f, one(got, "t0"), 3, 0)
     assert d.drops("p0") == {"ttl_exceeded": 1}
+    assert d.glob("icmp6_time_exceeded_sent") == 1
 
 
 def test_hop_limit_exceeded_quote_is_cut_at_1280(router6):
@@ -137,6 +138,7 @@ def test_no_route(router6):
     assert got["t1"] == []
     check_icmp6_error(router6, f, one(got, "t0"), 1, 0)
     assert d.drops("p0") == {"no_route": 1}
+    assert d.glob("icmp6_no_route_sent") == 1
 
 
 def test_no_route_big_packet(router6):
@@ -163,6 +165,7 @@ def test_packet_too_big(router6, size):
     assert got["t1"] == []
     check_icmp6_error(router6, f, one(got, "t0"), 2, 0, param=P1_MTU)
     assert d.drops("p0") == {"mtu": 1}
+    assert d.glob("icmp6_packet_too_big_sent") == 1
 
 
 def test_packet_too_big_for_a_fragment(router6):
@@ -187,6 +190,7 @@ def test_link_local_source_not_forwarded(router6):
     assert got["t1"] == []
     check_icmp6_error(router6, f, one(got, "t0"), 1, 2, src=R0_LL)
     assert d.drops("p0") == {"scope": 1}
+    assert d.glob("icmp6_beyond_scope_sent") == 1
 
 
 @pytest.mark.parametrize("dst", ["fe80::99", T1_LL])
