@@ -67,6 +67,16 @@ def test_echo_to_all_nodes(router6):
     check_echo_reply(router6, f, one(got, "t0"), R0_LL)
 
 
+@pytest.mark.parametrize("group", ["ff00::1", "ff01::1"])
+def test_echo_to_reserved_or_interface_scope_unanswered(router6, group):
+    """RFC 4291 2.7: a group of reserved scope 0 is silently dropped; an
+    interface-local one (scope 1) never comes from the wire."""
+    f = echo6(router6, group, src=T0_LL, eth_dst=mcast_mac(group))
+    got, d = exchange6(router6, [f])
+    nothing_out6(got)
+    assert sum(d.drops("p0").values()) == 1
+
+
 def test_echo_to_other_ports_link_local_unanswered(router6):
     """p1's link-local address is not on p0's link."""
     got, d = exchange6(router6, [echo6(router6, R1_LL, src=T0_LL)], quiet=4.5)
