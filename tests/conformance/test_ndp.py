@@ -10,10 +10,11 @@ import time
 import pytest
 from scapy.all import ICMPv6ND_NS, ICMPv6NDOptSrcLLAddr, IPv6, Ether, Raw
 
-from conftest import HOST6, P0_ADDR6, P1_ADDR6, R0_LL, T0_LL, T0_MAC
+from conftest import HOST6, P0_ADDR6, P1_ADDR6, R0_LL, T0_LL, T0_MAC, T1_MAC
 from frames import one
-from frames6 import (ALL_NODES, a6, check_forwarded6, describe, echo6, exchange6, icmp6_cksum,
-                     mcast_mac, na, na_fields, ndp_of, ns, solicited, udp6, wait_until)
+from frames6 import (ALL_NODES, a6, check_forwarded6, check_icmp6_error, describe, echo6,
+                     exchange6, icmp6_cksum, mcast_mac, na, na_fields, ndp_of, ns, solicited,
+                     udp6, wait_until)
 
 NEW = "2001:db8:20:1::33"  # a host that makes itself known with an NS
 NEW_MAC = "02:aa:00:00:10:33"
@@ -335,6 +336,42 @@ def test_dad_duplicate_by_advertisement(router6):
     finally:
         router6.addr_del(DAD_ADDR + "/64", "p0", check=False)
     assert router6.addr_state("p0", DAD_ADDR + "/64") == "absent"
+
+
+def test_duplicate_address_does_not_swallow_packets(router6):
+    """After DAD failed, the address is not the router's: a packet for it
+    from behind p1 is not taken in, and does not vanish either. It goes to
+    the owner (resolved on p0 like any neighbour), or, as Linux does (it
+    solicits, but takes an NA for an address it holds, duplicate or not, for
+    another conflict), address unreachable goes back to the sender."""
+    defend = na(router6, DAD_ADDR, src=DAD_ADDR, tlla=OTHER_MAC, eth_src=OTHER_MAC)
+    _, _, final = added_with(router6, dad_trigger([defend]))
+    try:
+        assert final == "duplicate"
+        router6.neigh_del(DAD_ADDR, "p0")
+        answer = na(router6, DAD_ADDR, src=DAD_ADDR, dst=P0_ADDR6, S=1, O=1, tlla=OTHER_MAC,
+                    eth_src=OTHER_MAC)
+        trigger = {"on": "t0", "match": [(12, b"\x86\xdd"), (54, b"\x87"), (62, a6(DAD_ADDR))],
+                   "frames": [answer]}
+        f = udp6(router6, DAD_ADDR, src="2001:db8:51::7", eth_src=T1_MAC, port="p1", hlim=9)
+        got, _ = exchange6(router6, [f], send="t1", keep="any", triggers=[trigger], timeout=6,
+                           quiet=4.5)
+        data = [x for x in got["t0"] if x[12:14] == b"\x86\xdd" and x[20] == 17]
+        errs = [x for x in got["t1"] if x[12:14] == b"\x86\xdd" and x[20] == 58 and x[54] == 1]
+        assert data or errs, "forwarded to the owner or address unreachable, not a black hole"
+        if data:
+            check_forwarded6(router6, f, one({"t0": data}, "t0"), out_port="p0",
+                             next_hop_mac=OTHER_MAC)
+        else:
+            held = bytearray(bytes(f))
+            held[21] -= 1
+            check_icmp6_error(router6, bytes(held), one({"t1": errs}, "t1"), 1, 3,
+                              src=P1_ADDR6, in_port="p1")
+        assert [x for x in got["t1"] if x[12:14] == b"\x86\xdd" and x[20] == 17] == [], \
+            "not answered as the router's own (no port unreachable)"
+    finally:
+        router6.addr_del(DAD_ADDR + "/64", "p0", check=False)
+        router6.neigh_del(DAD_ADDR, "p0")
 
 
 def test_dad_duplicate_by_simultaneous_probe(router6):
