@@ -194,6 +194,13 @@ $(BENCH_DIR)/route_churn: tests/bench/route_churn.c $(PROTO_OBJS) $(PROTO_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(PROTO_OBJS) $(shell pkg-config --libs libprotobuf-c) -lm
 
+# tests/bench/fib6_bench.c: the IPv6 RIB and FIB alone (load time and memory
+# of a table, instructions of a lookup against rte_lpm6 under callgrind).
+FIB6_BENCH_OBJS := $(call obj,daemon/ip6/fib6.c daemon/ip6/rib6.c)
+$(BENCH_DIR)/fib6_bench: tests/bench/fib6_bench.c $(FIB6_BENCH_OBJS) $(PROTO_OBJS) $(PROTO_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIB6_BENCH_OBJS) $(PROTO_OBJS) $(LDLIBS)
+
 # DPDK's l3fwd example, copied from dpdk-doc, patched to run on virtual
 # devices (tests/bench/l3fwd.patch) and built against the installed DPDK as
 # its Makefile builds it by default (shared libraries: build/l3fwd) and also
@@ -208,7 +215,7 @@ $(L3FWD_BINS) &: tests/bench/l3fwd.patch
 	CFLAGS=-g $(MAKE) -s -C $(BENCH_DIR)/l3fwd
 	CFLAGS=-g $(MAKE) -s -C $(BENCH_DIR)/l3fwd build/l3fwd-static
 
-bench-build: all $(BENCH_DIR)/route_churn $(L3FWD_BINS)
+bench-build: all $(BENCH_DIR)/route_churn $(BENCH_DIR)/fib6_bench $(L3FWD_BINS)
 
 bench:
 	@$(MAKE) --no-print-directory deps bench-deps

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fwdctl addr list [dev PORT] | add A.B.C.D/N dev PORT | del A.B.C.D/N dev PORT */
+/* fwdctl [-4|-6] addr list [dev PORT] | add PREFIX dev PORT | del PREFIX dev PORT (either family)
+ */
 #include <string.h>
 
 #include "cli.h"
@@ -8,15 +9,19 @@
 
 static int list_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 {
-	static const char *const hdr[] = { "PORT", "ADDRESS" };
+	static const char *const hdr[] = { "PORT", "ADDRESS", "STATE" };
 	struct fwd_table *t;
 
 	(void)arg;
-	if (r->body_case != FWD__RESPONSE__BODY_ADDR_LIST || (t = fwd_table_new(2, hdr)) == NULL)
+	if (r->body_case != FWD__RESPONSE__BODY_ADDR_LIST || (t = fwd_table_new(3, hdr)) == NULL)
 		return 0;
 	for (size_t i = 0; i < r->addr_list->n_addresses; i++) {
-		fwd_table_cell(t, "%s", r->addr_list->addresses[i]->port);
-		fwd_table_cell(t, "%s", r->addr_list->addresses[i]->prefix);
+		const Fwd__AddrEntry *e = r->addr_list->addresses[i];
+
+		fwd_table_cell(t, "%s", e->port);
+		fwd_table_cell(t, "%s", e->prefix);
+		/* IPv6 addresses say their DAD state; IPv4 ones are simply in use */
+		fwd_table_cell(t, "%s", e->state != NULL && e->state[0] ? e->state : "preferred");
 	}
 	fwd_table_print(t, cli->out);
 	fwd_table_free(t);
@@ -32,23 +37,25 @@ static int addr_list(struct fwd_cli *cli, int argc, char **argv)
 		list.port = argv[2];
 	else if (argc != 1)
 		return fwd_cli_usage(cli, "expected: list [dev PORT]");
+	list.family = cli->family;
 	req.body_case = FWD__REQUEST__BODY_ADDR_LIST;
 	req.addr_list = &list;
 	return fwd_cli_call(cli, &req, list_print, NULL);
 }
 
-/* add|del A.B.C.D/N dev PORT */
+/* add|del PREFIX dev PORT */
 static int addr_change(struct fwd_cli *cli, int argc, char **argv)
 {
 	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__AddrAddReq add = FWD__ADDR_ADD_REQ__INIT;
 	Fwd__AddrDelReq del = FWD__ADDR_DEL_REQ__INIT;
-	struct fwd_ip4_prefix p;
+	struct fwd_prefix p;
 
 	if (argc != 4 || strcmp(argv[2], "dev") != 0)
-		return fwd_cli_usage(cli, "expected: %s A.B.C.D/N dev PORT", argv[0]);
-	if (fwd_ip4_prefix_parse(argv[1], &p, true) < 0 || strchr(argv[1], '/') == NULL)
-		return fwd_cli_usage(cli, "bad address: %.40s (expected A.B.C.D/N)", argv[1]);
+		return fwd_cli_usage(cli, "expected: %s PREFIX dev PORT", argv[0]);
+	if (fwd_prefix_parse(argv[1], &p, true) < 0 || strchr(argv[1], '/') == NULL)
+		return fwd_cli_usage(cli, "bad address: %.50s (expected A.B.C.D/N or X:X::X/N)",
+		                     argv[1]);
 	if (strcmp(argv[0], "add") == 0) {
 		add.prefix = argv[1];
 		add.port = argv[3];
@@ -77,7 +84,8 @@ static int addr_run(struct fwd_cli *cli, int argc, char **argv)
 
 static struct fwd_cli_object addr_obj = {
 	.name = "addr",
-	.usage = "addr list [dev PORT]\naddr add A.B.C.D/N dev PORT\naddr del A.B.C.D/N dev PORT",
+	.usage = "[-4|-6] addr list [dev PORT]\naddr add A.B.C.D/N|X:X::X/N dev PORT\n"
+	         "addr del A.B.C.D/N|X:X::X/N dev PORT",
 	.run = addr_run,
 };
 FWD_CLI_OBJECT(addr_obj);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fwdctl [-s SOCKET] [-j|--json] OBJECT COMMAND [ARGS]: global options,
+ * fwdctl [-s SOCKET] [-j|--json] [-4|-6] OBJECT COMMAND [ARGS]: global options,
  * then the object's own parser. Objects register from constructors.
  */
 #include <errno.h>
@@ -61,12 +61,13 @@ static void print_object_usage(FILE *f, const struct fwd_cli_object *o, const ch
 
 static void print_help(FILE *f)
 {
-	fputs("usage: fwdctl [-s SOCKET] [-j|--json] OBJECT COMMAND [ARGS]\n"
+	fputs("usage: fwdctl [-s SOCKET] [-j|--json] [-4|-6] OBJECT COMMAND [ARGS]\n"
 	      "       fwdctl -h|--help | --version\n\n"
 	      "options:\n"
 	      "  -s, --socket PATH  control socket (default: $FWD_SOCKET, "
 	      "else " FWD_CLI_SOCKET_DEFAULT ")\n"
-	      "  -j, --json         print the reply as one JSON document\n\n"
+	      "  -j, --json         print the reply as one JSON document\n"
+	      "  -4, -6             list one address family (route, addr, neigh list)\n\n"
 	      "commands:\n",
 	      f);
 	for (const struct fwd_cli_object *o = objects; o != NULL; o = o->next)
@@ -79,7 +80,7 @@ static void print_help(FILE *f)
 /* After a usage error: the grammar and the objects, not the whole help. */
 static void print_short_usage(FILE *f)
 {
-	fputs("usage: fwdctl [-s SOCKET] [-j|--json] OBJECT COMMAND [ARGS]\nobjects:", f);
+	fputs("usage: fwdctl [-s SOCKET] [-j|--json] [-4|-6] OBJECT COMMAND [ARGS]\nobjects:", f);
 	for (const struct fwd_cli_object *o = objects; o != NULL; o = o->next)
 		fprintf(f, " %s", o->name);
 	fputs("\n'fwdctl --help' lists the commands\n", f);
@@ -140,8 +141,12 @@ static int parse_options(struct fwd_cli *cli, int argc, char **argv)
 
 	optind = 0; /* full getopt reset: tests call us repeatedly */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+s:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+s:jh46", longopts, NULL)) != -1) {
 		switch (c) {
+		case '4':
+		case '6':
+			cli->family = (unsigned)(c - '0');
+			break;
 		case 's':
 			cli->socket = optarg;
 			break;
@@ -168,7 +173,8 @@ static int parse_options(struct fwd_cli *cli, int argc, char **argv)
 	return optind;
 }
 
-/* -j/--json is also accepted after OBJECT ("fwdctl stats -j" is a common slip). */
+/* -j/--json (and -4/-6) are also accepted after OBJECT ("fwdctl stats -j" is a
+ * common slip). */
 static int run_object(struct fwd_cli *cli, int argc, char **argv)
 {
 	char **args = calloc((size_t)argc + 1, sizeof(*args));
@@ -181,6 +187,8 @@ static int run_object(struct fwd_cli *cli, int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-j") == 0 || strcmp(argv[i], "--json") == 0)
 			cli->json = true;
+		else if (strcmp(argv[i], "-4") == 0 || strcmp(argv[i], "-6") == 0)
+			cli->family = (unsigned)(argv[i][1] - '0');
 		else
 			args[n++] = argv[i];
 	}

@@ -34,6 +34,7 @@ struct fwd_client;
 struct fwd_cli {
 	const char *socket;
 	bool json;
+	unsigned family; /* -4 or -6: list one family (4, 6; 0 both) */
 	int timeout_ms;
 	FILE *out, *err;
 	const struct fwd_cli_object *obj;

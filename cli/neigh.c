@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fwdctl neigh list [dev PORT] | add A.B.C.D lladdr MAC dev PORT
- *             | del A.B.C.D dev PORT | flush [dev PORT]
+ * fwdctl [-4|-6] neigh list [dev PORT] | add ADDRESS lladdr MAC dev PORT
+ *             | del ADDRESS dev PORT | flush [dev PORT]   (either family)
  * The daemon checks addresses and MACs (one place, one message); the CLI
  * checks the grammar.
  */
@@ -17,7 +17,7 @@
 #define FIELD_MAX 64 /* a field of a row as shown, longer ones cut */
 
 struct neigh_row {
-	uint32_t ip; /* for sorting; 0 when the daemon sent something odd */
+	struct fwd_ip ip; /* for sorting; family 0 when the daemon sent something odd */
 	char addr[FIELD_MAX], mac[FIELD_MAX], port[FIELD_MAX], state[FIELD_MAX];
 	uint64_t age_s;
 	uint32_t held;
@@ -55,8 +55,8 @@ static int add_rows(struct neigh_rows *rows, const Fwd__NeighListResp *r)
 		copy(row->state, e->state);
 		row->age_s = e->age_s;
 		row->held = e->held;
-		if (fwd_ip4_parse(row->addr, &row->ip) < 0)
-			row->ip = 0;
+		if (fwd_ip_parse(row->addr, &row->ip) < 0)
+			memset(&row->ip, 0, sizeof(row->ip));
 	}
 	return 0;
 }
@@ -68,7 +68,12 @@ static int row_cmp(const void *a, const void *b)
 
 	if (c != 0)
 		return c;
-	return x->ip < y->ip ? -1 : x->ip > y->ip;
+	/* IPv4 before IPv6, each in address order */
+	if (x->ip.family != y->ip.family)
+		return x->ip.family < y->ip.family ? -1 : 1;
+	if (x->ip.family == AF_INET6)
+		return memcmp(x->ip.v6, y->ip.v6, 16);
+	return x->ip.v4 < y->ip.v4 ? -1 : x->ip.v4 > y->ip.v4;
 }
 
 static void print_rows(struct neigh_rows *rows, FILE *out)
@@ -138,6 +143,7 @@ static int neigh_list(struct fwd_cli *cli, int argc, char **argv)
 	if (optional_dev(cli, argc, argv, &port))
 		return FWD_EXIT_USAGE;
 	list.port = port != NULL ? port : "";
+	list.family = cli->family;
 	req.body_case = FWD__REQUEST__BODY_NEIGH_LIST;
 	req.neigh_list = &list;
 	rc = fwd_cli_call(cli, &req, list_print, &rows);
@@ -165,7 +171,7 @@ static int neigh_add(struct fwd_cli *cli, int argc, char **argv)
 	Fwd__NeighAddReq add = FWD__NEIGH_ADD_REQ__INIT;
 
 	if (argc != 6 || strcmp(argv[2], "lladdr") != 0 || strcmp(argv[4], "dev") != 0)
-		return fwd_cli_usage(cli, "expected: add A.B.C.D lladdr MAC dev PORT");
+		return fwd_cli_usage(cli, "expected: add ADDRESS lladdr MAC dev PORT");
 	if (fwd_cli_check_arg(cli, "address", argv[1]) ||
 	    fwd_cli_check_arg(cli, "MAC address", argv[3]) ||
 	    fwd_cli_check_arg(cli, "port name", argv[5]))
@@ -184,7 +190,7 @@ static int neigh_del(struct fwd_cli *cli, int argc, char **argv)
 	Fwd__NeighDelReq del = FWD__NEIGH_DEL_REQ__INIT;
 
 	if (argc != 4 || strcmp(argv[2], "dev") != 0)
-		return fwd_cli_usage(cli, "expected: del A.B.C.D dev PORT");
+		return fwd_cli_usage(cli, "expected: del ADDRESS dev PORT");
 	if (fwd_cli_check_arg(cli, "address", argv[1]) ||
 	    fwd_cli_check_arg(cli, "port name", argv[3]))
 		return FWD_EXIT_USAGE;
@@ -207,9 +213,9 @@ static int neigh_run(struct fwd_cli *cli, int argc, char **argv)
 
 static struct fwd_cli_object neigh_obj = {
 	.name = "neigh",
-	.usage = "neigh list [dev PORT]\n"
-	         "neigh add A.B.C.D lladdr MAC dev PORT\n"
-	         "neigh del A.B.C.D dev PORT\n"
+	.usage = "[-4|-6] neigh list [dev PORT]\n"
+	         "neigh add ADDRESS lladdr MAC dev PORT\n"
+	         "neigh del ADDRESS dev PORT\n"
 	         "neigh flush [dev PORT]",
 	.run = neigh_run,
 };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fwdctl route list | get A.B.C.D | add PREFIX via A.B.C.D [dev PORT] |
- * add PREFIX blackhole | replace ... | del PREFIX | load FILE
+ * fwdctl [-4|-6] route list | get ADDRESS | add PREFIX via ADDRESS [dev PORT] |
+ * add PREFIX blackhole | replace ... | del PREFIX | load FILE (either family)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,22 +17,24 @@
 #define LOAD_LINE_MAX    256
 
 /* Rows are printed as pages arrive (a full table is a million lines), so the
- * columns have fixed widths that fit any IPv4 route. */
+ * columns have fixed widths: those of any IPv4 route with -4, else room for
+ * usual IPv6 ones too. */
 static int list_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 {
 	bool *header = arg;
+	int pw = cli->family == 4 ? 18 : 28, vw = cli->family == 4 ? 15 : 25;
 
 	if (r->body_case != FWD__RESPONSE__BODY_ROUTE_LIST)
 		return 0;
 	if (!*header) {
-		fprintf(cli->out, "%-18s  %-9s  %-15s  %-8s  %s\n", "PREFIX", "TYPE", "VIA", "DEV",
-		        "ORIGIN");
+		fprintf(cli->out, "%-*s  %-9s  %-*s  %-8s  %s\n", pw, "PREFIX", "TYPE", vw, "VIA",
+		        "DEV", "ORIGIN");
 		*header = true;
 	}
 	for (size_t i = 0; i < r->route_list->n_routes; i++) {
 		const Fwd__RouteEntry *e = r->route_list->routes[i];
-		fprintf(cli->out, "%-18s  %-9s  %-15s  %-8s  %s\n", fwd_sanitize(e->prefix),
-		        fwd_sanitize(e->type), e->via[0] ? fwd_sanitize(e->via) : "-",
+		fprintf(cli->out, "%-*s  %-9s  %-*s  %-8s  %s\n", pw, fwd_sanitize(e->prefix),
+		        fwd_sanitize(e->type), vw, e->via[0] ? fwd_sanitize(e->via) : "-",
 		        e->dev[0] ? fwd_sanitize(e->dev) : "-", fwd_sanitize(e->origin));
 	}
 	return 0;
@@ -64,31 +66,33 @@ static int get_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 
 static int check_prefix(struct fwd_cli *cli, const char *s)
 {
-	struct fwd_ip4_prefix p;
+	struct fwd_prefix p;
 
-	if (fwd_ip4_prefix_parse(s, &p, false) < 0 || strchr(s, '/') == NULL)
-		return fwd_cli_usage(cli, "bad prefix: %.40s (expected A.B.C.D/N, no host bits)",
+	if (fwd_prefix_parse(s, &p, false) < 0 || strchr(s, '/') == NULL)
+		return fwd_cli_usage(cli,
+		                     "bad prefix: %.50s (expected A.B.C.D/N or X:X::X/N, no host "
+		                     "bits)",
 		                     s);
 	return 0;
 }
 
 static int check_ip(struct fwd_cli *cli, const char *s)
 {
-	uint32_t a;
+	struct fwd_ip a;
 
-	if (fwd_ip4_parse(s, &a) < 0)
-		return fwd_cli_usage(cli, "bad address: %.40s", s);
+	if (fwd_ip_parse(s, &a) < 0)
+		return fwd_cli_usage(cli, "bad address: %.50s", s);
 	return 0;
 }
 
-/* add|replace PREFIX via A.B.C.D [dev PORT] | add|replace PREFIX blackhole */
+/* add|replace PREFIX via ADDRESS [dev PORT] | add|replace PREFIX blackhole */
 static int route_add(struct fwd_cli *cli, int argc, char **argv, bool replace)
 {
 	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__RouteAddReq add = FWD__ROUTE_ADD_REQ__INIT;
 
 	if (argc < 3)
-		return fwd_cli_usage(cli, "%s needs PREFIX and via A.B.C.D or blackhole", argv[0]);
+		return fwd_cli_usage(cli, "%s needs PREFIX and via ADDRESS or blackhole", argv[0]);
 	if (check_prefix(cli, argv[1]))
 		return FWD_EXIT_USAGE;
 	add.prefix = argv[1];
@@ -104,7 +108,7 @@ static int route_add(struct fwd_cli *cli, int argc, char **argv, bool replace)
 			add.dev = argv[5];
 	} else {
 		return fwd_cli_usage(cli,
-		                     "expected: %s PREFIX via A.B.C.D [dev PORT] | %s PREFIX "
+		                     "expected: %s PREFIX via ADDRESS [dev PORT] | %s PREFIX "
 		                     "blackhole",
 		                     argv[0], argv[0]);
 	}
@@ -222,7 +226,7 @@ static int route_one_arg(struct fwd_cli *cli, int argc, char **argv)
 
 	if (argc != 2)
 		return fwd_cli_usage(cli, "%s needs one %s", argv[0],
-		                     is_get ? "A.B.C.D" : "PREFIX");
+		                     is_get ? "ADDRESS" : "PREFIX");
 	if (is_get) {
 		if (check_ip(cli, argv[1]))
 			return FWD_EXIT_USAGE;
@@ -248,6 +252,7 @@ static int route_list(struct fwd_cli *cli, int argc, char **argv)
 	(void)argv;
 	if (argc != 1)
 		return fwd_cli_usage(cli, "list takes no arguments");
+	list.family = cli->family;
 	req.body_case = FWD__REQUEST__BODY_ROUTE_LIST;
 	req.route_list = &list;
 	return fwd_cli_call(cli, &req, list_print, &header);
@@ -277,14 +282,14 @@ static int route_run(struct fwd_cli *cli, int argc, char **argv)
 
 static struct fwd_cli_object route_obj = {
 	.name = "route",
-	.usage = "route list\n"
-	         "route get A.B.C.D\n"
-	         "route add PREFIX via A.B.C.D [dev PORT]\n"
+	.usage = "[-4|-6] route list\n"
+	         "route get ADDRESS\n"
+	         "route add PREFIX via ADDRESS [dev PORT]   (dev is needed for a link-local via)\n"
 	         "route add PREFIX blackhole\n"
-	         "route replace PREFIX via A.B.C.D [dev PORT] | replace PREFIX blackhole\n"
+	         "route replace PREFIX via ADDRESS [dev PORT] | replace PREFIX blackhole\n"
 	         "route del PREFIX\n"
-	         "route load FILE      (one \"PREFIX via A.B.C.D [dev PORT]\" or \"PREFIX "
-	         "blackhole\" per line; - reads stdin)",
+	         "route load FILE      (one \"PREFIX via ADDRESS [dev PORT]\" or \"PREFIX "
+	         "blackhole\" per line, either family; - reads stdin)",
 	.run = route_run,
 };
 FWD_CLI_OBJECT(route_obj);

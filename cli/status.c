@@ -57,7 +57,8 @@ static int status_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 	fwd_table_cell(t, "%" PRIu32 " up / %" PRIu32, s->n_ports_up, s->n_ports);
 	print_mempool(t, s->mempool);
 	kv(t, "routes");
-	fwd_table_cell(t, "%" PRIu64, s->routes);
+	fwd_table_cell(t, "%" PRIu64 " (IPv4 %" PRIu64 ", IPv6 %" PRIu64 ")", s->routes,
+	               s->routes - s->routes_ip6, s->routes_ip6);
 	kv(t, "neighbours");
 	fwd_table_cell(t, "%" PRIu64, s->neighbours);
 	fwd_table_print(t, cli->out);

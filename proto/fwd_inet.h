@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #define FWD_IP4_STRLEN     16 /* "255.255.255.255" + NUL */
@@ -91,6 +92,14 @@ static inline struct fwd_ip fwd_ip_v4(uint32_t ip)
 	struct fwd_ip a = { .family = AF_INET };
 
 	a.v4 = ip;
+	return a;
+}
+
+static inline struct fwd_ip fwd_ip_v6(const uint8_t ip[16])
+{
+	struct fwd_ip a = { .family = AF_INET6 };
+
+	memcpy(a.v6, ip, sizeof(a.v6));
 	return a;
 }
 

@@ -57,9 +57,13 @@ veth() { # NS_A IF_A NS_B IF_B
 topology_up() {
 	for n in $NS $NS-h1 $NS-h2; do
 		ip netns add "$n" && ip -n "$n" link set lo up
-		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
-			net.ipv6.conf.default.disable_ipv6=1
 	done
+	# the daemon's namespace keeps its kernel out of the way of the veth ends fwd owns
+	ip netns exec $NS sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1
+	# h1 configures itself from fwd's router advertisements (SLAAC)
+	ip netns exec $NS-h1 sysctl -qw net.ipv6.conf.default.accept_ra=2 \
+		net.ipv6.conf.default.addr_gen_mode=0
 	veth $NS-h1 eth0 $NS dp0
 	veth $NS-h2 eth0 $NS dp1
 	ip -n $NS-h1 addr add 10.0.1.2/24 dev eth0
@@ -67,6 +71,9 @@ topology_up() {
 	ip -n $NS-h2 addr add 10.0.2.2/24 dev eth0
 	ip -n $NS-h2 addr add 10.0.3.1/24 dev lo
 	ip -n $NS-h2 route add default via 10.0.2.1
+	ip -n $NS-h2 addr add 2001:db8:2::2/64 dev eth0 nodad
+	ip -n $NS-h2 addr add 2001:db8:3::1/64 dev lo nodad
+	ip -n $NS-h2 -6 route add default via 2001:db8:2::1
 }
 
 daemon_up() {
@@ -102,6 +109,17 @@ stop() {
 
 h1() { ip netns exec $NS-h1 "$@"; }
 
+# h1's SLAAC address and default route, from fwd's first router advertisements
+wait_slaac() {
+	for _ in $(seq 1 100); do
+		h1 ip -6 route show default | grep -q via &&
+			h1 ip -6 addr show dev eth0 scope global | grep -q 2001:db8:1: &&
+			! h1 ip -6 addr show dev eth0 | grep -q tentative && return 0
+		sleep 0.2
+	done
+	die "h1 got no IPv6 address from fwd's router advertisements"
+}
+
 show() {
 	say "fwd-daemon is up: two l3 ports, a static route and a blackhole (conf/demo.yaml)"
 	run "$FWDCTL" status
@@ -124,6 +142,17 @@ show() {
 	run "$FWDCTL" stats
 	wait $iperf
 	tail -4 "$STATE/iperf.log" | head -2
+	say "IPv6: h1 took 2001:db8:1::/64 and its default route from fwd's router advertisements"
+	wait_slaac
+	run h1 ip -6 addr show dev eth0 scope global
+	run h1 ip -6 route show default
+	say "h1 pings h2 and the prefix behind it over IPv6, through fwd; traceroute6 shows fwd"
+	run h1 ping -6 -c 3 -i 0.2 2001:db8:2::2 || die "ping6 through the router failed"
+	run h1 ping -6 -c 3 -i 0.2 2001:db8:3::1 || die "ping6 over the static route failed"
+	run h1 traceroute -6 -n -q 1 -w 1 -m 4 2001:db8:3::1
+	run "$FWDCTL" -6 addr list
+	run "$FWDCTL" -6 neigh list
+	run "$FWDCTL" -6 route list
 	say "a blackholed destination is dropped and counted (blackhole); no route gives ICMP unreachable"
 	h1 ping -c 2 -i 0.2 -W 1 192.0.2.1 >/dev/null 2>&1
 	run h1 ping -c 1 -W 1 198.51.100.1

@@ -71,14 +71,14 @@ static void emit_scalar(FILE *out, const struct conf_field *f, const char *src)
 		memcpy(&e, src, sizeof(e));
 		fputs(f->names[e], out);
 		break;
-	case CONF_IP:
+	case CONF_IP: /* IPv6 quoted: "::/0" would not read back as a plain scalar */
 		memcpy(&ip, src, sizeof(ip));
-		fputs(fwd_ip_fmt(&ip, buf), out);
+		fprintf(out, ip.family == AF_INET6 ? "\"%s\"" : "%s", fwd_ip_fmt(&ip, buf));
 		break;
 	case CONF_ADDR:
 	case CONF_NET:
 		memcpy(&pf, src, sizeof(pf));
-		fputs(fwd_prefix_fmt(&pf, buf), out);
+		fprintf(out, pf.family == AF_INET6 ? "\"%s\"" : "%s", fwd_prefix_fmt(&pf, buf));
 		break;
 	case CONF_MAC:
 		fprintf(out, "\"%s\"", fwd_mac_fmt((const uint8_t *)src, buf));

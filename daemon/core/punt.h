@@ -25,6 +25,10 @@ enum fwd_punt_reason {
 	FWD_PUNT_TTL,         /* send ICMP time exceeded */
 	FWD_PUNT_NO_ROUTE,    /* send ICMP net unreachable */
 	FWD_PUNT_FRAG_NEEDED, /* send ICMP fragmentation needed, next-hop MTU `aux` */
+	FWD_PUNT_LOCAL6,      /* IPv6 for one of our addresses, or a multicast group */
+	FWD_PUNT_GLEAN6,      /* IPv6 routed to its destination on connected port out_port */
+	FWD_PUNT_ICMP6,       /* send the ICMPv6 error `aux` (ip6/icmp6.h: icmp6_punt_aux) */
+	FWD_PUNT_HBH6,        /* IPv6 to forward with a hop-by-hop header: its options first */
 	FWD_PUNT_MAX
 };
 

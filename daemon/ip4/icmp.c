@@ -8,7 +8,6 @@
  * kind.
  */
 #include <string.h>
-#include <time.h>
 
 #include <rte_ether.h>
 #include <rte_ip.h>
@@ -16,6 +15,7 @@
 #include "core/daemon.h"
 #include "core/module.h"
 #include "core/punt.h"
+#include "core/ratelimit.h"
 #include "core/reload.h"
 #include "ip4/addr.h"
 #include "ip4/cksum.h"
@@ -26,7 +26,6 @@
 #include "port/port.h"
 #include "core/counter.h"
 
-#define ICMP_NS          1000000000ull
 #define IP4_HDR_LEN      20u
 #define ICMP_TOS_CONTROL 0xc0 /* precedence 6, internetwork control (RFC 1812 4.3.2.5) */
 #define ICMP_TOS_MASK    0x1e
@@ -47,59 +46,23 @@ static FWD_COUNTER(sup_source, "icmp_suppressed_source");
 static FWD_COUNTER(sup_no_address, "icmp_suppressed_no_address");
 static FWD_COUNTER(no_mbuf, "icmp_no_mbuf");
 
-static uint64_t clock_monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * ICMP_NS + (uint64_t)ts.tv_nsec;
-}
-
 int (*icmp4_output)(struct rte_mbuf *m) = ip4_output;
-uint64_t (*icmp4_clock_ns)(void) = clock_monotonic_ns;
+uint64_t (*icmp4_clock_ns)(void) = fwd_monotonic_ns;
 
-/*
- * One token bucket for every error the router sends (RFC 1812 4.3.2.8):
- * `rate` tokens a second, at most `burst` saved up. Tokens are kept in
- * billionths so refilling is one multiplication of elapsed nanoseconds.
- * A fresh bucket (last_ns 0) counts as having been idle long enough to be full.
- */
-static struct {
-	uint32_t rate; /* 0 = unlimited */
-	uint32_t burst;
-	uint64_t tokens; /* x ICMP_NS */
-	uint64_t last_ns;
-} bucket = { .rate = 100, .burst = ICMP4_BURST_MIN };
+/* One bucket for every error the router sends (RFC 1812 4.3.2.8). */
+static struct fwd_ratelimit bucket = { .rate = 100, .burst = ICMP4_BURST_MIN };
 
 void icmp4_ratelimit_set(uint32_t rate)
 {
-	bucket.rate = rate;
 	/* enough for 50 ms at high rates, so the 0.5 ms punt drain ticks and
 	 * their jitter do not eat into the rate */
-	bucket.burst = RTE_MAX((uint32_t)ICMP4_BURST_MIN, rate / 20);
-	bucket.tokens = (uint64_t)bucket.burst * ICMP_NS;
-	bucket.last_ns = icmp4_clock_ns();
+	fwd_ratelimit_set(&bucket, rate, RTE_MAX((uint32_t)ICMP4_BURST_MIN, rate / 20),
+	                  icmp4_clock_ns());
 }
 
 static bool ratelimit_take(void)
 {
-	uint64_t now = icmp4_clock_ns(), cap = (uint64_t)bucket.burst * ICMP_NS;
-	uint64_t dt = 0;
-
-	if (bucket.rate == 0)
-		return true;
-	if (now > bucket.last_ns) { /* never backwards: time is not counted twice */
-		dt = now - bucket.last_ns;
-		bucket.last_ns = now;
-	}
-	if (dt >= 1000 * ICMP_NS) /* long idle: full, and no overflow below */
-		bucket.tokens = cap;
-	else
-		bucket.tokens = RTE_MIN(cap, bucket.tokens + dt * bucket.rate);
-	if (bucket.tokens < ICMP_NS)
-		return false;
-	bucket.tokens -= ICMP_NS;
-	return true;
+	return fwd_ratelimit_take(&bucket, icmp4_clock_ns());
 }
 
 bool icmp4_source_ok(uint32_t ip)

@@ -6,7 +6,9 @@
  * lookup (reserved destinations have entries of their own), TTL and size
  * against the next hop, the TTL decrement with an incremental checksum, the
  * link header from the next hop, and into the egress port's tx buffer.
- * Anything else goes to input_slow.c, which finds the exact reason.
+ * Anything else goes to input_slow.c, which finds the exact reason; but
+ * IPv6 frames are set aside and handed, once the burst is done, to the
+ * input ip6 registers (fwd_ip6_input), which finds their MAC and the rest.
  */
 #include <string.h>
 
@@ -85,6 +87,8 @@ struct ip4_ctx {
 	struct rte_mbuf **end; /* the burst's */
 	struct fwd_txbuf *b;   /* the run's buffer */
 	uint32_t run_start;    /* bytes when the run began */
+	unsigned n6;           /* IPv6 frames set aside, for fwd_ip6_input */
+	struct rte_mbuf *v6[FWD_TXBUF_CAP];
 };
 
 #define NO_RUN FWD_MAX_PORTS
@@ -157,6 +161,19 @@ static __rte_always_inline bool ip4_fast(struct ip4_ctx *c, struct rte_mbuf *m,
 	return true;
 }
 
+/* The IPv6 frames of a burst, to the input ip6 registers; without one they
+ * are frames the l3 input does not handle (input_slow.c counts them). */
+static void __rte_noinline ip4_pass_ip6(struct fwd_worker *w, const struct fwd_port *in,
+                                        struct rte_mbuf **v6, unsigned n)
+{
+	if (fwd_ip6_input != NULL) {
+		fwd_ip6_input(w, in, v6, (uint16_t)n);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		ip4_input_slow(w, in, v6[i]);
+}
+
 /* A frame the fast path doubted, after the run it interrupts. */
 static void __rte_noinline ip4_one_slow(struct ip4_ctx *c, struct rte_mbuf **at, unsigned port,
                                         struct rte_mbuf **out, uint32_t bytes)
@@ -217,6 +234,14 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 	unsigned len;
 
 	if (unlikely(!ip4_fast(c, m, &b->head, hw_cksum, &d24, &len))) {
+		/* IPv6 waits for the end of the burst, the run goes on: the
+		 * type is in the bytes the head check loaded (any frame has
+		 * them; ip6 finds a runt's length) */
+		if (rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->ether_type ==
+		    rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
+			c->v6[c->n6++] = m;
+			return;
+		}
 		ip4_one_slow(c, at, r->port, r->out, r->bytes);
 		r->port = NO_RUN;
 		return;
@@ -253,10 +278,14 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
                                           bool hw_cksum, struct rte_mbuf **pkts, unsigned n)
 {
 	const struct ip4_burst b = { fib4_view(ip4_fib), nh_table, ip4_head(in->mac48) };
-	struct ip4_ctx c = { .w = w, .in = in, .end = pkts + n };
+	struct ip4_ctx c; /* the run's fields are set when a run begins */
 	struct ip4_run r = { .out = NULL, .bytes = 0, .port = NO_RUN };
 	struct rte_mbuf **at = pkts;
 
+	c.w = w;
+	c.in = in;
+	c.end = pkts + n;
+	c.n6 = 0;
 	/* room for the whole burst: the loop adds to buffers without a test */
 	fwd_tx_reserve(w, n);
 	if (likely(n >= PREFETCH_AHEAD)) {
@@ -277,6 +306,8 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
 		ip4_one(&c, &b, hw_cksum, at, &r);
 	ip4_run_end(&c, r.port, r.out, r.bytes);
 	w->stats.port[in->idx].rx_bytes += r.bytes;
+	if (unlikely(c.n6 != 0))
+		ip4_pass_ip6(w, in, c.v6, c.n6);
 }
 
 static void ip4_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,

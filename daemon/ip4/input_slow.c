@@ -192,6 +192,7 @@ static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_p
 		return false;
 	}
 	if (unlikely(eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))) {
+		/* IPv6 reaches here only while no input for it is registered */
 		if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP))
 			fwd_punt(w, m, FWD_PUNT_ARP, in->idx, in->idx, 0, FWD_PUNT_NO_DROP);
 		else

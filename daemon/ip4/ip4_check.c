@@ -86,9 +86,8 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 	unsigned port;
 	int dev = -1;
 
-	if (r->prefix.family != AF_INET)
-		return;
-	if (addr4_rule_route(v, &prefix, why, sizeof(why)) < 0)
+	/* the prefix and gateway rules are each family's; the rest is both's */
+	if (r->prefix.family == AF_INET && addr4_rule_route(v, &prefix, why, sizeof(why)) < 0)
 		fwd_conf_error(c, path(at, "routes", i, "prefix"), "%s", why);
 	if (r->blackhole) {
 		if (fwd_conf_given(c, path(at, "routes", i, "via")))
@@ -104,6 +103,8 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 		return;
 	}
 	if (r->dev[0] && (dev = named_l3(c, cfg, v, r->dev, path(at, "routes", i, "dev"))) < 0)
+		return;
+	if (r->prefix.family != AF_INET)
 		return;
 	if (r->via.family != AF_INET)
 		fwd_conf_error(c, path(at, "routes", i, "via"),

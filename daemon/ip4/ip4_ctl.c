@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* IPv4 life cycle: FIB, next hops and RIB; then the config applied (ip4_config.c). */
+/* IPv4 life cycle: FIB, RIB and ARP (the config is applied by l3/l3_config.c). */
 #include <errno.h>
 #include <string.h>
 
@@ -11,9 +11,7 @@
 #include "core/module.h"
 #include "ip4/addr.h"
 #include "ip4/arp.h"
-#include "core/reload.h"
 #include "ip4/ip4.h"
-#include "ip4/ip4_config.h"
 #include "nexthop/nexthop.h"
 #include "ip4/route.h"
 #include "port/port.h"
@@ -23,21 +21,6 @@
 struct fib4 *ip4_fib;
 struct rib4 ip4_rib;
 static struct event *reclaim_ev;
-
-/* The config's addresses, routes and static neighbours: the reload's
- * reconcile, from an empty state. */
-static int ip4_config_start(const struct fwd_config *cfg)
-{
-	struct fwd_reload_log log = { 0 };
-	int rc = ip4_config_apply(cfg, &log);
-
-	if (rc < 0)
-		LOG(ERR, "%s", log.errors > 0 ? log.lines[log.last_error] : strerror(-rc));
-	else
-		ip4_config_commit();
-	fwd_reload_log_free(&log);
-	return rc;
-}
 
 static void ip4_reclaim(void *arg)
 {
@@ -60,7 +43,7 @@ static int ip4_init(const struct fwd_config *cfg)
 	reclaim_ev = fwd_timer_every(RECLAIM_MS * 1000, ip4_reclaim, NULL);
 	if (reclaim_ev == NULL || (rc = arp_init()) < 0)
 		return reclaim_ev == NULL ? -ENOMEM : rc;
-	return ip4_config_start(cfg);
+	return 0;
 }
 
 static void ip4_fini(void)

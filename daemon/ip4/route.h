@@ -38,8 +38,4 @@ void route4_connected_del(const struct fwd_ip4_prefix *p);
  * of their port (after an address went away); returns how many. */
 unsigned route4_prune_unreachable(void);
 
-/* Parse "PREFIX via A.B.C.D [dev PORT]" or "PREFIX blackhole" (a `route load`
- * line; # starts a comment). 0 = a route, 1 = blank/comment, -EINVAL. */
-int route4_parse_line(const char *line, struct route4_req *r, char *err, size_t errlen);
-
 #endif

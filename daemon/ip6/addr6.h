@@ -40,6 +40,7 @@ struct ip6_port_addrs {
 	struct fwd_ip6_prefix a[ADDR6_MAX]; /* a[0]: the link-local address */
 	uint8_t origin[ADDR6_MAX];          /* enum fwd_origin (ADDRESS for the link-local) */
 	uint8_t state[ADDR6_MAX];           /* enum addr6_state */
+	bool ra;                            /* ports[].ra: send Router Advertisements */
 };
 
 extern struct ip6_port_addrs ip6_addrs[FWD_MAX_PORTS];

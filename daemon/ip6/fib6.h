@@ -8,29 +8,121 @@
  * Indices are plain indices into the next-hop table (nexthop/nexthop.h),
  * at most FIB6_NH_MAX.
  *
- * CONTRACT (filled in by the fib6 work): struct fib6 and the inline lookup
- * below are defined here so that the fast path inlines them.
+ * A multibit trie (fib6.c says why this one): a table of 2^24 entries for
+ * the first three bytes of the address, then one level of 256-entry tbl8
+ * groups for each further byte. struct fib6 and the lookup are here so
+ * that the fast path inlines them.
  */
 #ifndef FWD_IP6_FIB_H
 #define FWD_IP6_FIB_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+/*
+ * An entry is one of:
+ *   - a pointer to a tbl8 group: bit 31 (FIB6_EXT) set and bits 8-29 the
+ *     group number, that is bits 0-29 the index of the group's first entry
+ *     in tbl8, so that a lookup only ORs the next address byte in;
+ *   - a prefix's entry: bit 30 (FIB6_VALID) set, bits 22-29 the prefix
+ *     length (0-128) and bits 0-21 the next-hop index;
+ *   - 0: no prefix covers it.
+ */
+#define FIB6_EXT         0x80000000u
+#define FIB6_VALID       0x40000000u
+#define FIB6_GROUP_MASK  0x3fffff00u
+#define FIB6_DEPTH_SHIFT 22
+#define FIB6_DEPTH_MASK  0x3fc00000u
+#define FIB6_NH_MASK     0x003fffffu
+#define FIB6_NH_MAX      FIB6_NH_MASK
+/* tbl8 levels under the 2^24 table: bytes 3 to 15 */
+#define FIB6_LEVELS 13
+/* Group counts fib6_create accepts: room for one /128 (a group per level),
+ * so an empty FIB takes any prefix; at most what bits 8-29 can number. */
+#define FIB6_TBL8_MIN FIB6_LEVELS
+#define FIB6_TBL8_MAX (FIB6_GROUP_MASK / 256 + 1)
 
 struct rte_rcu_qsbr;
-struct fib6;
 
-/* rcu may be NULL when no reader runs concurrently (tests, tools). */
+struct fib6 {
+	/* read by workers */
+	uint32_t *tbl24; /* 2^24 entries */
+	uint32_t *tbl8;  /* n_tbl8 groups of 256 entries */
+
+	/* control thread only */
+	uint32_t n_tbl8;
+	uint32_t n_free;
+	uint32_t *free_groups; /* stack */
+	uint32_t n_pending;    /* freed, waiting for a grace period */
+	uint32_t pending_head;
+	struct fib6_pending {
+		uint32_t group;
+		uint64_t token;
+	} * pending; /* ring of n_tbl8 */
+	struct rte_rcu_qsbr *rcu;
+};
+
+/* rcu may be NULL when no reader runs concurrently (tests, tools).
+ * n_tbl8: FIB6_TBL8_MIN..FIB6_TBL8_MAX (NULL otherwise, as on no memory). */
 struct fib6 *fib6_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket);
 void fib6_free(struct fib6 *f);
-/* Point prefix ip/len at nh, leaving more specific prefixes alone; -ENOSPC. */
+/*
+ * Point prefix ip/len at nh (1..FIB6_NH_MAX), replacing what the prefix
+ * itself had and leaving more specific prefixes alone. -ENOSPC, with the
+ * table unchanged, when the tbl8 groups the prefix needs are not free.
+ */
 int fib6_add(struct fib6 *f, const uint8_t ip[16], uint8_t len, uint32_t nh);
-/* Remove prefix ip/len: its entries fall back to the parent (parent_len < 0: none). */
+/*
+ * Remove prefix ip/len: its entries fall back to its parent, the longest
+ * shorter prefix still installed (parent_len < 0: none, "no route").
+ */
 void fib6_del(struct fib6 *f, const uint8_t ip[16], uint8_t len, int parent_len,
               uint32_t parent_nh);
+/* Recycle tbl8 groups whose grace period has ended (non-blocking). */
 void fib6_reclaim(struct fib6 *f);
 size_t fib6_memory(const struct fib6 *f);
 uint32_t fib6_tbl8_used(const struct fib6 *f);
-/* static inline uint32_t fib6_lookup(const struct fib6 *f, const uint8_t ip[16]); */
+
+/* The tables of a FIB, read once per burst into registers: stores to packet
+ * bytes may alias anything, so the compiler would reload them per packet. */
+struct fib6_view {
+	const uint32_t *tbl24;
+	const uint32_t *tbl8;
+};
+
+static inline struct fib6_view fib6_view(const struct fib6 *f)
+{
+	return (struct fib6_view){ f->tbl24, f->tbl8 };
+}
+
+/*
+ * One load per level: the 2^24 table by the first three bytes, then a
+ * group by each next byte for as long as entries point to groups. A
+ * pointer entry ORed with the byte is the next entry's index with FIB6_EXT
+ * (and the clear bit 30) on top, and times four in 32 bits its offset in
+ * bytes: the shift drops the flag, so a level is four instructions and a
+ * branch (x86: movzbl, or, lea, mov, test/js). Unrolled 4 times, the byte
+ * loads need no pointer increments; a /64 is 5 levels below tbl24.
+ */
+static inline uint32_t fib6_lookup_view(struct fib6_view v, const uint8_t ip[16])
+{
+	const uint8_t *next = ip + 3;
+	uint32_t top, e;
+
+	memcpy(&top, ip, sizeof(top));
+	e = v.tbl24[rte_be_to_cpu_32(top) >> 8];
+#pragma GCC unroll 4
+	while (e & FIB6_EXT)
+		e = *(const uint32_t *)((const char *)v.tbl8 + ((e | *next++) << 2));
+	return e & FIB6_NH_MASK;
+}
+
+static inline uint32_t fib6_lookup(const struct fib6 *f, const uint8_t ip[16])
+{
+	return fib6_lookup_view(fib6_view(f), ip);
+}
 
 #endif

@@ -9,6 +9,7 @@
 #include "core/worker.h"
 #include "fwd_frame.h"
 #include "ip4/ip4.h"
+#include "ip6/ip6.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
 
@@ -43,7 +44,8 @@ static int status_get(struct fwd_rpc_call *call)
 		r->n_ports_up += fwd_ports[i].link_up && fwd_ports[i].admin_up;
 	r->mempool = mempool_info(call);
 	r->pid = (uint32_t)getpid();
-	r->routes = ip4_rib.n_routes;
+	r->routes = ip4_rib.n_routes + ip6_rib.n_routes;
+	r->routes_ip6 = ip6_rib.n_routes;
 	r->neighbours = neigh_count();
 	call->resp->body_case = FWD__RESPONSE__BODY_STATUS_RESP;
 	call->resp->status_resp = r;

@@ -47,15 +47,18 @@ static Fwd__NeighEntry *neigh_entry(struct fwd_rpc_call *call, const struct neig
 }
 
 struct list_cursor {
-	uint32_t pos; /* next next-hop index to look at */
-	int port;     /* -1: every port */
+	uint32_t pos;   /* next next-hop index to look at */
+	int port;       /* -1: every port */
+	uint8_t family; /* 0: both */
 };
 
 static struct neigh *cursor_next(struct list_cursor *c)
 {
 	struct neigh *n;
 
-	while ((n = neigh_iter(&c->pos)) != NULL && c->port >= 0 && n->port != c->port)
+	while ((n = neigh_iter(&c->pos)) != NULL &&
+	       ((c->port >= 0 && n->port != c->port) ||
+	        (c->family != 0 && n->addr.family != c->family)))
 		;
 	return n;
 }
@@ -81,15 +84,19 @@ static int neigh_list_page(struct fwd_rpc_call *call)
 
 static int neigh_list_rpc(struct fwd_rpc_call *call)
 {
+	uint32_t family = call->req->neigh_list->family;
 	int port = port_arg(call, call->req->neigh_list->port, false);
 	struct list_cursor *c;
 
 	if (port < -1)
 		return port;
+	if (family != 0 && family != 4 && family != 6)
+		return fwd_rpc_error(call, EINVAL, "bad address family: %u (0, 4 or 6)", family);
 	c = calloc(1, sizeof(*c));
 	if (c == NULL)
 		return fwd_rpc_error(call, ENOMEM, "out of memory");
 	c->port = port;
+	c->family = family == 4 ? AF_INET : family == 6 ? AF_INET6 : 0;
 	call->cursor = c;
 	call->cursor_free = free;
 	if (neigh_list_page(call) == 1)

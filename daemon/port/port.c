@@ -185,12 +185,15 @@ int fwd_ports_start(void)
 			return rc;
 		}
 		p->started = true;
-		/* l3 ports take only frames for their MAC; the others forward any frame */
+		/* l3 ports take frames for their MAC and multicast (IPv6's NDP is
+		 * multicast); the others forward any frame */
 		if (p->mode != FWD_MODE_L3) {
 			rc = rte_eth_promiscuous_enable(p->port_id);
 			if (rc < 0 && rc != -ENOTSUP)
 				LOG(WARNING, "port %s: promiscuous mode: %s", p->name,
 				    rte_strerror(-rc));
+		} else if ((rc = rte_eth_allmulticast_enable(p->port_id)) < 0 && rc != -ENOTSUP) {
+			LOG(WARNING, "port %s: all-multicast mode: %s", p->name, rte_strerror(-rc));
 		}
 		p->promiscuous = rte_eth_promiscuous_get(p->port_id) == 1;
 	}

@@ -23,7 +23,7 @@ l3fwd through DPDK telemetry (sink port opackets); fwd through `fwdctl -j
 stats` (sink tx_packets), checked against the null PMD's own count (sink
 xstats) and fwd's drop counters.
 
-Parts (BENCH_ONLY=main,imix,burst,churn picks some):
+Parts (BENCH_ONLY=main,imix,ipv6,burst,churn picks some):
   main   64 B: testpmd io, l3fwd lpm, l3fwd lpm linked statically (as
          fwd-daemon is: DPDK linked in), fwd xconnect, fwd l3 16 routes,
          fwd l3 with the 1M-route table loaded on top
@@ -33,6 +33,10 @@ Parts (BENCH_ONLY=main,imix,burst,churn picks some):
          quiet phases either side; the lowest window beside the quiet
          phases' own lowest) and the drop counters
   imix   the same programs (but 1M and static l3fwd) on IMIX traffic
+  ipv6   62 B IPv6 UDP to 2001:200:0:1::/64: l3fwd lpm with its default
+         IPv6 table (2001:200:0:N::/64 to port N), the same linked
+         statically, fwd l3 routing IPv6 (the same 16 /64s via 4 gateways
+         with static neighbours on the sink port)
   burst  fwd l3 16 routes at bursts 4..128, table and build/bench/burst.png
 
 Knobs: BENCH_ROUNDS (9), BENCH_STARTS (= rounds), BENCH_SECONDS (5),
@@ -61,7 +65,8 @@ BURSTS = [4, 8, 16, 32, 64, 128]
 CHURN_RATE = int(os.environ.get("BENCH_CHURN_RATE", "10000"))
 CHURN_SECONDS = float(os.environ.get("BENCH_CHURN_SECONDS", "10"))
 POLL_HZ = 10
-ONLY = os.environ.get("BENCH_ONLY", "main,churn,imix,burst").split(",")
+ONLY = os.environ.get("BENCH_ONLY", "main,churn,imix,ipv6,burst").split(",")
+GROUP_TAGS = ("-imix", "-v6")   # the names' ends of every group's programs but main's
 
 
 # ------------------------------------------------------------- measurement
@@ -201,6 +206,23 @@ def run_group(p, results, key, pcap, tag, with_full, churn, only_full=False):
     results[key] = {name: dict(label=labels[name], **(summary(v) or {}))
                     for name, v in runs.items()}
     results[key + "_runs"] = runs
+
+
+def group_v6(p):
+    """IPv6: l3fwd in LPM mode (the reference), the same linked statically,
+    and fwd routing IPv6."""
+    pcap = p.pcap62v6
+    return [bl.L3fwd(p, "l3fwd-v6", "l3fwd lpm", pcap, ipv6=True),
+            bl.L3fwd(p, "l3fwd-st-v6", "l3fwd lpm, static", pcap, static=True, ipv6=True),
+            bl.Fwd(p, "fwd-16-v6", "fwd l3 16 routes", pcap, "l3", ipv6=True)]
+
+
+def run_group_v6(p, results):
+    log("\n== ipv6")
+    runs, labels = alternate_starts(lambda: group_v6(p), ROUNDS, "ipv6", results["failed"])
+    results["ipv6"] = {name: dict(label=labels[name], **(summary(v) or {}))
+                       for name, v in runs.items()}
+    results["ipv6_runs"] = runs
 
 
 def run_burst(p, results):
@@ -392,7 +414,7 @@ def print_group(results, key, tag, title):
                 ("", s["drops"], s.get("drop_reasons", {}), s.get("sink_count_diff", 0),
                  s.get("worst_round_diff", 0)))
     for name, err in results["failed"].items():
-        if name.endswith(tag) or not tag:
+        if name.endswith(tag) if tag else not name.endswith(GROUP_TAGS):
             log("%-24s failed: %s" % (name, err))
 
 
@@ -443,11 +465,11 @@ def interval_note(ci, key):
 
 
 def targets(results):
-    r = results.get("ratios", {}).get("main", {})
-    ci = results.get("ratio_intervals", {}).get("main", {})
     c = results.get("churn") or {}
 
-    def ratio_at_least(name, key, floor):
+    def ratio_at_least(name, key, floor, group="main"):
+        r = results.get("ratios", {}).get(group, {})
+        ci = results.get("ratio_intervals", {}).get(group, {})
         return (name, r.get(key), lambda v: v >= floor, interval_note(ci, key))
 
     checks = [
@@ -463,6 +485,7 @@ def targets(results):
          None if c.get("uncounted") is None else max(abs(c["uncounted"]),
                                                      abs(c["sink_uncounted"])),
          lambda v: v <= c["uncounted_resolution"], ""),
+        ratio_at_least("fwd l3 IPv6 >= 1.0x l3fwd lpm IPv6", "fwd/l3fwd", 1.0, "ipv6"),
     ]
     out = {}
     log("\ntargets")
@@ -526,6 +549,8 @@ def main():
                       only_full="main" not in ONLY)
         if "imix" in ONLY:
             run_group(p, results, "imix", p.pcap_imix, "-imix", False, False)
+        if "ipv6" in ONLY:
+            run_group_v6(p, results)
         if "burst" in ONLY:
             run_burst(p, results)
     finally:
@@ -535,6 +560,7 @@ def main():
         "lcore 1; %.0f s)" % (ROUNDS, SECONDS, STARTS, bl.FLOWS, time.monotonic() - t0))
     print_group(results, "main", "", "64 B")
     print_group(results, "imix", "-imix", "IMIX 7:4:1")
+    print_group(results, "ipv6", "-v6", "IPv6 62 B")
     print_burst(results)
     print_churn(results)
     targets(results)

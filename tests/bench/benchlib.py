@@ -4,6 +4,7 @@ and the three programs under test (dpdk-testpmd, DPDK's l3fwd, fwd-daemon)
 started on the same lcores with the same source and sink, each able to
 pause (SIGSTOP), resume and report the sink's packet count.
 """
+import ipaddress
 import json
 import os
 import shutil
@@ -32,6 +33,15 @@ L3FWD_DEST_MAC = "02:00:00:00:00:02"
 # forwarding decision for every flow, through a route, never a connected subnet
 COVER = (["%d.0.0.0/4" % (16 * i) for i in range(12)] +
          ["%d.0.0.0/5" % (192 + 8 * i) for i in range(4)])
+
+# The IPv6 group: l3fwd's own default IPv6 table (l3fwd_route.h,
+# lpm_default_v6.cfg: 2001:200:0:N::/64 to port N; it installs those of the
+# ports it runs, N = 0 and 1), and the same 16 prefixes in fwd, every one via
+# one of 4 gateways with static neighbours on the sink port. The traffic
+# (gen_pcap6.py) goes to 2001:200:0:1::/64: l3fwd's port 1, fwd's sink.
+V6_ROUTES = [str(ipaddress.ip_network("2001:200:0:%x::/64" % n)) for n in range(16)]
+SRC_NET6, SINK_NET6 = "2001:db8::1/64", "2001:db8:1::1/64"
+GATEWAYS6 = ["2001:db8:1::%d" % (2 + i) for i in range(4)]
 
 
 CONTROL_CPU = 0       # where the bench itself, fwdctl and route_churn run
@@ -71,6 +81,7 @@ class Paths:
         self.pcap64 = os.path.join(self.traffic, "64.pcap")
         self.pcap_imix = os.path.join(self.traffic, "imix.pcap")
         self.traffic_routes = os.path.join(self.traffic, "traffic.txt")
+        self.pcap62v6 = os.path.join(self.traffic, "62v6.pcap")
         os.makedirs(self.run, exist_ok=True)
 
 
@@ -90,11 +101,18 @@ def prepare_inputs(p):
         os.makedirs(p.traffic, exist_ok=True)
         subprocess.run([PY, os.path.join(ROOT, "tests/bench/gen_pcap.py"), p.table, str(FLOWS),
                         p.traffic], check=True)
+    if not os.path.exists(p.pcap62v6):
+        log("generating IPv6 traffic: %d flows, 62 B ..." % FLOWS)
+        subprocess.run([PY, os.path.join(ROOT, "tests/bench/gen_pcap6.py"), str(FLOWS),
+                        p.pcap62v6 + ".tmp"], check=True)
+        os.rename(p.pcap62v6 + ".tmp", p.pcap62v6)
     rules = os.path.join(p.out, "l3fwd-v4.cfg")
     with open(rules, "w") as f:
         f.write("".join("R%s 1\n" % c for c in COVER))
     with open(os.path.join(p.out, "l3fwd-v6.cfg"), "w") as f:
         f.write("R2001:db8::/32 1\n")
+    with open(os.path.join(p.out, "l3fwd-v6-default.cfg"), "w") as f:
+        f.write("".join("R%s %d\n" % (r, n) for n, r in enumerate(V6_ROUTES)))
 
 
 # ---------------------------------------------------------------- hugepages
@@ -348,9 +366,14 @@ class Testpmd(DpdkApp):
 
 
 class L3fwd(DpdkApp):
-    def __init__(self, *args, static=False, **kw):
+    """LPM mode, which routes both families (by packet type: --parse-ptype)
+    from the rule files; ipv6=True gives it l3fwd's default IPv6 table
+    instead of the one route the IPv4 groups load."""
+
+    def __init__(self, *args, static=False, ipv6=False, **kw):
         super().__init__(*args, **kw)
         self.binary = self.p.l3fwd_static if static else self.p.l3fwd
+        self.rules6 = "l3fwd-v6-default.cfg" if ipv6 else "l3fwd-v6.cfg"
 
     def eal(self):
         # Only lcore 1, its main lcore, which forwards: with "-l 0-1" its idle
@@ -368,17 +391,20 @@ class L3fwd(DpdkApp):
         return ([self.binary] + self.eal() +
                 ["--", "-p", "0x3", "--config=(0,0,1)", "--lookup=lpm", "--parse-ptype",
                  "--rule_ipv4=" + os.path.join(out, "l3fwd-v4.cfg"),
-                 "--rule_ipv6=" + os.path.join(out, "l3fwd-v6.cfg"),
+                 "--rule_ipv6=" + os.path.join(out, self.rules6),
                  "--eth-dest=1,%s" % L3FWD_DEST_MAC])
 
 
 class Fwd(Program):
     """fwd-daemon in xconnect mode, or routing (l3) with the 16 covering routes
-    and static neighbours, optionally with the full table loaded on top."""
+    and static neighbours, optionally with the full table loaded on top; or,
+    ipv6=True, routing IPv6 only: an IPv6 address on each port, the 16
+    V6_ROUTES via GATEWAYS6 and their static neighbours (so no NDP)."""
 
-    def __init__(self, paths, name, label, pcap, mode, burst=32, full_table=False, wrapper=None):
+    def __init__(self, paths, name, label, pcap, mode, burst=32, full_table=False, wrapper=None,
+                 ipv6=False):
         super().__init__(paths, name, label, pcap, burst, wrapper)
-        self.mode, self.full_table = mode, full_table
+        self.mode, self.full_table, self.ipv6 = mode, full_table, ipv6
         self.sock = os.path.join(paths.run, name + ".sock")
         self.conf = os.path.join(paths.run, name + ".yaml")
         self.load_seconds = None
@@ -396,14 +422,18 @@ class Fwd(Program):
             return head + (
                 "  - { name: src, device: \"%s\", mode: xconnect, peer: sink }\n"
                 "  - { name: sink, device: \"%s\", mode: xconnect, peer: src }\n" % (src, sink))
-        routes = "".join("  - { prefix: %s, via: %s }\n" % (c, GATEWAYS[i % len(GATEWAYS)])
-                         for i, c in enumerate(COVER))
+        prefixes, gateways, nets = COVER, GATEWAYS, (SRC_NET, SINK_NET)
+        if self.ipv6:   # quoted: plain scalars with colons read as mappings in some parsers
+            prefixes, gateways, nets = (['"%s"' % x for x in v]
+                                        for v in (V6_ROUTES, GATEWAYS6, (SRC_NET6, SINK_NET6)))
+        routes = "".join("  - { prefix: %s, via: %s }\n" % (c, gateways[i % len(gateways)])
+                         for i, c in enumerate(prefixes))
         neigh = "".join("  - { address: %s, mac: \"%s\", port: sink }\n" %
-                        (g, GATEWAY_MAC % (2 + i)) for i, g in enumerate(GATEWAYS))
+                        (g, GATEWAY_MAC % (2 + i)) for i, g in enumerate(gateways))
         return head + (
             "  - { name: src, device: \"%s\", mode: l3, addresses: [%s] }\n"
             "  - { name: sink, device: \"%s\", mode: l3, addresses: [%s] }\n"
-            "routes:\n%sneighbors:\n%s" % (src, SRC_NET, sink, SINK_NET, routes, neigh))
+            "routes:\n%sneighbors:\n%s" % (src, nets[0], sink, nets[1], routes, neigh))
 
     def command(self):
         with open(self.conf, "w") as f:
@@ -438,6 +468,9 @@ class Fwd(Program):
 
     def wait_forwarding(self, timeout=60):
         if not super().wait_forwarding(timeout):
+            s = self.try_sample()   # what became of the packets it received
+            if s is not None and s.drops:
+                self.error += "; rx %d, tx %d, drops %s" % (s.rx, s.tx, s.reasons)
             return False
         if self.full_table:
             t0 = time.monotonic()

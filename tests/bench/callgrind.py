@@ -12,6 +12,9 @@ pcap with infinite_rx as source, net_null sink, lcore 1 forwarding, burst
 forwarding loop (--toggle-collect: fwd's worker_main, l3fwd's
 lpm_main_loop), so start-up and the control thread are not counted. It is
 stopped once the sink has counted CG_PACKETS packets (default 2,000,000).
+Then fwd and l3fwd (shared) again on IPv6: 62 B frames to
+2001:200:0:1::/64 (gen_pcap6.py) with the set-up of bench.py's ipv6 group,
+printed beside the IPv4 figures. CG_ONLY=ipv4 or ipv6 runs one family only.
 
 From the callgrind profile:
   packets      calls into net_pcap's rx burst x burst size (infinite_rx
@@ -43,6 +46,7 @@ PMD_OBJECTS = ("librte_net_pcap", "librte_net_null")
 RX_OBJECT = "librte_net_pcap"
 PMD_FUNCTIONS = ("eth_pcap_", "eth_null_")     # the same, linked into the application
 RX_FUNCTION = "eth_pcap_rx"
+ONLY = os.environ.get("CG_ONLY", "ipv4,ipv6").split(",")
 
 
 def valgrind(out, loop_fn):
@@ -177,7 +181,14 @@ def main():
         (bl.L3fwd(p, "cg-l3fwd-st", "l3fwd lpm, static", p.pcap64, static=True), "lpm_main_loop",
          p.l3fwd_static),
         (bl.Fwd(p, "cg-fwd-xc", "fwd xconnect", p.pcap64, "xconnect"), "worker_main", p.daemon),
-    ]
+    ] if "ipv4" in ONLY else []
+    if "ipv6" in ONLY:
+        runs += [
+            (bl.Fwd(p, "cg-fwd-v6", "fwd l3 IPv6", p.pcap62v6, "l3", ipv6=True), "worker_main",
+             p.daemon),
+            (bl.L3fwd(p, "cg-l3fwd-v6", "l3fwd lpm IPv6", p.pcap62v6, ipv6=True), "lpm_main_loop",
+             l3fwd_app),
+        ]
     results = {"packets_target": PACKETS}
     try:
         for prog, loop_fn, app in runs:
@@ -202,14 +213,19 @@ def report(results):
                                                  r["pmd_per_packet"], r["app_per_packet"]))
         if "warning" in r:
             log("%20s ! %s" % ("", r["warning"]))
-    fwd, l3 = results.get("cg-fwd-16"), results.get("cg-l3fwd")
-    if fwd and l3 and fwd.get("app_per_packet") and l3.get("app_per_packet"):
-        ratio = fwd["app_per_packet"] / l3["app_per_packet"]
-        results["app_ratio_fwd_l3fwd"] = ratio
-        log("\napplication instructions per packet, fwd / l3fwd: %.3f (target <= 1.0: %s)" %
-            (ratio, "PASS" if ratio <= 1.0 else "FAIL"))
-    for name, what in (("cg-l3fwd", "l3fwd"), ("cg-l3fwd-st", "l3fwd static")):
-        ref = results.get(name)
+    for fwd_name, l3_name, key, what in (("cg-fwd-16", "cg-l3fwd", "app_ratio_fwd_l3fwd", ""),
+                                         ("cg-fwd-v6", "cg-l3fwd-v6", "app_ratio_fwd_l3fwd_v6",
+                                          ", IPv6")):
+        fwd, l3 = results.get(fwd_name), results.get(l3_name)
+        if fwd and l3 and fwd.get("app_per_packet") and l3.get("app_per_packet"):
+            ratio = fwd["app_per_packet"] / l3["app_per_packet"]
+            results[key] = ratio
+            log("\napplication instructions per packet%s, fwd / l3fwd: %.3f (target <= 1.0: %s)"
+                % (what, ratio, "PASS" if ratio <= 1.0 else "FAIL"))
+    for fwd_name, name, what in (("cg-fwd-16", "cg-l3fwd", "l3fwd"),
+                                 ("cg-fwd-16", "cg-l3fwd-st", "l3fwd static"),
+                                 ("cg-fwd-v6", "cg-l3fwd-v6", "l3fwd, IPv6")):
+        fwd, ref = results.get(fwd_name), results.get(name)
         if fwd and ref and fwd.get("per_packet") and ref.get("per_packet"):
             log("all instructions per packet, fwd / %s: %.3f" %
                 (what, fwd["per_packet"] / ref["per_packet"]))

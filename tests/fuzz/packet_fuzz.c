@@ -35,6 +35,7 @@
 #include "ip4/icmp_priv.h"
 #include "nexthop/nexthop.h"
 #include "ip4/route.h"
+#include "l3/l3.h"
 #include "l2/bridge.h"
 #include "nexthop/neigh_priv.h"
 #include "packet_check.h"
@@ -288,12 +289,12 @@ static void fifo_pool(void)
 static void routes(void)
 {
 	struct fwd_ip4_prefix all = { 0, 0 };
-	struct route4_req r;
+	struct l3_route r;
 	char err[256];
 
 	CHECK(route4_del(&all, err, sizeof(err)) == 0, "route del 0/0: %s", err);
-	CHECK(route4_parse_line("198.51.100.0/24 via 10.0.1.2", &r, err, sizeof(err)) == 0 &&
-	              route4_add(&r, err, sizeof(err)) >= 0,
+	CHECK(l3_route_parse_line("198.51.100.0/24 via 10.0.1.2", &r, err, sizeof(err)) == 0 &&
+	              l3_route_add(&r, err, sizeof(err)) >= 0,
 	      "route add: %s", err);
 }
 

@@ -102,7 +102,8 @@ static void test_usage_errors(void **state)
 static void test_help(void **state)
 {
 	(void)state;
-	expect("-h", 0, "usage: fwdctl [-s SOCKET] [-j|--json] OBJECT COMMAND [ARGS]", NULL);
+	expect("-h", 0, "usage: fwdctl [-s SOCKET] [-j|--json] [-4|-6] OBJECT COMMAND [ARGS]",
+	       NULL);
 	expect("--help", 0, "fwdctl port set NAME up|down", NULL);
 	expect("--version", 0, "(API 1)", NULL);
 	expect("port help", 0, "usage: fwdctl port list", NULL);
@@ -137,7 +138,7 @@ static void test_status(void **state)
 	assert_int_equal(fake.last_version, FWD_API_VERSION);
 	expect("-j status", 0, "{\"version\":\"0.1.0\",\"uptime_s\":7380,", NULL);
 	assert_non_null(strstr(out_buf, "\"worker_lcores\":[1,2]"));
-	assert_non_null(strstr(out_buf, "\"routes\":1000003,\"neighbours\":3}\n"));
+	assert_non_null(strstr(out_buf, "\"routes\":1000003,\"neighbours\":3,\"routes_ip6\":0}\n"));
 }
 
 static void test_port(void **state)

@@ -153,7 +153,7 @@ static void test_nested(void **state)
 	              "{\"version\":\"\",\"uptime_s\":0,\"api_version\":0,\"config_path\":\"\","
 	              "\"lcores\":\"\",\"control_lcore\":0,\"worker_lcores\":[1,2],\"n_ports\":0,"
 	              "\"n_ports_up\":0,\"mempool\":{\"name\":\"\",\"size\":0,\"in_use\":0,"
-	              "\"available\":0},\"pid\":0,\"routes\":0,\"neighbours\":0}");
+	              "\"available\":0},\"pid\":0,\"routes\":0,\"neighbours\":0,\"routes_ip6\":0}");
 }
 
 static void test_bytes_and_oneof(void **state)

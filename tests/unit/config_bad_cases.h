@@ -110,6 +110,30 @@ static struct bad_case bad_cases[] = {
 	  "dataplane.neigh_max: 2048 must be below dataplane.nexthops (2048), so that routes "
 	  "always find room for their gateways" },
 	{ "many_semantic_errors.yaml", 3, 13, "duplicate port name 'p0'" },
+	/* IPv6 */
+	{ "ip6_anycast.yaml", 2, 50,
+	  "ports[0].addresses[0]: 2001:db8:1::/64 is the subnet-router anycast address of its "
+	  "prefix (RFC 4291 2.6.1)" },
+	{ "ip6_linklocal_addr.yaml", 2, 50,
+	  "ports[0].addresses[0]: fe80::1/64 is link-local (each port has its own, derived from "
+	  "its MAC)" },
+	{ "ip6_neigh_ours.yaml", 4, 16,
+	  "neighbors[0].address: 2001:db8:1::1 is one of our own addresses (on port p0)" },
+	{ "ip6_not_address.yaml", 4, 16,
+	  "neighbors[0].address: '2001:db8:1::zz' is not an IPv6 address" },
+	{ "ip6_prefix_len.yaml", 2, 50,
+	  "ports[0].addresses[0]: '2001:db8:1::1/129' is not an IPv6 address with prefix length "
+	  "(expected X:X::X/N, N = 0..128)" },
+	{ "ip6_ra_not_l3.yaml", 2, 68, "ports[0].ra: only l3 ports send router advertisements" },
+	{ "ip6_route_host_bits.yaml", 4, 15,
+	  "routes[0].prefix: 2001:db8:5::1/48 has host bits set (the prefix is 2001:db8:5::/48)" },
+	{ "ip6_same_prefix.yaml", 3, 50,
+	  "ports[1].addresses[0]: prefix 2001:db8:1::/64 is already connected on port p0" },
+	{ "ip6_via_family.yaml", 4, 39, "routes[0].via: an IPv6 route needs an IPv6 next hop" },
+	{ "ip6_via_linklocal_nodev.yaml", 4, 28,
+	  "routes[0].via: gateway fe80::1 is link-local: say which port (dev)" },
+	{ "ip6_via_offlink.yaml", 4, 39,
+	  "routes[0].via: gateway 2001:db8:9::1 is not on a connected prefix" },
 };
 
 #endif

@@ -9,6 +9,7 @@
 #include "neigh_harness.h"
 
 #include "ip4/route.h"
+#include "l3/l3.h"
 
 static uint8_t nh_type(uint32_t ip)
 {
@@ -124,25 +125,37 @@ static void test_address_removal_prunes(void **state)
 
 static void test_parse_line(void **state)
 {
-	struct route4_req r;
+	struct l3_route r;
 	char err[128];
 
 	(void)state;
-	assert_int_equal(route4_parse_line("10.1.0.0/16 via 10.0.0.2", &r, err, sizeof(err)), 0);
-	assert_int_equal(r.prefix.addr, IP(10, 1, 0, 0));
-	assert_int_equal(r.via, IP(10, 0, 0, 2));
+	assert_int_equal(l3_route_parse_line("10.1.0.0/16 via 10.0.0.2", &r, err, sizeof(err)), 0);
+	assert_int_equal(r.prefix.v4, IP(10, 1, 0, 0));
+	assert_int_equal(r.via.v4, IP(10, 0, 0, 2));
 	assert_int_equal(r.dev, -1);
-	assert_int_equal(route4_parse_line("1.0.0.0/8 via 172.16.0.9 dev p1 # c", &r, err, 128), 0);
+	assert_int_equal(l3_route_parse_line("1.0.0.0/8 via 172.16.0.9 dev p1 # c", &r, err, 128),
+	                 0);
 	assert_int_equal(r.dev, 1);
-	assert_int_equal(route4_parse_line("0.0.0.0/0 blackhole", &r, err, sizeof(err)), 0);
+	assert_int_equal(l3_route_parse_line("0.0.0.0/0 blackhole", &r, err, sizeof(err)), 0);
 	assert_true(r.blackhole);
-	assert_int_equal(route4_parse_line("   # only a comment", &r, err, sizeof(err)), 1);
-	assert_int_equal(route4_parse_line("", &r, err, sizeof(err)), 1);
-	assert_int_equal(route4_parse_line("10.1.0.1/16 via 10.0.0.2", &r, err, 128), -EINVAL);
-	assert_int_equal(route4_parse_line("10.1.0.0/16 via", &r, err, sizeof(err)), -EINVAL);
-	assert_int_equal(route4_parse_line("10.1.0.0/16 via 10.0.0.2 dev p9", &r, err, 128),
+	assert_int_equal(l3_route_parse_line("   # only a comment", &r, err, sizeof(err)), 1);
+	assert_int_equal(l3_route_parse_line("", &r, err, sizeof(err)), 1);
+	assert_int_equal(l3_route_parse_line("10.1.0.1/16 via 10.0.0.2", &r, err, 128), -EINVAL);
+	assert_int_equal(l3_route_parse_line("10.1.0.0/16 via", &r, err, sizeof(err)), -EINVAL);
+	assert_int_equal(l3_route_parse_line("10.1.0.0/16 via 10.0.0.2 dev p9", &r, err, 128),
 	                 -ENODEV);
-	assert_int_equal(route4_parse_line("10.1.0.0/16 to 10.0.0.2", &r, err, 128), -EINVAL);
+	assert_int_equal(l3_route_parse_line("10.1.0.0/16 to 10.0.0.2", &r, err, 128), -EINVAL);
+	/* IPv6 lines */
+	assert_int_equal(l3_route_parse_line("2001:db8:2::/48 via fe80::1 dev p1", &r, err, 128),
+	                 0);
+	assert_int_equal(r.prefix.family, AF_INET6);
+	assert_int_equal(r.prefix.len, 48);
+	assert_int_equal(r.via.family, AF_INET6);
+	assert_int_equal(r.dev, 1);
+	assert_int_equal(l3_route_parse_line("::/0 blackhole", &r, err, sizeof(err)), 0);
+	assert_int_equal(l3_route_parse_line("2001:db8:2::1/48 via fe80::1", &r, err, 128),
+	                 -EINVAL);
+	assert_int_equal(l3_route_parse_line("2001:db8::/129 via fe80::1", &r, err, 128), -EINVAL);
 }
 
 int main(void)

@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "ip6/addr6.h"
+#include "ip6/ip6.h"
+#include "ip6/ndp.h"
+#include "ip6/route6.h"
+#include "nexthop/neigh.h"
+#include "port/port.h"
+
+#define ERR(code, ...) (err != NULL ? snprintf(err, errlen, __VA_ARGS__) : 0, -(code))
+
+struct ip6_port_addrs ip6_addrs[FWD_MAX_PORTS];
+
+static struct addr6_view running;
+static bool running_stale = true; /* rebuilt on the next addr6_running() */
+static unsigned batch_depth;
+
+static const char *const state_names[] = {
+	[ADDR6_TENTATIVE] = "tentative",
+	[ADDR6_PREFERRED] = "preferred",
+	[ADDR6_DUPLICATE] = "duplicate",
+};
+
+const char *addr6_state_name(enum addr6_state s)
+{
+	return (unsigned)s < 3 ? state_names[s] : "?";
+}
+
+static struct fwd_ip6_prefix prefix_of(const struct fwd_ip6_prefix *p)
+{
+	struct fwd_ip6_prefix s = *p;
+
+	fwd_ip6_mask(s.addr, s.len);
+	return s;
+}
+
+static bool same_prefix(const struct fwd_ip6_prefix *a, const struct fwd_ip6_prefix *b)
+{
+	return a->len == b->len && memcmp(a->addr, b->addr, 16) == 0;
+}
+
+/* ------------------------------------------------------------------ views */
+
+/* The configured (global) addresses of every port; a[0], the link-local, left out. */
+const struct addr6_view *addr6_running(void)
+{
+	if (!running_stale)
+		return &running;
+	running.n_ports = fwd_n_ports;
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		const struct ip6_port_addrs *pa = &ip6_addrs[i];
+		struct addr6_view_port *vp = &running.port[i];
+
+		vp->name = fwd_ports[i].name;
+		vp->l3 = fwd_ports[i].mode == FWD_MODE_L3;
+		vp->n = pa->n > 1 ? pa->n - 1 : 0;
+		memcpy(vp->a, &pa->a[1], vp->n * sizeof(vp->a[0]));
+	}
+	running_stale = false;
+	return &running;
+}
+
+void addr6_view_config(struct addr6_view *v, const struct fwd_config *cfg)
+{
+	v->n_ports = cfg->n_ports;
+	for (unsigned i = 0; i < cfg->n_ports; i++) {
+		const struct fwd_conf_port *p = &cfg->ports[i];
+		struct addr6_view_port *vp = &v->port[i];
+
+		vp->name = p->name;
+		vp->l3 = p->mode == FWD_MODE_L3;
+		vp->n = 0;
+		for (unsigned k = 0; k < p->n_addresses; k++)
+			if (p->addresses[k].family == AF_INET6)
+				vp->a[vp->n++] = fwd_prefix_v6(&p->addresses[k]);
+	}
+}
+
+/* The port holding address ip itself (global ones; link-local ones of the
+ * running ports too), or -1. */
+static int view_owner(const struct addr6_view *v, const uint8_t ip[16])
+{
+	for (unsigned i = 0; i < v->n_ports; i++)
+		for (unsigned k = 0; k < v->port[i].n; k++)
+			if (memcmp(v->port[i].a[k].addr, ip, 16) == 0)
+				return (int)i;
+	if (ip6_is_linklocal(ip))
+		for (unsigned i = 0; i < fwd_n_ports && i < v->n_ports; i++)
+			if (ip6_addrs[i].n > 0 && memcmp(ip6_addrs[i].a[0].addr, ip, 16) == 0)
+				return (int)i;
+	return -1;
+}
+
+/* As view_owner, but an address DAD found a duplicate of (on the running
+ * view) is the other host's: a gateway or a neighbour, not ours. */
+static int view_user(const struct addr6_view *v, const uint8_t ip[16])
+{
+	int o = view_owner(v, ip);
+
+	if (o >= 0 && v == &running && addr6_state((uint8_t)o, ip) == ADDR6_DUPLICATE)
+		return -1;
+	return o;
+}
+
+/* The port whose longest prefix holds ip (only port `only` when >= 0), or -1. */
+static int view_port_of(const struct addr6_view *v, const uint8_t ip[16], int only)
+{
+	int best = -1, best_len = -1;
+
+	for (unsigned i = 0; i < v->n_ports; i++) {
+		if (only >= 0 && (unsigned)only != i)
+			continue;
+		for (unsigned k = 0; k < v->port[i].n; k++) {
+			const struct fwd_ip6_prefix *a = &v->port[i].a[k];
+			if (fwd_ip6_in_prefix(ip, a->addr, a->len) && a->len > best_len) {
+				best = (int)i;
+				best_len = a->len;
+			}
+		}
+	}
+	return best;
+}
+
+static int view_prefix_port(const struct addr6_view *v, const struct fwd_ip6_prefix *s)
+{
+	for (unsigned i = 0; i < v->n_ports; i++)
+		for (unsigned k = 0; k < v->port[i].n; k++) {
+			struct fwd_ip6_prefix o = prefix_of(&v->port[i].a[k]);
+			if (same_prefix(&o, s))
+				return (int)i;
+		}
+	return -1;
+}
+
+/* ------------------------------------------------------------------ rules */
+
+/* Why p cannot be an interface address, or NULL. */
+static const char *host_problem(const struct fwd_ip6_prefix *p)
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+	struct fwd_ip6_prefix s = prefix_of(p);
+
+	if (p->len == 0)
+		return "is not usable on an interface (a /0)";
+	if (ip6_is_multicast(p->addr) || ip6_is_unspecified(p->addr) || ip6_is_loopback(p->addr) ||
+	    memcmp(p->addr, mapped, sizeof(mapped)) == 0)
+		return "is not a unicast host address";
+	if (ip6_is_linklocal(p->addr))
+		return "is link-local (each port has its own, derived from its MAC)";
+	if (p->len < 127 && memcmp(s.addr, p->addr, 16) == 0)
+		return "is the subnet-router anycast address of its prefix (RFC 4291 2.6.1)";
+	return NULL;
+}
+
+static int rule_l3(const struct addr6_view *v, unsigned port, char *err, size_t errlen)
+{
+	if (port >= v->n_ports)
+		return ERR(ENODEV, "no such port");
+	if (!v->port[port].l3)
+		return ERR(EINVAL, "port %s is not an l3 port", v->port[port].name);
+	return 0;
+}
+
+int addr6_rule_add(const struct addr6_view *v, unsigned port, const struct fwd_ip6_prefix *p,
+                   char *err, size_t errlen)
+{
+	struct fwd_ip6_prefix s = prefix_of(p);
+	char buf[FWD_PREFIX_STRLEN];
+	const char *why = host_problem(p);
+	int rc = rule_l3(v, port, err, errlen), o;
+
+	if (rc < 0)
+		return rc;
+	if (v->port[port].n >= FWD_MAX_ADDRS)
+		return ERR(ENOSPC, "port %s has %d IPv6 addresses already", v->port[port].name,
+		           FWD_MAX_ADDRS);
+	if (why != NULL)
+		return ERR(EINVAL, "%s %s", fwd_ip6_prefix_fmt(p, buf), why);
+	if ((o = view_owner(v, p->addr)) >= 0)
+		return ERR(EEXIST, "address %s is already configured (on port %s)",
+		           fwd_ip6_fmt(p->addr, buf), v->port[o].name);
+	if ((o = view_prefix_port(v, &s)) >= 0 && (unsigned)o != port)
+		return ERR(EEXIST, "prefix %s is already connected on port %s",
+		           fwd_ip6_prefix_fmt(&s, buf), v->port[o].name);
+	return 0;
+}
+
+int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int dev, unsigned *port,
+                       char *err, size_t errlen)
+{
+	char a[FWD_IP6_STRLEN];
+	int rc, o;
+
+	fwd_ip6_fmt(via, a);
+	if (dev >= 0 && (rc = rule_l3(v, (unsigned)dev, err, errlen)) < 0)
+		return rc;
+	if (ip6_is_multicast(via) || ip6_is_unspecified(via) || ip6_is_loopback(via))
+		return ERR(EINVAL, "gateway %s is not a unicast address", a);
+	if ((o = view_user(v, via)) >= 0)
+		return ERR(EINVAL, "gateway %s is one of our own addresses (on port %s)", a,
+		           v->port[o].name);
+	if (ip6_is_linklocal(via)) {
+		if (dev < 0)
+			return ERR(EINVAL, "gateway %s is link-local: say which port (dev)", a);
+		*port = (unsigned)dev;
+		return 0;
+	}
+	o = view_port_of(v, via, dev);
+	if (o < 0 && dev >= 0)
+		return ERR(ENETUNREACH, "gateway %s is not on a connected prefix of %s", a,
+		           v->port[dev].name);
+	if (o < 0)
+		return ERR(ENETUNREACH, "gateway %s is not on a connected prefix", a);
+	*port = (unsigned)o;
+	return 0;
+}
+
+int addr6_rule_route(const struct addr6_view *v, const struct fwd_ip6_prefix *p, char *err,
+                     size_t errlen)
+{
+	char buf[FWD_PREFIX_STRLEN];
+	int o = view_prefix_port(v, p);
+
+	if (o >= 0)
+		return ERR(EEXIST,
+		           "%s is the connected prefix of port %s (change the address instead)",
+		           fwd_ip6_prefix_fmt(p, buf), v->port[o].name);
+	return 0;
+}
+
+int addr6_rule_neigh(const struct addr6_view *v, unsigned port, const uint8_t ip[16],
+                     const uint8_t *mac, char *err, size_t errlen)
+{
+	static const uint8_t zero[6];
+	char a[FWD_IP6_STRLEN], m[FWD_MAC_STRLEN];
+	int rc = rule_l3(v, port, err, errlen), o;
+
+	fwd_ip6_fmt(ip, a);
+	if (rc < 0)
+		return rc;
+	if (mac != NULL && ((mac[0] & 1) || memcmp(mac, zero, sizeof(zero)) == 0))
+		return ERR(EINVAL, "%s is not a unicast MAC address", fwd_mac_fmt(mac, m));
+	if (ip6_is_multicast(ip) || ip6_is_unspecified(ip) || ip6_is_loopback(ip))
+		return ERR(EINVAL, "%s is not a unicast address", a);
+	if ((o = view_user(v, ip)) >= 0)
+		return ERR(EINVAL, "%s is one of our own addresses (on port %s)", a,
+		           v->port[o].name);
+	if (ip6_is_linklocal(ip) || view_port_of(v, ip, (int)port) >= 0)
+		return 0;
+	return ERR(EINVAL, "%s is not on a connected prefix of %s", a, v->port[port].name);
+}
+
+/* --------------------------------------------------------- running state */
+
+static int find(uint8_t port, const uint8_t a[16])
+{
+	const struct ip6_port_addrs *pa = &ip6_addrs[port];
+
+	for (unsigned i = 0; i < pa->n; i++)
+		if (memcmp(pa->a[i].addr, a, 16) == 0)
+			return (int)i;
+	return -1;
+}
+
+int addr6_state(uint8_t port, const uint8_t a[16])
+{
+	int i = port < FWD_MAX_PORTS ? find(port, a) : -1;
+
+	return i < 0 ? -1 : ip6_addrs[port].state[i];
+}
+
+bool addr6_is_local(uint8_t port, const uint8_t ip[16])
+{
+	for (unsigned p = 0; p < fwd_n_ports; p++)
+		if (port == FWD_MAX_PORTS || p == port) {
+			int i = find((uint8_t)p, ip);
+
+			if (i >= 0 && ip6_addrs[p].state[i] == ADDR6_PREFERRED)
+				return true;
+		}
+	return false;
+}
+
+int addr6_port_of(const uint8_t ip[16])
+{
+	return view_port_of(addr6_running(), ip, -1);
+}
+
+bool addr6_on_port(uint8_t port, const uint8_t ip[16])
+{
+	if (port >= fwd_n_ports || ip6_addrs[port].n == 0)
+		return false;
+	return ip6_is_linklocal(ip) || view_port_of(addr6_running(), ip, port) >= 0;
+}
+
+bool addr6_source(uint8_t port, const uint8_t dst[16], uint8_t out[16])
+{
+	const struct ip6_port_addrs *pa = port < FWD_MAX_PORTS ? &ip6_addrs[port] : NULL;
+	bool link_scope = ip6_is_linklocal(dst) || (ip6_is_multicast(dst) && (dst[1] & 0xf) <= 2);
+	int first = -1;
+
+	if (pa == NULL || pa->n == 0)
+		return false;
+	for (unsigned i = 1; i < pa->n && !link_scope; i++) {
+		if (pa->state[i] != ADDR6_PREFERRED)
+			continue;
+		if (fwd_ip6_in_prefix(dst, pa->a[i].addr, pa->a[i].len)) {
+			memcpy(out, pa->a[i].addr, 16);
+			return true;
+		}
+		if (first < 0)
+			first = (int)i;
+	}
+	if (first < 0 && pa->state[0] == ADDR6_PREFERRED)
+		first = 0;
+	if (first < 0)
+		return false;
+	memcpy(out, pa->a[first].addr, 16);
+	return true;
+}
+
+/* Does any global address still need prefix s? */
+static bool prefix_in_use(const struct fwd_ip6_prefix *s)
+{
+	for (unsigned port = 0; port < fwd_n_ports; port++)
+		for (unsigned i = 1; i < ip6_addrs[port].n; i++) {
+			struct fwd_ip6_prefix o = prefix_of(&ip6_addrs[port].a[i]);
+			if (same_prefix(&o, s))
+				return true;
+		}
+	return false;
+}
+
+/* Take address i off port's list and out of the FIB. */
+static void addr_remove(uint8_t port, unsigned i)
+{
+	struct ip6_port_addrs *pa = &ip6_addrs[port];
+	struct fwd_ip6_prefix p = pa->a[i], s = prefix_of(&p);
+	unsigned rest = pa->n - i - 1;
+
+	if (pa->state[i] == ADDR6_PREFERRED)
+		rib6_clear_local(&ip6_rib, p.addr);
+	else if (pa->state[i] == ADDR6_TENTATIVE)
+		ndp_dad_stop(port, p.addr);
+	memmove(&pa->a[i], &pa->a[i + 1], rest * sizeof(pa->a[0]));
+	memmove(&pa->origin[i], &pa->origin[i + 1], rest);
+	memmove(&pa->state[i], &pa->state[i + 1], rest);
+	pa->n--;
+	running_stale = true;
+	if (i > 0 && !prefix_in_use(&s))
+		route6_connected_del(&s);
+	if (pa->n > 0)
+		ndp_port_changed(port, ip6_addrs[port].ra);
+}
+
+/* Put an address on port's list, tentative, and start DAD for it. */
+static void addr_append(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin)
+{
+	struct ip6_port_addrs *pa = &ip6_addrs[port];
+
+	pa->a[pa->n] = *p;
+	pa->origin[pa->n] = origin;
+	pa->state[pa->n++] = ADDR6_TENTATIVE;
+	running_stale = true;
+	ndp_dad_start(port, p->addr);
+}
+
+int addr6_port_up(uint8_t port)
+{
+	struct fwd_ip6_prefix ll = { .len = 64 };
+
+	if (ip6_addrs[port].n > 0)
+		return 0;
+	ip6_linklocal_of(&fwd_ports[port].mac, ll.addr);
+	addr_append(port, &ll, FWD_ORIGIN_ADDRESS);
+	return 0;
+}
+
+void addr6_port_down(uint8_t port)
+{
+	while (ip6_addrs[port].n > 0)
+		addr_remove(port, ip6_addrs[port].n - 1);
+}
+
+int addr6_add(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char *err,
+              size_t errlen)
+{
+	struct fwd_ip6_prefix s = prefix_of(p);
+	int rc = addr6_rule_add(addr6_running(), port, p, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	if (ip6_addrs[port].n == 0 && (rc = addr6_port_up(port)) < 0)
+		return ERR(-rc, "link-local address: %s", strerror(-rc));
+	if ((rc = route6_connected_add(&s, port)) < 0)
+		return ERR(-rc, "FIB: %s",
+		           rc == -ENOSPC ? "full (raise dataplane.fib6_tbl8s)" : strerror(-rc));
+	addr_append(port, p, origin);
+	return 0;
+}
+
+static void cascade(void)
+{
+	route6_prune_unreachable();
+	neigh_addresses_changed();
+}
+
+int addr6_del(uint8_t port, const struct fwd_ip6_prefix *p, char *err, size_t errlen)
+{
+	struct ip6_port_addrs *pa = &ip6_addrs[port];
+	char buf[FWD_PREFIX_STRLEN];
+	unsigned i;
+
+	for (i = 1; i < pa->n; i++)
+		if (same_prefix(&pa->a[i], p))
+			break;
+	if (i >= pa->n) {
+		if (pa->n > 0 && same_prefix(&pa->a[0], p))
+			return ERR(EINVAL, "%s is the link-local address of %s (it stays)",
+			           fwd_ip6_prefix_fmt(p, buf), fwd_ports[port].name);
+		return ERR(ESRCH, "no address %s on %s", fwd_ip6_prefix_fmt(p, buf),
+		           fwd_ports[port].name);
+	}
+	addr_remove(port, i);
+	if (batch_depth == 0)
+		cascade();
+	return 0;
+}
+
+void addr6_dad_done(uint8_t port, const uint8_t a[16], bool duplicate)
+{
+	struct ip6_port_addrs *pa = &ip6_addrs[port];
+	char buf[FWD_IP6_STRLEN];
+	int i = find(port, a), rc;
+
+	if (i < 0 || pa->state[i] != ADDR6_TENTATIVE)
+		return;
+	fwd_ip6_fmt(a, buf);
+	if (duplicate) {
+		pa->state[i] = ADDR6_DUPLICATE;
+		LOG(WARNING,
+		    "%s: address %s is used by another host (duplicate address detection); "
+		    "it is not used",
+		    fwd_ports[port].name, buf);
+		return;
+	}
+	if ((rc = rib6_set_local(&ip6_rib, a)) < 0) {
+		LOG(ERR, "%s: address %s: FIB: %s", fwd_ports[port].name, buf, strerror(-rc));
+		return;
+	}
+	pa->state[i] = ADDR6_PREFERRED;
+	LOG(INFO, "%s: address %s in use", fwd_ports[port].name, buf);
+	ndp_port_changed(port, ip6_addrs[port].ra);
+}
+
+void addr6_batch_begin(void)
+{
+	batch_depth++;
+}
+
+void addr6_batch_end(void)
+{
+	if (batch_depth > 0 && --batch_depth == 0)
+		cascade();
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Inside ICMPv6: shared by icmp6.c (errors), local.c (delivery to us) and
+ * hbh.c, and the seams unit tests replace. Control thread only.
+ */
+#ifndef FWD_IP6_ICMP6_PRIV_H
+#define FWD_IP6_ICMP6_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "core/punt.h"
+#include "ip6/ip6.h"
+
+#define ICMP6_HOP_LIMIT   64 /* Linux's default hop limit (net.ipv6.conf.*.hop_limit) */
+#define ICMP6_BURST_MIN   50 /* errors that may leave at once after a quiet spell */
+#define ICMP6_ERR_HDR_LEN 8  /* type, code, checksum, 4 bytes of parameter */
+/* RFC 4443 2.4 (c): as much of the packet as fits in the minimum MTU */
+#define ICMP6_QUOTE_MAX (IP6_MIN_MTU - 40 - ICMP6_ERR_HDR_LEN)
+
+/* Where built packets go: ip6_output in the daemon, a capture in tests.
+ * port: the link of a link-local destination (the ingress port). */
+extern int (*icmp6_output)(struct rte_mbuf *m, uint8_t port);
+/* Monotonic nanoseconds for the rate limiter; tests drive it by hand. */
+extern uint64_t (*icmp6_clock_ns)(void);
+
+/* Errors per second (0 = unlimited), dataplane.icmp_rate as for IPv4, in a
+ * bucket of their own; it starts full. */
+void icmp6_ratelimit_set(uint32_t rate);
+
+/* May a be the destination of a packet we answer: one host (not
+ * unspecified, multicast, loopback or IPv4-mapped) that is not us? */
+bool icmp6_source_ok(const uint8_t a[16]);
+
+/* Fill a 40-byte IPv6 header: traffic class tc, no flow label, next
+ * header ICMPv6, hop limit ICMP6_HOP_LIMIT. */
+void icmp6_ip_header(void *hdr, uint16_t payload_len, uint8_t tc, const uint8_t src[16],
+                     const uint8_t dst[16]);
+
+/* icmp6_send_error from address src (NULL: the ingress port's, as
+ * addr6_source picks). Errors about packets to one of our addresses come
+ * from that address, as the sender addressed it. */
+void icmp6_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t param,
+                           uint8_t in_port, const uint8_t *src);
+
+/* The FWD_PUNT_LOCAL6 handler (local.c); m is consumed. */
+void local6_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+/* Where local6_input hands NDP messages: ndp_input, a capture in tests. */
+extern void (*local6_ndp)(struct rte_mbuf *m, uint8_t in_port);
+
+/* The FWD_PUNT_HBH6 handler (hbh.c); m is consumed. */
+void hbh6_forward(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+
+#endif

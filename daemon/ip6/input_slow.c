@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The IPv6 input of l3 ports, for the frames the fast path (input.c) leaves
+ * aside: each check with its own drop reason, and the next hops that do
+ * not simply forward. Packets for the control thread are punted to it:
+ *   - ours (local addresses, multicast) → FWD_PUNT_LOCAL6 (local.c);
+ *   - an error to send → FWD_PUNT_ICMP6, counted as the drop it is: hop
+ *     limit (ttl_exceeded, Time Exceeded), no route (no_route, Destination
+ *     Unreachable 0), a link-local source (scope, Destination Unreachable
+ *     2, as Linux's ip6_forward), larger than the egress MTU (mtu, Packet
+ *     Too Big);
+ *   - a hop-by-hop header → FWD_PUNT_HBH6 (hbh.c), its options read there;
+ *   - an unresolved neighbour → FWD_PUNT_RESOLVE, or FWD_PUNT_GLEAN6 for a
+ *     host on a connected prefix.
+ * The order of the forwarding checks is Linux's (hop limit, source, MTU).
+ */
+#include <string.h>
+
+#include <rte_ether.h>
+#include <rte_ip.h>
+
+#include "core/worker.h"
+#include "ip6/icmp6.h"
+#include "ip6/input.h"
+#include "ip6/ip6.h"
+#include "nexthop/nexthop.h"
+
+#define L2_LEN  IP6_L2_LEN
+#define HDR_END (IP6_L2_LEN + IP6_HDR_LEN)
+
+static inline struct rte_ipv6_hdr *ip6_hdr(struct rte_mbuf *m)
+{
+	return rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, L2_LEN);
+}
+
+/* ::ffff:0:0/96 (RFC 4291 2.5.5.2): never on the wire; Linux drops such sources. */
+static inline bool ip6_is_v4mapped(const uint8_t a[16])
+{
+	static const uint8_t prefix[12] = { [10] = 0xff, [11] = 0xff };
+
+	return memcmp(a, prefix, sizeof(prefix)) == 0;
+}
+
+/* RFC 8200 3 and RFC 4291 (2.5.3, 2.7): returns a drop reason, or -1 when fine. */
+static inline int ip6_check(struct rte_mbuf *m, const struct rte_ipv6_hdr *ip)
+{
+	unsigned avail, plen;
+
+	if (unlikely(m->data_len < HDR_END || m->nb_segs != 1))
+		return FWD_DROP_BAD_HEADER;
+	avail = m->data_len - HDR_END;
+	plen = rte_be_to_cpu_16(ip->payload_len);
+	if (unlikely((((const uint8_t *)ip)[0] >> 4) != 6 || plen > avail))
+		return FWD_DROP_BAD_HEADER;
+	if (unlikely(ip6_is_multicast(ip->src_addr) || ip6_is_loopback(ip->src_addr) ||
+	             ip6_is_v4mapped(ip->src_addr) || ip6_is_loopback(ip->dst_addr)))
+		return FWD_DROP_BAD_ADDRESS;
+	if (unlikely(avail > plen))
+		rte_pktmbuf_trim(m, (uint16_t)(avail - plen)); /* Ethernet padding */
+	return -1;
+}
+
+static inline void ip6_punt_error(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+                                  uint32_t aux, enum fwd_drop_reason why)
+{
+	fwd_punt(w, m, FWD_PUNT_ICMP6, in, in, aux, (uint8_t)why);
+}
+
+/* A destination the FIB reserves: multicast is ours to look at, a
+ * link-local address not ours stays on its link, the rest is no address. */
+static void ip6_dst_reserved(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m)
+{
+	const uint8_t *dst = ip6_hdr(m)->dst_addr;
+
+	if (ip6_is_multicast(dst))
+		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, 0, FWD_PUNT_NO_DROP);
+	else if (ip6_is_linklocal(dst))
+		fwd_drop(w, in, FWD_DROP_SCOPE, m);
+	else
+		fwd_drop(w, in, FWD_DROP_BAD_ADDRESS, m);
+}
+
+/* The packet passed every check: hop limit down, and out (or to the
+ * control thread while the neighbour resolves). */
+static void ip6_forward_out(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+                            const struct nexthop *nh, uint32_t nhi)
+{
+	struct rte_ipv6_hdr *ip = ip6_hdr(m);
+
+	switch (nh->type) {
+	case NH_FWD: {
+		uint8_t port = nh->port;
+
+		ip6_nh_rewrite(nh, rte_pktmbuf_mtod(m, uint8_t *), ip);
+		fwd_tx(w, port, m);
+		return;
+	}
+	case NH_PENDING:
+		ip->hop_limits--;
+		/* the generation in the tag tells whether the neighbour the index
+		 * belongs to when the control thread looks is still this one */
+		fwd_punt(w, m, FWD_PUNT_RESOLVE, in, nh->port,
+		         nh_punt_tag(nhi, __atomic_load_n(&nh->gen, __ATOMIC_RELAXED)),
+		         FWD_PUNT_NO_DROP);
+		return;
+	default: /* NH_CONNECTED: the destination itself is the neighbour */
+		ip->hop_limits--;
+		fwd_punt(w, m, FWD_PUNT_GLEAN6, in, nh->port, 0, FWD_PUNT_NO_DROP);
+		return;
+	}
+}
+
+void ip6_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+                      const struct nexthop *nh, uint32_t nhi)
+{
+	const struct rte_ipv6_hdr *ip = ip6_hdr(m);
+
+	switch (nh->type) {
+	case NH_LOCAL:
+		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, 0, FWD_PUNT_NO_DROP);
+		return;
+	case NH_BLACKHOLE:
+		fwd_drop(w, in, FWD_DROP_BLACKHOLE, m);
+		return;
+	case NH_NONE:
+		ip6_punt_error(w, in, m,
+		               icmp6_punt_aux(ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_NOROUTE, 0),
+		               FWD_DROP_NO_ROUTE);
+		return;
+	case NH_RESERVED:
+		ip6_dst_reserved(w, in, m);
+		return;
+	default:
+		break;
+	}
+	if (ip->hop_limits <= 1) {
+		ip6_punt_error(w, in, m,
+		               icmp6_punt_aux(ICMP6_TIME_EXCEEDED, ICMP6_TIME_EXCEED_TRANSIT, 0),
+		               FWD_DROP_TTL_EXCEEDED);
+		return;
+	}
+	if (ip6_is_unspecified(ip->src_addr)) {
+		fwd_drop(w, in, FWD_DROP_BAD_ADDRESS, m);
+		return;
+	}
+	if (ip6_is_linklocal(ip->src_addr)) {
+		ip6_punt_error(w, in, m,
+		               icmp6_punt_aux(ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_BEYONDSCOPE, 0),
+		               FWD_DROP_SCOPE);
+		return;
+	}
+	if (IP6_HDR_LEN + rte_be_to_cpu_16(ip->payload_len) > nh->mtu) {
+		/* a link below the IPv6 minimum is misconfigured: the packet is
+		 * dropped, but nobody is told an MTU below 1280 (RFC 8200 5) */
+		uint16_t mtu = RTE_MAX(nh->mtu, (uint16_t)IP6_MIN_MTU);
+
+		ip6_punt_error(w, in, m, icmp6_punt_aux(ICMP6_PACKET_TOO_BIG, 0, mtu),
+		               FWD_DROP_MTU);
+		return;
+	}
+	if (ip->proto == IPPROTO_HOPOPTS) {
+		fwd_punt(w, m, FWD_PUNT_HBH6, in, nh->port, 0, FWD_PUNT_NO_DROP);
+		return;
+	}
+	ip6_forward_out(w, in, m, nh, nhi);
+}
+
+/* A frame sent to a link-layer group: ours to look at if its destination
+ * is a multicast group or one of our addresses, never forwarded. */
+static void __rte_noinline ip6_group_frame(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m)
+{
+	const uint8_t *dst = ip6_hdr(m)->dst_addr;
+
+	if (ip6_is_multicast(dst) || nh_table[fib6_lookup(ip6_fib, dst)].type == NH_LOCAL)
+		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, 0, FWD_PUNT_NO_DROP);
+	else
+		fwd_drop(w, in, FWD_DROP_NOT_FOR_US, m);
+}
+
+/* Classify one frame; returns true when it is an IPv6 packet to route. */
+static bool __rte_noinline ip6_classify(struct fwd_worker *w, const struct fwd_port *in,
+                                        struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	int bad;
+
+	if (unlikely(m->data_len < L2_LEN)) {
+		fwd_drop(w, in->idx, FWD_DROP_BAD_HEADER, m);
+		return false;
+	}
+	if (unlikely(eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))) {
+		fwd_drop(w, in->idx, FWD_DROP_UNSUPPORTED, m);
+		return false;
+	}
+	bad = ip6_check(m, ip6_hdr(m));
+	if (unlikely(bad >= 0)) {
+		fwd_drop(w, in->idx, bad, m);
+		return false;
+	}
+	if (unlikely(rte_is_multicast_ether_addr(&eth->dst_addr))) {
+		ip6_group_frame(w, in->idx, m);
+		return false;
+	}
+	if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, &in->mac))) {
+		fwd_drop(w, in->idx, FWD_DROP_NOT_FOR_US, m);
+		return false;
+	}
+	return true;
+}
+
+void ip6_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf *m)
+{
+	uint32_t nhi;
+
+	w->stats.port[in->idx].rx_bytes += m->pkt_len;
+	if (!ip6_classify(w, in, m))
+		return;
+	nhi = fib6_lookup(ip6_fib, ip6_hdr(m)->dst_addr);
+	ip6_forward_slow(w, in->idx, m, &nh_table[nhi], nhi);
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Duplicate Address Detection (RFC 4862 5.4) for our addresses, control
+ * thread only. addr6 adds an address tentative and calls ndp_dad_start;
+ * after a random delay of up to a second (5.4.2; Linux waits up to
+ * rtr_solicit_delay, 1 s, before every DAD as well) one solicitation goes
+ * from :: to the address's solicited-node group (DupAddrDetectTransmits 1),
+ * and if nobody objects within RetransTimer (1 s) the address is ours:
+ * addr6_dad_done(port, a, false). A solicitation from :: or an
+ * advertisement for it meanwhile (ndp_input.c) makes it a duplicate.
+ * While the port is down (admin or link) nobody could object: the run
+ * starts over, with a new delay, once it is up (Linux waits for carrier too).
+ *
+ * At most one run per tentative address: ADDR6_MAX per port, a fixed table.
+ */
+#include <string.h>
+
+#include "core/log.h"
+#include "ip6/addr6.h"
+#include "ip6/ip6.h"
+#include "ip6/ndp.h"
+#include "ip6/ndp_priv.h"
+#include "nexthop/neigh_priv.h"
+
+#define DAD_MAX_DELAY_MS 1000 /* MAX_RTR_SOLICITATION_DELAY */
+#define DAD_RETRANS_MS   1000 /* RetransTimer */
+
+FWD_COUNTER(ndp_dad_duplicate, "ndp_dad_duplicate");
+
+struct dad_run {
+	bool on;
+	bool sent; /* the solicitation went: now waiting for objections */
+	uint8_t addr[16];
+	uint64_t due_ms;
+};
+
+static struct dad_run runs[FWD_MAX_PORTS][ADDR6_MAX];
+static unsigned n_runs;
+
+static struct dad_run *dad_find(uint8_t port, const uint8_t a[16])
+{
+	for (unsigned i = 0; i < ADDR6_MAX; i++)
+		if (runs[port][i].on && memcmp(runs[port][i].addr, a, 16) == 0)
+			return &runs[port][i];
+	return NULL;
+}
+
+static void dad_end(struct dad_run *r)
+{
+	r->on = false;
+	n_runs--;
+}
+
+void ndp_dad_start(uint8_t port, const uint8_t a[16])
+{
+	struct dad_run *r = port < FWD_MAX_PORTS ? dad_find(port, a) : NULL;
+
+	if (port >= FWD_MAX_PORTS)
+		return;
+	for (unsigned i = 0; r == NULL && i < ADDR6_MAX; i++)
+		if (!runs[port][i].on) {
+			r = &runs[port][i];
+			r->on = true;
+			n_runs++;
+		}
+	if (r == NULL) { /* more tentative addresses than a port has: a bug */
+		LOG(ERR, "no room for a DAD run on port %u: address taken without DAD", port);
+		addr6_dad_done(port, a, false);
+		return;
+	}
+	memcpy(r->addr, a, 16);
+	r->sent = false;
+	r->due_ms = neigh_hooks.now_ms() + ndp_random_ms(DAD_MAX_DELAY_MS);
+}
+
+void ndp_dad_stop(uint8_t port, const uint8_t a[16])
+{
+	struct dad_run *r = port < FWD_MAX_PORTS ? dad_find(port, a) : NULL;
+
+	if (r != NULL)
+		dad_end(r);
+}
+
+void ndp_dad_conflict(uint8_t port, const uint8_t a[16])
+{
+	ndp_dad_stop(port, a);
+	ndp_dad_duplicate.value++;
+	addr6_dad_done(port, a, true);
+}
+
+static void dad_step(uint8_t port, struct dad_run *r, uint64_t now)
+{
+	static const uint8_t any[16];
+	uint8_t a[16];
+
+	if (!ndp_port_ready(port)) { /* nobody would hear: again once it is up, after a delay */
+		r->sent = false;
+		r->due_ms = now + ndp_random_ms(DAD_MAX_DELAY_MS);
+		return;
+	}
+	if (!r->sent) {
+		ndp_send_ns(port, any, r->addr, NULL); /* lost: nobody heard it, the same */
+		r->sent = true;
+		r->due_ms = now + DAD_RETRANS_MS;
+		return;
+	}
+	memcpy(a, r->addr, 16);
+	dad_end(r);
+	addr6_dad_done(port, a, false);
+}
+
+void ndp_dad_tick(uint64_t now)
+{
+	for (unsigned p = 0; p < FWD_MAX_PORTS && n_runs > 0; p++)
+		for (unsigned i = 0; i < ADDR6_MAX; i++)
+			if (runs[p][i].on && runs[p][i].due_ms <= now)
+				dad_step((uint8_t)p, &runs[p][i], now);
+}
+
+void ndp_dad_reset(void)
+{
+	memset(runs, 0, sizeof(runs));
+	n_runs = 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* IPv6 routes: the operations behind `route add|del`, config and reload. */
+#ifndef FWD_IP6_ROUTE_H
+#define FWD_IP6_ROUTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fwd_inet.h"
+
+struct route6_req {
+	struct fwd_ip6_prefix prefix; /* host bits clear */
+	bool blackhole;
+	uint8_t via[16]; /* gateway, unless blackhole */
+	int dev;         /* egress port index, or -1 (required for a link-local via) */
+	uint8_t origin;  /* enum fwd_origin */
+	bool replace;
+};
+
+/* As route4_add (ip4/route.h): 0, 1 when replaced, or -errno with a message. */
+int route6_add(const struct route6_req *r, char *err, size_t errlen);
+int route6_del(const struct fwd_ip6_prefix *p, char *err, size_t errlen);
+int route6_connected_add(const struct fwd_ip6_prefix *p, uint8_t port);
+void route6_connected_del(const struct fwd_ip6_prefix *p);
+unsigned route6_prune_unreachable(void);
+
+#endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The IPv6 part of `config show`: addresses (the link-local ones are
+ * derived, not written), `ra` and routes as they run. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ip6/addr6.h"
+#include "ip6/ip6.h"
+#include "ip6/ip6_config.h"
+#include "port/port.h"
+
+static int running_routes(struct fwd_config *run, uint64_t *omitted)
+{
+	static const uint8_t zero[16];
+
+	for (struct rib6_node *r = rib6_next_route(&ip6_rib, zero, 0, true); r != NULL;
+	     r = rib6_next_route(&ip6_rib, r->addr, r->len, false)) {
+		struct fwd_conf_route *cr;
+
+		if (r->route.type == ROUTE6_CONNECTED)
+			continue;
+		if (r->route.origin == FWD_ORIGIN_LOAD || run->n_routes >= FWD_MAX_CONF_ROUTES) {
+			(*omitted)++;
+			continue;
+		}
+		if ((cr = fwd_config_add_route(run)) == NULL)
+			return -ENOMEM;
+		cr->prefix.family = AF_INET6;
+		cr->prefix.len = r->len;
+		memcpy(cr->prefix.v6, r->addr, 16);
+		cr->blackhole = r->route.type == ROUTE6_BLACKHOLE;
+		if (!cr->blackhole) {
+			cr->via.family = AF_INET6;
+			memcpy(cr->via.v6, r->route.via, 16);
+		}
+		if (r->route.dev < fwd_n_ports)
+			snprintf(cr->dev, sizeof(cr->dev), "%s", fwd_ports[r->route.dev].name);
+	}
+	return 0;
+}
+
+int ip6_config_running(struct fwd_config *run, uint64_t *omitted)
+{
+	for (unsigned p = 0; p < run->n_ports && p < fwd_n_ports; p++) {
+		struct fwd_conf_port *cp = &run->ports[p];
+
+		cp->ra = ip6_addrs[p].ra;
+		for (unsigned i = 1; i < ip6_addrs[p].n && cp->n_addresses < FWD_MAX_ADDRS; i++)
+			cp->addresses[cp->n_addresses++] = fwd_prefix_of6(&ip6_addrs[p].a[i]);
+	}
+	return running_routes(run, omitted);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * l3: what fwdctl asks of addresses and routes, for both families. Each
+ * request names its family by the text of its address or by a filter
+ * (0 both, 4, 6); the handlers here send it to ip4/ or ip6/, which own the
+ * rules. Above both families, below main (daemon/LAYERS).
+ */
+#ifndef FWD_L3_H
+#define FWD_L3_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "fwd_inet.h"
+
+struct fwd_rpc_call;
+
+/* Is family (AF_INET, AF_INET6) in a list request's filter (0, 4 or 6)? */
+static inline bool l3_family_wanted(uint32_t filter, int family)
+{
+	return filter == 0 || (filter == 4 && family == AF_INET) ||
+	       (filter == 6 && family == AF_INET6);
+}
+
+/* 0, or an EINVAL error in call for a filter other than 0, 4 and 6. */
+int l3_family_check(struct fwd_rpc_call *call, uint32_t filter);
+
+/* A route of either family, as fwdctl, `route load` and FPM give it. */
+struct l3_route {
+	struct fwd_prefix prefix; /* host bits clear */
+	bool blackhole;
+	struct fwd_ip via; /* the prefix's family, unless blackhole */
+	int dev;           /* port index, or -1 */
+	uint8_t origin;    /* enum fwd_origin */
+	bool replace;
+};
+
+/* Parse "PREFIX via ADDRESS [dev PORT]" or "PREFIX blackhole" (a `route
+ * load` line; # starts a comment). 0 = a route, 1 = blank/comment, -EINVAL. */
+int l3_route_parse_line(const char *line, struct l3_route *r, char *err, size_t errlen);
+/* Add to the prefix's family: 0, 1 when replaced, or -errno with a message. */
+int l3_route_add(const struct l3_route *r, char *err, size_t errlen);
+int l3_route_del(const struct fwd_prefix *p, char *err, size_t errlen);
+
+#endif

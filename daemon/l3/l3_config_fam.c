@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The two address families as the reconcile (l3_config.c) sees them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/reload.h"
+#include "ip4/addr.h"
+#include "ip4/ip4.h"
+#include "ip4/ip4_config.h"
+#include "ip6/addr6.h"
+#include "ip6/ip6.h"
+#include "ip6/ip6_config.h"
+#include "ip6/ndp.h"
+#include "l3/l3_config.h"
+#include "nexthop/nexthop.h"
+#include "port/port.h"
+
+/* ------------------------------------------------------------------ IPv4 */
+
+static unsigned addrs4(uint8_t port, struct fwd_prefix *a, uint8_t *origin)
+{
+	const struct ip4_port_addrs *pa = &ip4_addrs[port];
+
+	for (unsigned i = 0; i < pa->n; i++) {
+		a[i] = fwd_prefix_of4(&pa->a[i]);
+		origin[i] = pa->origin[i];
+	}
+	return pa->n;
+}
+
+static int addr4_add_p(uint8_t port, const struct fwd_prefix *p, uint8_t origin, char *err,
+                       size_t errlen)
+{
+	struct fwd_ip4_prefix a = fwd_prefix_v4(p);
+
+	return addr4_add(port, &a, origin, err, errlen);
+}
+
+static int addr4_del_p(uint8_t port, const struct fwd_prefix *p, char *err, size_t errlen)
+{
+	struct fwd_ip4_prefix a = fwd_prefix_v4(p);
+
+	return addr4_del(port, &a, err, errlen);
+}
+
+/* The view the IPv4 rules take of w's addresses. */
+static void view4(const struct l3_want *w, struct addr4_view *v)
+{
+	v->n_ports = fwd_n_ports;
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		const struct l3_want_addrs *pa = &w->addrs[0][i];
+
+		for (unsigned k = 0; k < pa->n; k++)
+			v->store[i][k] = fwd_prefix_v4(&pa->a[k]);
+		v->port[i] = (struct addr4_view_port){ fwd_ports[i].name,
+			                               fwd_ports[i].mode == FWD_MODE_L3, pa->n,
+			                               v->store[i] };
+	}
+}
+
+/* The primary address first, as the file says. */
+static void port_sync4(const struct l3_want *w, uint8_t port, struct fwd_reload_log *log)
+{
+	const struct l3_want_addrs *pa = &w->addrs[0][port];
+	struct fwd_ip4_prefix a[FWD_MAX_ADDRS];
+
+	(void)log;
+	for (unsigned i = 0; i < pa->n; i++)
+		a[i] = fwd_prefix_v4(&pa->a[i]);
+	addr4_reorder(port, a, pa->origin, pa->n);
+}
+
+static int rule_add4(const struct l3_want *w, unsigned port, const struct fwd_prefix *p, char *why,
+                     size_t len)
+{
+	struct addr4_view v;
+	struct fwd_ip4_prefix a = fwd_prefix_v4(p);
+
+	view4(w, &v);
+	return addr4_rule_add(&v, port, &a, why, len);
+}
+
+static int rule_route4(const struct l3_want *w, const struct l3_route *r, char *why, size_t len)
+{
+	struct addr4_view v;
+	struct fwd_ip4_prefix p = fwd_prefix_v4(&r->prefix);
+	unsigned port;
+
+	view4(w, &v);
+	if (addr4_rule_route(&v, &p, why, len) < 0)
+		return -EINVAL;
+	return r->blackhole ? 0 : addr4_rule_gateway(&v, r->via.v4, r->dev, &port, why, len);
+}
+
+static int rule_neigh4(const struct l3_want *w, const struct neigh_static *n, char *why, size_t len)
+{
+	struct addr4_view v;
+
+	view4(w, &v);
+	return addr4_rule_neigh(&v, n->port, n->addr.v4, n->mac.addr_bytes, why, len);
+}
+
+static int routes4(struct l3_want *w)
+{
+	int rc = 0;
+
+	for (struct rib4_node *n = rib4_next_route(&ip4_rib, 0, 0, true); n != NULL && rc == 0;
+	     n = rib4_next_route(&ip4_rib, n->addr, n->len, false)) {
+		const struct route4 *rt = &n->route;
+		struct fwd_ip4_prefix p = { n->addr, n->len };
+		struct l3_route r = { .prefix = fwd_prefix_of4(&p),
+			              .blackhole = rt->type == ROUTE4_BLACKHOLE,
+			              .dev = rt->dev == ROUTE4_DEV_ANY ? -1 : rt->dev,
+			              .origin = rt->origin,
+			              .replace = true };
+		if (!r.blackhole)
+			r.via = fwd_ip_v4(rt->via);
+		if (rt->origin == FWD_ORIGIN_CONFIG || rt->origin == FWD_ORIGIN_RPC)
+			rc = l3_want_route(w, &r);
+	}
+	return rc;
+}
+
+static bool route_in_place4(const struct l3_route *r)
+{
+	struct rib4_node *n = rib4_find(&ip4_rib, r->prefix.v4, r->prefix.len);
+	const struct route4 *rt = n != NULL && (n->src & RIB4_SRC_ROUTE) ? &n->route : NULL;
+	unsigned port;
+
+	if (rt == NULL || rt->origin != r->origin ||
+	    rt->dev != (r->dev >= 0 ? (uint8_t)r->dev : ROUTE4_DEV_ANY))
+		return false;
+	if (r->blackhole)
+		return rt->type == ROUTE4_BLACKHOLE;
+	return rt->type == ROUTE4_VIA && rt->via == r->via.v4 &&
+	       addr4_rule_gateway(addr4_running(), r->via.v4, r->dev, &port, NULL, 0) == 0 &&
+	       nh_table[rt->nh].port == port;
+}
+
+static const struct l3_family ip4_family = {
+	.af = AF_INET,
+	.addrs = addrs4,
+	.addr_add = addr4_add_p,
+	.addr_del = addr4_del_p,
+	.port_sync = port_sync4,
+	.batch_begin = addr4_batch_begin,
+	.batch_end = addr4_batch_end,
+	.rule_add = rule_add4,
+	.rule_route = rule_route4,
+	.rule_neigh = rule_neigh4,
+	.routes = routes4,
+	.route_in_place = route_in_place4,
+	.running = ip4_config_running,
+};
+
+/* ------------------------------------------------------------------ IPv6 */
+
+static unsigned addrs6(uint8_t port, struct fwd_prefix *a, uint8_t *origin)
+{
+	const struct ip6_port_addrs *pa = &ip6_addrs[port];
+	unsigned n = 0;
+
+	for (unsigned i = 1; i < pa->n; i++, n++) { /* a[0] is the link-local one */
+		a[n] = fwd_prefix_of6(&pa->a[i]);
+		origin[n] = pa->origin[i];
+	}
+	return n;
+}
+
+static int addr6_add_p(uint8_t port, const struct fwd_prefix *p, uint8_t origin, char *err,
+                       size_t errlen)
+{
+	struct fwd_ip6_prefix a = fwd_prefix_v6(p);
+
+	return addr6_add(port, &a, origin, err, errlen);
+}
+
+static int addr6_del_p(uint8_t port, const struct fwd_prefix *p, char *err, size_t errlen)
+{
+	struct fwd_ip6_prefix a = fwd_prefix_v6(p);
+
+	return addr6_del(port, &a, err, errlen);
+}
+
+static void view6(const struct l3_want *w, struct addr6_view *v)
+{
+	v->n_ports = fwd_n_ports;
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		const struct l3_want_addrs *pa = &w->addrs[1][i];
+
+		v->port[i].name = fwd_ports[i].name;
+		v->port[i].l3 = fwd_ports[i].mode == FWD_MODE_L3;
+		v->port[i].n = pa->n;
+		for (unsigned k = 0; k < pa->n; k++)
+			v->port[i].a[k] = fwd_prefix_v6(&pa->a[k]);
+	}
+}
+
+/* ports[].ra, once the port's prefixes are in place. */
+static void port_sync6(const struct l3_want *w, uint8_t port, struct fwd_reload_log *log)
+{
+	if (ip6_addrs[port].ra == w->ra[port])
+		return;
+	ip6_addrs[port].ra = w->ra[port];
+	fwd_reload_note(log, "router advertisements on %s %s", fwd_ports[port].name,
+	                w->ra[port] ? "on" : "off");
+	ndp_port_changed(port, w->ra[port]);
+}
+
+static int rule_add6(const struct l3_want *w, unsigned port, const struct fwd_prefix *p, char *why,
+                     size_t len)
+{
+	struct addr6_view v;
+	struct fwd_ip6_prefix a = fwd_prefix_v6(p);
+
+	view6(w, &v);
+	return addr6_rule_add(&v, port, &a, why, len);
+}
+
+static int rule_route6(const struct l3_want *w, const struct l3_route *r, char *why, size_t len)
+{
+	struct addr6_view v;
+	struct fwd_ip6_prefix p = fwd_prefix_v6(&r->prefix);
+	unsigned port;
+
+	view6(w, &v);
+	if (addr6_rule_route(&v, &p, why, len) < 0)
+		return -EINVAL;
+	return r->blackhole ? 0 : addr6_rule_gateway(&v, r->via.v6, r->dev, &port, why, len);
+}
+
+static int rule_neigh6(const struct l3_want *w, const struct neigh_static *n, char *why, size_t len)
+{
+	struct addr6_view v;
+
+	view6(w, &v);
+	return addr6_rule_neigh(&v, n->port, n->addr.v6, n->mac.addr_bytes, why, len);
+}
+
+static int routes6(struct l3_want *w)
+{
+	static const uint8_t zero[16];
+	int rc = 0;
+
+	for (struct rib6_node *n = rib6_next_route(&ip6_rib, zero, 0, true); n != NULL && rc == 0;
+	     n = rib6_next_route(&ip6_rib, n->addr, n->len, false)) {
+		const struct route6 *rt = &n->route;
+		struct l3_route r = { .prefix = { .family = AF_INET6, .len = n->len },
+			              .blackhole = rt->type == ROUTE6_BLACKHOLE,
+			              .dev = rt->dev == ROUTE6_DEV_ANY ? -1 : rt->dev,
+			              .origin = rt->origin,
+			              .replace = true };
+		memcpy(r.prefix.v6, n->addr, 16);
+		if (!r.blackhole) {
+			r.via.family = AF_INET6;
+			memcpy(r.via.v6, rt->via, 16);
+		}
+		if (rt->origin == FWD_ORIGIN_CONFIG || rt->origin == FWD_ORIGIN_RPC)
+			rc = l3_want_route(w, &r);
+	}
+	return rc;
+}
+
+static bool route_in_place6(const struct l3_route *r)
+{
+	struct rib6_node *n = rib6_find(&ip6_rib, r->prefix.v6, r->prefix.len);
+	const struct route6 *rt = n != NULL && (n->src & RIB6_SRC_ROUTE) ? &n->route : NULL;
+	unsigned port;
+
+	if (rt == NULL || rt->origin != r->origin ||
+	    rt->dev != (r->dev >= 0 ? (uint8_t)r->dev : ROUTE6_DEV_ANY))
+		return false;
+	if (r->blackhole)
+		return rt->type == ROUTE6_BLACKHOLE;
+	return rt->type == ROUTE6_VIA && memcmp(rt->via, r->via.v6, 16) == 0 &&
+	       addr6_rule_gateway(addr6_running(), r->via.v6, r->dev, &port, NULL, 0) == 0 &&
+	       nh_table[rt->nh].port == port;
+}
+
+static const struct l3_family ip6_family = {
+	.af = AF_INET6,
+	.addrs = addrs6,
+	.addr_add = addr6_add_p,
+	.addr_del = addr6_del_p,
+	.port_sync = port_sync6,
+	.batch_begin = addr6_batch_begin,
+	.batch_end = addr6_batch_end,
+	.rule_add = rule_add6,
+	.rule_route = rule_route6,
+	.rule_neigh = rule_neigh6,
+	.routes = routes6,
+	.route_in_place = route_in_place6,
+	.running = ip6_config_running,
+};
+
+const struct l3_family *const l3_families[L3_N_FAMILIES] = { &ip4_family, &ip6_family };
+
+void l3_want_running_ra(struct l3_want *w)
+{
+	for (unsigned p = 0; p < fwd_n_ports; p++)
+		w->ra[p] = ip6_addrs[p].ra;
+}

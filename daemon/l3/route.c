@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Routes of either family: parsed once, then handed to ip4/route.h or ip6/route6.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "core/rpc.h"
+#include "ip4/route.h"
+#include "ip6/route6.h"
+#include "l3/l3.h"
+#include "port/port.h"
+
+#define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), -(code))
+
+int l3_family_check(struct fwd_rpc_call *call, uint32_t filter)
+{
+	if (filter == 0 || filter == 4 || filter == 6)
+		return 0;
+	return fwd_rpc_error(call, EINVAL, "bad address family: %u (0, 4 or 6)", filter);
+}
+
+int l3_route_parse_line(const char *line, struct l3_route *r, char *err, size_t errlen)
+{
+	char copy[256], *tok[6], *save = NULL;
+	struct fwd_port *p;
+	unsigned n = 0;
+
+	if (strlen(line) >= sizeof(copy))
+		return ERR(EINVAL, "line too long");
+	snprintf(copy, sizeof(copy), "%s", line);
+	char *hash = strchr(copy, '#');
+	if (hash != NULL)
+		*hash = '\0';
+	for (char *t = strtok_r(copy, " \t\r\n", &save); t != NULL;
+	     t = strtok_r(NULL, " \t\r\n", &save)) {
+		if (n == RTE_DIM(tok))
+			return ERR(EINVAL, "too many words");
+		tok[n++] = t;
+	}
+	if (n == 0)
+		return 1;
+	memset(r, 0, sizeof(*r));
+	r->dev = -1;
+	if (fwd_prefix_parse(tok[0], &r->prefix, false) < 0)
+		return ERR(EINVAL, "bad prefix: %s", tok[0]);
+	if (n == 2 && strcmp(tok[1], "blackhole") == 0) {
+		r->blackhole = true;
+		return 0;
+	}
+	if ((n != 3 && n != 5) || strcmp(tok[1], "via") != 0 ||
+	    (n == 5 && strcmp(tok[3], "dev") != 0))
+		return ERR(EINVAL,
+		           "expected \"PREFIX via ADDRESS [dev PORT]\" or \"PREFIX blackhole\"");
+	if (fwd_ip_parse(tok[2], &r->via) < 0)
+		return ERR(EINVAL, "bad gateway address: %s", tok[2]);
+	if (n == 5 && (p = fwd_port_by_name(tok[4])) == NULL)
+		return ERR(ENODEV, "no such port: %s", tok[4]);
+	if (n == 5)
+		r->dev = p->idx;
+	return 0;
+}
+
+int l3_route_add(const struct l3_route *r, char *err, size_t errlen)
+{
+	if (!r->blackhole && r->via.family != r->prefix.family)
+		return ERR(EINVAL, "an IPv%c route needs an IPv%c gateway",
+		           r->prefix.family == AF_INET ? '4' : '6',
+		           r->prefix.family == AF_INET ? '4' : '6');
+	if (r->prefix.family == AF_INET) {
+		struct route4_req q = { fwd_prefix_v4(&r->prefix),
+			                r->blackhole,
+			                r->via.v4,
+			                r->dev,
+			                r->origin,
+			                r->replace };
+		return route4_add(&q, err, errlen);
+	}
+	struct route6_req q = { .prefix = fwd_prefix_v6(&r->prefix),
+		                .blackhole = r->blackhole,
+		                .dev = r->dev,
+		                .origin = r->origin,
+		                .replace = r->replace };
+	memcpy(q.via, r->via.v6, 16);
+	return route6_add(&q, err, errlen);
+}
+
+int l3_route_del(const struct fwd_prefix *p, char *err, size_t errlen)
+{
+	if (p->family == AF_INET) {
+		struct fwd_ip4_prefix p4 = fwd_prefix_v4(p);
+		return route4_del(&p4, err, errlen);
+	}
+	struct fwd_ip6_prefix p6 = fwd_prefix_v6(p);
+	return route6_del(&p6, err, errlen);
+}

@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The IPv6 input of l3 ports (ip6/input.c, input_slow.c) on a fake worker:
+ * what it forwards (into the tx buffers, rewritten), what it punts (the
+ * reason, the drop the punt carries, the error asked for), and that every
+ * frame it refuses moves exactly one drop counter, the right one. Then the
+ * l3 input's hand-over of a burst's IPv6 frames.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_malloc.h>
+#include <rte_mbuf_dyn.h>
+
+#include "core/daemon.h"
+#include "core/punt.h"
+#include "core/worker.h"
+#include "ip4/fib.h"
+#include "ip4/ip4.h"
+#include "ip6/icmp6.h"
+#include "ip6/input.h"
+#include "ip6/ip6.h"
+#include "nexthop/nexthop.h"
+#include "port/port.h"
+#include "test_eal.h"
+#include "ip6_pkt.h"
+
+#define ASKER "2001:db8:1::2"
+
+static const uint8_t gw_mac[6] = { 0x02, 0, 0, 0, 0, 0x22 };
+static struct fwd_worker *w;
+static uint32_t gw, gw2, pend;
+static unsigned pool_in_use;
+
+/* What one frame did to the worker. */
+struct snap {
+	uint64_t drop[FWD_DROP_MAX];
+	uint64_t rx_bytes;
+	unsigned punts;
+	unsigned tx[3];
+};
+
+static void snap(struct snap *s)
+{
+	memcpy(s->drop, w->stats.port[0].drop, sizeof(s->drop));
+	s->rx_bytes = w->stats.port[0].rx_bytes;
+	s->punts = w->n_punt;
+	for (unsigned p = 0; p < 3; p++)
+		s->tx[p] = w->tx[p].n;
+}
+
+static uint64_t drops_moved(const struct snap *a, const struct snap *b)
+{
+	uint64_t n = 0;
+
+	for (unsigned r = 0; r < FWD_DROP_MAX; r++)
+		n += b->drop[r] - a->drop[r];
+	return n;
+}
+
+/* Hand t, received on port 0, to the IPv6 input; returns its frame length. */
+static unsigned input(const struct t6 *t, struct snap *before, struct snap *after)
+{
+	struct rte_mbuf *m = t6_build(t);
+	unsigned len = m->pkt_len;
+
+	snap(before);
+	fwd_ip6_input(w, &fwd_ports[0], &m, 1);
+	snap(after);
+	assert_int_equal(after->rx_bytes - before->rx_bytes, len);
+	return len;
+}
+
+static void expect_drop(const struct t6 *t, enum fwd_drop_reason r)
+{
+	struct snap a, b;
+
+	input(t, &a, &b);
+	assert_int_equal(drops_moved(&a, &b), 1);
+	assert_int_equal(b.drop[r] - a.drop[r], 1);
+	assert_int_equal(b.punts, a.punts);
+	assert_memory_equal(a.tx, b.tx, sizeof(a.tx));
+}
+
+/* t is punted for reason (out_port, aux), carrying drop reason `drop`. */
+static const struct fwd_punt_meta *expect_punt(const struct t6 *t, enum fwd_punt_reason reason,
+                                               uint8_t out_port, uint32_t aux, uint8_t drop)
+{
+	const struct fwd_punt_meta *meta;
+	struct snap a, b;
+
+	input(t, &a, &b);
+	assert_int_equal(drops_moved(&a, &b), 0); /* counted when the punt is handed over */
+	assert_int_equal(b.punts, a.punts + 1);
+	assert_memory_equal(a.tx, b.tx, sizeof(a.tx));
+	meta = fwd_punt_meta(w->punt[w->n_punt - 1]);
+	assert_int_equal(meta->reason, reason);
+	assert_int_equal(meta->in_port, 0);
+	assert_int_equal(meta->out_port, out_port);
+	assert_int_equal(meta->aux, aux);
+	assert_int_equal(meta->drop, drop);
+	return meta;
+}
+
+static void expect_error(const struct t6 *t, uint8_t type, uint8_t code, uint16_t param,
+                         enum fwd_drop_reason r)
+{
+	expect_punt(t, FWD_PUNT_ICMP6, 0, icmp6_punt_aux(type, code, param), (uint8_t)r);
+}
+
+/* The hop limit of punted packet i (from the end). */
+static uint8_t punted_hlim(unsigned back)
+{
+	return rte_pktmbuf_mtod(w->punt[w->n_punt - back], uint8_t *)[L2 + 7];
+}
+
+static uint8_t udp8[8] = { 0x9c, 0x40, 0x82, 0x9a, 0, 8, 0, 0 };
+
+static struct t6 pkt(const char *src, const char *dst)
+{
+	return (struct t6){ .hlim = 64, .nh = 17, .src = src, .dst = dst, .l4 = udp8, .l4len = 8 };
+}
+
+static void test_forward(void **state)
+{
+	struct t6 t = pkt(ASKER, "2001:db8:20::7");
+	struct snap a, b;
+	const uint8_t *f;
+	unsigned len;
+
+	(void)state;
+	len = input(&t, &a, &b);
+	assert_int_equal(drops_moved(&a, &b), 0);
+	assert_int_equal(b.tx[1], a.tx[1] + 1);
+	assert_int_equal(w->tx[1].bytes, len);
+	f = rte_pktmbuf_mtod(w->tx[1].pkts[0], const uint8_t *);
+	assert_memory_equal(f, gw_mac, 6);
+	assert_memory_equal(f + 6, fwd_ports[1].mac.addr_bytes, 6);
+	assert_int_equal(f[L2 + 7], 63);
+	/* Ethernet padding: counted in, trimmed off */
+	t = pkt(ASKER, "2001:db8:30::7");
+	t.pad = 6;
+	len = input(&t, &a, &b);
+	assert_int_equal(b.tx[2], a.tx[2] + 1);
+	assert_int_equal(w->tx[2].pkts[0]->pkt_len, len - 6);
+	assert_int_equal(w->tx[2].pkts[0]->data_len, len - 6);
+	/* a site-local source (fec0::/10) goes the slow way, and is forwarded */
+	t = pkt("fec0::1", "2001:db8:20::8");
+	input(&t, &a, &b);
+	assert_int_equal(b.tx[1], a.tx[1] + 1);
+	assert_int_equal(rte_pktmbuf_mtod(w->tx[1].pkts[1], uint8_t *)[L2 + 7], 63);
+}
+
+static void test_burst(void **state)
+{
+	static const char *const dsts[] = { "2001:db8:20::1", "2001:db8:20::2", "2001:db8:30::3",
+		                            "2001:db8:99::4", "2001:db8:20::5", "2001:db8:30::6" };
+	struct rte_mbuf *pkts[RTE_DIM(dsts)];
+	struct t6 t;
+
+	(void)state;
+	for (unsigned i = 0; i < RTE_DIM(dsts); i++) {
+		t = pkt(ASKER, dsts[i]);
+		pkts[i] = t6_build(&t);
+	}
+	fwd_ip6_input(w, &fwd_ports[0], pkts, RTE_DIM(pkts));
+	assert_int_equal(w->tx[1].n, 3);
+	assert_int_equal(w->tx[2].n, 2);
+	assert_int_equal(w->n_punt, 1); /* no route */
+	assert_ptr_equal(w->tx[1].pkts[0], pkts[0]);
+	assert_ptr_equal(w->tx[1].pkts[1], pkts[1]);
+	assert_ptr_equal(w->tx[1].pkts[2], pkts[4]);
+	assert_ptr_equal(w->tx[2].pkts[0], pkts[2]);
+	assert_ptr_equal(w->tx[2].pkts[1], pkts[5]);
+	assert_int_equal(w->tx_dirty, 0x6);
+}
+
+static void test_drops(void **state)
+{
+	static const uint8_t other_mac[6] = { 0x02, 0, 0, 0, 0x09, 0x09 };
+	struct t6 t;
+
+	(void)state;
+	t = pkt(ASKER, "2001:db8:20::7");
+	t.eth_dst = other_mac;
+	expect_drop(&t, FWD_DROP_NOT_FOR_US);
+	t = pkt(ASKER, "2001:db8:20::7");
+	t.plen_adjust = 1; /* past the frame */
+	expect_drop(&t, FWD_DROP_BAD_HEADER);
+	static const char *const bad_src[] = { "ff02::1", "::1", "::ffff:10.1.2.3" };
+	for (unsigned i = 0; i < RTE_DIM(bad_src); i++) {
+		t = pkt(bad_src[i], "2001:db8:20::7");
+		expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+	}
+	t = pkt(ASKER, "::1");
+	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+	t = pkt(ASKER, "::");
+	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+	t = pkt("::", "2001:db8:20::7"); /* nobody's packet to forward */
+	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+	t = pkt(ASKER, "fe80::5"); /* a link-local address not ours */
+	expect_drop(&t, FWD_DROP_SCOPE);
+	t = pkt(ASKER, "2001:db8:66::1");
+	expect_drop(&t, FWD_DROP_BLACKHOLE);
+}
+
+static void test_bad_frames(void **state)
+{
+	struct t6 t = pkt(ASKER, "2001:db8:20::7");
+	struct rte_mbuf *m;
+	struct snap a, b;
+
+	(void)state;
+	/* version 4 in an IPv6 frame; a frame shorter than the header; a frame
+	 * shorter than an Ethernet header */
+	static const unsigned cut[] = { 0, 53, 10 };
+	for (unsigned i = 0; i < RTE_DIM(cut); i++) {
+		m = t6_build(&t);
+		if (cut[i] == 0)
+			rte_pktmbuf_mtod(m, uint8_t *)[L2] = 0x40;
+		else
+			rte_pktmbuf_trim(m, (uint16_t)(m->data_len - cut[i]));
+		snap(&a);
+		fwd_ip6_input(w, &fwd_ports[0], &m, 1);
+		snap(&b);
+		assert_int_equal(drops_moved(&a, &b), 1);
+		assert_int_equal(b.drop[FWD_DROP_BAD_HEADER], a.drop[FWD_DROP_BAD_HEADER] + 1);
+	}
+}
+
+static void test_errors(void **state)
+{
+	static uint8_t big[1300];
+	struct t6 t;
+
+	(void)state;
+	t = pkt(ASKER, "2001:db9::1");
+	expect_error(&t, ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_NOROUTE, 0, FWD_DROP_NO_ROUTE);
+	t = pkt(ASKER, "2001:db8:20::7");
+	t.hlim = 1;
+	expect_error(&t, ICMP6_TIME_EXCEEDED, 0, 0, FWD_DROP_TTL_EXCEEDED);
+	t.hlim = 0;
+	expect_error(&t, ICMP6_TIME_EXCEEDED, 0, 0, FWD_DROP_TTL_EXCEEDED);
+	/* Linux's order: the hop limit first, then the source */
+	t.src = "fe80::99";
+	expect_error(&t, ICMP6_TIME_EXCEEDED, 0, 0, FWD_DROP_TTL_EXCEEDED);
+	t.hlim = 64;
+	expect_error(&t, ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_BEYONDSCOPE, 0, FWD_DROP_SCOPE);
+	/* larger than p1's 1280: too big, with that MTU; p2 takes it */
+	t = pkt(ASKER, "2001:db8:20::7");
+	t.l4 = big;
+	t.l4len = 1241;
+	expect_error(&t, ICMP6_PACKET_TOO_BIG, 0, 1280, FWD_DROP_MTU);
+	t.l4len = 1240;
+	struct snap a, b;
+	input(&t, &a, &b);
+	assert_int_equal(b.tx[1], a.tx[1] + 1);
+	t = pkt(ASKER, "2001:db8:30::7");
+	t.l4 = big;
+	t.l4len = sizeof(big);
+	input(&t, &a, &b);
+	assert_int_equal(b.tx[2], a.tx[2] + 1);
+}
+
+static void test_punts(void **state)
+{
+	static const uint8_t hbh[8] = { 17, 0, 1, 4, 0, 0, 0, 0 };
+	const struct fwd_punt_meta *meta;
+	struct t6 t;
+
+	(void)state;
+	/* hop-by-hop: to the control thread with the hop limit as it came */
+	t = pkt(ASKER, "2001:db8:20::7");
+	t.nh = 0;
+	t.ext = hbh;
+	t.extlen = sizeof(hbh);
+	expect_punt(&t, FWD_PUNT_HBH6, 1, 0, FWD_PUNT_NO_DROP);
+	assert_int_equal(punted_hlim(1), 64);
+	/* a neighbour resolving: hop limit down, its index and generation */
+	t = pkt(ASKER, "2001:db8:21::7");
+	meta = expect_punt(&t, FWD_PUNT_RESOLVE, 1, nh_punt_tag(pend, nh_table[pend].gen),
+	                   FWD_PUNT_NO_DROP);
+	assert_int_equal(nh_punt_idx(meta->aux), pend);
+	assert_int_equal(punted_hlim(1), 63);
+	/* a host on a connected prefix: glean */
+	t = pkt(ASKER, "2001:db8:2::9");
+	expect_punt(&t, FWD_PUNT_GLEAN6, 1, 0, FWD_PUNT_NO_DROP);
+	assert_int_equal(punted_hlim(1), 63);
+}
+
+static void test_local(void **state)
+{
+	static const uint8_t hbh[8] = { 58, 0, 5, 2, 0, 0, 1, 0 };
+	static const char *const ours[] = { "2001:db8:1::1", "fe80::1", "ff02::1", "ff05::2" };
+	static const uint8_t other_mac[6] = { 0x02, 0, 0, 0, 0x09, 0x09 };
+	struct t6 t;
+
+	(void)state;
+	for (unsigned i = 0; i < RTE_DIM(ours); i++) {
+		t = pkt(ASKER, ours[i]);
+		t.hlim = 1; /* no matter for us */
+		expect_punt(&t, FWD_PUNT_LOCAL6, 0, 0, FWD_PUNT_NO_DROP);
+		t.eth_dst = mac_group;
+		expect_punt(&t, FWD_PUNT_LOCAL6, 0, 0, FWD_PUNT_NO_DROP);
+	}
+	/* a group frame to somebody else's unicast address */
+	t = pkt(ASKER, "2001:db8:20::7");
+	t.eth_dst = mac_group;
+	expect_drop(&t, FWD_DROP_NOT_FOR_US);
+	/* to us with a hop-by-hop header, or from :: (DAD) or a link-local address */
+	t = pkt("::", "ff02::1:ff00:1");
+	t.eth_dst = mac_group;
+	t.nh = 0;
+	t.ext = hbh;
+	t.extlen = sizeof(hbh);
+	expect_punt(&t, FWD_PUNT_LOCAL6, 0, 0, FWD_PUNT_NO_DROP);
+	t = pkt("fe80::99", "2001:db8:1::1");
+	expect_punt(&t, FWD_PUNT_LOCAL6, 0, 0, FWD_PUNT_NO_DROP);
+	/* a multicast destination in a frame to another MAC: not ours */
+	t = pkt(ASKER, "ff02::1");
+	t.eth_dst = other_mac;
+	expect_drop(&t, FWD_DROP_NOT_FOR_US);
+}
+
+/* An IPv4 frame to 10.9.9.9 (no route), for the l3 input. */
+static struct rte_mbuf *ip4_frame(void)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, L2 + 28);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + L2);
+
+	memset(p, 0, L2 + 28);
+	memcpy(p, mac_ours, 6);
+	p[12] = 0x08;
+	ip->version_ihl = 0x45;
+	ip->total_length = rte_cpu_to_be_16(28);
+	ip->time_to_live = 64;
+	ip->next_proto_id = 17;
+	ip->src_addr = rte_cpu_to_be_32(0x0a000102);
+	ip->dst_addr = rte_cpu_to_be_32(0x0a090909);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	return m;
+}
+
+static void test_l3_handoff(void **state)
+{
+	fwd_input_fn l3 = fwd_worker_input(FWD_MODE_L3);
+	struct rte_mbuf *pkts[4];
+	struct t6 t = pkt(ASKER, "2001:db8:20::7");
+	uint64_t unsupported = w->stats.port[0].drop[FWD_DROP_UNSUPPORTED];
+
+	(void)state;
+	assert_non_null(l3);
+	pkts[0] = t6_build(&t);
+	pkts[1] = ip4_frame();
+	pkts[2] = t6_build(&t);
+	pkts[3] = ip4_frame();
+	l3(w, &fwd_ports[0], pkts, 4);
+	assert_int_equal(w->tx[1].n, 2); /* the IPv6 ones, forwarded */
+	assert_int_equal(w->n_punt, 2);  /* the IPv4 ones: no route */
+	/* without an IPv6 input, IPv6 is a frame the l3 input does not handle */
+	ip6_input_fini();
+	pkts[0] = t6_build(&t);
+	l3(w, &fwd_ports[0], pkts, 1);
+	assert_int_equal(w->stats.port[0].drop[FWD_DROP_UNSUPPORTED], unsupported + 1);
+	ip6_input_init();
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	pool_in_use = rte_mempool_in_use_count(pool);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	for (unsigned p = 0; p < FWD_MAX_PORTS; p++) {
+		rte_pktmbuf_free_bulk(w->tx[p].pkts, w->tx[p].n);
+		w->tx[p].n = 0;
+		w->tx[p].bytes = 0;
+	}
+	w->tx_dirty = 0;
+	rte_pktmbuf_free_bulk(w->punt, w->n_punt);
+	w->n_punt = 0;
+	assert_int_equal(rte_mempool_in_use_count(pool), pool_in_use);
+	return 0;
+}
+
+static void port(unsigned i, uint16_t mtu)
+{
+	struct fwd_port *p = &fwd_ports[i];
+
+	memset(p, 0, sizeof(*p));
+	p->idx = (uint8_t)i;
+	p->mode = FWD_MODE_L3;
+	p->mtu = mtu;
+	p->admin_up = 1;
+	memcpy(p->mac.addr_bytes, mac_ours, 6);
+	p->mac.addr_bytes[4] = (uint8_t)(i + 1);
+	memcpy(&p->mac48, &p->mac, sizeof(p->mac));
+	snprintf(p->name, sizeof(p->name), "p%u", i);
+}
+
+static uint32_t neighbour(const char *addr, uint8_t p, bool resolved)
+{
+	struct fwd_ip a = fwd_ip_v6(a6(addr));
+	struct rte_ether_addr mac;
+	uint32_t idx;
+
+	assert_int_equal(nh_alloc(&a, p, &idx), 0);
+	memcpy(mac.addr_bytes, gw_mac, 6);
+	if (resolved)
+		nh_set_l2(idx, &mac);
+	return idx;
+}
+
+static void route(const char *prefix, uint8_t len, uint32_t nh)
+{
+	assert_int_equal(fib6_add(ip6_fib, a6(prefix), len, nh), 0);
+}
+
+static int group_setup(void **state)
+{
+	static const struct rte_mbuf_dynfield punt_field = {
+		.name = "fwd_punt_meta",
+		.size = sizeof(struct fwd_punt_meta),
+		.align = __alignof__(struct fwd_punt_meta),
+	};
+
+	(void)state;
+	if (test_eal_init("ip6in") < 0 || (pool = test_pool("ip6in", 511, 2048)) == NULL)
+		return -1;
+	fwd.pool = pool;
+	fwd_punt_meta_offset = rte_mbuf_dynfield_register(&punt_field);
+	port(0, 1500);
+	port(1, 1280);
+	port(2, 1500);
+	fwd_n_ports = 3;
+	w = rte_zmalloc("worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
+	ip6_fib = fib6_create(64, NULL, SOCKET_ID_ANY);
+	ip4_fib = fib4_create(16, NULL, SOCKET_ID_ANY);
+	if (fwd_punt_meta_offset < 0 || w == NULL || ip6_fib == NULL || ip4_fib == NULL ||
+	    nh_init(64, SOCKET_ID_ANY) < 0)
+		return -1;
+	gw = neighbour("2001:db8:2::2", 1, true);
+	pend = neighbour("2001:db8:2::3", 1, false);
+	gw2 = neighbour("2001:db8:3::2", 2, true);
+	/* what the RIB makes (ip6/rib6.h): reserved ranges, ours, connected, routes */
+	route("ff00::", 8, NH_IDX_RESERVED);
+	route("fe80::", 10, NH_IDX_RESERVED);
+	route("::", 128, NH_IDX_RESERVED);
+	route("::1", 128, NH_IDX_RESERVED);
+	route("fe80::1", 128, NH_IDX_LOCAL);
+	route("2001:db8:1::1", 128, NH_IDX_LOCAL);
+	route("2001:db8:1::", 64, NH_IDX_CONNECTED + 0);
+	route("2001:db8:2::", 64, NH_IDX_CONNECTED + 1);
+	route("2001:db8:20::", 48, gw);
+	route("2001:db8:21::", 48, pend);
+	route("2001:db8:30::", 48, gw2);
+	route("fec0::", 10, gw);
+	route("2001:db8:66::", 48, NH_IDX_BLACKHOLE);
+	ip6_input_init();
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	ip6_input_fini();
+	nh_fini();
+	fib6_free(ip6_fib);
+	fib4_free(ip4_fib);
+	ip6_fib = NULL;
+	ip4_fib = NULL;
+	rte_free(w);
+	fwd_n_ports = 0;
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	return 0;
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_forward), T(test_burst), T(test_drops), T(test_bad_frames),
+		T(test_errors),  T(test_punts), T(test_local), T(test_l3_handoff),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Local delivery of IPv6 (local6_input): echo replies (to our addresses
+ * and to the groups we listen to), NDP handed over, MLD counted, errors
+ * about what we do not serve, the extension headers read on the way, and
+ * every packet not answered counted as one drop, with nothing leaked.
+ * ip6_output and ndp_input are replaced by captures.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/daemon.h"
+#include "core/punt.h"
+#include "ip6/addr6.h"
+#include "ip6/icmp6.h"
+#include "ip6/icmp6_priv.h"
+#include "port/port.h"
+#include "core/counters.h"
+#include "test_eal.h"
+#include "ip6_pkt.h"
+
+#define ASKER "2001:db8:1::2"
+#define OURS  "2001:db8:1::1"
+
+static unsigned pool_in_use;
+static struct rte_mbuf *ndp_got[8];
+static unsigned n_ndp;
+
+static void ndp_capture(struct rte_mbuf *m, uint8_t port)
+{
+	assert_int_equal(port, 0);
+	assert_true(n_ndp < RTE_DIM(ndp_got));
+	ndp_got[n_ndp++] = m;
+}
+
+static uint64_t drops(enum fwd_drop_reason r)
+{
+	return fwd_control_ctrs(0)->drop[r];
+}
+
+static uint64_t consumed(void)
+{
+	return fwd_control_ctrs(0)->consumed;
+}
+
+/* Deliver t as received on port 0. */
+static void deliver(const struct t6 *t)
+{
+	struct fwd_punt_meta meta = {
+		.reason = FWD_PUNT_LOCAL6, .in_port = 0, .out_port = 0, .drop = FWD_PUNT_NO_DROP
+	};
+
+	local6_input(t6_build(t), &meta);
+}
+
+/* Deliver t: nothing goes out, and drop reason r moves by one. */
+static void expect_drop(const struct t6 *t, enum fwd_drop_reason r)
+{
+	uint64_t before = drops(r), sent_before = n_sent;
+
+	deliver(t);
+	assert_int_equal(n_sent, sent_before);
+	assert_int_equal(drops(r), before + 1);
+}
+
+/* Deliver t: one error of type/code (param) goes out, and r moves by one. */
+static void expect_error(const struct t6 *t, uint8_t type, uint8_t code, uint32_t param,
+                         enum fwd_drop_reason r)
+{
+	uint64_t before = drops(r);
+	unsigned i = n_sent;
+	const uint8_t *icmp;
+	uint8_t want[8] = { type, code, 0, 0, param >> 24, param >> 16, param >> 8, param };
+
+	deliver(t);
+	assert_int_equal(n_sent, i + 1);
+	assert_int_equal(drops(r), before + 1);
+	icmp = sent_ip6(i) + 40;
+	assert_memory_equal(icmp, want, 2);
+	assert_memory_equal(icmp + 4, want + 4, 4);
+}
+
+static uint8_t msg[64];
+
+/* An echo request, id 0x77, seq 3, 56 bytes of data, from src to dst. */
+static struct t6 echo(const char *src, const char *dst)
+{
+	msg[0] = 128, msg[1] = 0, msg[4] = 0, msg[5] = 0x77, msg[6] = 0, msg[7] = 3;
+	for (unsigned i = 8; i < sizeof(msg); i++)
+		msg[i] = (uint8_t)i;
+	l4_cksum_set(src, dst, 58, msg, sizeof(msg), 2);
+	return (struct t6){
+		.tc = 0x28, .hlim = 9, .nh = 58, .src = src, .dst = dst, .l4 = msg, .l4len = 64
+	};
+}
+
+/* Captured packet i is the reply to echo(to, from). */
+static void check_reply(unsigned i, const char *from, const char *to)
+{
+	const uint8_t *ip = sent_ip6(i);
+
+	assert_int_equal((ip[0] & 0xf) << 4 | ip[1] >> 4, 0x28); /* traffic class, as asked */
+	assert_int_equal(ip[4] << 8 | ip[5], 64);
+	assert_memory_equal(ip + 8, a6(from), 16);
+	assert_memory_equal(ip + 24, a6(to), 16);
+	assert_int_equal(ip[40], 129);
+	assert_int_equal(ip[41], 0);
+	assert_memory_equal(ip + 44, msg + 4, 60); /* id, seq, data */
+	assert_int_equal(sent_port[i], 0);
+}
+
+static void test_echo(void **state)
+{
+	uint64_t replies = counter("icmp6_echo_replies_sent"), used = consumed();
+	struct t6 t = echo(ASKER, OURS);
+
+	(void)state;
+	deliver(&t);
+	assert_int_equal(n_sent, 1);
+	check_reply(0, OURS, ASKER);
+	/* the other port's global address: ours too */
+	t = echo(ASKER, "2001:db8:2::1");
+	deliver(&t);
+	check_reply(1, "2001:db8:2::1", ASKER);
+	/* our link-local address, from a link-local asker */
+	t = echo("fe80::99", "fe80::1");
+	deliver(&t);
+	check_reply(2, "fe80::1", "fe80::99");
+	assert_int_equal(counter("icmp6_echo_replies_sent"), replies + 3);
+	assert_int_equal(consumed(), used + 3);
+	/* the other port's link-local address is not ours on this link */
+	t = echo("fe80::99", "fe80::2");
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	/* nor an address of nobody's */
+	t = echo(ASKER, "2001:db8:1::7");
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+}
+
+static void test_echo_to_groups(void **state)
+{
+	struct t6 t = echo(ASKER, "ff02::1");
+
+	(void)state;
+	t.eth_dst = mac_group;
+	deliver(&t); /* from the address the port would use towards the asker */
+	assert_int_equal(n_sent, 1);
+	check_reply(0, OURS, ASKER);
+	t = echo("fe80::99", "ff02::2");
+	deliver(&t);
+	check_reply(1, "fe80::1", "fe80::99");
+	t = echo(ASKER, "ff02::1:ff00:1"); /* solicited-node of our addresses */
+	deliver(&t);
+	check_reply(2, OURS, ASKER);
+	t = echo(ASKER, "ff02::99"); /* a group we do not listen to */
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+}
+
+static void test_echo_refused(void **state)
+{
+	struct t6 t;
+
+	(void)state;
+	t = echo(ASKER, OURS);
+	msg[9] ^= 1; /* checksum */
+	expect_drop(&t, FWD_DROP_ICMP_INVALID);
+	t = echo(ASKER, OURS);
+	t.l4len = 3; /* shorter than an ICMPv6 header */
+	expect_drop(&t, FWD_DROP_ICMP_INVALID);
+	t = echo(ASKER, OURS);
+	t.l4len = 6; /* an echo request without its identifier and sequence */
+	l4_cksum_set(ASKER, OURS, 58, msg, 6, 2);
+	expect_drop(&t, FWD_DROP_ICMP_INVALID);
+	/* replies and errors for us: nobody to hand them to */
+	t = echo(ASKER, OURS);
+	msg[0] = 129;
+	l4_cksum_set(ASKER, OURS, 58, msg, 64, 2);
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	msg[0] = 1;
+	l4_cksum_set(ASKER, OURS, 58, msg, 64, 2);
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	/* from nobody in particular, or from ourselves */
+	t = echo("::", OURS);
+	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+	t = echo("2001:db8:2::1", OURS);
+	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+}
+
+static void test_echo_behind_headers(void **state)
+{
+	static const uint8_t dstopts[8] = { 58, 0, 1, 4, 0, 0, 0, 0 };
+	static const uint8_t rt0_done[8] = { 58, 0, 0, 0, 0, 0, 0, 0 }; /* segments left 0 */
+	static const uint8_t atomic_frag[8] = { 58, 0, 0, 0, 0, 0, 0, 9 };
+	struct t6 t = echo(ASKER, OURS);
+
+	(void)state;
+	t.nh = 60;
+	t.ext = dstopts;
+	t.extlen = sizeof(dstopts);
+	deliver(&t);
+	t.nh = 43;
+	t.ext = rt0_done;
+	deliver(&t);
+	t.nh = 44;
+	t.ext = atomic_frag;
+	deliver(&t);
+	assert_int_equal(n_sent, 3);
+	for (unsigned i = 0; i < 3; i++)
+		check_reply(i, OURS, ASKER); /* a bare header */
+}
+
+static void test_mld(void **state)
+{
+	/* hop-by-hop with Router Alert (MLD), then the message */
+	static const uint8_t hbh_ra[8] = { 58, 0, 5, 2, 0, 0, 1, 0 };
+	uint64_t ignored = counter("mld_ignored"), used = consumed();
+	uint8_t q[24] = { 130 }, r[28] = { 143 };
+	struct t6 t = { .eth_dst = mac_group,
+		        .hlim = 1,
+		        .nh = 0,
+		        .src = "fe80::99",
+		        .dst = "ff02::1",
+		        .ext = hbh_ra,
+		        .extlen = sizeof(hbh_ra),
+		        .l4 = q,
+		        .l4len = sizeof(q) };
+
+	(void)state;
+	l4_cksum_set(t.src, t.dst, 58, q, sizeof(q), 2);
+	deliver(&t);
+	t.dst = "ff02::16"; /* MLDv2 reports: not a group we listen to, still MLD */
+	t.l4 = r;
+	t.l4len = sizeof(r);
+	l4_cksum_set(t.src, t.dst, 58, r, sizeof(r), 2);
+	deliver(&t);
+	assert_int_equal(counter("mld_ignored"), ignored + 2);
+	assert_int_equal(consumed(), used + 2);
+	assert_int_equal(n_sent, 0);
+}
+
+static void test_ndp(void **state)
+{
+	static const uint8_t dstopts[8] = { 58, 0, 1, 4, 0, 0, 0, 0 };
+	uint8_t ns[24] = { 135 };
+	struct t6 t = { .eth_dst = mac_group,
+		        .hlim = 255,
+		        .nh = 58,
+		        .src = "::",
+		        .dst = "ff02::1:ff00:3", /* solicited-node of a tentative address */
+		        .l4 = ns,
+		        .l4len = sizeof(ns) };
+
+	(void)state;
+	memcpy(ns + 8, a6("2001:db8:1::3"), 16);
+	l4_cksum_set(t.src, t.dst, 58, ns, sizeof(ns), 2);
+	deliver(&t);
+	assert_int_equal(n_ndp, 1);
+	/* to a solicited-node group not ours */
+	t.dst = "ff02::1:ff00:77";
+	l4_cksum_set(t.src, t.dst, 58, ns, sizeof(ns), 2);
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	/* behind an extension header */
+	t.dst = "ff02::1:ff00:3";
+	t.nh = 60;
+	t.ext = dstopts;
+	t.extlen = sizeof(dstopts);
+	l4_cksum_set(t.src, t.dst, 58, ns, sizeof(ns), 2);
+	expect_drop(&t, FWD_DROP_NDP_INVALID);
+	assert_int_equal(n_ndp, 1);
+}
+
+/* A UDP datagram src:40000 -> dst:33434 with 8 bytes, checksummed. */
+static struct t6 udp(uint8_t *u, const char *src, const char *dst)
+{
+	memset(u, 0, 16);
+	u[0] = 0x9c, u[1] = 0x40, u[2] = 0x82, u[3] = 0x9a, u[5] = 16;
+	memcpy(u + 8, "tracert!", 8);
+	l4_cksum_set(src, dst, 17, u, 16, 6);
+	return (struct t6){ .hlim = 1, .nh = 17, .src = src, .dst = dst, .l4 = u, .l4len = 16 };
+}
+
+static void test_udp(void **state)
+{
+	uint64_t invalid = counter("local6_udp_invalid");
+	uint8_t u[16];
+	struct t6 t = udp(u, ASKER, "2001:db8:2::1");
+
+	(void)state;
+	/* traceroute's last hop: from the address it was sent to */
+	expect_error(&t, ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_NOPORT, 0, FWD_DROP_LOCAL_PROTO);
+	assert_memory_equal(sent_ip6(0) + 8, a6("2001:db8:2::1"), 16);
+	assert_memory_equal(sent_ip6(0) + 56, a6(ASKER), 16); /* the quoted header's source */
+	/* no checksum is no UDP in IPv6; a wrong one, a bad length */
+	u[6] = u[7] = 0;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t = udp(u, ASKER, OURS);
+	u[9] ^= 1;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t = udp(u, ASKER, OURS);
+	u[5] = 17;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	assert_int_equal(counter("local6_udp_invalid"), invalid + 3);
+	/* to a group: silence */
+	t = udp(u, ASKER, "ff02::1");
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	assert_int_equal(n_sent, 1);
+}
+
+static void test_other_protocols(void **state)
+{
+	static const uint8_t tcp[20] = {
+		0x9c, 0x40, 0x00, 0x16, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x02
+	};
+	static const uint8_t dstopts[8] = { 253, 0, 1, 4, 0, 0, 0, 0 };
+	struct t6 t = {
+		.hlim = 64, .nh = 6, .src = ASKER, .dst = OURS, .l4 = tcp, .l4len = sizeof(tcp)
+	};
+
+	(void)state;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO); /* TCP: no RST */
+	t.nh = 59;                             /* no next header */
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t.nh = 253; /* unknown: Parameter Problem at the next header field naming it */
+	expect_error(&t, ICMP6_PARAM_PROB, ICMP6_PARAMPROB_NEXTHEADER, 6, FWD_DROP_LOCAL_PROTO);
+	t.nh = 60;
+	t.ext = dstopts;
+	t.extlen = sizeof(dstopts);
+	expect_error(&t, ICMP6_PARAM_PROB, ICMP6_PARAMPROB_NEXTHEADER, 40, FWD_DROP_LOCAL_PROTO);
+	assert_memory_equal(sent_ip6(1) + 8, a6(OURS), 16);
+}
+
+static void test_options(void **state)
+{
+	static const uint8_t opt80[8] = { 58, 0, 0x80, 4, 0, 0, 0, 0 }; /* discard, tell */
+	static const uint8_t opt40[8] = { 58, 0, 0x40, 4, 0, 0, 0, 0 }; /* discard */
+	static const uint8_t opt00[8] = { 58, 0, 0x1e, 4, 0, 0, 0, 0 }; /* skip */
+	static const uint8_t padn_dirty[8] = { 58, 0, 1, 4, 0, 1, 0, 0 };
+	static const uint8_t too_long[8] = { 58, 0, 0x1e, 9, 0, 0, 0, 0 };
+	static const uint8_t ra_bad[8] = { 58, 0, 5, 3, 0, 0, 0, 0 };
+	static const uint8_t hbh_late[16] = { 0, 0, 1, 4, 0, 0, 0, 0, 58, 0, 1, 4, 0, 0, 0, 0 };
+	struct t6 t = echo(ASKER, OURS);
+
+	(void)state;
+	t.nh = 0;
+	t.ext = opt80;
+	t.extlen = 8;
+	expect_error(&t, ICMP6_PARAM_PROB, ICMP6_PARAMPROB_OPTION, 42, FWD_DROP_BAD_HEADER);
+	t.nh = 60; /* the same in destination options */
+	expect_error(&t, ICMP6_PARAM_PROB, ICMP6_PARAMPROB_OPTION, 42, FWD_DROP_BAD_HEADER);
+	t.ext = opt40;
+	expect_drop(&t, FWD_DROP_BAD_HEADER);
+	t.ext = padn_dirty;
+	expect_drop(&t, FWD_DROP_BAD_HEADER);
+	t.ext = too_long;
+	expect_drop(&t, FWD_DROP_BAD_HEADER);
+	t.nh = 0;
+	t.ext = ra_bad;
+	expect_drop(&t, FWD_DROP_BAD_HEADER);
+	/* a hop-by-hop header after another one */
+	t.nh = 60;
+	t.ext = hbh_late;
+	t.extlen = sizeof(hbh_late);
+	expect_error(&t, ICMP6_PARAM_PROB, ICMP6_PARAMPROB_NEXTHEADER, 40, FWD_DROP_BAD_HEADER);
+	/* an unknown option that may be skipped is */
+	sent_clear();
+	t.ext = opt00;
+	t.extlen = 8;
+	deliver(&t);
+	assert_int_equal(n_sent, 1);
+	check_reply(0, OURS, ASKER);
+}
+
+static void test_routing_and_fragments(void **state)
+{
+	static const uint8_t rh_left[8] = { 58, 0, 4, 1, 0, 0, 0, 0 };
+	static const uint8_t frag_first[8] = { 58, 0, 0, 1, 0, 0, 0, 9 }; /* more to come */
+	static const uint8_t frag_later[8] = { 58, 0, 0, 8, 0, 0, 0, 9 };
+	uint64_t frags = counter("local6_fragments_dropped");
+	struct t6 t = echo(ASKER, OURS);
+
+	(void)state;
+	t.nh = 43;
+	t.ext = rh_left;
+	t.extlen = 8;
+	expect_error(&t, ICMP6_PARAM_PROB, ICMP6_PARAMPROB_HEADER, 42, FWD_DROP_BAD_HEADER);
+	t.nh = 44;
+	t.ext = frag_first;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t.ext = frag_later;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	assert_int_equal(counter("local6_fragments_dropped"), frags + 2);
+}
+
+static void test_bad_header(void **state)
+{
+	struct fwd_punt_meta meta = { .reason = FWD_PUNT_LOCAL6 };
+	uint64_t before = drops(FWD_DROP_BAD_HEADER);
+	struct t6 t = echo(ASKER, OURS);
+	static const uint8_t ext_cut[4] = { 58, 1, 0, 0 };
+	struct rte_mbuf *m;
+
+	(void)state;
+	m = t6_build(&t);
+	rte_pktmbuf_mtod(m, uint8_t *)[L2] = 0x40; /* version 4 */
+	local6_input(m, &meta);
+	t.plen_adjust = -1;
+	local6_input(t6_build(&t), &meta);
+	t.plen_adjust = 0;
+	m = t6_build(&t);
+	rte_pktmbuf_trim(m, m->data_len - 30);
+	local6_input(m, &meta);
+	/* an extension header longer than the packet */
+	t.nh = 60;
+	t.ext = ext_cut;
+	t.extlen = sizeof(ext_cut);
+	t.l4len = 0;
+	local6_input(t6_build(&t), &meta);
+	assert_int_equal(drops(FWD_DROP_BAD_HEADER), before + 4);
+	assert_int_equal(n_sent, 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	pool_in_use = rte_mempool_in_use_count(pool);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sent_clear();
+	rte_pktmbuf_free_bulk(ndp_got, n_ndp);
+	n_ndp = 0;
+	/* every packet handed in was sent, handed over or freed */
+	assert_int_equal(rte_mempool_in_use_count(pool), pool_in_use);
+	return 0;
+}
+
+static void port_addrs(uint8_t port, const char *ll, const char *global, const char *tentative)
+{
+	struct ip6_port_addrs *pa = &ip6_addrs[port];
+
+	memset(pa, 0, sizeof(*pa));
+	memcpy(pa->a[0].addr, a6(ll), 16);
+	pa->a[0].len = 64;
+	memcpy(pa->a[1].addr, a6(global), 16);
+	pa->a[1].len = 64;
+	pa->state[0] = pa->state[1] = ADDR6_PREFERRED;
+	pa->n = 2;
+	if (tentative != NULL) {
+		memcpy(pa->a[2].addr, a6(tentative), 16);
+		pa->a[2].len = 64;
+		pa->state[2] = ADDR6_TENTATIVE;
+		pa->n = 3;
+	}
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_echo),         T(test_echo_to_groups),
+		T(test_echo_refused), T(test_echo_behind_headers),
+		T(test_mld),          T(test_ndp),
+		T(test_udp),          T(test_other_protocols),
+		T(test_options),      T(test_routing_and_fragments),
+		T(test_bad_header),
+	};
+	int rc;
+
+	if (test_eal_init("local6") < 0)
+		return 1;
+	pool = test_pool("local6", 511, 2048);
+	if (pool == NULL)
+		return 1;
+	fwd.pool = pool;
+	fwd_n_ports = 2;
+	port_addrs(0, "fe80::1", OURS, "2001:db8:1::3");
+	port_addrs(1, "fe80::2", "2001:db8:2::1", NULL);
+	icmp6_output = capture;
+	local6_ndp = ndp_capture;
+	icmp6_ratelimit_set(0);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	fwd_n_ports = 0;
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	return rc;
+}
