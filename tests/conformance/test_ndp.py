@@ -13,8 +13,8 @@ from scapy.all import ICMPv6ND_NS, ICMPv6NDOptSrcLLAddr, IPv6, Ether, Raw
 from conftest import HOST6, P0_ADDR6, P1_ADDR6, R0_LL, T0_LL, T0_MAC, T1_MAC
 from frames import one
 from frames6 import (ALL_NODES, a6, check_forwarded6, check_icmp6_error, describe, echo6,
-                     exchange6, icmp6_cksum, mcast_mac, na, na_fields, ndp_of, ns, solicited,
-                     udp6, wait_until)
+                     exchange6, icmp6_cksum, mac_bytes, mcast_mac, na, na_fields, ndp_of, ns,
+                     solicited, udp6, wait_until)
 
 NEW = "2001:db8:20:1::33"  # a host that makes itself known with an NS
 NEW_MAC = "02:aa:00:00:10:33"
@@ -264,12 +264,18 @@ def test_invalid_na_ignored(router6, how):
     router6.neigh_del(NEW, "p0")
 
 
+def rs_frame():
+    """A Router Solicitation from t0's link-local address with its SLLA."""
+    return fix_ndp(bytes(Ether(src=T0_MAC, dst=mcast_mac("ff02::2")) /
+                         IPv6(src=T0_LL, dst="ff02::2", hlim=255, nh=58) /
+                         Raw(bytes([133, 0, 0, 0, 0, 0, 0, 0, 1, 1]) + mac_bytes(T0_MAC))))
+
+
 def test_no_router_advertisement_without_ra(router6):
     """ra is off on p0: a router solicitation gets nothing."""
-    rs = (Ether(src=T0_MAC, dst=mcast_mac("ff02::2")) / IPv6(src=T0_LL, dst="ff02::2", hlim=255) /
-          Raw(bytes([133, 0, 0, 0, 0, 0, 0, 0, 1, 1]) + bytes.fromhex(T0_MAC.replace(":", ""))))
-    got, _ = exchange6(router6, [fix_ndp(bytes(rs))], keep="ndp", quiet=1.0)
+    got, d = exchange6(router6, [rs_frame()], keep="ndp", quiet=1.0)
     assert ndp_of(got["t0"], 134) == [], "no RA"
+    assert d.glob("ndp_rs_rx") == 1, "the solicitation was taken in"
 
 
 # ------------------------------------------------------------------- DAD
@@ -398,3 +404,74 @@ def test_router_addresses_all_preferred(router6):
     for port, addr in (("p0", P0_ADDR6 + "/64"), ("p1", P1_ADDR6 + "/64"),
                        ("p0", R0_LL + "/64"), ("p1", "fe80::ff:fe00:200/64")):
         assert router6.addr_state(port, addr) == "preferred", f"{addr} on {port}"
+
+
+# ---------------------------------------------------- router advertisements
+def ra_fields(frame):
+    """The parts of a Router Advertisement frame the tests read."""
+    from scapy.all import ICMPv6ND_RA, ICMPv6NDOptMTU, ICMPv6NDOptPrefixInfo
+    e = Ether(bytes(frame))
+    ra = e[ICMPv6ND_RA]
+    pios = []
+    p = e
+    while ICMPv6NDOptPrefixInfo in p:
+        o = p[ICMPv6NDOptPrefixInfo]
+        pios.append((o.prefix, o.prefixlen, o.L, o.A, o.validlifetime, o.preferredlifetime))
+        p = o.payload
+    return {"eth_src": e.src, "src": e[IPv6].src, "dst": e[IPv6].dst, "hlim": e[IPv6].hlim,
+            "code": ra.code, "lifetime": ra.routerlifetime,
+            "slla": e[ICMPv6NDOptSrcLLAddr].lladdr if ICMPv6NDOptSrcLLAddr in e else None,
+            "mtu": e[ICMPv6NDOptMTU].mtu if ICMPv6NDOptMTU in e else None, "pios": pios,
+            "cksum_ok": icmp6_cksum(bytes(frame)[14:]) == 0xffff}
+
+
+def set_ra(router, on):
+    """ra: true (or not) on p0 in the running config file, then reload."""
+    import os
+    path = os.path.join(router.tmp, "fwd.yaml")
+    with open(path) as f:
+        text = f.read()
+    p0 = next(line for line in text.splitlines() if "name: p0" in line)
+    new = p0.replace(", ra: true", "")
+    if on:
+        new = new[:new.rindex("}")].rstrip() + ", ra: true }"
+    with open(path, "w") as f:
+        f.write(text.replace(p0, new))
+    router.ctl("config", "reload")
+
+
+def test_router_advertisements(router6):
+    """ra: true on p0 (config reload): advertisements from p0's link-local,
+    hop limit 255, with p0's link-layer address, MTU and its global /64,
+    on-link and autonomous (RFC 4861 4.2, 6.2; hosts can SLAAC), also in
+    answer to a solicitation; ra off again: a last one with router lifetime
+    0 (6.2.5)."""
+    if router6.reference:
+        pytest.skip("fwd's ra setting (Linux needs radvd)")
+    h = router6.capture_start(listen=("t0", "t1"), count="any", quiet=3.0, timeout=3.0)
+    set_ra(router6, True)
+    try:
+        first = router6.capture_end(h)
+        # answered within MIN_DELAY_BETWEEN_RAS (3 s) of the last multicast RA (6.2.6)
+        got, _ = exchange6(router6, [rs_frame()], keep="ndp", expect=1, timeout=4.5)
+    finally:
+        h = router6.capture_start(listen=("t0",), count="any", quiet=3.0, timeout=3.0)
+        set_ra(router6, False)
+        last = router6.capture_end(h)
+    assert ndp_of(first["t1"], 134) == [], "p1 has no ra"
+    for what, frames_ in (("unsolicited", first["t0"]), ("solicited", got["t0"])):
+        ras = ndp_of(frames_, 134)
+        assert ras, f"an {what} RA out of p0"
+        a = ra_fields(ras[0])
+        assert (a["eth_src"], a["src"], a["hlim"], a["code"]) == (
+            router6.mac["p0"], R0_LL, 255, 0), what
+        assert a["dst"] in (ALL_NODES, T0_LL), what
+        assert a["cksum_ok"], what
+        assert 0 < a["lifetime"] <= 9000, "a default router for a while"
+        assert a["slla"] == router6.mac["p0"]
+        assert a["mtu"] in (None, 1500)
+        assert [p[:4] for p in a["pios"]] == [("2001:db8:20:1::", 64, 1, 1)], \
+            "p0's global /64, on-link and autonomous"
+        assert all(p[4] >= p[5] > 0 for p in a["pios"]), "valid >= preferred > 0"
+    finals = [ra_fields(f) for f in ndp_of(last["t0"], 134)]
+    assert finals and finals[-1]["lifetime"] == 0, "a final RA with router lifetime 0"
