@@ -66,6 +66,17 @@ static inline void ip6_punt_error(struct fwd_worker *w, uint8_t in, struct rte_m
 	fwd_punt(w, m, FWD_PUNT_ICMP6, in, in, aux, (uint8_t)why);
 }
 
+/* A multicast destination: ours to look at, but for scopes 0 (reserved) and
+ * 1 (interface-local: never from another node), which Linux drops as
+ * address errors (RFC 4291 2.7 and its erratum 3480). */
+static void ip6_group_dst(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m, const uint8_t *dst)
+{
+	if ((dst[1] & 0xf) <= 1)
+		fwd_drop(w, in, FWD_DROP_BAD_ADDRESS, m);
+	else
+		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, 0, FWD_PUNT_NO_DROP);
+}
+
 /* A destination the FIB reserves: multicast is ours to look at, a
  * link-local address not ours stays on its link, the rest is no address. */
 static void ip6_dst_reserved(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m)
@@ -73,7 +84,7 @@ static void ip6_dst_reserved(struct fwd_worker *w, uint8_t in, struct rte_mbuf *
 	const uint8_t *dst = ip6_hdr(m)->dst_addr;
 
 	if (ip6_is_multicast(dst))
-		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, 0, FWD_PUNT_NO_DROP);
+		ip6_group_dst(w, in, m, dst);
 	else if (ip6_is_linklocal(dst))
 		fwd_drop(w, in, FWD_DROP_SCOPE, m);
 	else
@@ -171,7 +182,9 @@ static void __rte_noinline ip6_group_frame(struct fwd_worker *w, uint8_t in, str
 {
 	const uint8_t *dst = ip6_hdr(m)->dst_addr;
 
-	if (ip6_is_multicast(dst) || nh_table[fib6_lookup(ip6_fib, dst)].type == NH_LOCAL)
+	if (ip6_is_multicast(dst))
+		ip6_group_dst(w, in, m, dst);
+	else if (nh_table[fib6_lookup(ip6_fib, dst)].type == NH_LOCAL)
 		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, 0, FWD_PUNT_NO_DROP);
 	else
 		fwd_drop(w, in, FWD_DROP_NOT_FOR_US, m);

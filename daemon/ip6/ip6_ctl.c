@@ -55,6 +55,7 @@ static int ip6_init(const struct fwd_config *cfg)
 
 static void ip6_fini(void)
 {
+	ip6_input_fini(); /* no worker input on a FIB about to go */
 	for (unsigned p = 0; p < fwd_n_ports; p++)
 		addr6_port_down((uint8_t)p);
 	ndp_fini();

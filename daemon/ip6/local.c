@@ -243,6 +243,15 @@ static void local_icmp6(struct local6 *l)
 	const uint8_t *icmp = l->ip + l->c.off;
 	unsigned len = l->len - l->c.off;
 
+	/* NDP checks its own messages, checksum included, and counts each refusal
+	 * by reason (ndp_invalid_*) */
+	if (len >= 4 && l->ours && icmp[0] >= ND_ROUTER_SOLICIT && icmp[0] <= ND_REDIRECT) {
+		if (l->c.off != HDR_LEN)
+			drop(l, FWD_DROP_NDP_INVALID); /* NDP comes bare (ndp_input reads it so) */
+		else
+			local6_ndp(l->m, l->port);
+		return;
+	}
 	if (len < 4 ||
 	    ip6_l4_sum((const struct rte_ipv6_hdr *)l->ip, IPPROTO_ICMPV6, icmp, len) != 0xffff) {
 		drop(l, FWD_DROP_ICMP_INVALID);
@@ -257,13 +266,6 @@ static void local_icmp6(struct local6 *l)
 	}
 	if (!l->ours) {
 		drop(l, FWD_DROP_LOCAL_PROTO);
-		return;
-	}
-	if (icmp[0] >= ND_ROUTER_SOLICIT && icmp[0] <= ND_REDIRECT) {
-		if (l->c.off != HDR_LEN)
-			drop(l, FWD_DROP_NDP_INVALID); /* NDP comes bare (ndp_input reads it so) */
-		else
-			local6_ndp(l->m, l->port);
 		return;
 	}
 	if (icmp[0] == ICMP6_ECHO_REQUEST && len >= 8) {

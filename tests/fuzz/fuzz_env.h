@@ -18,19 +18,20 @@
 #include "main/eal.h"
 #include "main/lifecycle.h"
 #include "core/log.h"
+#include "ip6/addr6.h"
 #include "nexthop/nexthop.h"
 #include "port/port.h"
 
-/* p0/p1 routed, p2/p3 cross-connected, p4/p5 bridged; static neighbours. */
+/* p0/p1 routed (IPv4 and IPv6), p2/p3 cross-connected, p4/p5 bridged; static neighbours. */
 static const char fuzz_config[] =
         "dpdk: { lcores: \"0-1\", hugepages: false, memory_mb: 512,\n"
         "        file_prefix: fwdfuzz }\n"
         "dataplane: { mbufs: 4095, neigh_timeout_s: 5 }\n"
         "control: { socket: /tmp/fwd-fuzz.sock, socket_group: root }\n"
         "ports:\n"
-        "  - { name: p0, device: net_null0, addresses: [10.0.0.1/24] }\n"
+        "  - { name: p0, device: net_null0, addresses: [10.0.0.1/24, 2001:db8::1/64] }\n"
         "  - { name: p1, device: net_null1, mtu: 1280,\n"
-        "      addresses: [10.0.1.1/24, 10.0.2.1/30] }\n"
+        "      addresses: [10.0.1.1/24, 10.0.2.1/30, 2001:db8:1::1/64] }\n"
         "  - { name: p2, device: net_null2, mode: xconnect, peer: p3 }\n"
         "  - { name: p3, device: net_null3, mode: xconnect, peer: p2 }\n"
         "  - { name: p4, device: net_null4, mode: bridge, bridge: br0 }\n"
@@ -40,9 +41,16 @@ static const char fuzz_config[] =
         "  - { prefix: 0.0.0.0/0, via: 10.0.1.2 }\n"
         "  - { prefix: 192.0.2.0/24, via: 10.0.0.2 }\n"
         "  - { prefix: 203.0.113.0/24, blackhole: true }\n"
+        "  - { prefix: \"2001:db8:100::/48\", via: \"2001:db8:1::2\" }\n"
+        "  - { prefix: \"2001:db8:200::/48\", via: \"2001:db8::2\" }\n"
+        "  - { prefix: \"2001:db8:300::/48\", via: \"fe80::2\", dev: p0 }\n"
+        "  - { prefix: \"2001:db8:66::/48\", blackhole: true }\n"
         "neighbors:\n"
         "  - { address: 10.0.0.2, mac: \"02:00:00:00:00:02\", port: p0 }\n"
-        "  - { address: 10.0.1.2, mac: \"02:00:00:00:01:02\", port: p1 }\n";
+        "  - { address: 10.0.1.2, mac: \"02:00:00:00:01:02\", port: p1 }\n"
+        "  - { address: \"2001:db8::2\", mac: \"02:00:00:00:00:02\", port: p0 }\n"
+        "  - { address: \"2001:db8:1::2\", mac: \"02:00:00:00:01:02\", port: p1 }\n"
+        "  - { address: \"fe80::2\", mac: \"02:00:00:00:00:02\", port: p0 }\n";
 
 /* net_null makes up a random MAC per port: fix them, so that a frame to
  * p0 is to p0 in every run (seeds, crashers). Port i is 02:fd:00:00:00:0i. */
@@ -59,6 +67,29 @@ static inline void fuzz_env_macs(void)
 	}
 }
 
+/* IPv6 addresses as the seeds expect them: a link-local address from the
+ * fixed MAC (the port's addresses made again), and every address in use
+ * (Duplicate Address Detection runs on timers, which nothing runs here). */
+static inline void fuzz_env_ip6(void)
+{
+	char err[256];
+
+	for (unsigned p = 0; p < fwd_n_ports; p++) {
+		struct ip6_port_addrs keep = ip6_addrs[p];
+
+		if (keep.n == 0)
+			continue;
+		addr6_port_down((uint8_t)p);
+		if (addr6_port_up((uint8_t)p) < 0)
+			abort();
+		for (unsigned i = 1; i < keep.n; i++)
+			if (addr6_add((uint8_t)p, &keep.a[i], keep.origin[i], err, sizeof(err)) < 0)
+				abort();
+		for (unsigned i = 0; i < ip6_addrs[p].n; i++)
+			addr6_dad_done((uint8_t)p, ip6_addrs[p].a[i].addr, false);
+	}
+}
+
 static inline void fuzz_env_up(void)
 {
 	fwd_log_level = FWD_LOG_ERR;
@@ -66,6 +97,7 @@ static inline void fuzz_env_up(void)
 	if (fwd.cfg == NULL || fwd_eal_init(fwd.cfg, "fuzz") < 0 || fwd_dataplane_up(false) < 0)
 		abort();
 	fuzz_env_macs();
+	fuzz_env_ip6();
 }
 
 #endif

@@ -10,6 +10,11 @@ import shutil
 import struct
 
 from scapy.all import ARP, ICMP, IP, TCP, UDP, Dot1Q, Ether, IPOption, Raw, conf
+from scapy.layers.inet6 import (HBHOptUnknown, ICMPv6DestUnreach, ICMPv6EchoRequest,
+                                ICMPv6MLQuery, ICMPv6ND_NA, ICMPv6ND_NS, ICMPv6NDOptDstLLAddr,
+                                ICMPv6NDOptSrcLLAddr, IPv6, IPv6ExtHdrDestOpt,
+                                IPv6ExtHdrFragment, IPv6ExtHdrHopByHop, IPv6ExtHdrRouting,
+                                RouterAlert)
 
 conf.verb = 0
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "packet")
@@ -22,6 +27,15 @@ HOST_A, HOST_B = "02:11:00:00:00:0a", "02:11:00:00:00:0b"
 BCAST = "ff:ff:ff:ff:ff:ff"
 ROUTED, VIA_P0 = "198.51.100.7", "192.0.2.9"  # via 10.0.1.2 (p1), via 10.0.0.2 (p0)
 COPIES, CHAINED, OFFLOAD = 0x08, 0x40, 0x80
+# IPv6 (fuzz_env.h): p0 2001:db8::1/64, p1 2001:db8:1::1/64 (MTU 1280), static
+# neighbours 2001:db8::2 (p0) and 2001:db8:1::2 (p1); link-local addresses from
+# the fixed MACs
+V6_P0, V6_P1 = "2001:db8::1", "2001:db8:1::1"
+V6_NB0, V6_NB1 = "2001:db8::2", "2001:db8:1::2"
+LL_P0 = "fe80::fd:ff:fe00:0"
+V6_ROUTED, V6_VIA_P0 = "2001:db8:100::7", "2001:db8:200::9"  # via p1's, p0's neighbour
+V6_VIA_LL = "2001:db8:300::5"  # via fe80::2 on p0 (static too: a reset frees what waits)
+ALL_NODES, SN_P0 = "ff02::1", "ff02::1:ff00:1"  # solicited-node of 2001:db8::1
 
 
 def fix_cksum(frame):
@@ -67,6 +81,105 @@ def echo(port, dst, payload=b"ping" * 8, **kw):
 def arp(port, op, psrc, pdst, hwsrc=HOST_A, dst=BCAST, hwdst="00:00:00:00:00:00"):
     return (Ether(src=hwsrc, dst=dst) /
             ARP(op=op, hwsrc=hwsrc, psrc=psrc, hwdst=hwdst, pdst=pdst))
+
+
+def to6(port, dst, src=None, hlim=64, src_mac=None, dst_mac=None, **kw):
+    src = src or (V6_NB0 if port == P0 else V6_NB1)
+    return (Ether(src=src_mac or (NB0 if port == P0 else NB1), dst=dst_mac or MAC[port]) /
+            IPv6(src=src, dst=dst, hlim=hlim, **kw))
+
+
+def group_mac(group):
+    """The Ethernet address of an IPv6 group (RFC 2464 7)."""
+    b = bytes(IPv6(dst=group))[36:40]
+    return "33:33:" + ":".join("%02x" % x for x in b)
+
+
+def udp6(port, dst, payload=b"fuzz" * 8, **kw):
+    return to6(port, dst, **kw) / UDP(sport=40000, dport=33434) / Raw(payload)
+
+
+def echo6(port, dst, **kw):
+    return to6(port, dst, **kw) / ICMPv6EchoRequest(id=7, seq=1, data=b"ping" * 8)
+
+
+def ns(port, target, src, dst, lladdr=HOST_A):
+    f = to6(port, dst, src=src, hlim=255, src_mac=lladdr, dst_mac=group_mac(dst)
+            if dst.startswith("ff") else None) / ICMPv6ND_NS(tgt=target)
+    return f / ICMPv6NDOptSrcLLAddr(lladdr=lladdr) if src != "::" else f
+
+
+def na(port, target, dst, lladdr, solicited=True):
+    return (to6(port, dst, src=target, hlim=255, src_mac=lladdr,
+                dst_mac=group_mac(dst) if dst.startswith("ff") else None) /
+            ICMPv6ND_NA(tgt=target, R=0, S=int(solicited), O=1) /
+            ICMPv6NDOptDstLLAddr(lladdr=lladdr))
+
+
+def ip6_seeds():
+    big = b"x" * 1300
+    mld = (to6(P0, ALL_NODES, src="fe80::99", hlim=1, dst_mac=group_mac(ALL_NODES)) /
+           IPv6ExtHdrHopByHop(options=[RouterAlert()]) / ICMPv6MLQuery())
+    s = {
+        "v6-udp-routed": rec(P0, udp6(P0, V6_ROUTED)),
+        "v6-burst-routed": rec(P0, udp6(P0, V6_ROUTED), copies=8),
+        "v6-udp-routed-p1-to-p0": rec(P1, udp6(P1, V6_VIA_P0)),
+        "v6-via-link-local": rec(P1, udp6(P1, V6_VIA_LL)),
+        "v6-glean": rec(P1, udp6(P1, "2001:db8::77")),
+        "v6-no-route": rec(P0, udp6(P0, "2001:db9::1")),
+        "v6-blackhole": rec(P0, udp6(P0, "2001:db8:66::1")),
+        "v6-hlim1": rec(P0, udp6(P0, V6_ROUTED, hlim=1)),
+        "v6-hlim0": rec(P0, udp6(P0, V6_ROUTED, hlim=0)),
+        "v6-too-big": rec(P0, udp6(P0, V6_ROUTED, payload=big)),
+        "v6-link-local-src-routed": rec(P0, udp6(P0, V6_ROUTED, src="fe80::99")),
+        "v6-link-local-dst": rec(P0, udp6(P0, "fe80::5")),
+        "v6-hbh-routed": rec(P0, to6(P0, V6_ROUTED) / IPv6ExtHdrHopByHop(options=[RouterAlert()]) /
+                             UDP(sport=1, dport=2)),
+        "v6-hbh-unknown-option": rec(P0, to6(P0, V6_ROUTED) / IPv6ExtHdrHopByHop(
+            options=[HBHOptUnknown(otype=0x80, optdata=b"\0\0")]) / UDP(sport=1, dport=2)),
+        "v6-fragment-routed": rec(P0, to6(P0, V6_ROUTED) / IPv6ExtHdrFragment(m=1, id=9) /
+                                  UDP(sport=1, dport=2) / Raw(b"f" * 16)),
+        "v6-echo-local": rec(P0, echo6(P0, V6_P0)),
+        "v6-echo-local-p1-addr": rec(P0, echo6(P0, V6_P1)),
+        "v6-echo-link-local": rec(P0, echo6(P0, LL_P0, src="fe80::99")),
+        "v6-echo-all-nodes": rec(P0, echo6(P0, ALL_NODES, dst_mac=group_mac(ALL_NODES))),
+        "v6-echo-dstopts": rec(P0, to6(P0, V6_P0) / IPv6ExtHdrDestOpt() /
+                               ICMPv6EchoRequest(id=1, seq=2)),
+        "v6-echo-atomic-fragment": rec(P0, to6(P0, V6_P0) / IPv6ExtHdrFragment(id=3) /
+                                       ICMPv6EchoRequest(id=1, seq=2)),
+        "v6-routing-left-local": rec(P0, to6(P0, V6_P0) /
+                                     IPv6ExtHdrRouting(type=0, segleft=1, addresses=[V6_NB0]) /
+                                     UDP(sport=1, dport=2)),
+        "v6-fragment-local": rec(P0, to6(P0, V6_P0) / IPv6ExtHdrFragment(m=1, id=4) /
+                                 ICMPv6EchoRequest(id=1, seq=2)),
+        "v6-udp-local": rec(P0, udp6(P0, V6_P0)),
+        "v6-tcp-local": rec(P0, to6(P0, V6_P0) / TCP(dport=22)),
+        "v6-unknown-next-header-local": rec(P0, to6(P0, V6_P0, nh=253) / Raw(b"\0" * 8)),
+        "v6-icmp6-error-to-local": rec(P0, to6(P0, V6_P0) / ICMPv6DestUnreach() /
+                                       Raw(bytes(IPv6(dst=V6_NB0) / UDP()))),
+        "v6-mld-query": rec(P0, mld),
+        "v6-ns-for-us": rec(P0, ns(P0, V6_P0, "2001:db8::9", SN_P0)),
+        "v6-ns-dad": rec(P0, ns(P0, V6_P0, "::", SN_P0)),
+        "v6-ns-link-local": rec(P0, ns(P0, LL_P0, "fe80::99", "ff02::1:ff00:0")),
+        "v6-na-unsolicited": rec(P0, na(P0, "2001:db8::9", ALL_NODES, HOST_A, solicited=False)),
+        # resolution end to end: held for a host of p0's prefix, its answer releases it
+        "v6-glean-then-na": chain(
+            (P1, udp6(P1, "2001:db8::77")),
+            (P0, na(P0, "2001:db8::77", V6_P0, HOST_B)),
+            (P1, udp6(P1, "2001:db8::77"))),
+        "v6-not-for-us": rec(P0, udp6(P0, V6_ROUTED, dst_mac="02:33:33:33:33:33")),
+        "v6-group-frame-unicast": rec(P0, udp6(P0, V6_ROUTED, dst_mac=group_mac(ALL_NODES))),
+        "v6-src-multicast": rec(P0, udp6(P0, V6_ROUTED, src="ff02::1")),
+        "v6-src-loopback": rec(P0, udp6(P0, V6_ROUTED, src="::1")),
+        "v6-src-unspecified": rec(P0, udp6(P0, V6_ROUTED, src="::")),
+        "v6-src-v4mapped": rec(P0, udp6(P0, V6_ROUTED, src="::ffff:10.0.0.2")),
+    }
+    f = bytes(udp6(P0, V6_ROUTED))
+    s["v6-truncated"] = rec(P0, f[:40])
+    s["v6-padded"] = rec(P0, f + b"\0" * 20)
+    s["v6-payload-past-frame"] = rec(P0, f[:18] + b"\x01\x00" + f[20:])
+    s["v6-bad-version"] = rec(P0, f[:14] + b"\x40" + f[15:])
+    return s
 
 
 def l3_seeds():
@@ -182,7 +295,7 @@ def l2_seeds():
 def main():
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
-    seeds = {**l3_seeds(), **arp_seeds(), **l2_seeds()}
+    seeds = {**l3_seeds(), **arp_seeds(), **l2_seeds(), **ip6_seeds()}
     for i, (name, data) in enumerate(seeds.items()):
         with open(os.path.join(OUT, "%02d-%s" % (i, name)), "wb") as f:
             f.write(data)

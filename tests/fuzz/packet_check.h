@@ -2,7 +2,7 @@
 /*
  * What the packet fuzzer asserts about every frame a port sends, written
  * apart from the code under test (its own checksum, its own parsing): an
- * l3 port sends well-formed IPv4 or ARP from its own MAC, within its MTU;
+ * l3 port sends well-formed IPv4, IPv6 or ARP from its own MAC, within its MTU;
  * l2 ports send exactly the bytes that came in.
  */
 #ifndef FWD_FUZZ_PACKET_CHECK_H
@@ -17,6 +17,7 @@
 #include <rte_mbuf.h>
 
 #include "ip4/addr.h"
+#include "ip6/addr6.h"
 #include "port/port.h"
 
 #define CHECK(cond, ...)                                                         \
@@ -111,9 +112,66 @@ static inline void check_arp_frame(const struct fwd_port *p, const uint8_t *f, u
 	CHECK(op == 1 || mac_is_unicast(f), "%s: ARP reply to a group MAC", p->name);
 }
 
-/* A frame leaving l3 port p; end_max as for check_ip4_frame. */
+/* One of our IPv6 addresses, of any port, in any state. */
+static inline bool is_our_ip6(const uint8_t *a)
+{
+	for (unsigned p = 0; p < fwd_n_ports; p++)
+		for (unsigned i = 0; i < ip6_addrs[p].n; i++)
+			if (memcmp(ip6_addrs[p].a[i].addr, a, 16) == 0)
+				return true;
+	return false;
+}
+
+/* RFC 8200 8.1: the upper-layer sum with the pseudo-header, the plain way. */
+static inline bool check_icmp6_cksum(const uint8_t *ip, unsigned plen)
+{
+	uint32_t sum = 58 + plen;
+
+	for (unsigned i = 8; i < 40; i += 2)
+		sum += be16_at(ip + i);
+	for (unsigned i = 0; i + 1 < plen; i += 2)
+		sum += be16_at(ip + 40 + i);
+	if (plen & 1)
+		sum += (uint32_t)ip[40 + plen - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
+/* IPv6 leaving p: a whole packet within the MTU, a hop limit left, never
+ * from a group, to its group's MAC or a unicast one; what we made ourselves
+ * (ICMPv6 from our address, right after the header, and not a packet of
+ * the input `in` relayed: all but its hop limit found there) has its
+ * checksum right. */
+static inline void check_ip6_frame(const struct fwd_port *p, const uint8_t *f, unsigned len,
+                                   const uint8_t *in, size_t in_len)
+{
+	const uint8_t *ip = f + ETH_LEN;
+	unsigned plen;
+
+	CHECK(len >= ETH_LEN + 40, "%s: IPv6 frame of %u bytes", p->name, len);
+	plen = be16_at(ip + 4);
+	CHECK(ip[0] >> 4 == 6, "%s: IPv6 version %u", p->name, ip[0] >> 4);
+	CHECK(plen == len - ETH_LEN - 40, "%s: payload length %u in a frame of %u", p->name, plen,
+	      len);
+	CHECK(ip[7] >= 1, "%s: hop limit 0 sent", p->name);
+	CHECK(len - ETH_LEN <= p->mtu, "%s: %u bytes over MTU %u", p->name, len - ETH_LEN, p->mtu);
+	CHECK(ip[8] != 0xff, "%s: IPv6 from a group address", p->name);
+	if (ip[24] == 0xff)
+		CHECK(f[0] == 0x33 && f[1] == 0x33 && memcmp(f + 2, ip + 36, 4) == 0,
+		      "%s: IPv6 group packet to another MAC", p->name);
+	else
+		CHECK(mac_is_unicast(f), "%s: IPv6 to a group or zero MAC", p->name);
+	bool relayed = memmem(in, in_len, f + ETH_LEN + 8, len - ETH_LEN - 8) != NULL;
+
+	if (ip[6] == 58 && is_our_ip6(ip + 8) && !relayed)
+		CHECK(check_icmp6_cksum(ip, plen), "%s: bad ICMPv6 checksum from us", p->name);
+}
+
+/* A frame leaving l3 port p; end_max as for check_ip4_frame; in: the whole
+ * input, as for check_ip6_frame. */
 static inline void check_l3_frame(const struct fwd_port *p, const uint8_t *f, unsigned len,
-                                  unsigned end_max)
+                                  unsigned end_max, const uint8_t *in, size_t in_len)
 {
 	unsigned type;
 
@@ -124,6 +182,8 @@ static inline void check_l3_frame(const struct fwd_port *p, const uint8_t *f, un
 		check_ip4_frame(p, f, len, end_max);
 	else if (type == 0x0806)
 		check_arp_frame(p, f, len);
+	else if (type == 0x86dd)
+		check_ip6_frame(p, f, len, in, in_len);
 	else
 		CHECK(false, "%s: ethertype 0x%04x sent", p->name, type);
 }

@@ -41,7 +41,7 @@
 #include "packet_check.h"
 #include "stats/stats_ctl.h"
 
-#define PEEK       18u /* ip4_fast: MACs, type, version/IHL, total length */
+#define PEEK       20u /* ip4_fast: MACs, type, version/IHL, total length; ip6_fast: payload length */
 #define MAX_COPIES 8
 #define FRAME_MAX  (RTE_MBUF_DEFAULT_DATAROOM + 64)
 #define NO_PORT    0xff
@@ -56,8 +56,10 @@ static struct {
 	uint8_t in; /* ingress port index, NO_PORT while flushing state */
 	const uint8_t *frame;
 	unsigned len;
-	unsigned frag_end; /* where its fragment ends, when it is IPv4 */
-	uint64_t seen;     /* frames the ports were asked to send */
+	unsigned frag_end;    /* where its fragment ends, when it is IPv4 */
+	uint64_t seen;        /* frames the ports were asked to send */
+	const uint8_t *input; /* the whole input: what a packet relayed can be */
+	size_t input_len;
 } cur = { .in = NO_PORT };
 
 static struct fwd_worker *w;
@@ -92,7 +94,7 @@ static uint16_t tx_check(uint16_t port_id, uint16_t queue, struct rte_mbuf *pkts
 	for (uint16_t i = 0; i < n; i++) {
 		unsigned len = frame_bytes(pkts[i], buf, sizeof(buf));
 		if (p->mode == FWD_MODE_L3)
-			check_l3_frame(p, buf, len, cur.frag_end);
+			check_l3_frame(p, buf, len, cur.frag_end, cur.input, cur.input_len);
 		else
 			check_l2_frame(p, buf, len);
 	}
@@ -322,6 +324,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct acct start, end;
 
 	acct_read(&start);
+	cur.input = data;
+	cur.input_len = size;
 	while (size > 0) {
 		uint8_t sel = data[0];
 		size_t len = size - 1, skip = 1;
