@@ -106,7 +106,10 @@ def check_icmp_error(router, sent, out, type, code, mtu=None, src=P0_ADDR, in_po
 
 
 def one(got, iface):
-    assert len(got[iface]) == 1, f"expected one frame on {iface}, got {len(got[iface])}"
+    if len(got[iface]) != 1:
+        from scapy.all import Ether
+        came = "; ".join(Ether(bytes(f)).summary() for f in got[iface])
+        assert len(got[iface]) == 1, f"expected one frame on {iface}, got {len(got[iface])}: {came}"
     return got[iface][0]
 
 def nothing_out(got):

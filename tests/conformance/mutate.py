@@ -3,23 +3,36 @@
 
 Scapy builds a few dozen valid templates once (every path of the router:
 routed, local, glean, no route, blackhole, ARP, broadcast, options,
-fragments); then each frame is a template with zero to three byte-level
-mutations (truncation, lengths, IHL, options, fragment fields, TTL 0/1,
-group source MACs, ARP with wrong sizes, VLAN tags, frames past the MTU,
-bit flips), fast enough for 100k frames in a second or two. A seeded
+fragments; and the same for IPv6: routed, local, link-local, NDP of every
+kind, hop-by-hop, fragments, packet too big, errors); then each frame is a
+template with zero to three byte-level mutations (truncation, lengths, IHL,
+options, fragment fields, TTL 0/1, group source MACs, ARP with wrong sizes,
+VLAN tags, frames past the MTU, bit flips; for IPv6: version, payload
+length, hop limit, next header, addresses of every class, extension header
+lengths, ICMPv6 type and code, NDP option lengths), fast enough for 100k
+frames in a second or two. A seeded
 random.Random makes the stream the same in every run. Checksums are made
-right again after most header edits, so frames get past the first check.
+right again after most header edits, so frames get past the first check
+(for IPv6: the ICMPv6 or UDP checksum right behind the fixed header).
 """
 import random
 import struct
 
-from scapy.all import ARP, ICMP, IP, TCP, UDP, Ether, IPOption, Raw, conf
+from scapy.all import (ARP, ICMP, IP, TCP, UDP, Ether, ICMPv6DestUnreach, ICMPv6EchoRequest,
+                       ICMPv6ND_NA, ICMPv6ND_NS, ICMPv6ND_RA, ICMPv6ND_Redirect, ICMPv6ND_RS,
+                       ICMPv6NDOptDstLLAddr, ICMPv6NDOptMTU, ICMPv6NDOptPrefixInfo,
+                       ICMPv6NDOptSrcLLAddr, ICMPv6PacketTooBig, IPOption, IPv6,
+                       IPv6ExtHdrDestOpt, IPv6ExtHdrFragment, IPv6ExtHdrHopByHop,
+                       IPv6ExtHdrRouting, PadN, Raw, RouterAlert, conf)
 
-from conftest import BLACKHOLE, GW, HOST, P0_ADDR, P1_ADDR, T0_MAC, UNROUTED
+from conftest import (BLACKHOLE, BLACKHOLE6, GW, GW6, HOST, HOST6, P0_ADDR, P0_ADDR6, P1_ADDR,
+                      P1_ADDR6, R0_LL, T0_LL, T0_MAC, UNROUTED, UNROUTED6)
+from frames6 import solicited
 
 conf.verb = 0
 
 DST = "198.51.100.10"
+DST6 = "2001:db8:51::10"
 JUMBO_MAX = 1518  # what a veth with MTU 1500 still carries: header, VLAN tag, 1500
 BCAST = b"\xff" * 6
 
@@ -73,8 +86,87 @@ def templates(router_mac):
         arp(1, "10.20.1.10", "10.20.1.10"),  # gratuitous
         arp(2, "10.20.1.11", P0_ADDR, dst=router_mac),
         arp(1, "10.20.1.12", "10.20.1.99"),
-    ]
+    ] + templates6(router_mac)
     return [bytearray(bytes(p)) for p in t]
+
+
+def templates6(router_mac):
+    """Valid IPv6 frames from t0 to p0 (or to a group), every path."""
+    def ip6(dst, src=HOST6, mac=router_mac, **kw):
+        return Ether(src=T0_MAC, dst=mac) / IPv6(src=src, dst=dst, **kw)
+
+    def nsol(target, src=HOST6, slla=True):
+        group, mac = solicited(target)
+        p = ip6(group, src, mac, hlim=255) / ICMPv6ND_NS(tgt=target)
+        return p / ICMPv6NDOptSrcLLAddr(lladdr=T0_MAC) if slla else p
+
+    blackhole6 = BLACKHOLE6.split("/")[0] + "5"
+    big = b"P" * 1400
+    return [
+        ip6(DST6) / UDP(sport=1000, dport=2000) / Raw(b"u" * 40),
+        ip6(DST6) / ICMPv6EchoRequest(id=1, seq=1) / Raw(b"p" * 56),
+        ip6(DST6) / TCP(sport=1001, dport=80, flags="S"),
+        ip6(DST6) / UDP() / Raw(big),  # packet too big at p1 (MTU 1280)
+        ip6(DST6) / IPv6ExtHdrHopByHop(options=[PadN(optdata=b"\0\0\0\0")]) / UDP() /
+        Raw(b"h" * 40),
+        ip6(DST6) / IPv6ExtHdrHopByHop(options=[RouterAlert()]) / UDP() / Raw(b"a" * 8),
+        ip6(DST6) / IPv6ExtHdrDestOpt() / IPv6ExtHdrRouting(addresses=[GW6]) / UDP() /
+        Raw(b"r" * 8),
+        ip6(DST6) / IPv6ExtHdrFragment(nh=17, m=1, id=7) / Raw(b"f" * 200),
+        ip6(DST6) / IPv6ExtHdrFragment(nh=17, offset=100, id=7) / Raw(b"f" * 1300),
+        ip6(DST6, hlim=1) / UDP() / Raw(b"t" * 20),
+        ip6(DST6, src=T0_LL) / UDP() / Raw(b"s" * 20),  # beyond scope
+        ip6(P0_ADDR6) / ICMPv6EchoRequest(id=2, seq=2) / Raw(b"e" * 32),
+        ip6(R0_LL, src=T0_LL) / ICMPv6EchoRequest(id=2, seq=3) / Raw(b"e" * 32),
+        ip6("ff02::1", src=T0_LL, mac="33:33:00:00:00:01") / ICMPv6EchoRequest(id=2, seq=4),
+        ip6(P1_ADDR6) / UDP(dport=33434) / Raw(b"l" * 8),
+        ip6(P0_ADDR6, nh=253) / Raw(b"\0" * 8),
+        ip6(P0_ADDR6) / ICMPv6DestUnreach(code=4) / IPv6(src=P0_ADDR6, dst=HOST6) / UDP(),
+        ip6(P0_ADDR6) / ICMPv6PacketTooBig(mtu=1280) / IPv6(src=P0_ADDR6, dst=HOST6) / UDP(),
+        ip6(UNROUTED6) / UDP() / Raw(b"n" * 16),
+        ip6(blackhole6) / UDP() / Raw(b"h" * 16),
+        ip6("2001:db8:20:1::77") / UDP() / Raw(b"g" * 16),  # resolution on p0's link
+        ip6("2001:db8:20:2::77") / UDP() / Raw(b"g" * 16),  # resolution on p1's link
+        ip6(GW6) / ICMPv6EchoRequest(id=3, seq=3),
+        ip6("ff0e::1", mac="33:33:00:00:00:01") / UDP(),
+        nsol(P0_ADDR6),
+        nsol(R0_LL, src=T0_LL),
+        nsol(P0_ADDR6, src="::", slla=False),  # someone's DAD
+        nsol("2001:db8:20:1::99"),
+        ip6(P0_ADDR6, hlim=255) / ICMPv6ND_NS(tgt=P0_ADDR6) / ICMPv6NDOptSrcLLAddr(lladdr=T0_MAC),
+        ip6("ff02::1", src="2001:db8:20:1::55", mac="33:33:00:00:00:01", hlim=255) /
+        ICMPv6ND_NA(tgt="2001:db8:20:1::55", R=0, S=0, O=1) /
+        ICMPv6NDOptDstLLAddr(lladdr=T0_MAC),  # unsolicited
+        ip6(P0_ADDR6, src="2001:db8:20:1::77", hlim=255) /
+        ICMPv6ND_NA(tgt="2001:db8:20:1::77", S=1, O=1) / ICMPv6NDOptDstLLAddr(lladdr=T0_MAC),
+        ip6("ff02::2", src=T0_LL, mac="33:33:00:00:00:02", hlim=255) / ICMPv6ND_RS() /
+        ICMPv6NDOptSrcLLAddr(lladdr=T0_MAC),
+        ip6("ff02::1", src=T0_LL, mac="33:33:00:00:00:01", hlim=255) / ICMPv6ND_RA() /
+        ICMPv6NDOptSrcLLAddr(lladdr=T0_MAC) / ICMPv6NDOptMTU(mtu=1400) /
+        ICMPv6NDOptPrefixInfo(prefix="2001:db8:77::", prefixlen=64),
+        ip6(R0_LL, src=T0_LL, hlim=255) / ICMPv6ND_Redirect(tgt=T0_LL, dst=DST6),
+    ]
+
+
+def _l4_cksum6(f):
+    """Recompute the ICMPv6 or UDP checksum of IPv6 frame f (bytearray) in
+    place, when that header follows the fixed one and the payload length fits."""
+    if len(f) < 62 or f[12:14] != b"\x86\xdd":
+        return f
+    plen = struct.unpack("!H", f[18:20])[0]
+    nh = f[20]
+    at = {58: 56, 17: 60}.get(nh)
+    if at is None or 54 + plen > len(f) or plen < (4 if nh == 58 else 8):
+        return f
+    f[at:at + 2] = b"\0\0"
+    data = bytes(f[22:54]) + struct.pack("!IxxxB", plen, nh) + bytes(f[54:54 + plen])
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    f[at:at + 2] = struct.pack("!H", (~s & 0xffff) or 0xffff)
+    return f
 
 
 class Mutator:
@@ -203,6 +295,91 @@ class Mutator:
         for _ in range(self.r.randrange(1, 6)):
             if f:
                 f[self.r.randrange(len(f))] ^= 1 << self.r.randrange(8)
+        return f
+
+    # ---------------------------------------------------------------- IPv6
+    def is6(self, f):
+        return len(f) >= 54 and f[12:14] == b"\x86\xdd"
+
+    def fix6(self, f):
+        return _l4_cksum6(f) if self.r.random() < 0.8 else f
+
+    def rand_ip6(self):
+        r = self.r
+        low = bytes([r.getrandbits(8)])
+        return r.choice([
+            bytes(r.getrandbits(8) for _ in range(16)), bytes(16), bytes(15) + b"\1",
+            bytes.fromhex("20010db8002000010000000000000000")[:15] + low,  # p0's prefix
+            bytes.fromhex("20010db8002000020000000000000000")[:15] + low,  # p1's prefix
+            bytes.fromhex("20010db8005100000000000000000000")[:15] + low,  # routed
+            bytes.fromhex("20010db8009900000000000000000000")[:15] + low,  # no route
+            bytes.fromhex("fe800000000000000000000000000000")[:15] + low,  # link-local
+            bytes.fromhex("ff020000000000000000000000000001"),  # all nodes
+            bytes.fromhex("ff020000000000000000000000000002"),  # all routers
+            bytes.fromhex("ff0200000000000000000001ff000000")[:15] + low,  # solicited-node
+            bytes.fromhex("ff000000000000000000000000000005"),  # reserved scope 0
+            bytes.fromhex("ff0e0000000000000000000000000001"),  # global scope group
+            bytes.fromhex("00000000000000000000ffff0a140101"),  # IPv4-mapped
+            bytes.fromhex("20010db8002000010000000000000001"),  # p0's address
+            bytes.fromhex("fe8000000000000000ff00fffe000100")])  # p0's link-local
+
+    def m_v6_version(self, f):
+        if self.is6(f):
+            f[14] = (self.r.choice((0, 4, 6, 6, 7, 15)) << 4) | (f[14] & 0xf)
+        return f
+
+    def m_v6_payload_length(self, f):
+        if self.is6(f):
+            n = self.r.choice((0, 1, 7, 8, len(f) - 54, len(f) - 53, len(f) - 55, 0xffff,
+                               self.r.randrange(65536)))
+            f[18:20] = struct.pack("!H", max(0, n) & 0xffff)
+        return self.fix6(f)
+
+    def m_v6_hop_limit(self, f):
+        if self.is6(f):
+            f[21] = self.r.choice((0, 1, 2, 254, 255))
+        return self.fix6(f)
+
+    def m_v6_next_header(self, f):
+        if self.is6(f):
+            f[20] = self.r.choice((0, 6, 17, 43, 44, 58, 59, 60, 135, 253,
+                                   self.r.getrandbits(8)))
+        return self.fix6(f)
+
+    def m_v6_addr(self, f):
+        if self.is6(f):
+            at = self.r.choice((22, 38))
+            f[at:at + 16] = self.rand_ip6()
+        return self.fix6(f)
+
+    def m_v6_ext_len(self, f):
+        """The length byte of the first extension header (if any)."""
+        if self.is6(f) and f[20] in (0, 43, 44, 60) and len(f) > 55:
+            f[55] = self.r.choice((0, 1, 2, 255, self.r.getrandbits(8)))
+        return self.fix6(f)
+
+    def m_v6_icmp(self, f):
+        if self.is6(f) and f[20] == 58 and len(f) > 55:
+            if self.r.random() < 0.5:
+                f[54] = self.r.choice((1, 2, 3, 4, 127, 128, 129, 133, 134, 135, 136, 137, 143,
+                                       self.r.getrandbits(8)))
+            else:
+                f[55] = self.r.choice((0, 1, 255))
+        return self.fix6(f)
+
+    def m_v6_ndp_option(self, f):
+        """An NDP option's length (0 is invalid) or type, past the fixed part."""
+        if self.is6(f) and f[20] == 58 and len(f) > 54 and 133 <= f[54] <= 137:
+            first = {133: 8, 134: 16, 135: 24, 136: 24, 137: 40}[f[54]]
+            at = 54 + first
+            if len(f) > at + 1:
+                f[at + self.r.choice((0, 1))] = self.r.choice((0, 1, 2, 3, 5, 255))
+        return self.fix6(f)
+
+    def m_v6_truncate_header(self, f):
+        """Cut inside the 40-byte header or the first extension header."""
+        if self.is6(f):
+            return f[:self.r.randrange(14, min(len(f), 54 + 16) + 1)]
         return f
 
     def m_random(self, f):

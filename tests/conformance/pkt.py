@@ -9,8 +9,19 @@ be caught in that time) or at `timeout`; with N = 0 it stops once nothing
 has come for `quiet` seconds.
 
 stdin:  {"send": "t0", "frames": [hex, ...], "listen": ["t0", "t1"],
-         "expect": N, "quiet": s, "grace": s, "timeout": s}
-        (only IPv4 frames count towards `expect`: ARP may come and go)
+         "expect": N, "quiet": s, "grace": s, "timeout": s,
+         "count": "ipv4",        which frames count towards `expect`:
+                                 "ipv4" (the default: ARP may come and go),
+                                 "ipv6" (IPv6 but NDP and MLD: neighbour
+                                 discovery may come and go too), "ndp", "any"
+         "triggers": [{"on": "t1", "match": [[offset, hex], ...],
+                       "send_on": "t1", "frames": [hex, ...]}, ...],
+                                 each answered once: the first frame received
+                                 on `on` with those bytes at those offsets
+                                 makes its frames go out of `send_on`
+         "ready": true}          print "ready" on stderr once the capture
+                                 sockets are open (for callers that do
+                                 something else first; then send nothing)
 stdout: {"t0": [hex, ...], "t1": [hex, ...]}  (frames we sent are not included)
 """
 import json
@@ -22,6 +33,36 @@ import time
 ETH_P_ALL = 0x0003
 PACKET_OUTGOING = 4
 RCVBUF = 8 << 20
+NDP_TYPES = (133, 134, 135, 136, 137)
+MLD_TYPES = (130, 131, 132, 143)
+
+
+def icmp6_type(data):
+    """The ICMPv6 type of an IPv6 frame (after a hop-by-hop header, as MLD
+    has), or None."""
+    if len(data) < 55 or data[12:14] != b"\x86\xdd":
+        return None
+    nh, at = data[20], 54
+    if nh == 0 and len(data) >= at + 2:  # hop-by-hop options
+        nh, at = data[at], at + (data[at + 1] + 1) * 8
+    if nh == 58 and len(data) > at:
+        return data[at]
+    return None
+
+
+def kind(data):
+    """"ipv4", "ipv6", "ndp" (NDP and MLD) or "other"."""
+    et = data[12:14]
+    if et == b"\x08\x00":
+        return "ipv4"
+    if et == b"\x86\xdd":
+        t = icmp6_type(data)
+        return "ndp" if t in NDP_TYPES or t in MLD_TYPES else "ipv6"
+    return "other"
+
+
+def counts(data, what):
+    return what == "any" or kind(data) == what
 
 
 def open_listeners(names):
@@ -41,23 +82,37 @@ def send(name, frames):
     with socket.socket(socket.AF_PACKET, socket.SOCK_RAW) as s:
         s.bind((name, 0))
         for f in frames:
-            s.send(bytes.fromhex(f))
+            s.send(bytes.fromhex(f) if isinstance(f, str) else f)
 
 
-def drain(sock, out):
-    """Read what is queued into out; returns how many IPv4 frames came."""
+def matches(data, match):
+    for off, hexbytes in match:
+        want = bytes.fromhex(hexbytes)
+        if data[off:off + len(want)] != want:
+            return False
+    return True
+
+
+def drain(sock, name, out, what, triggers):
+    """Read what is queued into out (answering triggers); returns how many
+    frames of the counted kind came."""
     got = 0
     while True:
         try:
             data, addr = sock.recvfrom(65535)
         except BlockingIOError:
             return got
-        if addr[2] != PACKET_OUTGOING:
-            out.append(data.hex())
-            got += data[12:14] == b"\x08\x00"
+        if addr[2] == PACKET_OUTGOING:
+            continue
+        out.append(data.hex())
+        got += counts(data, what)
+        for t in triggers:
+            if not t.get("done") and t["on"] == name and matches(data, t["match"]):
+                t["done"] = True
+                send(t.get("send_on", name), t["frames"])
 
 
-def capture(socks, expect, quiet, grace, timeout):
+def capture(socks, expect, quiet, grace, timeout, what, triggers):
     out = {name: [] for name, _ in socks.values()}
     start = last = time.monotonic()
     total = 0
@@ -76,7 +131,7 @@ def capture(socks, expect, quiet, grace, timeout):
         for fd, _ in poller.poll(max(1, int(wait * 1000))):
             name, s = socks[fd]
             n = len(out[name])
-            total += drain(s, out[name])
+            total += drain(s, name, out[name], what, triggers)
             if len(out[name]) != n:
                 last = time.monotonic()
 
@@ -84,11 +139,14 @@ def capture(socks, expect, quiet, grace, timeout):
 def main():
     req = json.load(sys.stdin)
     socks = open_listeners(req.get("listen", []))
-    for _, s in socks.values():  # anything from before this exchange
-        drain(s, [])
+    for name, s in socks.values():  # anything from before this exchange
+        drain(s, name, [], "any", [])
+    if req.get("ready"):
+        sys.stderr.write("ready\n")
+        sys.stderr.flush()
     send(req["send"], req.get("frames", []))
     out = capture(socks, req.get("expect", 0), req.get("quiet", 0.3), req.get("grace", 0.05),
-                  req.get("timeout", 3.0))
+                  req.get("timeout", 3.0), req.get("count", "ipv4"), req.get("triggers", []))
     json.dump(out, sys.stdout)
 
 

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Hostile traffic through a running (sanitized) daemon: 100k random and
-mutated frames (mutate.py) from the tester into p0, then
+mutated frames (mutate.py: IPv4, ARP, IPv6 with NDP, half of them IPv6)
+from the tester into p0, then
 
 - every frame arrived (p0 rx == frames sent) and is accounted for: summed
   over the ports, rx + created == tx + drops + consumed, nothing uncounted;
 - the mempool in-use count is back at its baseline once the neighbours the
   frames made the router resolve have failed and their held packets gone;
-- the router still forwards and answers as before;
+- the router still forwards and answers as before, over both families;
 - and, at teardown (conftest.py), it exits 0 without a sanitizer report.
 
 On af_xdp ports: af_packet's kernel side would reassemble fragments first.
@@ -20,13 +21,15 @@ import tempfile
 import time
 
 import mutate
-from conftest import HERE, P0_ADDR, PY, run
+from conftest import HERE, P0_ADDR, P0_ADDR6, PY, run
 from frames import DST, check_forwarded, exchange, icmp, one, udp
+from frames6 import DST6, a6, check_forwarded6, echo6, exchange6, udp6
 
 N_FRAMES = int(os.environ.get("MALFORMED_FRAMES", "100000"))
 RATE = float(os.environ.get("MALFORMED_RATE", "2500"))
 SEED = 1812
-SETTLE_S = 40  # ARP gives up after 3 s, a failed entry lingers 3 s more
+SETTLE_S = 40  # ARP and NDP give up after 3 s, a failed entry lingers 3 s more
+PROBE_FRAMES = 4  # two IPv4, two IPv6
 FIELDS = ("rx_packets", "tx_packets", "drops", "consumed", "created")
 
 
@@ -35,13 +38,16 @@ def in_use(router):
 
 
 def probe(router):
-    """One routed packet and one echo request: each port then sends exactly one
-    frame. af_xdp frees a sent mbuf on the queue's next send, so the in-use
-    count compares only after sends of the same size."""
+    """One routed packet and one echo request of each family: each port then
+    sends exactly one frame of each. af_xdp frees a sent mbuf on the queue's
+    next send, so the in-use count compares only after sends of the same size."""
     got, _ = exchange(router, [udp(router, DST), icmp(router, P0_ADDR)], expect=2)
     # late ICMP errors about the blast may come too
     assert any(f[30:34] == socket.inet_aton(DST) for f in got["t1"]), "forwarded"
     assert any(f[26:30] == socket.inet_aton(P0_ADDR) and f[34] == 0 for f in got["t0"]), "echo"
+    got, _ = exchange6(router, [udp6(router, DST6), echo6(router, P0_ADDR6)], expect=2)
+    assert any(f[38:54] == a6(DST6) for f in got["t1"]), "forwarded (IPv6)"
+    assert any(f[22:38] == a6(P0_ADDR6) and f[54] == 129 for f in got["t0"]), "echo (IPv6)"
 
 
 def settle(router, baseline):
@@ -101,9 +107,10 @@ def test_malformed_traffic(router_xdp, capsys):
     with capsys.disabled():
         print("\n%d frames sent (%s refused by the tester's kernel) and %d probe frames; "
               "mempool in use %d -> %d\n%s" % (sent["sent"], sent["refused"] or "none",
-                                               2 * probes, baseline, in_use(r), text))
+                                               PROBE_FRAMES * probes, baseline, in_use(r), text))
     assert sent["sent"] == N_FRAMES, sent
-    assert delta(before, after, "p0", "rx_packets") == N_FRAMES + 2 * probes, "frames went missing"
+    assert delta(before, after, "p0", "rx_packets") == N_FRAMES + PROBE_FRAMES * probes, \
+        "frames went missing"
     assert total["rx_packets"] + total["created"] == (
         total["tx_packets"] + total["drops"] + total["consumed"]), "a frame is not accounted for"
     assert settled, "mempool in use %d, baseline %d: mbufs leaked or held" % (in_use(r), baseline)
@@ -114,3 +121,9 @@ def test_still_forwards(router_xdp):
     f = udp(router_xdp, DST)
     got, _ = exchange(router_xdp, [f], expect=1)
     check_forwarded(router_xdp, f, one(got, "t1"))
+
+
+def test_still_forwards_ipv6(router_xdp):
+    f = udp6(router_xdp, DST6)
+    got, _ = exchange6(router_xdp, [f], expect=1)
+    check_forwarded6(router_xdp, f, one(got, "t1"))

@@ -59,6 +59,34 @@ ns_add() {
 	done
 }
 
+# ns_ipv6 NS...: IPv6 back on in host namespaces (ns_add turns it off), on
+# every interface there and those made later. Hosts still never accept
+# router advertisements unless a test says so (accept_ra 0): the router's
+# namespace, where fwd owns the veth ends, keeps IPv6 off.
+ns_ipv6() {
+	local n
+	for n in "$@"; do
+		ns_exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=0 \
+			net.ipv6.conf.default.disable_ipv6=0 net.ipv6.conf.all.accept_ra=0 \
+			net.ipv6.conf.default.accept_ra=0 || return 1
+	done
+}
+
+# ns_host6 NS IF ADDR/LEN GATEWAY: a host's IPv6 address on IF (no DAD wait)
+# and its default route
+ns_host6() {
+	ip -n "$(ns "$1")" -6 addr add "$3" dev "$2" nodad &&
+		ip -n "$(ns "$1")" -6 route add default via "$4" dev "$2"
+}
+
+# eui64_ll MAC: the link-local address Linux (and fwd) derives from MAC, as
+# inet_ntop prints it (fe80::/64, modified EUI-64)
+eui64_ll() {
+	"$PY" -c 'import ipaddress, sys
+m = bytes.fromhex(sys.argv[1].replace(":", ""))
+print(ipaddress.IPv6Address(b"\xfe\x80" + bytes(6) + bytes([m[0] ^ 2, m[1], m[2], 0xff, 0xfe]) + m[3:]))' "$1"
+}
+
 ns_exec() {
 	local n=$1
 	shift
