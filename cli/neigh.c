@@ -84,7 +84,8 @@ static void print_rows(struct neigh_rows *rows, FILE *out)
 
 	if (t == NULL)
 		return;
-	qsort(rows->v, rows->n, sizeof(*rows->v), row_cmp);
+	if (rows->n > 1) /* qsort of nothing may not take NULL */
+		qsort(rows->v, rows->n, sizeof(*rows->v), row_cmp);
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct neigh_row *r = &rows->v[i];
 

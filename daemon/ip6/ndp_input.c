@@ -52,7 +52,6 @@ FWD_COUNTER(ndp_redirect_rx, "ndp_redirect_rx_ignored");
 FWD_COUNTER(ndp_na_tx, "ndp_na_tx");
 FWD_COUNTER(ndp_na_ignored, "ndp_na_unknown_ignored");
 FWD_COUNTER(ndp_na_unsolicited_updated, "ndp_na_unsolicited_updated");
-FWD_COUNTER(ndp_locktime_ignored, "ndp_locktime_ignored");
 FWD_COUNTER(ndp_conflicts, "ndp_address_conflicts");
 
 static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
@@ -266,7 +265,9 @@ static struct fwd_ip ip6_of(const uint8_t a[16])
 }
 
 /* A host that asked us something (NS for our address, RS) at its SLLA:
- * learnt, if it may be a neighbour on port at all. */
+ * learnt (stale), if it may be a neighbour on port at all; a known entry
+ * takes a new SLLA and goes stale, as for an unsolicited NA with the
+ * override flag (RFC 4861 7.2.3). */
 static void ndp_asker(uint8_t port, const struct ndp_msg *msg)
 {
 	struct fwd_ip ip = ip6_of(msg->src);
@@ -274,8 +275,10 @@ static void ndp_asker(uint8_t port, const struct ndp_msg *msg)
 
 	if (!msg->has_lladdr || r == NULL || r->check(port, &ip, NULL, NULL, 0) < 0)
 		return;
-	if (neigh_heard(ip, port, &msg->lladdr, NEIGH_HEARD_ASKED_US) == NEIGH_HEARD_IGNORED_LOCKED)
-		ndp_locktime_ignored.value++;
+	if (neigh_lookup(ip, port) != NULL)
+		neigh_heard_advert(ip, port, &msg->lladdr, false, true);
+	else
+		neigh_heard(ip, port, &msg->lladdr, NEIGH_HEARD_ASKED_US);
 }
 
 static void ndp_ns(uint8_t port, const struct ndp_msg *msg)
@@ -308,35 +311,17 @@ static void ndp_ns(uint8_t port, const struct ndp_msg *msg)
  * update of an existing entry at most (RFC 4861 7.2.5). */
 static void ndp_na_merge(uint8_t port, const struct ndp_msg *msg)
 {
-	struct fwd_ip ip = ip6_of(msg->target);
-	const struct neigh *n = neigh_lookup(ip, port);
-	bool has_mac = n != NULL && n->state != NEIGH_INCOMPLETE && n->state != NEIGH_FAILED;
-	bool solicited = msg->flags & NDP_NA_SOLICITED;
-	const struct rte_ether_addr *mac = msg->has_lladdr ? &msg->lladdr : NULL;
-
-	if (mac == NULL) { /* a confirmation of the address we have, if any */
-		if (!has_mac || !solicited)
-			goto ignored;
-		mac = &n->mac;
-	} else if (!(msg->flags & NDP_NA_OVERRIDE) && has_mac &&
-	           !rte_is_same_ether_addr(mac, &n->mac)) {
-		return; /* no override: keep the address we know */
-	}
-	switch (neigh_heard(ip, port, mac,
-	                    solicited ? NEIGH_HEARD_ANSWER : NEIGH_HEARD_GRATUITOUS)) {
-	case NEIGH_HEARD_CONFIRMED:
-		ndp_na_unsolicited_updated.value += !solicited;
-		return;
-	case NEIGH_HEARD_IGNORED_LOCKED:
-		ndp_locktime_ignored.value++;
+	switch (neigh_heard_advert(ip6_of(msg->target), port, msg->has_lladdr ? &msg->lladdr : NULL,
+	                           msg->flags & NDP_NA_SOLICITED, msg->flags & NDP_NA_OVERRIDE)) {
+	case NEIGH_HEARD_UPDATED:
+		ndp_na_unsolicited_updated.value++;
 		return;
 	case NEIGH_HEARD_IGNORED_UNKNOWN:
-		goto ignored;
+		ndp_na_ignored.value++;
+		return;
 	default:
 		return;
 	}
-ignored:
-	ndp_na_ignored.value++;
 }
 
 static void ndp_na(uint8_t port, const struct ndp_msg *msg)

@@ -256,20 +256,34 @@ bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac)
 	       neigh_hooks.now_ms() - n->mac_ms < NEIGH_LOCKTIME_MS;
 }
 
-struct neigh *neigh_learn(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac)
+void neigh_stale(struct neigh *n, const struct rte_ether_addr *mac)
 {
-	struct neigh *n = neigh_create(a, port, true);
 	uint64_t now = neigh_hooks.now_ms();
 
-	if (n == NULL)
-		return NULL;
+	if (!neigh_has_mac(n) || !rte_is_same_ether_addr(mac, &n->mac))
+		n->mac_ms = now;
 	rte_ether_addr_copy(mac, &n->mac);
-	n->mac_ms = n->updated_ms = now;
+	n->updated_ms = now;
 	neigh_set_state(n, NEIGH_STALE, now);
+	n->probes = 0;
 	nh_set_l2(n->nh, mac);
 	/* soon proven (its reply makes it reachable) or gone, as Linux's first probe */
 	neigh_timer_set(n, now + RTE_MIN((uint64_t)NEIGH_DELAY_MS, neigh_reachable_ms));
+	neigh_hold_release(n);
+}
+
+struct neigh *neigh_learn(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac)
+{
+	struct neigh *n = neigh_create(a, port, true);
+
+	if (n != NULL)
+		neigh_stale(n, mac);
 	return n;
+}
+
+bool neigh_knows_mac(const struct neigh *n)
+{
+	return neigh_has_mac(n);
 }
 
 static void fail_log_flush(uint64_t now)

@@ -130,12 +130,15 @@ enum neigh_heard_how {
 
 /* What the layer did with it. */
 enum neigh_heard_result {
-	NEIGH_HEARD_LEARNT,          /* a new entry (stale: a claim, not yet proof) */
-	NEIGH_HEARD_CONFIRMED,       /* an existing entry confirmed or updated */
-	NEIGH_HEARD_IGNORED_UNKNOWN, /* unknown and unasked: never creates an entry */
-	NEIGH_HEARD_IGNORED_STATIC,  /* a permanent entry: the wire never changes it */
-	NEIGH_HEARD_IGNORED_LOCKED,  /* a new MAC within a second of the last change */
-	NEIGH_HEARD_FULL,            /* no room for a new entry */
+	NEIGH_HEARD_LEARNT,              /* a new entry (stale: a claim, not yet proof) */
+	NEIGH_HEARD_CONFIRMED,           /* an existing entry confirmed or updated */
+	NEIGH_HEARD_IGNORED_UNKNOWN,     /* unknown and unasked: never creates an entry */
+	NEIGH_HEARD_IGNORED_STATIC,      /* a permanent entry: the wire never changes it */
+	NEIGH_HEARD_IGNORED_LOCKED,      /* a new MAC within a second of the last change */
+	NEIGH_HEARD_FULL,                /* no room for a new entry */
+	NEIGH_HEARD_UPDATED,             /* a new MAC for an existing entry, which is now stale */
+	NEIGH_HEARD_UNCHANGED,           /* nothing new, nothing to do */
+	NEIGH_HEARD_IGNORED_NO_OVERRIDE, /* another MAC without the override flag */
 };
 
 /*
@@ -147,6 +150,19 @@ enum neigh_heard_result {
  */
 enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac,
                                     enum neigh_heard_how how);
+
+/*
+ * An advertisement with flags (NDP's NA; RFC 4861 7.2.5), from a host that
+ * says it is a at mac (NULL: no link address option) on port: never creates
+ * an entry. An entry without a MAC takes mac (reachable when solicited, else
+ * stale); one with a MAC takes a different mac only with override (then
+ * stale unless solicited), and without it only goes from reachable to stale;
+ * solicited confirms. No locktime: the override flag is the sender's word
+ * on it (as Linux's NDP). Permanent entries are left alone.
+ */
+enum neigh_heard_result neigh_heard_advert(struct fwd_ip a, uint8_t port,
+                                           const struct rte_ether_addr *mac, bool solicited,
+                                           bool override);
 
 /* Another host claims our address a: should that be logged now? (One line
  * per address a minute; the resolver counts every one.) */

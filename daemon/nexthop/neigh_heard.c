@@ -41,6 +41,42 @@ enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port, const struct 
 	return NEIGH_HEARD_CONFIRMED;
 }
 
+enum neigh_heard_result neigh_heard_advert(struct fwd_ip a, uint8_t port,
+                                           const struct rte_ether_addr *mac, bool solicited,
+                                           bool override)
+{
+	struct neigh *n = neigh_lookup(a, port);
+	struct rte_ether_addr old;
+
+	if (n == NULL)
+		return NEIGH_HEARD_IGNORED_UNKNOWN;
+	if (n->state == NEIGH_PERMANENT)
+		return NEIGH_HEARD_IGNORED_STATIC;
+	if (!neigh_knows_mac(n)) {
+		if (mac == NULL)
+			return NEIGH_HEARD_IGNORED_UNKNOWN;
+		if (solicited)
+			neigh_confirm(n, mac);
+		else
+			neigh_stale(n, mac);
+		return NEIGH_HEARD_CONFIRMED;
+	}
+	old = n->mac;
+	if (mac != NULL && !rte_is_same_ether_addr(mac, &old) && !override) {
+		if (n->state == NEIGH_REACHABLE)
+			neigh_stale(n, &old);
+		return NEIGH_HEARD_IGNORED_NO_OVERRIDE;
+	}
+	if (solicited) {
+		neigh_confirm(n, mac != NULL ? mac : &old);
+		return NEIGH_HEARD_CONFIRMED;
+	}
+	if (mac == NULL || rte_is_same_ether_addr(mac, &old))
+		return NEIGH_HEARD_UNCHANGED;
+	neigh_stale(n, mac);
+	return NEIGH_HEARD_UPDATED;
+}
+
 void neigh_heard_reset(void)
 {
 	memset(conflicts, 0, sizeof(conflicts));

@@ -106,6 +106,10 @@ bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac);
 /* A new dynamic entry for a host that asked for one of our addresses:
  * stale (its answer to a probe makes it reachable); NULL when full. */
 struct neigh *neigh_learn(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac);
+/* n is at mac, not proven reachable: stale (held packets go), probed soon. */
+void neigh_stale(struct neigh *n, const struct rte_ether_addr *mac);
+/* Does n have a link address (reachable, stale, permanent)? */
+bool neigh_knows_mac(const struct neigh *n);
 /* Back to incomplete: request now, retries on the timer. */
 void neigh_resolve_start(struct neigh *n);
 /* A new entry for a packet to an unknown host (glean), resolving; NULL when
