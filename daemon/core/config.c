@@ -88,10 +88,17 @@ const char *fwd_port_mode_name(enum fwd_port_mode mode)
 
 const char *fwd_origin_name(enum fwd_origin o)
 {
-	static const char *const names[] = { [FWD_ORIGIN_ADDRESS] = "address",
-		                             [FWD_ORIGIN_CONFIG] = "config",
-		                             [FWD_ORIGIN_RPC] = "rpc",
-		                             [FWD_ORIGIN_LOAD] = "load" };
+	static const char *const names[] = {
+		[FWD_ORIGIN_ADDRESS] = "address", [FWD_ORIGIN_CONFIG] = "config",
+		[FWD_ORIGIN_RPC] = "rpc",         [FWD_ORIGIN_LOAD] = "load",
+		[FWD_ORIGIN_KERNEL] = "kernel",   [FWD_ORIGIN_ZEBRA] = "zebra",
+		[FWD_ORIGIN_STATIC] = "static",   [FWD_ORIGIN_BGP] = "bgp",
+		[FWD_ORIGIN_OSPF] = "ospf",       [FWD_ORIGIN_ISIS] = "isis",
+		[FWD_ORIGIN_RIP] = "rip",         [FWD_ORIGIN_EIGRP] = "eigrp",
+		[FWD_ORIGIN_BABEL] = "babel",     [FWD_ORIGIN_OPENFABRIC] = "openfabric",
+		[FWD_ORIGIN_OTHER] = "fpm"
+	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == FWD_ORIGIN_MAX, "origin names");
 
 	return (unsigned)o < sizeof(names) / sizeof(names[0]) ? names[o] : "?";
 }

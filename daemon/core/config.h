@@ -28,6 +28,7 @@
 #define FWD_MAX_EAL_ARGS    64
 #define FWD_MAX_CONF_ROUTES 65536 /* bulk tables go through `route load` */
 #define FWD_MAX_CONF_NEIGHS 4096
+#define FWD_ECMP_MAX        16 /* next hops of one route */
 #define FWD_LCORES_STR_MAX  128
 #define FWD_MAX_LCORES      128 /* lcore ids are below this (RTE_MAX_LCORE of Debian's DPDK) */
 
@@ -51,8 +52,30 @@ enum fwd_origin {
 	FWD_ORIGIN_CONFIG,  /* the config file */
 	FWD_ORIGIN_RPC,     /* fwdctl add */
 	FWD_ORIGIN_LOAD,    /* fwdctl route load: bulk tables stay out of `config show` */
+	/* Routes from a routing daemon (FRR's zebra over FPM, cp/fpm.h): the
+	 * protocol that chose them, from the netlink rtm_protocol. They are
+	 * never in the config file and a reload leaves them alone. */
+	FWD_ORIGIN_KERNEL,     /* RTPROT_KERNEL, RTPROT_BOOT */
+	FWD_ORIGIN_ZEBRA,      /* RTPROT_ZEBRA: zebra's own (connected, kernel) */
+	FWD_ORIGIN_STATIC,     /* RTPROT_ZSTATIC: FRR's staticd */
+	FWD_ORIGIN_BGP,        /* RTPROT_BGP */
+	FWD_ORIGIN_OSPF,       /* RTPROT_OSPF (ospfd and ospf6d) */
+	FWD_ORIGIN_ISIS,       /* RTPROT_ISIS */
+	FWD_ORIGIN_RIP,        /* RTPROT_RIP, RTPROT_RIPNG */
+	FWD_ORIGIN_EIGRP,      /* RTPROT_EIGRP */
+	FWD_ORIGIN_BABEL,      /* RTPROT_BABEL */
+	FWD_ORIGIN_OPENFABRIC, /* RTPROT_OPENFABRIC */
+	FWD_ORIGIN_OTHER,      /* any other protocol zebra sends ("fpm") */
 	FWD_ORIGIN_MAX
 };
+
+#define FWD_ORIGIN_FIRST_FPM FWD_ORIGIN_KERNEL
+
+/* Did a routing daemon (FPM) install it, rather than fwd's config or fwdctl? */
+static inline bool fwd_origin_is_fpm(enum fwd_origin o)
+{
+	return o >= FWD_ORIGIN_FIRST_FPM && o < FWD_ORIGIN_MAX;
+}
 
 const char *fwd_origin_name(enum fwd_origin o);
 

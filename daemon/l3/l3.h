@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "core/config.h"
 #include "fwd_inet.h"
 
 struct fwd_rpc_call;
@@ -27,14 +28,31 @@ static inline bool l3_family_wanted(uint32_t filter, int family)
 /* 0, or an EINVAL error in call for a filter other than 0, 4 and 6. */
 int l3_family_check(struct fwd_rpc_call *call, uint32_t filter);
 
-/* A route of either family, as fwdctl, `route load` and FPM give it. */
+/* A route of either family, as the config, fwdctl, `route load` and FPM give
+ * it. L3_ROUTE_VIA has 1..FWD_ECMP_MAX next hops (more than one: an ECMP
+ * group, nexthop/nexthop.h); the others have none. */
+enum l3_route_type {
+	L3_ROUTE_VIA,
+	L3_ROUTE_BLACKHOLE,   /* drop silently */
+	L3_ROUTE_UNREACHABLE, /* drop, ICMP destination unreachable (no route) */
+	L3_ROUTE_PROHIBIT,    /* drop, ICMP administratively prohibited */
+};
+
+/* One next hop: a gateway of the prefix's family and optionally the port
+ * it is on, or (via.family 0) only a port: the destination is on that
+ * port's link and is resolved itself (a "dev" route). */
+struct l3_nh {
+	struct fwd_ip via;
+	int dev; /* port index, or -1 */
+};
+
 struct l3_route {
 	struct fwd_prefix prefix; /* host bits clear */
-	bool blackhole;
-	struct fwd_ip via; /* the prefix's family, unless blackhole */
-	int dev;           /* port index, or -1 */
-	uint8_t origin;    /* enum fwd_origin */
+	uint8_t type;             /* enum l3_route_type */
+	uint8_t origin;           /* enum fwd_origin */
 	bool replace;
+	unsigned n_nh;
+	struct l3_nh nh[FWD_ECMP_MAX];
 };
 
 /* Parse "PREFIX via ADDRESS [dev PORT]" or "PREFIX blackhole" (a `route

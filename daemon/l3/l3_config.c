@@ -136,8 +136,12 @@ static int want_config(struct l3_want *w, const struct fwd_config *cfg)
 	for (unsigned i = 0; i < cfg->n_routes && rc == 0; i++) {
 		const struct fwd_conf_route *cr = &cfg->routes[i];
 		const struct fwd_port *dev = cr->dev[0] ? fwd_port_by_name(cr->dev) : NULL;
-		struct l3_route r = { cr->prefix,          cr->blackhole,     cr->via,
-			              dev ? dev->idx : -1, FWD_ORIGIN_CONFIG, true };
+		struct l3_route r = { .prefix = cr->prefix,
+			              .type = cr->blackhole ? L3_ROUTE_BLACKHOLE : L3_ROUTE_VIA,
+			              .origin = FWD_ORIGIN_CONFIG,
+			              .replace = true,
+			              .n_nh = cr->blackhole ? 0 : 1,
+			              .nh[0] = { cr->via, dev ? dev->idx : -1 } };
 		rc = l3_want_route(w, &r);
 	}
 	for (unsigned i = 0; i < cfg->n_neighs && rc == 0; i++) {

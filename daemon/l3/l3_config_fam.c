@@ -89,7 +89,9 @@ static int rule_route4(const struct l3_want *w, const struct l3_route *r, char *
 	view4(w, &v);
 	if (addr4_rule_route(&v, &p, why, len) < 0)
 		return -EINVAL;
-	return r->blackhole ? 0 : addr4_rule_gateway(&v, r->via.v4, r->dev, &port, why, len);
+	return r->type != L3_ROUTE_VIA
+	               ? 0
+	               : addr4_rule_gateway(&v, r->nh[0].via.v4, r->nh[0].dev, &port, why, len);
 }
 
 static int rule_neigh4(const struct l3_want *w, const struct neigh_static *n, char *why, size_t len)
@@ -109,12 +111,14 @@ static int routes4(struct l3_want *w)
 		const struct route4 *rt = &n->route;
 		struct fwd_ip4_prefix p = { n->addr, n->len };
 		struct l3_route r = { .prefix = fwd_prefix_of4(&p),
-			              .blackhole = rt->type == ROUTE4_BLACKHOLE,
-			              .dev = rt->dev == ROUTE4_DEV_ANY ? -1 : rt->dev,
+			              .type = rt->type == ROUTE4_BLACKHOLE ? L3_ROUTE_BLACKHOLE
+			                                                   : L3_ROUTE_VIA,
+			              .n_nh = rt->type == ROUTE4_BLACKHOLE ? 0 : 1,
+			              .nh[0].dev = rt->dev == ROUTE4_DEV_ANY ? -1 : rt->dev,
 			              .origin = rt->origin,
 			              .replace = true };
-		if (!r.blackhole)
-			r.via = fwd_ip_v4(rt->via);
+		if (r.type == L3_ROUTE_VIA)
+			r.nh[0].via = fwd_ip_v4(rt->via);
 		if (rt->origin == FWD_ORIGIN_CONFIG || rt->origin == FWD_ORIGIN_RPC)
 			rc = l3_want_route(w, &r);
 	}
@@ -128,12 +132,13 @@ static bool route_in_place4(const struct l3_route *r)
 	unsigned port;
 
 	if (rt == NULL || rt->origin != r->origin ||
-	    rt->dev != (r->dev >= 0 ? (uint8_t)r->dev : ROUTE4_DEV_ANY))
+	    rt->dev != (r->nh[0].dev >= 0 ? (uint8_t)r->nh[0].dev : ROUTE4_DEV_ANY))
 		return false;
-	if (r->blackhole)
+	if (r->type == L3_ROUTE_BLACKHOLE)
 		return rt->type == ROUTE4_BLACKHOLE;
-	return rt->type == ROUTE4_VIA && rt->via == r->via.v4 &&
-	       addr4_rule_gateway(addr4_running(), r->via.v4, r->dev, &port, NULL, 0) == 0 &&
+	return rt->type == ROUTE4_VIA && rt->via == r->nh[0].via.v4 &&
+	       addr4_rule_gateway(addr4_running(), r->nh[0].via.v4, r->nh[0].dev, &port, NULL, 0) ==
+	               0 &&
 	       nh_table[rt->nh].port == port;
 }
 
@@ -226,7 +231,9 @@ static int rule_route6(const struct l3_want *w, const struct l3_route *r, char *
 	view6(w, &v);
 	if (addr6_rule_route(&v, &p, why, len) < 0)
 		return -EINVAL;
-	return r->blackhole ? 0 : addr6_rule_gateway(&v, r->via.v6, r->dev, &port, why, len);
+	return r->type != L3_ROUTE_VIA
+	               ? 0
+	               : addr6_rule_gateway(&v, r->nh[0].via.v6, r->nh[0].dev, &port, why, len);
 }
 
 static int rule_neigh6(const struct l3_want *w, const struct neigh_static *n, char *why, size_t len)
@@ -246,14 +253,16 @@ static int routes6(struct l3_want *w)
 	     n = rib6_next_route(&ip6_rib, n->addr, n->len, false)) {
 		const struct route6 *rt = &n->route;
 		struct l3_route r = { .prefix = { .family = AF_INET6, .len = n->len },
-			              .blackhole = rt->type == ROUTE6_BLACKHOLE,
-			              .dev = rt->dev == ROUTE6_DEV_ANY ? -1 : rt->dev,
+			              .type = rt->type == ROUTE6_BLACKHOLE ? L3_ROUTE_BLACKHOLE
+			                                                   : L3_ROUTE_VIA,
+			              .n_nh = rt->type == ROUTE6_BLACKHOLE ? 0 : 1,
+			              .nh[0].dev = rt->dev == ROUTE6_DEV_ANY ? -1 : rt->dev,
 			              .origin = rt->origin,
 			              .replace = true };
 		memcpy(r.prefix.v6, n->addr, 16);
-		if (!r.blackhole) {
-			r.via.family = AF_INET6;
-			memcpy(r.via.v6, rt->via, 16);
+		if (r.type == L3_ROUTE_VIA) {
+			r.nh[0].via.family = AF_INET6;
+			memcpy(r.nh[0].via.v6, rt->via, 16);
 		}
 		if (rt->origin == FWD_ORIGIN_CONFIG || rt->origin == FWD_ORIGIN_RPC)
 			rc = l3_want_route(w, &r);
@@ -268,12 +277,13 @@ static bool route_in_place6(const struct l3_route *r)
 	unsigned port;
 
 	if (rt == NULL || rt->origin != r->origin ||
-	    rt->dev != (r->dev >= 0 ? (uint8_t)r->dev : ROUTE6_DEV_ANY))
+	    rt->dev != (r->nh[0].dev >= 0 ? (uint8_t)r->nh[0].dev : ROUTE6_DEV_ANY))
 		return false;
-	if (r->blackhole)
+	if (r->type == L3_ROUTE_BLACKHOLE)
 		return rt->type == ROUTE6_BLACKHOLE;
-	return rt->type == ROUTE6_VIA && memcmp(rt->via, r->via.v6, 16) == 0 &&
-	       addr6_rule_gateway(addr6_running(), r->via.v6, r->dev, &port, NULL, 0) == 0 &&
+	return rt->type == ROUTE6_VIA && memcmp(rt->via, r->nh[0].via.v6, 16) == 0 &&
+	       addr6_rule_gateway(addr6_running(), r->nh[0].via.v6, r->nh[0].dev, &port, NULL, 0) ==
+	               0 &&
 	       nh_table[rt->nh].port == port;
 }
 

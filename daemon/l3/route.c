@@ -42,47 +42,55 @@ int l3_route_parse_line(const char *line, struct l3_route *r, char *err, size_t 
 	if (n == 0)
 		return 1;
 	memset(r, 0, sizeof(*r));
-	r->dev = -1;
+	r->nh[0].dev = -1;
 	if (fwd_prefix_parse(tok[0], &r->prefix, false) < 0)
 		return ERR(EINVAL, "bad prefix: %s", tok[0]);
 	if (n == 2 && strcmp(tok[1], "blackhole") == 0) {
-		r->blackhole = true;
+		r->type = L3_ROUTE_BLACKHOLE;
 		return 0;
 	}
 	if ((n != 3 && n != 5) || strcmp(tok[1], "via") != 0 ||
 	    (n == 5 && strcmp(tok[3], "dev") != 0))
 		return ERR(EINVAL,
 		           "expected \"PREFIX via ADDRESS [dev PORT]\" or \"PREFIX blackhole\"");
-	if (fwd_ip_parse(tok[2], &r->via) < 0)
+	r->type = L3_ROUTE_VIA;
+	r->n_nh = 1;
+	if (fwd_ip_parse(tok[2], &r->nh[0].via) < 0)
 		return ERR(EINVAL, "bad gateway address: %s", tok[2]);
 	if (n == 5 && (p = fwd_port_by_name(tok[4])) == NULL)
 		return ERR(ENODEV, "no such port: %s", tok[4]);
 	if (n == 5)
-		r->dev = p->idx;
+		r->nh[0].dev = p->idx;
 	return 0;
 }
 
 int l3_route_add(const struct l3_route *r, char *err, size_t errlen)
 {
-	if (!r->blackhole && r->via.family != r->prefix.family)
+	bool blackhole = r->type == L3_ROUTE_BLACKHOLE;
+
+	if (r->type != L3_ROUTE_VIA && !blackhole)
+		return ERR(EOPNOTSUPP, "unreachable and prohibit routes are not supported yet");
+	if (!blackhole && r->n_nh != 1)
+		return ERR(EOPNOTSUPP, "ECMP routes are not supported yet");
+	if (!blackhole && r->nh[0].via.family != r->prefix.family)
 		return ERR(EINVAL, "an IPv%c route needs an IPv%c gateway",
 		           r->prefix.family == AF_INET ? '4' : '6',
 		           r->prefix.family == AF_INET ? '4' : '6');
 	if (r->prefix.family == AF_INET) {
 		struct route4_req q = { fwd_prefix_v4(&r->prefix),
-			                r->blackhole,
-			                r->via.v4,
-			                r->dev,
+			                blackhole,
+			                r->nh[0].via.v4,
+			                r->nh[0].dev,
 			                r->origin,
 			                r->replace };
 		return route4_add(&q, err, errlen);
 	}
 	struct route6_req q = { .prefix = fwd_prefix_v6(&r->prefix),
-		                .blackhole = r->blackhole,
-		                .dev = r->dev,
+		                .blackhole = blackhole,
+		                .dev = r->nh[0].dev,
 		                .origin = r->origin,
 		                .replace = r->replace };
-	memcpy(q.via, r->via.v6, 16);
+	memcpy(q.via, r->nh[0].via.v6, 16);
 	return route6_add(&q, err, errlen);
 }
 

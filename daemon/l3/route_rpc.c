@@ -230,10 +230,10 @@ FWD_RPC_HANDLER(FWD__REQUEST__BODY_ROUTE_GET, route_get, FWD_RPC_READ);
 static int route_req_from(struct fwd_rpc_call *call, const Fwd__RouteAddReq *q, struct l3_route *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->dev = -1;
+	r->nh[0].dev = -1;
 	r->origin = FWD_ORIGIN_RPC;
 	r->replace = q->replace;
-	r->blackhole = q->blackhole;
+	r->type = q->blackhole ? L3_ROUTE_BLACKHOLE : L3_ROUTE_VIA;
 	if (q->prefix == NULL || fwd_prefix_parse(q->prefix, &r->prefix, false) < 0)
 		return fwd_rpc_error(call, EINVAL, "bad prefix: %s (host bits set?)",
 		                     q->prefix != NULL ? q->prefix : "");
@@ -241,13 +241,14 @@ static int route_req_from(struct fwd_rpc_call *call, const Fwd__RouteAddReq *q, 
 		struct fwd_port *p = fwd_port_by_name(q->dev);
 		if (p == NULL)
 			return fwd_rpc_error(call, ENODEV, "no such port: %s", q->dev);
-		r->dev = p->idx;
+		r->nh[0].dev = p->idx;
 	}
-	if (r->blackhole)
+	if (r->type == L3_ROUTE_BLACKHOLE)
 		return (q->via != NULL && q->via[0] != '\0')
 		               ? fwd_rpc_error(call, EINVAL, "a blackhole route has no gateway")
 		               : 0;
-	if (q->via == NULL || fwd_ip_parse(q->via, &r->via) < 0)
+	r->n_nh = 1;
+	if (q->via == NULL || fwd_ip_parse(q->via, &r->nh[0].via) < 0)
 		return fwd_rpc_error(call, EINVAL, "bad gateway address: %s",
 		                     q->via != NULL ? q->via : "");
 	return 0;

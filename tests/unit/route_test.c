@@ -131,13 +131,13 @@ static void test_parse_line(void **state)
 	(void)state;
 	assert_int_equal(l3_route_parse_line("10.1.0.0/16 via 10.0.0.2", &r, err, sizeof(err)), 0);
 	assert_int_equal(r.prefix.v4, IP(10, 1, 0, 0));
-	assert_int_equal(r.via.v4, IP(10, 0, 0, 2));
-	assert_int_equal(r.dev, -1);
+	assert_int_equal(r.nh[0].via.v4, IP(10, 0, 0, 2));
+	assert_int_equal(r.nh[0].dev, -1);
 	assert_int_equal(l3_route_parse_line("1.0.0.0/8 via 172.16.0.9 dev p1 # c", &r, err, 128),
 	                 0);
-	assert_int_equal(r.dev, 1);
+	assert_int_equal(r.nh[0].dev, 1);
 	assert_int_equal(l3_route_parse_line("0.0.0.0/0 blackhole", &r, err, sizeof(err)), 0);
-	assert_true(r.blackhole);
+	assert_int_equal(r.type, L3_ROUTE_BLACKHOLE);
 	assert_int_equal(l3_route_parse_line("   # only a comment", &r, err, sizeof(err)), 1);
 	assert_int_equal(l3_route_parse_line("", &r, err, sizeof(err)), 1);
 	assert_int_equal(l3_route_parse_line("10.1.0.1/16 via 10.0.0.2", &r, err, 128), -EINVAL);
@@ -150,8 +150,8 @@ static void test_parse_line(void **state)
 	                 0);
 	assert_int_equal(r.prefix.family, AF_INET6);
 	assert_int_equal(r.prefix.len, 48);
-	assert_int_equal(r.via.family, AF_INET6);
-	assert_int_equal(r.dev, 1);
+	assert_int_equal(r.nh[0].via.family, AF_INET6);
+	assert_int_equal(r.nh[0].dev, 1);
 	assert_int_equal(l3_route_parse_line("::/0 blackhole", &r, err, sizeof(err)), 0);
 	assert_int_equal(l3_route_parse_line("2001:db8:2::1/48 via fe80::1", &r, err, 128),
 	                 -EINVAL);
