@@ -58,8 +58,21 @@ struct l3_route {
 /* Parse "PREFIX via ADDRESS [dev PORT]" or "PREFIX blackhole" (a `route
  * load` line; # starts a comment). 0 = a route, 1 = blank/comment, -EINVAL. */
 int l3_route_parse_line(const char *line, struct l3_route *r, char *err, size_t errlen);
-/* Add to the prefix's family: 0, 1 when replaced, or -errno with a message. */
+/* Add to the prefix's family: 0, 1 when replaced, or -errno with a message.
+ * A route of fwd's own (config, fwdctl) replaces one of a routing daemon
+ * (fwd_origin_is_fpm) on the same prefix even without replace. */
 int l3_route_add(const struct l3_route *r, char *err, size_t errlen);
 int l3_route_del(const struct fwd_prefix *p, char *err, size_t errlen);
+
+/* The origin of the route at exactly p (FWD_ORIGIN_ADDRESS for a connected
+ * subnet or one of our addresses), or -ENOENT. */
+int l3_route_origin(const struct fwd_prefix *p);
+
+/* Told when a route of origin leaves the FIB at p: deleted (l3_route_del,
+ * by fwdctl or a reload), or a routing daemon's route replaced by one of
+ * fwd's own. How cp/ (above l3) learns that its route may come back or
+ * went away, without l3 calling up. One hook; NULL removes it. */
+typedef void (*l3_route_removed_fn)(const struct fwd_prefix *p, uint8_t origin);
+void l3_route_set_removed_hook(l3_route_removed_fn fn);
 
 #endif

@@ -7,12 +7,53 @@
 #include <rte_common.h>
 
 #include "core/rpc.h"
+#include "ip4/ip4.h"
 #include "ip4/route.h"
+#include "ip6/ip6.h"
 #include "ip6/route6.h"
 #include "l3/l3.h"
 #include "port/port.h"
 
 #define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), -(code))
+
+static l3_route_removed_fn removed_hook;
+
+void l3_route_set_removed_hook(l3_route_removed_fn fn)
+{
+	removed_hook = fn;
+}
+
+int l3_route_origin(const struct fwd_prefix *p)
+{
+	if (p->family == AF_INET) {
+		struct rib4_node *n = rib4_find(&ip4_rib, p->v4, p->len);
+		if (n != NULL && (n->src & RIB4_SRC_ROUTE))
+			return n->route.origin;
+		return n != NULL && (n->src & RIB4_SRC_LOCAL) ? FWD_ORIGIN_ADDRESS : -ENOENT;
+	}
+	struct rib6_node *n = rib6_find(&ip6_rib, p->v6, p->len);
+	if (n != NULL && (n->src & RIB6_SRC_ROUTE))
+		return n->route.origin;
+	return n != NULL && (n->src & RIB6_SRC_LOCAL) ? FWD_ORIGIN_ADDRESS : -ENOENT;
+}
+
+static int route_add(const struct l3_route *r, char *err, size_t errlen);
+
+/* fwd's own routes win over a routing daemon's on the same prefix: they
+ * replace one without being asked to, and the hook hears it went. */
+int l3_route_add(const struct l3_route *r, char *err, size_t errlen)
+{
+	int old = l3_route_origin(&r->prefix), rc;
+	bool over_fpm = old >= 0 && fwd_origin_is_fpm((enum fwd_origin)old) &&
+	                !fwd_origin_is_fpm((enum fwd_origin)r->origin);
+	struct l3_route q = *r;
+
+	q.replace = r->replace || over_fpm;
+	rc = route_add(&q, err, errlen);
+	if (rc >= 0 && over_fpm && removed_hook != NULL)
+		removed_hook(&r->prefix, (uint8_t)old);
+	return rc;
+}
 
 int l3_family_check(struct fwd_rpc_call *call, uint32_t filter)
 {
@@ -64,7 +105,7 @@ int l3_route_parse_line(const char *line, struct l3_route *r, char *err, size_t 
 	return 0;
 }
 
-int l3_route_add(const struct l3_route *r, char *err, size_t errlen)
+static int route_add(const struct l3_route *r, char *err, size_t errlen)
 {
 	bool blackhole = r->type == L3_ROUTE_BLACKHOLE;
 
@@ -94,7 +135,7 @@ int l3_route_add(const struct l3_route *r, char *err, size_t errlen)
 	return route6_add(&q, err, errlen);
 }
 
-int l3_route_del(const struct fwd_prefix *p, char *err, size_t errlen)
+static int route_del(const struct fwd_prefix *p, char *err, size_t errlen)
 {
 	if (p->family == AF_INET) {
 		struct fwd_ip4_prefix p4 = fwd_prefix_v4(p);
@@ -102,4 +143,13 @@ int l3_route_del(const struct fwd_prefix *p, char *err, size_t errlen)
 	}
 	struct fwd_ip6_prefix p6 = fwd_prefix_v6(p);
 	return route6_del(&p6, err, errlen);
+}
+
+int l3_route_del(const struct fwd_prefix *p, char *err, size_t errlen)
+{
+	int old = l3_route_origin(p), rc = route_del(p, err, errlen);
+
+	if (rc == 0 && old >= 0 && removed_hook != NULL)
+		removed_hook(p, (uint8_t)old);
+	return rc;
 }
