@@ -148,6 +148,8 @@ struct fwd_config {
 		char socket_group[FWD_NAME_MAX]; /* default "fwd" */
 		char admin_group[FWD_NAME_MAX];  /* may change state; default "": root only */
 		char metrics[64];                /* extension: "HOST:PORT" OpenMetrics, "" = off */
+		char fpm[64];         /* "HOST:PORT" FRR zebra's FPM (cp/fpm.h), "" = off */
+		uint32_t fpm_grace_s; /* stale FPM routes live at least this long; default 30 */
 	} control;
 
 	unsigned n_ports;

@@ -7,6 +7,7 @@
 #include "core/daemon.h"
 #include "core/rpc.h"
 #include "core/worker.h"
+#include "cp/fpm.h"
 #include "fwd_frame.h"
 #include "ip4/ip4.h"
 #include "ip6/ip6.h"
@@ -47,6 +48,7 @@ static int status_get(struct fwd_rpc_call *call)
 	r->routes = ip4_rib.n_routes + ip6_rib.n_routes;
 	r->routes_ip6 = ip6_rib.n_routes;
 	r->neighbours = neigh_count();
+	r->fpm = fpm_status(call);
 	call->resp->body_case = FWD__RESPONSE__BODY_STATUS_RESP;
 	call->resp->status_resp = r;
 	return 0;

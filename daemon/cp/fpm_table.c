@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What zebra wants, kept whole so that it outlives its connection: every
+ * prefix it sent (type, origin, its own next hops or a next-hop id) and
+ * every next-hop object and group. Each change is translated into an
+ * l3_route for fwd's FIB, where three rules meet it:
+ *
+ *   - fwd's own routes (config, fwdctl) win on the same prefix: zebra's is
+ *     kept here as shadowed and installed when fwd's goes away (the l3 hook
+ *     tells, fpm_table_removed);
+ *   - the connected subnets and addresses of fwd's ports, which zebra
+ *     learns from the TAP interfaces and echoes back, are never installed;
+ *   - after a reconnection everything is stale until zebra sends it again,
+ *     and what is still stale at the end of the replay is removed.
+ *
+ * The table only ever removes from the FIB a route of an FPM origin, so it
+ * never takes away one of fwd's. Control thread only.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cp/fpm_map.h"
+#include "cp/fpm_priv.h"
+#include "cp/ifmap.h"
+
+enum route_state {
+	ST_NONE,      /* not in the FIB: refused (counted) or removed by fwdctl */
+	ST_WAITING,   /* not in the FIB: its next-hop id is unknown so far */
+	ST_INSTALLED, /* in the FIB */
+	ST_SHADOWED,  /* a fwd route holds the prefix */
+	ST_CONNECTED, /* an echo of a connected subnet or address of fwd's */
+};
+
+struct rkey {
+	uint8_t family, len, pad[2];
+	uint8_t addr[16];
+};
+
+struct fpm_route {
+	struct rkey key; /* first: the map's key */
+	struct fwd_prefix prefix;
+	uint8_t type, origin, state;
+	bool stale;
+	uint32_t nh_id; /* a next-hop object or group, or 0: nh[] */
+	unsigned n_nh;
+	struct fpm_nh *nh; /* heap, n_nh of them */
+};
+
+struct fpm_obj {
+	uint32_t id; /* first: the map's key */
+	bool blackhole, stale;
+	unsigned n_grp; /* > 0: a group of these ids */
+	struct fpm_grp grp[FWD_ECMP_MAX];
+	struct fpm_nh nh; /* a single next hop (n_grp 0, not blackhole) */
+};
+
+struct fpm_stats fpm_stats;
+
+const char *const fpm_ctr_names[FPM_C_MAX] = {
+	[FPM_C_FRAMES] = "frames",
+	[FPM_C_MESSAGES] = "messages",
+	[FPM_C_ROUTE_ADD] = "route_add",
+	[FPM_C_ROUTE_DEL] = "route_del",
+	[FPM_C_NH_ADD] = "nexthop_add",
+	[FPM_C_NH_DEL] = "nexthop_del",
+	[FPM_C_SKIP_MSG] = "skipped_message_type",
+	[FPM_C_SKIP_TABLE] = "skipped_table",
+	[FPM_C_SKIP_TYPE] = "skipped_route_type",
+	[FPM_C_SKIP_FAMILY] = "skipped_family",
+	[FPM_C_CONNECTED] = "connected_echo",
+	[FPM_C_NO_DEV] = "no_device",
+	[FPM_C_NHG_UNKNOWN] = "nexthop_unknown",
+	[FPM_C_GW_FAMILY] = "gateway_family",
+	[FPM_C_ECMP_TRUNC] = "ecmp_truncated",
+	[FPM_C_INSTALL_FAIL] = "install_failed",
+	[FPM_C_DEL_UNKNOWN] = "delete_unknown",
+	[FPM_C_STALE_SWEPT] = "stale_removed",
+};
+
+static struct fpm_map routes = { .key_off = 0, .key_len = sizeof(struct rkey) };
+static struct fpm_map objs = { .key_off = 0, .key_len = sizeof(uint32_t) };
+static uint64_t waiting; /* routes in ST_WAITING */
+static bool self;        /* the FIB changes are ours: the l3 hook ignores them */
+
+static int origin_of_l3(const struct fwd_prefix *p)
+{
+	return l3_route_origin(p);
+}
+
+static const struct fpm_fib_ops l3_ops = { l3_route_add, l3_route_del, origin_of_l3,
+	                                   cp_ifmap_port };
+static const struct fpm_fib_ops *ops = &l3_ops;
+
+void fpm_table_set_ops(const struct fpm_fib_ops *o)
+{
+	ops = o != NULL ? o : &l3_ops;
+}
+
+static struct rkey key_of(const struct fwd_prefix *p)
+{
+	struct rkey k = { .family = p->family, .len = p->len };
+
+	if (p->family == AF_INET)
+		memcpy(k.addr, &p->v4, sizeof(p->v4));
+	else
+		memcpy(k.addr, p->v6, 16);
+	return k;
+}
+
+/* Add (sign 1) or take away (-1) route e from the gauges. */
+static void account(const struct fpm_route *e, int sign)
+{
+	uint64_t d = (uint64_t)(int64_t)sign;
+
+	fpm_stats.stale += e->stale ? d : 0;
+	if (e->state == ST_INSTALLED) {
+		fpm_stats.installed += d;
+		fpm_stats.installed_by_origin[e->origin] += d;
+	}
+	fpm_stats.shadowed += e->state == ST_SHADOWED ? d : 0;
+	waiting += e->state == ST_WAITING ? d : 0;
+}
+
+static int fib_add(const struct l3_route *r, char *err, size_t errlen)
+{
+	self = true;
+	int rc = ops->add(r, err, errlen);
+	self = false;
+	return rc;
+}
+
+/* Take our route at p out of the FIB, if the FIB holds one of ours there. */
+static void fib_del_ours(const struct fwd_prefix *p)
+{
+	char err[128];
+	int o = ops->origin(p);
+
+	if (o < 0 || !fwd_origin_is_fpm((enum fwd_origin)o))
+		return;
+	self = true;
+	ops->del(p, err, sizeof(err));
+	self = false;
+}
+
+/* One of zebra's next hops as fwd's: 0, or -1 with the reason in *why. */
+static int nh_of(const struct fpm_route *e, const struct fpm_nh *z, struct l3_nh *nh,
+                 enum fpm_ctr *why)
+{
+	if (z->gw.family != 0 && z->gw.family != e->prefix.family)
+		return *why = FPM_C_GW_FAMILY, -1;
+	nh->via = z->gw;
+	nh->dev = z->ifindex != 0 ? ops->port_of(z->ifindex) : -1;
+	if (z->gw.family == 0 && nh->dev < 0)
+		return *why = FPM_C_NO_DEV, -1;
+	return 0;
+}
+
+/* The next hops that next-hop object id stands for, appended to r. */
+static int nhs_of_obj(const struct fpm_route *e, uint32_t id, struct l3_route *r, enum fpm_ctr *why)
+{
+	const struct fpm_obj *o = fpm_map_get(&objs, &id);
+
+	if (o == NULL)
+		return *why = FPM_C_NHG_UNKNOWN, -1;
+	if (o->blackhole) {
+		r->type = L3_ROUTE_BLACKHOLE;
+		return 0;
+	}
+	if (o->n_grp == 0) {
+		if (r->n_nh >= FWD_ECMP_MAX)
+			return 0;
+		return nh_of(e, &o->nh, &r->nh[r->n_nh++], why);
+	}
+	for (unsigned i = 0; i < o->n_grp; i++) {
+		const struct fpm_obj *m = fpm_map_get(&objs, &o->grp[i].id);
+		if (m == NULL || m->n_grp != 0)
+			return *why = FPM_C_NHG_UNKNOWN, -1;
+		if (m->blackhole || r->n_nh >= FWD_ECMP_MAX)
+			continue;
+		if (nh_of(e, &m->nh, &r->nh[r->n_nh++], why) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Route e as fwd's FIB takes it: 0, or -1 with the reason in *why. */
+static int resolve(const struct fpm_route *e, struct l3_route *r, enum fpm_ctr *why)
+{
+	memset(r, 0, sizeof(*r));
+	r->prefix = e->prefix;
+	r->type = e->type;
+	r->origin = e->origin;
+	r->replace = true;
+	if (e->type != L3_ROUTE_VIA)
+		return 0;
+	if (e->nh_id != 0 && nhs_of_obj(e, e->nh_id, r, why) < 0)
+		return -1;
+	for (unsigned i = 0; e->nh_id == 0 && i < e->n_nh; i++)
+		if (nh_of(e, &e->nh[i], &r->nh[r->n_nh++], why) < 0)
+			return -1;
+	if (r->type == L3_ROUTE_VIA && r->n_nh == 0)
+		return *why = FPM_C_NO_DEV, -1;
+	if (r->type != L3_ROUTE_VIA)
+		r->n_nh = 0;
+	return 0;
+}
+
+/* The state e can take in the FIB, with the FIB changed to match. */
+static enum route_state place(const struct fpm_route *e)
+{
+	char buf[FWD_PREFIX_STRLEN], err[200];
+	enum fpm_ctr why = FPM_C_MAX;
+	int o = ops->origin(&e->prefix);
+	struct l3_route r;
+
+	if (o == FWD_ORIGIN_ADDRESS)
+		return fpm_stats.ctr[FPM_C_CONNECTED]++, ST_CONNECTED;
+	if (o >= 0 && !fwd_origin_is_fpm((enum fwd_origin)o))
+		return ST_SHADOWED;
+	if (resolve(e, &r, &why) < 0) {
+		fpm_stats.ctr[why]++;
+		fib_del_ours(&e->prefix);
+		return why == FPM_C_NHG_UNKNOWN ? ST_WAITING : ST_NONE;
+	}
+	if (fib_add(&r, err, sizeof(err)) < 0) {
+		fpm_stats.ctr[FPM_C_INSTALL_FAIL]++;
+		snprintf(fpm_stats.last_install_error, sizeof(fpm_stats.last_install_error),
+		         "%s: %s", fwd_prefix_fmt(&e->prefix, buf), err);
+		fib_del_ours(&e->prefix);
+		return ST_NONE;
+	}
+	return ST_INSTALLED;
+}
+
+static void install(struct fpm_route *e)
+{
+	account(e, -1);
+	e->state = (uint8_t)place(e);
+	account(e, 1);
+}
+
+static void route_free(struct fpm_route *e)
+{
+	if (e == NULL)
+		return;
+	free(e->nh);
+	free(e);
+}
+
+static void route_remove(struct fpm_route *e)
+{
+	account(e, -1);
+	if (e->state == ST_INSTALLED)
+		fib_del_ours(&e->prefix);
+	fpm_map_del(&routes, e);
+	fpm_stats.routes = routes.n;
+	route_free(e);
+}
+
+static struct fpm_route *route_new(const struct rkey *k)
+{
+	struct fpm_route *e = calloc(1, sizeof(*e));
+
+	if (e == NULL)
+		return NULL;
+	e->key = *k;
+	if (fpm_map_put(&routes, e) < 0) {
+		free(e);
+		return NULL;
+	}
+	fpm_stats.routes = routes.n;
+	return e;
+}
+
+static void route_set(const struct fpm_msg *m)
+{
+	struct rkey k = key_of(&m->prefix);
+	struct fpm_route *e = fpm_map_get(&routes, &k);
+	struct fpm_nh *nh = m->n_nh > 0 ? malloc(m->n_nh * sizeof(*nh)) : NULL;
+
+	if ((m->n_nh > 0 && nh == NULL) || (e == NULL && (e = route_new(&k)) == NULL)) {
+		free(nh);
+		fpm_stats.ctr[FPM_C_INSTALL_FAIL]++;
+		snprintf(fpm_stats.last_install_error, sizeof(fpm_stats.last_install_error),
+		         "out of memory");
+		return;
+	}
+	account(e, -1);
+	e->stale = false;
+	account(e, 1);
+	free(e->nh);
+	e->prefix = m->prefix;
+	e->type = m->type;
+	e->origin = m->origin;
+	e->nh_id = m->nh_id;
+	e->n_nh = m->n_nh;
+	e->nh = nh;
+	if (nh != NULL)
+		memcpy(nh, m->nh, m->n_nh * sizeof(*nh));
+	fpm_stats.ctr[FPM_C_ECMP_TRUNC] += m->truncated;
+	install(e);
+}
+
+/* Does route e use next-hop object id (directly or as a group's member)? */
+static bool uses(const struct fpm_route *e, uint32_t id)
+{
+	const struct fpm_obj *g;
+
+	if (e->nh_id == 0)
+		return false;
+	if (e->nh_id == id)
+		return true;
+	g = fpm_map_get(&objs, &e->nh_id);
+	for (unsigned i = 0; g != NULL && i < g->n_grp; i++)
+		if (g->grp[i].id == id)
+			return true;
+	return false;
+}
+
+/* Place again every route that uses id (after it changed or went away). */
+static void reinstall_users(uint32_t id)
+{
+	struct fpm_route *e;
+
+	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;)
+		if (uses(e, id) && e->state != ST_SHADOWED && e->state != ST_CONNECTED)
+			install(e);
+}
+
+static void obj_set(const struct fpm_msg *m)
+{
+	struct fpm_obj *o = fpm_map_get(&objs, &m->id);
+	bool existed = o != NULL;
+
+	if (o == NULL) {
+		if ((o = calloc(1, sizeof(*o))) == NULL ||
+		    (o->id = m->id, fpm_map_put(&objs, o)) < 0) {
+			free(o);
+			fpm_stats.ctr[FPM_C_INSTALL_FAIL]++;
+			return;
+		}
+		fpm_stats.groups = objs.n;
+	}
+	o->stale = false;
+	o->blackhole = m->blackhole;
+	o->n_grp = m->n_grp;
+	memcpy(o->grp, m->grp, sizeof(o->grp));
+	o->nh = m->nh[0];
+	fpm_stats.ctr[FPM_C_ECMP_TRUNC] += m->truncated;
+	if (existed || waiting > 0)
+		reinstall_users(m->id);
+}
+
+static void obj_del(uint32_t id)
+{
+	struct fpm_obj *o = fpm_map_get(&objs, &id);
+
+	if (o == NULL) {
+		fpm_stats.ctr[FPM_C_DEL_UNKNOWN]++;
+		return;
+	}
+	fpm_map_del(&objs, o);
+	fpm_stats.groups = objs.n;
+	free(o);
+	reinstall_users(id); /* as the kernel: its routes go (here: wait for it) */
+}
+
+void fpm_table_apply(const struct fpm_msg *m, void *arg)
+{
+	struct rkey k;
+	struct fpm_route *e;
+
+	(void)arg;
+	fpm_stats.ctr[FPM_C_MESSAGES]++;
+	switch (m->kind) {
+	case FPM_MSG_SKIP:
+		fpm_stats.ctr[m->skip_ctr]++;
+		return;
+	case FPM_MSG_ROUTE_ADD:
+		fpm_stats.ctr[FPM_C_ROUTE_ADD]++;
+		route_set(m);
+		return;
+	case FPM_MSG_ROUTE_DEL:
+		fpm_stats.ctr[FPM_C_ROUTE_DEL]++;
+		k = key_of(&m->prefix);
+		if ((e = fpm_map_get(&routes, &k)) != NULL)
+			route_remove(e);
+		else
+			fpm_stats.ctr[FPM_C_DEL_UNKNOWN]++;
+		return;
+	case FPM_MSG_NH_ADD:
+		fpm_stats.ctr[FPM_C_NH_ADD]++;
+		obj_set(m);
+		return;
+	case FPM_MSG_NH_DEL:
+		fpm_stats.ctr[FPM_C_NH_DEL]++;
+		obj_del(m->id);
+		return;
+	}
+}
+
+void fpm_table_mark_stale(void)
+{
+	struct fpm_route *e;
+	struct fpm_obj *o;
+
+	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;) {
+		account(e, -1);
+		e->stale = true;
+		account(e, 1);
+	}
+	for (size_t i = 0; (o = fpm_map_next(&objs, &i)) != NULL;)
+		o->stale = true;
+}
+
+/* Collect up to max stale entries of map m (stale flag at off). */
+static size_t collect(const struct fpm_map *m, size_t off, void **out, size_t max)
+{
+	size_t n = 0;
+	void *x;
+
+	for (size_t i = 0; n < max && (x = fpm_map_next(m, &i)) != NULL;)
+		if (*((const bool *)((const char *)x + off)))
+			out[n++] = x;
+	return n;
+}
+
+unsigned fpm_table_sweep(void)
+{
+	void *batch[256];
+	unsigned swept = 0;
+	size_t n;
+
+	while ((n = collect(&routes, offsetof(struct fpm_route, stale), batch, 256)) > 0)
+		for (size_t i = 0; i < n; i++, swept++)
+			route_remove(batch[i]);
+	while ((n = collect(&objs, offsetof(struct fpm_obj, stale), batch, 256)) > 0)
+		for (size_t i = 0; i < n; i++) {
+			fpm_map_del(&objs, batch[i]);
+			free(batch[i]);
+		}
+	fpm_stats.groups = objs.n;
+	fpm_stats.ctr[FPM_C_STALE_SWEPT] += swept;
+	return swept;
+}
+
+void fpm_table_removed(const struct fwd_prefix *p, uint8_t origin)
+{
+	struct rkey k = key_of(p);
+	struct fpm_route *e;
+
+	if (self || (e = fpm_map_get(&routes, &k)) == NULL)
+		return;
+	if (!fwd_origin_is_fpm((enum fwd_origin)origin)) {
+		if (e->state != ST_INSTALLED)
+			install(e); /* fwd's route went away: zebra's comes back */
+		return;
+	}
+	/* Ours went: replaced by a fwd route, or deleted by fwdctl. */
+	int o = ops->origin(p);
+	account(e, -1);
+	e->state = o >= 0 && !fwd_origin_is_fpm((enum fwd_origin)o) ? ST_SHADOWED : ST_NONE;
+	account(e, 1);
+}
+
+void fpm_table_clear(void)
+{
+	void *x;
+
+	for (size_t i = 0; (x = fpm_map_next(&routes, &i)) != NULL;)
+		route_free(x);
+	for (size_t i = 0; (x = fpm_map_next(&objs, &i)) != NULL;)
+		free(x);
+	fpm_map_free(&routes);
+	fpm_map_free(&objs);
+	waiting = 0;
+	memset(&fpm_stats, 0, sizeof(fpm_stats));
+}
