@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# FPM: routes from a zebra-like client (fpm_send.py) on control.fpm. They
+# show with their protocol as origin, traffic follows them, a delete
+# removes; a malformed frame closes the connection with a counted error and
+# the routes stay; fwd's own routes win on the same prefix and a reload
+# leaves zebra's alone; a reconnection with a partial replay removes what
+# was not sent again once the grace is over; a bulk replay keeps the RPC
+# prompt.
+#
+#   h1 10.41.1.2/24 --- p0 10.41.1.1 [fwd] p1 10.41.2.1 --- h2 10.41.2.2/24
+#                                                         (10.41.3.1/24 and
+#                                                          10.41.4.1/24 on h2's lo)
+. "$(dirname "$0")/lib.sh"
+
+smoke_init fpm
+ns_add h1 h2 fw
+veth h1 v1 fw d1
+veth h2 v2 fw d2
+ns_host h1 v1 10.41.1.2/24 10.41.1.1
+ns_host h2 v2 10.41.2.2/24 10.41.2.1
+ip -n "$(ns h2)" addr add 10.41.3.1/24 dev lo
+ip -n "$(ns h2)" addr add 10.41.4.1/24 dev lo
+FPM=127.0.0.1:2620
+
+write_cfg() {
+	daemon_config >/dev/null <<-EOF
+	  fpm: "$FPM"
+	  fpm_grace_s: 2
+	ports:
+	  - { name: p0, device: "net_af_packet0,iface=d1", addresses: [10.41.1.1/24] }
+	  - { name: p1, device: "net_af_packet1,iface=d2", addresses: [10.41.2.1/24] }
+	${1:-}
+	EOF
+}
+
+send() { ns_exec fw timeout 60 "$PY" "$SRCDIR/tests/smoke/fpm_send.py" "$FPM" "$@"; }
+fpm() { fwdctl -j status | json_get "d['fpm'].get('$1', 0)"; }
+fpm_counter() { fwdctl -j status | json_get "[c.get('value', 0) for c in d['fpm']['$1'] if c['name']=='$2'][0]"; }
+origin() { fwdctl -j route list | json_get "([r.get('origin') for r in d['routes'] if r['prefix']=='$1'] + ['none'])[0]"; }
+tx_p1() { fwdctl -j stats | json_get "[p['tx_packets'] for p in d['ports'] if p['name']=='p1'][0]"; }
+
+write_cfg
+must daemon_start fw "$T/fwd.yaml"
+expect "status: fpm listening on $FPM" "$(fpm listening)" = True
+expect "status: not connected" "$(fpm connected)" = False
+
+# -- routes in, origin, traffic, delete
+check "zebra sends a BGP route and a blackhole" \
+	send "add 10.41.3.0/24 via 10.41.2.2 proto 186" "add 10.41.5.0/24 blackhole proto 196"
+check "route list shows 10.41.3.0/24 with origin bgp" wait_for 5 \
+	bash -c "[ \"\$($FWDCTL_BIN -s $SOCK route list | awk '\$1==\"10.41.3.0/24\" {print \$NF}')\" = bgp ]"
+expect "JSON origin bgp" "$(origin 10.41.3.0/24)" = bgp
+expect "JSON origin static for the blackhole (staticd)" "$(origin 10.41.5.0/24)" = static
+tx0=$(tx_p1)
+check "h1 reaches 10.41.3.1 through zebra's route" ns_exec h1 ping -c 3 -i 0.2 -W 1 10.41.3.1
+expect "p1 sent the traffic (tx counter moved)" "$(tx_p1)" -ge $((tx0 + 3))
+expect "status: 2 routes installed" "$(fpm installed)" -eq 2
+expect "status: by origin bgp 1" "$(fpm_counter installed_by_origin bgp)" -eq 1
+expect "the connection closed: still not connected, routes stay" "$(fpm connected)" = False
+check "zebra deletes 10.41.3.0/24" send "del 10.41.3.0/24"
+check "the route is gone" wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j route list | grep -c 10.41.3.0/24)\" = 0 ]"
+ns_exec h1 ping -c 1 -W 1 10.41.3.1 >"$T/unreach" 2>&1
+check "after the delete: net unreachable" grep -q "Destination Net Unreachable" "$T/unreach"
+
+# -- a malformed frame closes the connection; what came before stays
+check "a bad frame after a good one: fwd closes the connection" \
+	send --expect-close 5 "add 10.41.4.0/24 via 10.41.2.2 proto 188" bad
+expect "error counted by kind (nlmsg_len)" "$(fpm_counter errors nlmsg_len)" -eq 1
+check "the last error is named in status" bash -c "$FWDCTL_BIN -s $SOCK status | grep -q 'fpm last error:.*nlmsg_len'"
+expect "the route of the good frame stays (ospf)" "$(origin 10.41.4.0/24)" = ospf
+check "and carries traffic" ns_exec h1 ping -c 2 -i 0.2 -W 1 10.41.4.1
+
+# -- fwd's own routes win; zebra's comes back when they go; reload leaves it
+check "fwdctl route add over zebra's route (no replace needed)" \
+	fwdctl route add 10.41.4.0/24 via 10.41.2.2
+expect "fwdctl's route holds the prefix" "$(origin 10.41.4.0/24)" = rpc
+expect "zebra's is shadowed" "$(fpm shadowed)" -eq 1
+check "fwdctl route del" fwdctl route del 10.41.4.0/24
+expect "zebra's route is back" "$(origin 10.41.4.0/24)" = ospf
+write_cfg "routes: [ { prefix: 10.41.4.0/24, blackhole: true } ]"
+check "config reload with a config route on the prefix" fwdctl config reload
+expect "the config route wins" "$(origin 10.41.4.0/24)" = config
+write_cfg
+check "config reload without it" fwdctl config reload
+expect "zebra's route is back after the reload" "$(origin 10.41.4.0/24)" = ospf
+expect "the blackhole of zebra's survived both reloads" "$(origin 10.41.5.0/24)" = static
+
+# -- reconnection: a partial replay; what is not sent again goes after the grace
+send --hold 8 "add 10.41.4.0/24 via 10.41.2.2 proto 188" &
+replay=$!
+check "zebra reconnects" wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j status | $PY -c 'import json,sys; print(json.load(sys.stdin)[\"fpm\"].get(\"connected\", False))')\" = True ]"
+sleep 1
+expect "one route stale during the replay" "$(fpm stale)" -eq 1
+expect "a stale route still forwards meanwhile" "$(origin 10.41.5.0/24)" = static
+check "the stale route goes once the stream is quiet (3 s) after the grace (2 s)" \
+	wait_for 10 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j route list | grep -c 10.41.5.0/24)\" = 0 ]"
+expect "the route sent again stays" "$(origin 10.41.4.0/24)" = ospf
+expect "stale_removed counted" "$(fpm_counter counters stale_removed)" -eq 1
+wait $replay
+
+# -- a new connection replaces a half-open one
+send --hold 20 "add 10.41.6.0/24 blackhole" &
+first=$!
+SMOKE_PIDS+=("$first")
+wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j route list | grep -c 10.41.6.0/24)\" = 1 ]"
+check "a second connection while the first is open is served" \
+	send "add 10.41.7.0/24 blackhole"
+check "its route is in" wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j route list | grep -c 10.41.7.0/24)\" = 1 ]"
+check "the replaced connection is named in status" bash -c "$FWDCTL_BIN -s $SOCK status | grep -q 'replaced by a new connection\\|zebra closed'"
+kill "$first" 2>/dev/null
+
+# -- bulk: a replay of many routes keeps fwdctl prompt
+N=${FPM_BULK:-20000}
+start=$(date +%s.%N)
+send "bulk $N 10.100.0.0 via 10.41.2.2" &
+bulk=$!
+slow=0
+while kill -0 $bulk 2>/dev/null || [ "$(fpm installed)" -lt "$N" ]; do
+	t0=$(date +%s%N)
+	fwdctl status >/dev/null
+	dt=$((($(date +%s%N) - t0) / 1000000))
+	[ $dt -gt "$slow" ] && slow=$dt
+	[ "$(echo "$(date +%s.%N) - $start > 120" | bc)" = 1 ] && break
+	sleep 0.2
+done
+wait $bulk
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+expect "$N routes installed from one replay (${secs} s)" "$(fwdctl -j route list | json_get "sum(1 for r in d['routes'] if r['prefix'].startswith('10.1'))")" -ge "$N"
+expect "fwdctl status answered within 1 s during the replay (slowest ${slow} ms)" "$slow" -lt 1000
+
+smoke_done
