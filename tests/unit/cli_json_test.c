@@ -153,7 +153,14 @@ static void test_nested(void **state)
 	              "{\"version\":\"\",\"uptime_s\":0,\"api_version\":0,\"config_path\":\"\","
 	              "\"lcores\":\"\",\"control_lcore\":0,\"worker_lcores\":[1,2],\"n_ports\":0,"
 	              "\"n_ports_up\":0,\"mempool\":{\"name\":\"\",\"size\":0,\"in_use\":0,"
-	              "\"available\":0},\"pid\":0,\"routes\":0,\"neighbours\":0,\"routes_ip6\":0}");
+	              "\"available\":0},\"pid\":0,\"routes\":0,\"neighbours\":0,\"routes_ip6\":0,"
+	              "\"fpm\":{\"listen\":\"\",\"listening\":false,\"listen_error\":\"\","
+	              "\"connected\":false,\"peer\":\"\",\"connected_since\":0,"
+	              "\"disconnected_at\":0,\"disconnect_reason\":\"\",\"connections\":0,"
+	              "\"frames\":0,\"messages\":0,\"bytes\":0,\"routes\":0,\"installed\":0,"
+	              "\"installed_by_origin\":[],\"groups\":0,\"stale\":0,\"sweep_at\":0,"
+	              "\"shadowed\":0,\"counters\":[],\"errors\":[],\"last_error\":\"\","
+	              "\"last_install_error\":\"\",\"grace_s\":0}}");
 }
 
 static void test_bytes_and_oneof(void **state)
