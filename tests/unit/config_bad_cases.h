@@ -74,6 +74,10 @@ static struct bad_case bad_cases[] = {
 	  "dpdk.args[1]: invalid value '-d': -d (load a driver library) is not supported" },
 	{ "metrics_bad.yaml", 2, 12, "expected A.B.C.D:PORT" },
 	{ "metrics_port.yaml", 2, 12, "control.metrics: invalid value '127.0.0.1:65536'" },
+	{ "fpm_v6.yaml", 2, 8,
+	  "control.fpm: invalid value '::1:2620': expected A.B.C.D:PORT or [X::X]:PORT" },
+	{ "fpm_port.yaml", 2, 8, "control.fpm: invalid value '127.0.0.1:0'" },
+	{ "fpm_grace.yaml", 3, 16, "control.fpm_grace_s: 86401 is out of range (0..86400)" },
 	{ "many_errors.yaml", 2, 46, "ports[0].mtu: 0 is out of range" },
 	/* cross references */
 	{ "dup_port_name.yaml", 3, 13,
