@@ -158,6 +158,66 @@ static void test_parse_line(void **state)
 	assert_int_equal(l3_route_parse_line("2001:db8::/129 via fe80::1", &r, err, 128), -EINVAL);
 }
 
+static struct {
+	unsigned n;
+	struct fwd_prefix p;
+	uint8_t origin;
+} heard;
+
+static void hook(const struct fwd_prefix *p, uint8_t origin)
+{
+	heard.n++;
+	heard.p = *p;
+	heard.origin = origin;
+}
+
+/* A routing daemon's route (FPM) gives way to fwd's own on the same prefix,
+ * and the removed-route hook hears every route that leaves the FIB. */
+static void test_precedence_and_hook(void **state)
+{
+	struct l3_route bgp = { .prefix = { .family = AF_INET, .len = 16, .v4 = IP(10, 1, 0, 0) },
+		                .type = L3_ROUTE_VIA,
+		                .origin = FWD_ORIGIN_BGP,
+		                .replace = true,
+		                .n_nh = 1,
+		                .nh[0] = { { .family = AF_INET, .v4 = IP(10, 0, 0, 2) }, -1 } };
+	struct l3_route own = bgp;
+	struct fwd_prefix conn = { .family = AF_INET, .len = 24, .v4 = IP(10, 0, 0, 0) };
+	struct fwd_prefix local = { .family = AF_INET, .len = 32, .v4 = P0_IP };
+	char err[128];
+
+	(void)state;
+	l3_route_set_removed_hook(hook);
+	memset(&heard, 0, sizeof(heard));
+	assert_int_equal(l3_route_origin(&conn), FWD_ORIGIN_ADDRESS);
+	assert_int_equal(l3_route_origin(&local), FWD_ORIGIN_ADDRESS);
+	assert_int_equal(l3_route_origin(&bgp.prefix), -ENOENT);
+	assert_int_equal(l3_route_add(&bgp, err, sizeof(err)), 0);
+	assert_int_equal(l3_route_origin(&bgp.prefix), FWD_ORIGIN_BGP);
+	assert_int_equal(heard.n, 0);
+	/* fwdctl's add needs no replace over it, and the hook hears bgp's went */
+	own.origin = FWD_ORIGIN_RPC;
+	own.replace = false;
+	own.nh[0].via.v4 = IP(10, 0, 0, 3);
+	assert_int_equal(l3_route_add(&own, err, sizeof(err)), 1);
+	assert_int_equal(l3_route_origin(&bgp.prefix), FWD_ORIGIN_RPC);
+	assert_int_equal(heard.n, 1);
+	assert_int_equal(heard.origin, FWD_ORIGIN_BGP);
+	assert_int_equal(fwd_prefix_cmp(&heard.p, &bgp.prefix), 0);
+	/* but not the other way round, and not fwdctl over fwdctl */
+	bgp.replace = false;
+	assert_int_equal(l3_route_add(&bgp, err, sizeof(err)), -EEXIST);
+	assert_int_equal(l3_route_add(&own, err, sizeof(err)), -EEXIST);
+	assert_int_equal(heard.n, 1);
+	/* a delete is heard with the origin of what went */
+	assert_int_equal(l3_route_del(&bgp.prefix, err, sizeof(err)), 0);
+	assert_int_equal(heard.n, 2);
+	assert_int_equal(heard.origin, FWD_ORIGIN_RPC);
+	assert_int_equal(l3_route_del(&bgp.prefix, err, sizeof(err)), -ESRCH);
+	assert_int_equal(heard.n, 2);
+	l3_route_set_removed_hook(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +226,7 @@ int main(void)
 		HARNESS_TEST(test_gateways),
 		HARNESS_TEST(test_address_removal_prunes),
 		HARNESS_TEST(test_parse_line),
+		HARNESS_TEST(test_precedence_and_hook),
 	};
 
 	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
