@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# FPM: routes from a zebra-like client (fpm_send.py) on control.fpm. They
+# FPM: routes of both families from a zebra-like client (fpm_send.py) on
+# control.fpm. They
 # show with their protocol as origin, traffic follows them, a delete
 # removes; a malformed frame closes the connection with a counted error and
 # the routes stay; fwd's own routes win on the same prefix and a reload
@@ -21,6 +22,10 @@ ns_host h1 v1 10.41.1.2/24 10.41.1.1
 ns_host h2 v2 10.41.2.2/24 10.41.2.1
 ip -n "$(ns h2)" addr add 10.41.3.1/24 dev lo
 ip -n "$(ns h2)" addr add 10.41.4.1/24 dev lo
+ns_ipv6 h1 h2
+ns_host6 h1 v1 2001:db8:41:1::2/64 2001:db8:41:1::1
+ns_host6 h2 v2 2001:db8:41:2::2/64 2001:db8:41:2::1
+ip -n "$(ns h2)" -6 addr add 2001:db8:41:3::1/64 dev lo nodad
 FPM=127.0.0.1:2620
 
 write_cfg() {
@@ -28,8 +33,8 @@ write_cfg() {
 	  fpm: "$FPM"
 	  fpm_grace_s: 2
 	ports:
-	  - { name: p0, device: "net_af_packet0,iface=d1", addresses: [10.41.1.1/24] }
-	  - { name: p1, device: "net_af_packet1,iface=d2", addresses: [10.41.2.1/24] }
+	  - { name: p0, device: "net_af_packet0,iface=d1", addresses: [10.41.1.1/24, "2001:db8:41:1::1/64"] }
+	  - { name: p1, device: "net_af_packet1,iface=d2", addresses: [10.41.2.1/24, "2001:db8:41:2::1/64"] }
 	${1:-}
 	EOF
 }
@@ -63,6 +68,17 @@ check "the route is gone" wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j rou
 ns_exec h1 ping -c 1 -W 1 10.41.3.1 >"$T/unreach" 2>&1
 check "after the delete: net unreachable" grep -q "Destination Net Unreachable" "$T/unreach"
 
+# -- IPv6
+all_preferred() { [ "$(fwdctl -j -6 addr list | json_get "sorted(set(a.get('state','') for a in d['addresses']))")" = "['preferred']" ]; }
+check "fwd's IPv6 addresses are preferred (DAD over)" wait_for 10 all_preferred
+check "zebra sends an IPv6 OSPF route" send "add 2001:db8:41:3::/64 via 2001:db8:41:2::2 proto 188"
+check "it is in with origin ospf" wait_for 5 bash -c "$FWDCTL_BIN -s $SOCK -6 route list | grep -q '^2001:db8:41:3::/64 .*ospf\$'"
+check "h1 reaches 2001:db8:41:3::1 through it" ns_exec h1 ping -6 -c 3 -i 0.2 -W 1 2001:db8:41:3::1
+fails0=$(fpm_counter counters install_failed)
+check "a link-local gateway on an interface fwd does not know" send "add 2001:db8:41:9::/64 via fe80::1 dev 99"
+check "... is refused by the FIB and counted" wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j status | $PY -c 'import json,sys; print([c.get(\"value\", 0) for c in json.load(sys.stdin)[\"fpm\"][\"counters\"] if c[\"name\"]==\"install_failed\"][0])')\" = $((fails0 + 1)) ]"
+check "status names the refused route" bash -c "$FWDCTL_BIN -s $SOCK status | grep -q 'fpm last refused: *2001:db8:41:9::/64'"
+
 # -- a malformed frame closes the connection; what came before stays
 check "a bad frame after a good one: fwd closes the connection" \
 	send --expect-close 5 "add 10.41.4.0/24 via 10.41.2.2 proto 188" bad
@@ -87,16 +103,17 @@ expect "zebra's route is back after the reload" "$(origin 10.41.4.0/24)" = ospf
 expect "the blackhole of zebra's survived both reloads" "$(origin 10.41.5.0/24)" = static
 
 # -- reconnection: a partial replay; what is not sent again goes after the grace
-send --hold 8 "add 10.41.4.0/24 via 10.41.2.2 proto 188" &
+send --hold 8 "add 10.41.4.0/24 via 10.41.2.2 proto 188" \
+	"add 2001:db8:41:3::/64 via 2001:db8:41:2::2 proto 188" &
 replay=$!
 check "zebra reconnects" wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j status | $PY -c 'import json,sys; print(json.load(sys.stdin)[\"fpm\"].get(\"connected\", False))')\" = True ]"
 sleep 1
-expect "one route stale during the replay" "$(fpm stale)" -eq 1
+expect "two routes stale during the replay (one refused by the FIB)" "$(fpm stale)" -eq 2
 expect "a stale route still forwards meanwhile" "$(origin 10.41.5.0/24)" = static
 check "the stale route goes once the stream is quiet (3 s) after the grace (2 s)" \
 	wait_for 10 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j route list | grep -c 10.41.5.0/24)\" = 0 ]"
-expect "the route sent again stays" "$(origin 10.41.4.0/24)" = ospf
-expect "stale_removed counted" "$(fpm_counter counters stale_removed)" -eq 1
+expect "the routes sent again stay" "$(origin 10.41.4.0/24)/$(origin 2001:db8:41:3::/64)" = ospf/ospf
+expect "stale_removed counted" "$(fpm_counter counters stale_removed)" -eq 2
 wait $replay
 
 # -- a new connection replaces a half-open one
