@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # FPM: routes of both families from a zebra-like client (fpm_send.py) on
-# control.fpm. They
-# show with their protocol as origin, traffic follows them, a delete
-# removes; a malformed frame closes the connection with a counted error and
-# the routes stay; fwd's own routes win on the same prefix and a reload
-# leaves zebra's alone; a reconnection with a partial replay removes what
-# was not sent again once the grace is over; a bulk replay keeps the RPC
-# prompt.
+# control.fpm. They show with their protocol as origin, traffic follows
+# them, a delete removes; a malformed frame closes the connection with a
+# counted error and the routes stay; fwd's own routes win on the same
+# prefix and a reload leaves zebra's alone; a reconnection with a partial
+# replay removes what was not sent again once the grace is over; a reload
+# moves the listener; a bulk replay keeps the RPC prompt.
 #
 #   h1 10.41.1.2/24 --- p0 10.41.1.1 [fwd] p1 10.41.2.1 --- h2 10.41.2.2/24
-#                                                         (10.41.3.1/24 and
-#                                                          10.41.4.1/24 on h2's lo)
+#      2001:db8:41:1::2    2001:db8:41:1::1  2001:db8:41:2::1    2001:db8:41:2::2
+#                                         (h2's lo: 10.41.3.1/24, 10.41.4.1/24,
+#                                          2001:db8:41:3::1/64)
 . "$(dirname "$0")/lib.sh"
 
 smoke_init fpm
