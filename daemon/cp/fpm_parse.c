@@ -277,16 +277,38 @@ static int skip(struct fpm_msg *m, enum fpm_ctr c)
 	return 0;
 }
 
-static int route_msg(struct dec *d, uint16_t type, const uint8_t *p, size_t len, struct fpm_msg *m)
+/* The attributes after the rtmsg: destination, next hops, table. */
+static int route_attrs(struct dec *d, const struct rtmsg *rtm, const uint8_t *p, size_t len,
+                       struct fpm_msg *m, uint32_t *table)
 {
+	size_t hdr = NLMSG_ALIGN(sizeof(*rtm));
+	struct attrs a = { p + hdr, len > hdr ? len - hdr : 0 };
 	struct fpm_nh one = { 0 };
-	struct rtmsg rtm;
-	uint32_t table;
 	bool dst = false;
 	const uint8_t *v;
 	uint16_t t;
 	size_t n;
 	int rc;
+
+	while ((rc = attr_next(&a, &t, &v, &n)) == 1)
+		if (route_attr(d, rtm->rtm_family, t, v, n, m, &one, table, &dst) < 0)
+			return -1;
+	if (rc < 0)
+		return fail(d, FPM_ERR_ATTR, "attribute overruns its route message");
+	if (!dst && rtm->rtm_dst_len != 0)
+		return fail(d, FPM_ERR_PREFIX, "prefix length %u without RTA_DST",
+		            rtm->rtm_dst_len);
+	if (!host_bits_clear(&m->prefix))
+		return fail(d, FPM_ERR_PREFIX, "host bits set past the prefix length");
+	if (m->n_nh == 0 && (one.gw.family != 0 || one.ifindex != 0))
+		m->nh[m->n_nh++] = one;
+	return 0;
+}
+
+static int route_msg(struct dec *d, uint16_t type, const uint8_t *p, size_t len, struct fpm_msg *m)
+{
+	struct rtmsg rtm;
+	uint32_t table;
 
 	if (len < sizeof(rtm))
 		return fail(d, FPM_ERR_NL_LEN, "route message of %zu bytes", len);
@@ -299,18 +321,9 @@ static int route_msg(struct dec *d, uint16_t type, const uint8_t *p, size_t len,
 	m->prefix.len = rtm.rtm_dst_len;
 	if (rtm.rtm_dst_len > (rtm.rtm_family == AF_INET ? 32 : 128))
 		return fail(d, FPM_ERR_PREFIX, "prefix length %u", rtm.rtm_dst_len);
-	table = rtm.rtm_table;
-	struct attrs a = { p + NLMSG_ALIGN(sizeof(rtm)),
-		           len > NLMSG_ALIGN(sizeof(rtm)) ? len - NLMSG_ALIGN(sizeof(rtm)) : 0 };
-	while ((rc = attr_next(&a, &t, &v, &n)) == 1)
-		if (route_attr(d, rtm.rtm_family, t, v, n, m, &one, &table, &dst) < 0)
-			return -1;
-	if (rc < 0)
-		return fail(d, FPM_ERR_ATTR, "attribute overruns its route message");
-	if (!dst && rtm.rtm_dst_len != 0)
-		return fail(d, FPM_ERR_PREFIX, "prefix length %u without RTA_DST", rtm.rtm_dst_len);
-	if (!host_bits_clear(&m->prefix))
-		return fail(d, FPM_ERR_PREFIX, "host bits set past the prefix length");
+	table = rtm.rtm_table; /* RTA_TABLE, when given, overrides it */
+	if (route_attrs(d, &rtm, p, len, m, &table) < 0)
+		return -1;
 	m->origin = fpm_origin_of_proto(rtm.rtm_protocol);
 	if (table != RT_TABLE_MAIN)
 		return skip(m, FPM_C_SKIP_TABLE);
@@ -320,8 +333,6 @@ static int route_msg(struct dec *d, uint16_t type, const uint8_t *p, size_t len,
 	}
 	if (route_type(rtm.rtm_type, &m->type) < 0)
 		return skip(m, FPM_C_SKIP_TYPE);
-	if (m->n_nh == 0 && (one.gw.family != 0 || one.ifindex != 0))
-		m->nh[m->n_nh++] = one;
 	m->kind = FPM_MSG_ROUTE_ADD;
 	return 0;
 }

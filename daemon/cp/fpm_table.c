@@ -454,8 +454,7 @@ void fpm_table_removed(const struct fwd_prefix *p, uint8_t origin)
 	if (self || (e = fpm_map_get(&routes, &k)) == NULL)
 		return;
 	if (!fwd_origin_is_fpm((enum fwd_origin)origin)) {
-		if (e->state != ST_INSTALLED)
-			install(e); /* fwd's route went away: zebra's comes back */
+		install(e); /* fwd's route went away: zebra's comes back */
 		return;
 	}
 	/* Ours went: replaced by a fwd route, or deleted by fwdctl. */
