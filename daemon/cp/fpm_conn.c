@@ -49,14 +49,6 @@ static struct bufferevent *conn;
 static struct event *more;  /* parse on: the input still holds frames */
 static struct event *ticks; /* the sweep's clock */
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* "A.B.C.D:PORT" or "[X::X]:PORT" into sa: 0 or -EINVAL. */
 static int addr_parse(const char *s, struct sockaddr_storage *sa, socklen_t *len)
 {
@@ -153,41 +145,50 @@ static bool frame(struct evbuffer *in, size_t len)
 	return true;
 }
 
-/* Parse what has arrived, for one slice of time; the rest on the next turn. */
-static void parse_some(void)
+/* Whole frames that have arrived, until deadline: true when it stopped
+ * with work or a whole frame left for the next turn. */
+static bool parse_frames(uint64_t deadline)
 {
-	uint64_t t0 = now_ns();
-	struct evbuffer *in;
-	uint8_t hdr[FPM_HDR_LEN];
 	enum fpm_err e = FPM_ERR_MAX;
+	uint8_t hdr[FPM_HDR_LEN];
+	struct evbuffer *in;
 	int len;
 
-	if (conn == NULL)
-		return;
-	in = bufferevent_get_input(conn);
-	while (evbuffer_get_length(in) >= FPM_HDR_LEN) {
-		if (now_ns() - t0 > SLICE_NS) {
-			event_active(more, 0, 0);
-			break;
-		}
+	while (conn != NULL) { /* a bad frame closes it */
+		in = bufferevent_get_input(conn);
+		if (evbuffer_get_length(in) < FPM_HDR_LEN)
+			return false;
 		evbuffer_copyout(in, hdr, sizeof(hdr));
 		if ((len = fpm_frame_len(hdr, &e)) < 0) {
 			refuse(e, "bad FPM header");
-			return;
+			return false;
 		}
 		if (evbuffer_get_length(in) < (size_t)len)
-			break;
-		fpm_session.last_frame_ns = now_ns();
-		if (!frame(in, (size_t)len))
-			return;
+			return false;
+		if (fpm_now_ns() >= deadline)
+			return true;
+		fpm_session.last_frame_ns = fpm_now_ns();
+		if (frame(in, (size_t)len) && fpm_table_work(deadline))
+			return true; /* a group change left work: it goes first */
 	}
+	return false;
+}
+
+/* One slice of the loop's time: queued work (routes of a changed group, a
+ * sweep), then frames; what is left goes on at the next turn. */
+static void work_some(void)
+{
+	uint64_t deadline = fpm_now_ns() + SLICE_NS;
+
+	if (fpm_table_work(deadline) || parse_frames(deadline))
+		event_active(more, 0, 0);
 }
 
 static void on_read(struct bufferevent *bev, void *arg)
 {
 	(void)bev;
 	(void)arg;
-	parse_some();
+	work_some();
 }
 
 static void on_more(evutil_socket_t fd, short what, void *arg)
@@ -195,7 +196,7 @@ static void on_more(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	(void)arg;
-	parse_some();
+	work_some();
 }
 
 static void on_event(struct bufferevent *bev, short what, void *arg)
@@ -231,7 +232,7 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
 	fpm_session.connected = true;
 	fpm_session.connections++;
 	fpm_session.connected_since = time(NULL);
-	fpm_session.up_ns = fpm_session.last_frame_ns = now_ns();
+	fpm_session.up_ns = fpm_session.last_frame_ns = fpm_now_ns();
 	fpm_table_mark_stale();
 	fpm_session.sweep_pending = fpm_stats.stale > 0 || fpm_stats.groups > 0;
 	LOG(NOTICE, "FPM connection from %s; %" PRIu64 " routes of the last one are stale",
@@ -249,11 +250,14 @@ uint64_t fpm_sweep_due_ns(void)
 static void on_tick(void *arg)
 {
 	(void)arg;
-	if (!fpm_session.connected || !fpm_session.sweep_pending || now_ns() < fpm_sweep_due_ns())
+	if (!fpm_session.connected || !fpm_session.sweep_pending ||
+	    fpm_now_ns() < fpm_sweep_due_ns())
 		return;
 	fpm_session.sweep_pending = false;
-	unsigned n = fpm_table_sweep();
-	LOG(NOTICE, "FPM replay from %s over: %u stale routes removed", fpm_session.peer, n);
+	LOG(NOTICE, "FPM replay from %s over: removing %" PRIu64 " stale routes", fpm_session.peer,
+	    fpm_stats.stale);
+	fpm_table_sweep_start();
+	work_some();
 }
 
 static void listener_close(void)

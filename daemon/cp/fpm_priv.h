@@ -161,8 +161,14 @@ void fpm_table_set_ops(const struct fpm_fib_ops *ops); /* NULL: l3's */
 void fpm_table_apply(const struct fpm_msg *m, void *arg);
 /* A new connection: everything known now is stale until sent again. */
 void fpm_table_mark_stale(void);
-/* Remove what is still stale (routes, then groups); returns routes removed. */
+/* Queue the removal of what is still stale (routes, then next-hop objects). */
+void fpm_table_sweep_start(void);
+/* Do queued work (routes placed again after their group changed, a sweep)
+ * until deadline_ns (fpm_now_ns); true when some is left for later. */
+bool fpm_table_work(uint64_t deadline_ns);
+/* Sweep at once, all of it (tests); returns the routes removed. */
 unsigned fpm_table_sweep(void);
+uint64_t fpm_now_ns(void); /* CLOCK_MONOTONIC */
 /* A route of fwd's own at p went away (origin non-FPM) or one of ours was
  * taken out of the FIB by someone else (origin FPM): the l3 hook. */
 void fpm_table_removed(const struct fwd_prefix *p, uint8_t origin);

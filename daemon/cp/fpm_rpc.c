@@ -7,6 +7,27 @@
 #include "cp/fpm.h"
 #include "cp/fpm_priv.h"
 
+const char *const fpm_ctr_names[FPM_C_MAX] = {
+	[FPM_C_FRAMES] = "frames",
+	[FPM_C_MESSAGES] = "messages",
+	[FPM_C_ROUTE_ADD] = "route_add",
+	[FPM_C_ROUTE_DEL] = "route_del",
+	[FPM_C_NH_ADD] = "nexthop_add",
+	[FPM_C_NH_DEL] = "nexthop_del",
+	[FPM_C_SKIP_MSG] = "skipped_message_type",
+	[FPM_C_SKIP_TABLE] = "skipped_table",
+	[FPM_C_SKIP_TYPE] = "skipped_route_type",
+	[FPM_C_SKIP_FAMILY] = "skipped_family",
+	[FPM_C_CONNECTED] = "connected_echo",
+	[FPM_C_NO_DEV] = "no_device",
+	[FPM_C_NHG_UNKNOWN] = "nexthop_unknown",
+	[FPM_C_GW_FAMILY] = "gateway_family",
+	[FPM_C_ECMP_TRUNC] = "ecmp_truncated",
+	[FPM_C_INSTALL_FAIL] = "install_failed",
+	[FPM_C_DEL_UNKNOWN] = "delete_unknown",
+	[FPM_C_STALE_SWEPT] = "stale_removed",
+};
+
 static Fwd__FpmCount **counts(struct fwd_rpc_call *call, const char *const *names,
                               const uint64_t *v, unsigned n, size_t *out_n, bool nonzero)
 {

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cp/fpm_map.h"
 #include "cp/fpm_priv.h"
@@ -57,27 +58,6 @@ struct fpm_obj {
 };
 
 struct fpm_stats fpm_stats;
-
-const char *const fpm_ctr_names[FPM_C_MAX] = {
-	[FPM_C_FRAMES] = "frames",
-	[FPM_C_MESSAGES] = "messages",
-	[FPM_C_ROUTE_ADD] = "route_add",
-	[FPM_C_ROUTE_DEL] = "route_del",
-	[FPM_C_NH_ADD] = "nexthop_add",
-	[FPM_C_NH_DEL] = "nexthop_del",
-	[FPM_C_SKIP_MSG] = "skipped_message_type",
-	[FPM_C_SKIP_TABLE] = "skipped_table",
-	[FPM_C_SKIP_TYPE] = "skipped_route_type",
-	[FPM_C_SKIP_FAMILY] = "skipped_family",
-	[FPM_C_CONNECTED] = "connected_echo",
-	[FPM_C_NO_DEV] = "no_device",
-	[FPM_C_NHG_UNKNOWN] = "nexthop_unknown",
-	[FPM_C_GW_FAMILY] = "gateway_family",
-	[FPM_C_ECMP_TRUNC] = "ecmp_truncated",
-	[FPM_C_INSTALL_FAIL] = "install_failed",
-	[FPM_C_DEL_UNKNOWN] = "delete_unknown",
-	[FPM_C_STALE_SWEPT] = "stale_removed",
-};
 
 static struct fpm_map routes = { .key_off = 0, .key_len = sizeof(struct rkey) };
 static struct fpm_map objs = { .key_off = 0, .key_len = sizeof(uint32_t) };
@@ -319,14 +299,42 @@ static bool uses(const struct fpm_route *e, uint32_t id)
 	return false;
 }
 
+/* Work left for later turns of the loop (a group many routes use changed,
+ * a sweep): prefixes, looked up again when their turn comes. */
+enum { WORK_PLACE, WORK_SWEEP };
+
+struct work {
+	struct rkey key;
+	uint8_t op;
+};
+
+static struct work *queue;
+static size_t q_head, q_len, q_cap;
+static bool sweep_objs; /* a sweep is queued: stale objects go after its routes */
+
+static void queue_push(const struct rkey *k, uint8_t op)
+{
+	if (q_len == q_cap) {
+		size_t cap = q_cap ? q_cap * 2 : 1024;
+		struct work *q = realloc(queue, cap * sizeof(*q));
+		if (q == NULL) {
+			fpm_stats.ctr[FPM_C_INSTALL_FAIL]++;
+			return;
+		}
+		queue = q;
+		q_cap = cap;
+	}
+	queue[q_len++] = (struct work){ *k, op };
+}
+
 /* Place again every route that uses id (after it changed or went away). */
 static void reinstall_users(uint32_t id)
 {
 	struct fpm_route *e;
 
 	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;)
-		if (uses(e, id) && e->state != ST_SHADOWED && e->state != ST_CONNECTED)
-			install(e);
+		if (uses(e, id))
+			queue_push(&e->key, WORK_PLACE);
 }
 
 static void obj_set(const struct fpm_msg *m)
@@ -413,37 +421,78 @@ void fpm_table_mark_stale(void)
 	}
 	for (size_t i = 0; (o = fpm_map_next(&objs, &i)) != NULL;)
 		o->stale = true;
+	/* a sweep still under way was the last connection's: this one has its grace */
+	size_t keep = q_head;
+	for (size_t i = q_head; i < q_len; i++)
+		if (queue[i].op != WORK_SWEEP)
+			queue[keep++] = queue[i];
+	q_len = keep;
+	sweep_objs = false;
 }
 
-/* Collect up to max stale entries of map m (stale flag at off). */
-static size_t collect(const struct fpm_map *m, size_t off, void **out, size_t max)
+uint64_t fpm_now_ns(void)
 {
-	size_t n = 0;
-	void *x;
+	struct timespec t;
 
-	for (size_t i = 0; n < max && (x = fpm_map_next(m, &i)) != NULL;)
-		if (*((const bool *)((const char *)x + off)))
-			out[n++] = x;
-	return n;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+void fpm_table_sweep_start(void)
+{
+	struct fpm_route *e;
+
+	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;)
+		if (e->stale)
+			queue_push(&e->key, WORK_SWEEP);
+	sweep_objs = true;
+}
+
+static void sweep_objects(void)
+{
+	struct fpm_obj *o;
+	size_t i = 0;
+
+	/* deleting shifts later slots back: look at slot i again after one */
+	while ((o = fpm_map_next(&objs, &i)) != NULL)
+		if (o->stale) {
+			fpm_map_del(&objs, o);
+			free(o);
+			i = i > 0 ? i - 1 : 0;
+		}
+	fpm_stats.groups = objs.n;
+	sweep_objs = false;
+}
+
+bool fpm_table_work(uint64_t deadline_ns)
+{
+	for (unsigned n = 0; q_head < q_len; n++) {
+		if ((n & 63) == 63 && fpm_now_ns() > deadline_ns)
+			return true;
+		const struct work *w = &queue[q_head++];
+		struct fpm_route *e = fpm_map_get(&routes, &w->key);
+		if (e == NULL)
+			continue;
+		if (w->op == WORK_PLACE) {
+			install(e);
+		} else if (e->stale) {
+			route_remove(e);
+			fpm_stats.ctr[FPM_C_STALE_SWEPT]++;
+		}
+	}
+	q_head = q_len = 0;
+	if (sweep_objs)
+		sweep_objects();
+	return false;
 }
 
 unsigned fpm_table_sweep(void)
 {
-	void *batch[256];
-	unsigned swept = 0;
-	size_t n;
+	uint64_t before = fpm_stats.ctr[FPM_C_STALE_SWEPT];
 
-	while ((n = collect(&routes, offsetof(struct fpm_route, stale), batch, 256)) > 0)
-		for (size_t i = 0; i < n; i++, swept++)
-			route_remove(batch[i]);
-	while ((n = collect(&objs, offsetof(struct fpm_obj, stale), batch, 256)) > 0)
-		for (size_t i = 0; i < n; i++) {
-			fpm_map_del(&objs, batch[i]);
-			free(batch[i]);
-		}
-	fpm_stats.groups = objs.n;
-	fpm_stats.ctr[FPM_C_STALE_SWEPT] += swept;
-	return swept;
+	fpm_table_sweep_start();
+	fpm_table_work(UINT64_MAX);
+	return (unsigned)(fpm_stats.ctr[FPM_C_STALE_SWEPT] - before);
 }
 
 void fpm_table_removed(const struct fwd_prefix *p, uint8_t origin)
@@ -474,6 +523,10 @@ void fpm_table_clear(void)
 		free(x);
 	fpm_map_free(&routes);
 	fpm_map_free(&objs);
+	free(queue);
+	queue = NULL;
+	q_head = q_len = q_cap = 0;
+	sweep_objs = false;
 	waiting = 0;
 	memset(&fpm_stats, 0, sizeof(fpm_stats));
 }

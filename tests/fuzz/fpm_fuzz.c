@@ -34,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break; /* the connection closes; what came before stays */
 		off += (size_t)len;
 	}
+	fpm_table_work(UINT64_MAX);
 	if (fpm_stats.installed > fpm_stats.routes || fpm_stats.shadowed > fpm_stats.routes)
 		abort();
 	fpm_table_mark_stale();

@@ -275,8 +275,10 @@ static int feed(struct buf *b, enum fpm_err *e)
 	if (len < 0)
 		return -1;
 	assert_int_equal((size_t)len, b->len);
-	return fpm_frame_parse(b->b + FPM_HDR_LEN, b->len - FPM_HDR_LEN, fpm_table_apply, NULL,
-	                       e ? e : &dummy, why, sizeof(why));
+	int rc = fpm_frame_parse(b->b + FPM_HDR_LEN, b->len - FPM_HDR_LEN, fpm_table_apply, NULL,
+	                         e ? e : &dummy, why, sizeof(why));
+	assert_false(fpm_table_work(UINT64_MAX)); /* what a group change queued */
+	return rc;
 }
 
 static void add_route(const char *prefix, const char *gw, uint32_t oif, uint8_t proto)
@@ -509,6 +511,43 @@ static void test_nexthop_groups(void **state)
 	assert_int_equal(feed(&b, NULL), 1);
 	assert_null(fib_get("198.51.103.0/24"));
 	assert_int_equal(fpm_stats.ctr[FPM_C_NH_DEL], 1);
+}
+
+/* A group that many routes use changes: they are placed again in slices
+ * of the loop's time, not all in the frame's turn. */
+static void test_group_change_in_slices(void **state)
+{
+	static struct buf b;
+	static const uint32_t one[] = { 1 }, two[] = { 2 };
+	char frame[4 + 65536];
+	enum fpm_err e = FPM_ERR_MAX;
+	char p[32], why[100];
+
+	(void)state;
+	frame_begin(&b);
+	nexthop(&b, 1, "10.0.0.2", 10);
+	nexthop(&b, 2, "10.0.0.3", 10);
+	group(&b, 100, one, 1);
+	for (int i = 0; i < 200; i++) {
+		snprintf(p, sizeof(p), "10.%d.%d.0/24", 100 + i / 256, i % 256);
+		route_nhid(&b, p, 100);
+	}
+	assert_int_equal(feed(&b, NULL), 203);
+	assert_int_equal(fpm_stats.installed, 200);
+	frame_begin(&b);
+	group(&b, 100, two, 1);
+	frame_end(&b);
+	memcpy(frame, b.b, b.len);
+	unsigned adds = n_adds;
+	assert_int_equal(fpm_frame_parse((uint8_t *)frame + 4, b.len - 4, fpm_table_apply, NULL, &e,
+	                                 why, sizeof(why)),
+	                 1);
+	assert_int_equal(n_adds, adds); /* queued, not done */
+	assert_true(fpm_table_work(0)); /* a deadline already past: one batch */
+	assert_true(n_adds > adds && n_adds < adds + 200);
+	assert_false(fpm_table_work(UINT64_MAX));
+	assert_int_equal(n_adds, adds + 200);
+	assert_int_equal(fib_get("10.100.7.0/24")->nh[0].via.v4, 0x0a000003);
 }
 
 static void test_del_and_new_in_one_frame(void **state)
@@ -846,7 +885,7 @@ static void test_refusals(void **state)
 static void test_bad_headers(void **state)
 {
 	uint8_t h[4];
-	enum fpm_err e;
+	enum fpm_err e = FPM_ERR_MAX;
 
 	(void)state;
 	memcpy(h, "\x02\x01\x00\x10", 4);
@@ -988,6 +1027,35 @@ static void test_stale_sweep(void **state)
 	assert_int_equal(fpm_stats.ctr[FPM_C_STALE_SWEPT], 2);
 }
 
+/* A sweep goes in slices; a connection that comes meanwhile stops it (its
+ * own replay has a grace of its own). */
+static void test_sweep_in_slices(void **state)
+{
+	static struct buf b;
+	char p[32];
+
+	(void)state;
+	frame_begin(&b);
+	for (int i = 0; i < 300; i++) {
+		snprintf(p, sizeof(p), "10.%d.%d.0/24", 100 + i / 256, i % 256);
+		route_begin(&b, RTM_NEWROUTE, p, 186, RTN_UNICAST);
+		attr_ip(&b, RTA_GATEWAY, "10.0.0.2");
+		msg_end(&b);
+	}
+	assert_int_equal(feed(&b, NULL), 300);
+	fpm_table_mark_stale();
+	fpm_table_sweep_start();
+	assert_true(fpm_table_work(0));
+	assert_true(fpm_stats.routes > 0 && fpm_stats.routes < 300);
+	uint64_t left = fpm_stats.routes;
+	fpm_table_mark_stale(); /* zebra reconnects */
+	assert_false(fpm_table_work(UINT64_MAX));
+	assert_int_equal(fpm_stats.routes, left);
+	assert_int_equal(fpm_stats.stale, left);
+	assert_int_equal(fpm_table_sweep(), left);
+	assert_int_equal(n_fib, 0);
+}
+
 /* The end of a replay: quiet for 3 s, not before the grace. */
 static void test_sweep_clock(void **state)
 {
@@ -1056,6 +1124,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_route_v6_link_local, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multipath, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nexthop_groups, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_group_change_in_slices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_del_and_new_in_one_frame, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_types_tables_skips, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_origins, setup, teardown),
@@ -1066,6 +1135,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_connected_echo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_install_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_sweep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sweep_in_slices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_captured_streams, setup, teardown),
 	};
