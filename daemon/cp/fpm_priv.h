@@ -159,9 +159,11 @@ extern struct fpm_stats fpm_stats;
 void fpm_table_set_ops(const struct fpm_fib_ops *ops); /* NULL: l3's */
 /* Apply one decoded message. */
 void fpm_table_apply(const struct fpm_msg *m, void *arg);
-/* A new connection: everything known now is stale until sent again. */
+/* A new connection: every route known now is stale until sent again, with
+ * its next hops written out; next-hop objects are the old connection's ids
+ * and are forgotten (zebra sends its own again before its routes). */
 void fpm_table_mark_stale(void);
-/* Queue the removal of what is still stale (routes, then next-hop objects). */
+/* Queue the removal of the routes still stale. */
 void fpm_table_sweep_start(void);
 /* Do queued work (routes placed again after their group changed, a sweep)
  * until deadline_ns (fpm_now_ns); true when some is left for later. */

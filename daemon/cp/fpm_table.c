@@ -10,8 +10,11 @@
  *     tells, fpm_table_removed);
  *   - the connected subnets and addresses of fwd's ports, which zebra
  *     learns from the TAP interfaces and echoes back, are never installed;
- *   - after a reconnection everything is stale until zebra sends it again,
- *     and what is still stale at the end of the replay is removed.
+ *   - after a reconnection every route is stale until zebra sends it again,
+ *     and what is still stale at the end of the replay is removed. Next-hop
+ *     ids are the connection's own (a restarted zebra numbers its objects
+ *     anew): a stale route keeps the next hops its id stood for, written
+ *     out, and the objects themselves are forgotten.
  *
  * The table only ever removes from the FIB a route of an FPM origin, so it
  * never takes away one of fwd's. Control thread only.
@@ -51,7 +54,7 @@ struct fpm_route {
 
 struct fpm_obj {
 	uint32_t id; /* first: the map's key */
-	bool blackhole, stale;
+	bool blackhole;
 	unsigned n_grp; /* > 0: a group of these ids */
 	struct fpm_grp grp[FWD_ECMP_MAX];
 	struct fpm_nh nh; /* a single next hop (n_grp 0, not blackhole) */
@@ -310,7 +313,6 @@ struct work {
 
 static struct work *queue;
 static size_t q_head, q_len, q_cap;
-static bool sweep_objs; /* a sweep is queued: stale objects go after its routes */
 
 static void queue_push(const struct rkey *k, uint8_t op)
 {
@@ -351,7 +353,6 @@ static void obj_set(const struct fpm_msg *m)
 		}
 		fpm_stats.groups = objs.n;
 	}
-	o->stale = false;
 	o->blackhole = m->blackhole;
 	o->n_grp = m->n_grp;
 	memcpy(o->grp, m->grp, sizeof(o->grp));
@@ -409,25 +410,59 @@ void fpm_table_apply(const struct fpm_msg *m, void *arg)
 	}
 }
 
+/* Write out the next hops route e's id stands for, so that it no longer
+ * depends on ids (a new connection's ids mean other things). */
+static void freeze(struct fpm_route *e)
+{
+	const struct fpm_obj *o = fpm_map_get(&objs, &e->nh_id), *m;
+	struct fpm_nh nh[FWD_ECMP_MAX];
+	unsigned n = 0;
+
+	if (e->nh_id == 0)
+		return;
+	e->nh_id = 0;
+	if (o != NULL && o->blackhole && e->type == L3_ROUTE_VIA)
+		e->type = L3_ROUTE_BLACKHOLE;
+	if (o != NULL && o->n_grp == 0 && !o->blackhole)
+		nh[n++] = o->nh;
+	for (unsigned i = 0; o != NULL && i < o->n_grp; i++)
+		if ((m = fpm_map_get(&objs, &o->grp[i].id)) != NULL && m->n_grp == 0 &&
+		    !m->blackhole && n < FWD_ECMP_MAX)
+			nh[n++] = m->nh;
+	free(e->nh);
+	e->nh = n > 0 ? malloc(n * sizeof(*nh)) : NULL;
+	e->n_nh = e->nh != NULL ? n : 0;
+	if (e->nh != NULL)
+		memcpy(e->nh, nh, n * sizeof(*nh));
+}
+
+static void objs_clear(void)
+{
+	struct fpm_obj *o;
+
+	for (size_t i = 0; (o = fpm_map_next(&objs, &i)) != NULL;)
+		free(o);
+	fpm_map_free(&objs);
+	fpm_stats.groups = 0;
+}
+
 void fpm_table_mark_stale(void)
 {
 	struct fpm_route *e;
-	struct fpm_obj *o;
 
 	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;) {
 		account(e, -1);
+		freeze(e);
 		e->stale = true;
 		account(e, 1);
 	}
-	for (size_t i = 0; (o = fpm_map_next(&objs, &i)) != NULL;)
-		o->stale = true;
+	objs_clear();
 	/* a sweep still under way was the last connection's: this one has its grace */
 	size_t keep = q_head;
 	for (size_t i = q_head; i < q_len; i++)
 		if (queue[i].op != WORK_SWEEP)
 			queue[keep++] = queue[i];
 	q_len = keep;
-	sweep_objs = false;
 }
 
 uint64_t fpm_now_ns(void)
@@ -445,23 +480,6 @@ void fpm_table_sweep_start(void)
 	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;)
 		if (e->stale)
 			queue_push(&e->key, WORK_SWEEP);
-	sweep_objs = true;
-}
-
-static void sweep_objects(void)
-{
-	struct fpm_obj *o;
-	size_t i = 0;
-
-	/* deleting shifts later slots back: look at slot i again after one */
-	while ((o = fpm_map_next(&objs, &i)) != NULL)
-		if (o->stale) {
-			fpm_map_del(&objs, o);
-			free(o);
-			i = i > 0 ? i - 1 : 0;
-		}
-	fpm_stats.groups = objs.n;
-	sweep_objs = false;
 }
 
 bool fpm_table_work(uint64_t deadline_ns)
@@ -481,8 +499,6 @@ bool fpm_table_work(uint64_t deadline_ns)
 		}
 	}
 	q_head = q_len = 0;
-	if (sweep_objs)
-		sweep_objects();
 	return false;
 }
 
@@ -519,14 +535,11 @@ void fpm_table_clear(void)
 
 	for (size_t i = 0; (x = fpm_map_next(&routes, &i)) != NULL;)
 		route_free(x);
-	for (size_t i = 0; (x = fpm_map_next(&objs, &i)) != NULL;)
-		free(x);
+	objs_clear();
 	fpm_map_free(&routes);
-	fpm_map_free(&objs);
 	free(queue);
 	queue = NULL;
 	q_head = q_len = q_cap = 0;
-	sweep_objs = false;
 	waiting = 0;
 	memset(&fpm_stats, 0, sizeof(fpm_stats));
 }

@@ -1027,6 +1027,54 @@ static void test_stale_sweep(void **state)
 	assert_int_equal(fpm_stats.ctr[FPM_C_STALE_SWEPT], 2);
 }
 
+/* A restarted zebra numbers its next-hop objects anew, and sends them before
+ * its routes (as FRR 8.4 does): an id of the old connection that now means
+ * another next hop must not move the stale routes that used it. */
+static void test_reconnect_reuses_ids(void **state)
+{
+	static struct buf b;
+	static const uint32_t pair[] = { 12, 14 };
+
+	(void)state;
+	frame_begin(&b);
+	nexthop(&b, 15, "2001:db8:41:2::2", 4);
+	nexthop(&b, 12, "10.0.0.2", 10);
+	nexthop(&b, 14, "10.0.0.3", 10);
+	group(&b, 13, pair, 2);
+	route_nhid(&b, "2001:db8:50::/48", 15);
+	route_nhid(&b, "10.52.0.0/16", 13);
+	assert_int_equal(feed(&b, NULL), 6);
+	assert_int_equal(fib_get("10.52.0.0/16")->n_nh, 2);
+
+	fpm_table_mark_stale();
+	assert_int_equal(fpm_stats.groups, 0);
+	unsigned adds = n_adds;
+	frame_begin(&b);
+	group(&b, 16, pair, 2);          /* before its members, as zebra does */
+	nexthop(&b, 15, "10.0.0.2", 10); /* 15 is IPv4 now */
+	nexthop(&b, 13, "10.0.0.9", 10); /* 13 is no group any more */
+	assert_int_equal(feed(&b, NULL), 3);
+	frame_begin(&b);
+	nexthop(&b, 15, "10.0.0.4", 10); /* and changes */
+	assert_int_equal(feed(&b, NULL), 1);
+	assert_int_equal(n_adds, adds); /* the stale routes stay as they were */
+	assert_int_equal(fpm_stats.ctr[FPM_C_GW_FAMILY], 0);
+	const struct l3_route *r = fib_get("2001:db8:50::/48");
+	assert_non_null(r);
+	assert_int_equal(r->nh[0].via.family, AF_INET6);
+	assert_int_equal(fib_get("10.52.0.0/16")->n_nh, 2);
+
+	/* the routes come again with the new ids; the one not sent goes */
+	frame_begin(&b);
+	nexthop(&b, 18, "2001:db8:41:2::2", 4);
+	route_nhid(&b, "2001:db8:50::/48", 18);
+	assert_int_equal(feed(&b, NULL), 2);
+	assert_int_equal(fpm_stats.stale, 1);
+	assert_int_equal(fpm_table_sweep(), 1);
+	assert_null(fib_get("10.52.0.0/16"));
+	assert_non_null(fib_get("2001:db8:50::/48"));
+}
+
 /* A sweep goes in slices; a connection that comes meanwhile stops it (its
  * own replay has a grace of its own). */
 static void test_sweep_in_slices(void **state)
@@ -1135,6 +1183,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_connected_echo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_install_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_sweep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reconnect_reuses_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_in_slices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_captured_streams, setup, teardown),
