@@ -1122,47 +1122,115 @@ static void test_sweep_clock(void **state)
 	memset(&fpm_session, 0, sizeof(fpm_session));
 }
 
-/* Streams of real zebra (FRR 8.4) captured in tests/data/fpm/ (*.bin): each
- * is a sequence of FPM frames that must all parse. */
+/* Every frame of a captured stream through the parser; fn NULL only checks.
+ * Returns the frames, or -1 when path cannot be read. */
+static int feed_file(const char *path, void (*fn)(const struct fpm_msg *m, void *arg))
+{
+	static uint8_t data[1 << 22];
+	FILE *f = fopen(path, "rb");
+	int frames = 0;
+	size_t len;
+
+	if (f == NULL)
+		return -1;
+	len = fread(data, 1, sizeof(data), f);
+	fclose(f);
+	for (size_t off = 0; off + FPM_HDR_LEN <= len; frames++) {
+		enum fpm_err e = FPM_ERR_MAX;
+		char why[200] = "";
+		int fl = fpm_frame_len(data + off, &e);
+		assert_true(fl > 0);
+		assert_true(off + (size_t)fl <= len);
+		if (fpm_frame_parse(data + off + FPM_HDR_LEN, (size_t)fl - FPM_HDR_LEN, fn, NULL,
+		                    &e, why, sizeof(why)) < 0)
+			fail_msg("%s at %zu: %s", path, off, why);
+		off += (size_t)fl;
+	}
+	assert_false(fpm_table_work(UINT64_MAX));
+	return frames;
+}
+
+/* Streams of real zebra (FRR 8.4) in tests/unit/data/fpm/ and, captured by
+ * the FRR end-to-end work, tests/data/fpm/ (*.bin): each is a sequence of
+ * FPM frames that must all parse. */
 static void test_captured_streams(void **state)
 {
-	const char *dir = getenv("SRCDIR") ? getenv("SRCDIR") : ".";
+	static const char *const dirs[] = { "tests/unit/data/fpm", "tests/data/fpm" };
+	const char *src = getenv("SRCDIR") ? getenv("SRCDIR") : ".";
 	char path[512];
-	struct dirent *d;
 	unsigned files = 0;
-	DIR *dp;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/tests/data/fpm", dir);
-	if ((dp = opendir(path)) == NULL) {
-		print_message("no %s: skipped\n", path);
-		return;
-	}
-	while ((d = readdir(dp)) != NULL) {
-		size_t n = strlen(d->d_name);
-		if (n < 5 || strcmp(d->d_name + n - 4, ".bin") != 0)
+	for (unsigned k = 0; k < 2; k++) {
+		struct dirent *d;
+		DIR *dp;
+		snprintf(path, sizeof(path), "%s/%s", src, dirs[k]);
+		if ((dp = opendir(path)) == NULL)
 			continue;
-		snprintf(path, sizeof(path), "%s/tests/data/fpm/%s", dir, d->d_name);
-		FILE *f = fopen(path, "rb");
-		assert_non_null(f);
-		static uint8_t data[1 << 22];
-		size_t len = fread(data, 1, sizeof(data), f);
-		fclose(f);
-		for (size_t off = 0; off + FPM_HDR_LEN <= len;) {
-			enum fpm_err e;
-			char why[200] = "";
-			int fl = fpm_frame_len(data + off, &e);
-			assert_true(fl > 0);
-			assert_true(off + (size_t)fl <= len);
-			if (fpm_frame_parse(data + off + FPM_HDR_LEN, (size_t)fl - FPM_HDR_LEN,
-			                    NULL, NULL, &e, why, sizeof(why)) < 0)
-				fail_msg("%s at %zu: %s", d->d_name, off, why);
-			off += (size_t)fl;
+		while ((d = readdir(dp)) != NULL) {
+			size_t n = strlen(d->d_name);
+			if (n < 5 || strcmp(d->d_name + n - 4, ".bin") != 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/%s", src, dirs[k], d->d_name);
+			assert_true(feed_file(path, NULL) > 0);
+			files++;
 		}
-		files++;
+		closedir(dp);
 	}
-	closedir(dp);
 	print_message("%u captured streams parsed\n", files);
+	assert_true(files >= 2);
+}
+
+static void assert_via(const char *prefix, unsigned i, const char *gw)
+{
+	const struct l3_route *r = fib_get(prefix);
+	struct fwd_ip ip;
+
+	assert_non_null(r);
+	assert_int_equal(r->type, L3_ROUTE_VIA);
+	assert_true(i < r->n_nh);
+	assert_int_equal(fwd_ip_parse(gw, &ip), 0);
+	assert_true(fwd_ip_eq(&r->nh[i].via, &ip));
+}
+
+/* FRR 8.4's zebra with staticd (`ip route` lines: a gateway, a blackhole,
+ * two gateways, an IPv6 gateway) on a netns with 10.41.2.250/24 and
+ * 2001:db8:41:2::fa/64 on its interface 4; then zebra and staticd
+ * restarted (tests/unit/data/fpm/). */
+static void test_zebra84_static(void **state)
+{
+	char path[512];
+	const char *src = getenv("SRCDIR") ? getenv("SRCDIR") : ".";
+
+	(void)state;
+	fib_put_own("10.41.2.0/24", FWD_ORIGIN_ADDRESS);
+	fib_put_own("2001:db8:41:2::/64", FWD_ORIGIN_ADDRESS);
+	snprintf(path, sizeof(path), "%s/tests/unit/data/fpm/zebra84-static.bin", src);
+	assert_int_equal(feed_file(path, fpm_table_apply), 16);
+	assert_via("10.50.0.0/16", 0, "10.41.2.2");
+	assert_int_equal(fib_get("10.50.0.0/16")->origin, FWD_ORIGIN_STATIC);
+	assert_int_equal(fib_get("10.50.0.0/16")->nh[0].dev, -1); /* ifindex 4: no TAP here */
+	assert_int_equal(fib_get("10.51.0.0/16")->type, L3_ROUTE_BLACKHOLE);
+	assert_int_equal(fib_get("10.52.0.0/16")->n_nh, 2);
+	assert_via("10.52.0.0/16", 0, "10.41.2.2");
+	assert_via("10.52.0.0/16", 1, "10.41.2.3");
+	assert_via("2001:db8:50::/48", 0, "2001:db8:41:2::2");
+	assert_int_equal(fib_get("10.41.2.0/24")->origin, FWD_ORIGIN_ADDRESS);
+	assert_int_equal(fpm_stats.ctr[FPM_C_CONNECTED], 2);
+	assert_int_equal(fpm_stats.ctr[FPM_C_NO_DEV], 1); /* fe80::/64 on interface 4 */
+	assert_int_equal(fpm_stats.groups, 9);
+	assert_int_equal(fpm_stats.installed, 4);
+
+	fpm_table_mark_stale();
+	unsigned adds = n_adds;
+	snprintf(path, sizeof(path), "%s/tests/unit/data/fpm/zebra84-static-restarted.bin", src);
+	assert_int_equal(feed_file(path, fpm_table_apply), 16);
+	assert_int_equal(fpm_stats.stale, 0);
+	assert_int_equal(fpm_table_sweep(), 0);
+	assert_int_equal(n_adds, adds + 4); /* each placed once again, none removed */
+	assert_int_equal(fib_get("10.52.0.0/16")->n_nh, 2);
+	assert_via("2001:db8:50::/48", 0, "2001:db8:41:2::2");
+	assert_int_equal(fpm_stats.ctr[FPM_C_GW_FAMILY], 0);
 }
 
 int main(void)
@@ -1187,6 +1255,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sweep_in_slices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_captured_streams, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zebra84_static, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
