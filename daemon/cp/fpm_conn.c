@@ -103,7 +103,6 @@ static void conn_close(const char *reason)
 		return;
 	bufferevent_free(conn);
 	conn = NULL;
-	event_del(more);
 	fpm_session.connected = false;
 	fpm_session.disconnected_at = time(NULL);
 	snprintf(fpm_session.disconnect_reason, sizeof(fpm_session.disconnect_reason), "%s",
