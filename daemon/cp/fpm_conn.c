@@ -48,6 +48,7 @@ static struct evconnlistener *listener;
 static struct bufferevent *conn;
 static struct event *more;  /* parse on: the input still holds frames */
 static struct event *ticks; /* the sweep's clock */
+static char closing[128];   /* zebra closed: the frames it sent first are parsed, then this */
 
 /* "A.B.C.D:PORT" or "[X::X]:PORT" into sa: 0 or -EINVAL. */
 static int addr_parse(const char *s, struct sockaddr_storage *sa, socklen_t *len)
@@ -106,9 +107,10 @@ static void conn_close(const char *reason)
 	fpm_session.connected = false;
 	fpm_session.disconnected_at = time(NULL);
 	snprintf(fpm_session.disconnect_reason, sizeof(fpm_session.disconnect_reason), "%s",
-	         reason);
+	         reason); /* reason may be closing */
+	closing[0] = '\0';
 	LOG(NOTICE, "FPM connection from %s closed: %s (its routes stay)", fpm_session.peer,
-	    reason);
+	    fpm_session.disconnect_reason);
 }
 
 static void refuse(enum fpm_err e, const char *why)
@@ -156,20 +158,22 @@ static bool parse_frames(uint64_t deadline)
 	while (conn != NULL) { /* a bad frame closes it */
 		in = bufferevent_get_input(conn);
 		if (evbuffer_get_length(in) < FPM_HDR_LEN)
-			return false;
+			break;
 		evbuffer_copyout(in, hdr, sizeof(hdr));
 		if ((len = fpm_frame_len(hdr, &e)) < 0) {
 			refuse(e, "bad FPM header");
 			return false;
 		}
 		if (evbuffer_get_length(in) < (size_t)len)
-			return false;
+			break;
 		if (fpm_now_ns() >= deadline)
 			return true;
 		fpm_session.last_frame_ns = fpm_now_ns();
 		if (frame(in, (size_t)len) && fpm_table_work(deadline))
 			return true; /* a group change left work: it goes first */
 	}
+	if (conn != NULL && closing[0] != '\0')
+		conn_close(closing); /* what it sent before it closed is in */
 	return false;
 }
 
@@ -202,10 +206,13 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
 {
 	(void)bev;
 	(void)arg;
-	if (what & BEV_EVENT_EOF)
-		conn_close("zebra closed the connection");
-	else if (what & BEV_EVENT_ERROR)
-		conn_close(strerror(EVUTIL_SOCKET_ERROR()));
+	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
+		return;
+	snprintf(closing, sizeof(closing), "%s",
+	         what & BEV_EVENT_EOF ? "zebra closed the connection"
+	                              : evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+	bufferevent_disable(conn, EV_READ);
+	work_some();
 }
 
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen,
