@@ -453,6 +453,8 @@ void fpm_table_mark_stale(void)
 	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;) {
 		account(e, -1);
 		freeze(e);
+		if (e->state == ST_WAITING)
+			e->state = ST_NONE; /* for an id of the old connection: never to come */
 		e->stale = true;
 		account(e, 1);
 	}

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "cp/fpm.h"
+#include "cp/fpm_map.h"
 #include "cp/fpm_priv.h"
 
 /* ------------------------------------------------------------ fake FIB */
@@ -1075,6 +1076,47 @@ static void test_reconnect_reuses_ids(void **state)
 	assert_non_null(fib_get("2001:db8:50::/48"));
 }
 
+/* The hash behind the table against a plain array: puts, gets, deletes by
+ * backward shift (tombstone-free), iteration. */
+static void test_map(void **state)
+{
+	struct obj {
+		uint32_t key;
+		bool in;
+	} *o = calloc(20000, sizeof(*o));
+	struct fpm_map m = { .key_off = 0, .key_len = sizeof(uint32_t) };
+	uint32_t seed = 1;
+	size_t n = 0;
+
+	(void)state;
+	assert_non_null(o);
+	for (uint32_t i = 0; i < 20000; i++) {
+		o[i].key = i * 2654435761u;
+		assert_int_equal(fpm_map_put(&m, &o[i]), 0);
+		o[i].in = true;
+	}
+	for (int round = 0; round < 40000; round++) {
+		seed = seed * 1103515245u + 12345u;
+		struct obj *x = &o[(seed >> 8) % 20000];
+		if (x->in)
+			fpm_map_del(&m, x);
+		else
+			assert_int_equal(fpm_map_put(&m, x), 0);
+		x->in = !x->in;
+	}
+	for (uint32_t i = 0; i < 20000; i++) {
+		assert_ptr_equal(fpm_map_get(&m, &o[i].key), o[i].in ? &o[i] : NULL);
+		n += o[i].in;
+	}
+	assert_int_equal(m.n, n);
+	size_t seen = 0;
+	for (size_t i = 0; fpm_map_next(&m, &i) != NULL;)
+		seen++;
+	assert_int_equal(seen, n);
+	fpm_map_free(&m);
+	free(o);
+}
+
 /* A sweep goes in slices; a connection that comes meanwhile stops it (its
  * own replay has a grace of its own). */
 static void test_sweep_in_slices(void **state)
@@ -1252,6 +1294,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_install_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reconnect_reuses_ids, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_map, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_in_slices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_captured_streams, setup, teardown),
