@@ -147,8 +147,9 @@ expect "fwd closed the first connection" $? -eq 0
 check "the daemon log says why" grep -q "closed: replaced by a new connection" "$T/daemon.log"
 check "status: the last one closed by zebra" bash -c "$FWDCTL_BIN -s $SOCK status | grep -q 'fpm last down:.*zebra closed the connection'"
 
-# -- a reload that changes control.fpm listens anew
-FPM=127.0.0.1:2621
+# -- a reload that changes control.fpm listens anew (here on IPv6's loopback)
+ns_exec fw sysctl -qw net.ipv6.conf.lo.disable_ipv6=0
+FPM="[::1]:2621"
 write_cfg
 check "config reload to $FPM" fwdctl config reload
 expect "status: listening on $FPM" "$(fpm listen)" = "$FPM"
