@@ -394,11 +394,20 @@ RTE_INIT(fpm_schema_register)
 		fwd_config_schema_add("control", &fpm_rows[i]);
 }
 
+/* Every module has its new state, cascades included: place again what
+ * the reload may have changed for zebra's routes. */
+static void fpm_commit(void)
+{
+	fpm_table_recheck();
+	work_some();
+}
+
 static struct fwd_module fpm_module = {
 	.name = "fpm",
 	.depends_on = "l3-config",
 	.init = fpm_init,
 	.fini = fpm_fini,
 	.reload_apply = fpm_reload_apply,
+	.commit = fpm_commit,
 };
 FWD_MODULE(fpm_module);

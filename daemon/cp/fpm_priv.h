@@ -168,6 +168,10 @@ void fpm_table_sweep_start(void);
 /* Do queued work (routes placed again after their group changed, a sweep)
  * until deadline_ns (fpm_now_ns); true when some is left for later. */
 bool fpm_table_work(uint64_t deadline_ns);
+/* After a reload: queue the routes the FIB refused (their gateway may be on
+ * a subnet now) and those it lost without the l3 hook hearing (an address
+ * that went took the routes through it). */
+void fpm_table_recheck(void);
 /* Sweep at once, all of it (tests); returns the routes removed. */
 unsigned fpm_table_sweep(void);
 uint64_t fpm_now_ns(void); /* CLOCK_MONOTONIC */

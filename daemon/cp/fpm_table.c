@@ -504,6 +504,18 @@ bool fpm_table_work(uint64_t deadline_ns)
 	return false;
 }
 
+void fpm_table_recheck(void)
+{
+	struct fpm_route *e;
+
+	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;) {
+		int o = e->state == ST_INSTALLED ? ops->origin(&e->prefix) : -1;
+		if (e->state == ST_NONE ||
+		    (e->state == ST_INSTALLED && (o < 0 || !fwd_origin_is_fpm((enum fwd_origin)o))))
+			queue_push(&e->key, WORK_PLACE);
+	}
+}
+
 unsigned fpm_table_sweep(void)
 {
 	uint64_t before = fpm_stats.ctr[FPM_C_STALE_SWEPT];

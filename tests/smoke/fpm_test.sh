@@ -34,7 +34,7 @@ write_cfg() {
 	  fpm_grace_s: 2
 	ports:
 	  - { name: p0, device: "net_af_packet0,iface=d1", addresses: [10.41.1.1/24, "2001:db8:41:1::1/64"] }
-	  - { name: p1, device: "net_af_packet1,iface=d2", addresses: [10.41.2.1/24, "2001:db8:41:2::1/64"] }
+	  - { name: p1, device: "net_af_packet1,iface=d2", addresses: [10.41.2.1/24, "2001:db8:41:2::1/64"${P1_EXTRA:-}] }
 	${1:-}
 	EOF
 }
@@ -118,6 +118,24 @@ write_cfg
 check "config reload without it" fwdctl config reload
 expect "zebra's route is back after the reload" "$(origin 10.41.4.0/24)" = ospf
 expect "the blackhole of zebra's survived both reloads" "$(origin 10.41.5.0/24)" = static
+
+# -- an address that goes takes zebra's routes through it; when it comes
+#    back, so do they (the FPM module looks again after every reload)
+P1_EXTRA=", 10.41.20.1/24" write_cfg
+check "config reload adds 10.41.20.1/24 to p1" fwdctl config reload
+check "zebra sends a route via 10.41.20.2" send "add 10.41.21.0/24 via 10.41.20.2 proto 186"
+check "it is in" wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK route list | awk '\$1==\"10.41.21.0/24\" {print \$NF}')\" = bgp ]"
+write_cfg
+fails0=$(fpm_counter counters install_failed)
+check "config reload removes the address" fwdctl config reload
+expect "the route through it went" "$(origin 10.41.21.0/24)" = none
+expect "placing it again was refused, counted" "$(fpm_counter counters install_failed)" -gt "$fails0"
+P1_EXTRA=", 10.41.20.1/24" write_cfg
+check "config reload puts the address back" fwdctl config reload
+check "zebra's route is back without zebra sending it" wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK route list | awk '\$1==\"10.41.21.0/24\" {print \$NF}')\" = bgp ]"
+send "del 10.41.21.0/24"
+write_cfg
+fwdctl config reload >/dev/null
 
 # -- reconnection: a partial replay; what is not sent again goes after the grace
 send --hold 8 "add 10.41.4.0/24 via 10.41.2.2 proto 188" \
