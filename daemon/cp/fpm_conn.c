@@ -328,6 +328,15 @@ static void removed_hook(const struct fwd_prefix *p, uint8_t origin)
 	fpm_table_removed(p, origin);
 }
 
+/* After a reload (every module has its new state, cascades included) or
+ * fwdctl's address change: place again what that may have changed for
+ * zebra's routes. */
+static void fpm_commit(void)
+{
+	fpm_table_recheck();
+	work_some();
+}
+
 static int fpm_init(const struct fwd_config *cfg)
 {
 	more = event_new(fwd.evbase, -1, 0, on_more, NULL);
@@ -336,6 +345,7 @@ static int fpm_init(const struct fwd_config *cfg)
 		return -ENOMEM;
 	fpm_session.grace_s = cfg->control.fpm_grace_s;
 	l3_route_set_removed_hook(removed_hook);
+	l3_addr_set_changed_hook(fpm_commit);
 	listener_open(cfg->control.fpm);
 	return 0;
 }
@@ -343,6 +353,7 @@ static int fpm_init(const struct fwd_config *cfg)
 static void fpm_fini(void)
 {
 	l3_route_set_removed_hook(NULL);
+	l3_addr_set_changed_hook(NULL);
 	listener_close();
 	fwd_timer_free(&ticks);
 	if (more != NULL)
@@ -392,14 +403,6 @@ RTE_INIT(fpm_schema_register)
 {
 	for (unsigned i = 0; i < RTE_DIM(fpm_rows); i++)
 		fwd_config_schema_add("control", &fpm_rows[i]);
-}
-
-/* Every module has its new state, cascades included: place again what
- * the reload may have changed for zebra's routes. */
-static void fpm_commit(void)
-{
-	fpm_table_recheck();
-	work_some();
 }
 
 static struct fwd_module fpm_module = {

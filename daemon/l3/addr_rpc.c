@@ -82,6 +82,13 @@ static int addr_args(struct fwd_rpc_call *call, const char *prefix, const char *
 	return 0;
 }
 
+static void (*addrs_changed_hook)(void);
+
+void l3_addr_set_changed_hook(void (*fn)(void))
+{
+	addrs_changed_hook = fn;
+}
+
 /* Add or remove an address of either family. */
 static int addr_change(struct fwd_rpc_call *call, const char *prefix, const char *port, bool add)
 {
@@ -93,13 +100,16 @@ static int addr_change(struct fwd_rpc_call *call, const char *prefix, const char
 		return rc;
 	if (a.family == AF_INET) {
 		struct fwd_ip4_prefix a4 = fwd_prefix_v4(&a);
-		return add ? addr4_add(p->idx, &a4, FWD_ORIGIN_RPC, call->error,
-		                       sizeof(call->error))
-		           : addr4_del(p->idx, &a4, call->error, sizeof(call->error));
+		rc = add ? addr4_add(p->idx, &a4, FWD_ORIGIN_RPC, call->error, sizeof(call->error))
+		         : addr4_del(p->idx, &a4, call->error, sizeof(call->error));
+	} else {
+		struct fwd_ip6_prefix a6 = fwd_prefix_v6(&a);
+		rc = add ? addr6_add(p->idx, &a6, FWD_ORIGIN_RPC, call->error, sizeof(call->error))
+		         : addr6_del(p->idx, &a6, call->error, sizeof(call->error));
 	}
-	struct fwd_ip6_prefix a6 = fwd_prefix_v6(&a);
-	return add ? addr6_add(p->idx, &a6, FWD_ORIGIN_RPC, call->error, sizeof(call->error))
-	           : addr6_del(p->idx, &a6, call->error, sizeof(call->error));
+	if (rc >= 0 && addrs_changed_hook != NULL)
+		addrs_changed_hook();
+	return rc;
 }
 
 static int addr_add(struct fwd_rpc_call *call)

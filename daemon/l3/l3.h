@@ -75,4 +75,9 @@ int l3_route_origin(const struct fwd_prefix *p);
 typedef void (*l3_route_removed_fn)(const struct fwd_prefix *p, uint8_t origin);
 void l3_route_set_removed_hook(l3_route_removed_fn fn);
 
+/* Told after fwdctl added or removed an address (routes through a subnet
+ * that went are gone with it; a route refused before may fit now). A
+ * reload tells its modules itself (their commit). One hook; NULL removes it. */
+void l3_addr_set_changed_hook(void (*fn)(void));
+
 #endif

@@ -133,7 +133,12 @@ expect "placing it again was refused, counted" "$(fpm_counter counters install_f
 P1_EXTRA=", 10.41.20.1/24" write_cfg
 check "config reload puts the address back" fwdctl config reload
 check "zebra's route is back without zebra sending it" wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK route list | awk '\$1==\"10.41.21.0/24\" {print \$NF}')\" = bgp ]"
+check "fwdctl addr del 10.41.20.1/24 dev p1" fwdctl addr del 10.41.20.1/24 dev p1
+expect "the route through it went again" "$(origin 10.41.21.0/24)" = none
+check "fwdctl addr add 10.41.20.1/24 dev p1" fwdctl addr add 10.41.20.1/24 dev p1
+check "zebra's route is back again" wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK route list | awk '\$1==\"10.41.21.0/24\" {print \$NF}')\" = bgp ]"
 send "del 10.41.21.0/24"
+fwdctl addr del 10.41.20.1/24 dev p1
 write_cfg
 fwdctl config reload >/dev/null
 
