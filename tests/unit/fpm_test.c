@@ -80,9 +80,11 @@ static int fake_origin(const struct fwd_prefix *p)
 	return i < 0 ? -ENOENT : fib[i].origin;
 }
 
+static uint32_t p1_ifindex = 11; /* a capture's own interface index for p1 */
+
 static int fake_port_of(uint32_t ifindex)
 {
-	return ifindex == 10 ? 0 : ifindex == 11 ? 1 : -1;
+	return ifindex == 10 ? 0 : ifindex == 11 || ifindex == p1_ifindex ? 1 : -1;
 }
 
 static const struct fpm_fib_ops fake = { fake_add, fake_del, fake_origin, fake_port_of };
@@ -112,6 +114,7 @@ static int setup(void **state)
 	fpm_table_clear();
 	fpm_table_set_ops(&fake);
 	n_fib = n_adds = n_dels = 0;
+	p1_ifindex = 11;
 	return 0;
 }
 
@@ -1275,6 +1278,33 @@ static void test_zebra84_static(void **state)
 	assert_int_equal(fpm_stats.ctr[FPM_C_GW_FAMILY], 0);
 }
 
+/* FRR 8.4's zebra and bgpd with an eBGP peer over interface 2 (its TAP,
+ * here p1) announcing 10.70.0.0/16, 10.71.0.0/16 and 2001:db8:70::/48: the
+ * IPv6 route's gateway is the peer's link-local address. */
+static void test_zebra84_bgp(void **state)
+{
+	char path[512];
+	const char *src = getenv("SRCDIR") ? getenv("SRCDIR") : ".";
+
+	(void)state;
+	fib_put_own("10.60.0.0/24", FWD_ORIGIN_ADDRESS);
+	fib_put_own("2001:db8:60::/64", FWD_ORIGIN_ADDRESS);
+	fib_put_own("fe80::/64", FWD_ORIGIN_ADDRESS);
+	p1_ifindex = 2;
+	snprintf(path, sizeof(path), "%s/tests/unit/data/fpm/zebra84-bgp.bin", src);
+	assert_int_equal(feed_file(path, fpm_table_apply), 12);
+	assert_via("10.70.0.0/16", 0, "10.60.0.2");
+	assert_via("10.71.0.0/16", 0, "10.60.0.2");
+	assert_int_equal(fib_get("10.70.0.0/16")->origin, FWD_ORIGIN_BGP);
+	assert_int_equal(fib_get("10.70.0.0/16")->nh[0].dev, 1);
+	assert_via("2001:db8:70::/48", 0, "fe80::5874:98ff:fe29:217e");
+	assert_int_equal(fib_get("2001:db8:70::/48")->nh[0].dev, 1);
+	assert_int_equal(fib_get("2001:db8:70::/48")->origin, FWD_ORIGIN_BGP);
+	assert_int_equal(fpm_stats.ctr[FPM_C_CONNECTED], 3);
+	assert_int_equal(fpm_stats.installed, 3);
+	assert_int_equal(fpm_stats.installed_by_origin[FWD_ORIGIN_BGP], 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1299,6 +1329,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sweep_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_captured_streams, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zebra84_static, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zebra84_bgp, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
