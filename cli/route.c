@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fwdctl [-4|-6] route list | get ADDRESS | add PREFIX via ADDRESS [dev PORT] |
- * add PREFIX blackhole | replace ... | del PREFIX | load FILE (either family)
+ * fwdctl [-4|-6] route list | get ADDRESS | add PREFIX via ADDRESS [dev PORT]
+ * [via ADDRESS [dev PORT]]... | add PREFIX dev PORT | add PREFIX
+ * blackhole|unreachable|prohibit | replace ... | del PREFIX | load FILE (either family)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,15 +28,20 @@ static int list_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 	if (r->body_case != FWD__RESPONSE__BODY_ROUTE_LIST)
 		return 0;
 	if (!*header) {
-		fprintf(cli->out, "%-*s  %-9s  %-*s  %-8s  %s\n", pw, "PREFIX", "TYPE", vw, "VIA",
+		fprintf(cli->out, "%-*s  %-11s  %-*s  %-8s  %s\n", pw, "PREFIX", "TYPE", vw, "VIA",
 		        "DEV", "ORIGIN");
 		*header = true;
 	}
 	for (size_t i = 0; i < r->route_list->n_routes; i++) {
 		const Fwd__RouteEntry *e = r->route_list->routes[i];
-		fprintf(cli->out, "%-*s  %-9s  %-*s  %-8s  %s\n", pw, fwd_sanitize(e->prefix),
+		fprintf(cli->out, "%-*s  %-11s  %-*s  %-8s  %s\n", pw, fwd_sanitize(e->prefix),
 		        fwd_sanitize(e->type), vw, e->via[0] ? fwd_sanitize(e->via) : "-",
 		        e->dev[0] ? fwd_sanitize(e->dev) : "-", fwd_sanitize(e->origin));
+		/* an ECMP route's other next hops, one line each under the first */
+		for (size_t k = 1; k < e->n_nexthops; k++)
+			fprintf(cli->out, "%-*s  %-11s  %-*s  %s\n", pw, "", "", vw,
+			        e->nexthops[k]->via[0] ? fwd_sanitize(e->nexthops[k]->via) : "-",
+			        e->nexthops[k]->dev[0] ? fwd_sanitize(e->nexthops[k]->dev) : "-");
 	}
 	return 0;
 }
@@ -52,10 +58,17 @@ static int get_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 		return 0;
 	}
 	fprintf(cli->out, "%s %s", fwd_sanitize(g->route->prefix), fwd_sanitize(g->route->type));
-	if (g->route->via[0])
+	if (g->route->n_nexthops == 0 && g->route->via[0])
 		fprintf(cli->out, " via %s", fwd_sanitize(g->route->via));
-	if (g->route->dev[0])
+	if (g->route->n_nexthops == 0 && g->route->dev[0])
 		fprintf(cli->out, " dev %s", fwd_sanitize(g->route->dev));
+	for (size_t k = 0; k < g->route->n_nexthops; k++) {
+		const Fwd__RouteNexthop *h = g->route->nexthops[k];
+		if (h->via[0])
+			fprintf(cli->out, " via %s", fwd_sanitize(h->via));
+		if (h->dev[0])
+			fprintf(cli->out, " dev %s", fwd_sanitize(h->dev));
+	}
 	if (g->neighbour_state[0])
 		fprintf(cli->out, " neighbour %s %s",
 		        g->neighbour_mac[0] ? fwd_sanitize(g->neighbour_mac) : "-",
@@ -85,32 +98,48 @@ static int check_ip(struct fwd_cli *cli, const char *s)
 	return 0;
 }
 
-/* add|replace PREFIX via ADDRESS [dev PORT] | add|replace PREFIX blackhole */
+/* add|replace PREFIX via ADDRESS [dev PORT] [via ADDRESS [dev PORT]]... |
+ * PREFIX dev PORT | PREFIX blackhole|unreachable|prohibit */
 static int route_add(struct fwd_cli *cli, int argc, char **argv, bool replace)
 {
+	static const char *const kinds[] = { "blackhole", "unreachable", "prohibit" };
 	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__RouteAddReq add = FWD__ROUTE_ADD_REQ__INIT;
+	unsigned n_via = 0;
+	bool kind = false;
 
 	if (argc < 3)
-		return fwd_cli_usage(cli, "%s needs PREFIX and via ADDRESS or blackhole", argv[0]);
+		return fwd_cli_usage(cli, "%s needs PREFIX and via ADDRESS, dev PORT or blackhole",
+		                     argv[0]);
 	if (check_prefix(cli, argv[1]))
 		return FWD_EXIT_USAGE;
 	add.prefix = argv[1];
 	add.replace = replace;
-	if (argc == 3 && strcmp(argv[2], "blackhole") == 0) {
-		add.blackhole = true;
-	} else if ((argc == 4 || argc == 6) && strcmp(argv[2], "via") == 0 &&
-	           (argc == 4 || strcmp(argv[4], "dev") == 0)) {
-		if (check_ip(cli, argv[3]))
+	for (unsigned k = 0; argc == 3 && k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		kind |= strcmp(argv[2], kinds[k]) == 0;
+	for (int i = 2; !kind && i < argc; i += 2) {
+		bool via = strcmp(argv[i], "via") == 0;
+		if ((!via && strcmp(argv[i], "dev") != 0) || i + 1 == argc)
+			return fwd_cli_usage(
+			        cli,
+			        "expected: %s PREFIX via ADDRESS [dev PORT] [via ADDRESS "
+			        "[dev PORT]]... | %s PREFIX dev PORT | %s PREFIX "
+			        "blackhole|unreachable|prohibit",
+			        argv[0], argv[0], argv[0]);
+		if (via && check_ip(cli, argv[i + 1]))
 			return FWD_EXIT_USAGE;
+		if (via && ++n_via > 16)
+			return fwd_cli_usage(cli, "at most 16 next hops");
+	}
+	if (argc == 3 && strcmp(argv[2], "blackhole") == 0) {
+		add.blackhole = true; /* the form every daemon version knows */
+	} else if ((argc == 4 || argc == 6) && n_via == 1 && strcmp(argv[2], "via") == 0) {
 		add.via = argv[3];
 		if (argc == 6)
 			add.dev = argv[5];
 	} else {
-		return fwd_cli_usage(cli,
-		                     "expected: %s PREFIX via ADDRESS [dev PORT] | %s PREFIX "
-		                     "blackhole",
-		                     argv[0], argv[0]);
+		add.n_words = (size_t)argc - 2;
+		add.words = argv + 2;
 	}
 	req.body_case = FWD__REQUEST__BODY_ROUTE_ADD;
 	req.route_add = &add;
@@ -284,12 +313,13 @@ static struct fwd_cli_object route_obj = {
 	.name = "route",
 	.usage = "[-4|-6] route list\n"
 	         "route get ADDRESS\n"
-	         "route add PREFIX via ADDRESS [dev PORT]   (dev is needed for a link-local via)\n"
-	         "route add PREFIX blackhole\n"
-	         "route replace PREFIX via ADDRESS [dev PORT] | replace PREFIX blackhole\n"
+	         "route add PREFIX via ADDRESS [dev PORT] [via ADDRESS [dev PORT]]...\n"
+	         "          (up to 16 next hops: ECMP; dev is needed for a link-local via)\n"
+	         "route add PREFIX dev PORT | add PREFIX blackhole|unreachable|prohibit\n"
+	         "route replace PREFIX ...   (the forms of add)\n"
 	         "route del PREFIX\n"
-	         "route load FILE      (one \"PREFIX via ADDRESS [dev PORT]\" or \"PREFIX "
-	         "blackhole\" per line, either family; - reads stdin)",
+	         "route load FILE      (one route per line in the forms of add, either family;\n"
+	         "                     - reads stdin)",
 	.run = route_run,
 };
 FWD_CLI_OBJECT(route_obj);

@@ -28,7 +28,7 @@
 #define FWD_MAX_EAL_ARGS    64
 #define FWD_MAX_CONF_ROUTES 65536 /* bulk tables go through `route load` */
 #define FWD_MAX_CONF_NEIGHS 4096
-#define FWD_ECMP_MAX        16 /* next hops of one route */
+#define FWD_ECMP_MAX        16u /* next hops of one route */
 #define FWD_LCORES_STR_MAX  128
 #define FWD_MAX_LCORES      128 /* lcore ids are below this (RTE_MAX_LCORE of Debian's DPDK) */
 
@@ -105,8 +105,11 @@ struct fwd_conf_bridge {
 struct fwd_conf_route {
 	struct fwd_prefix prefix; /* either family; host bits clear */
 	bool blackhole;
-	struct fwd_ip via;      /* the prefix's family; family 0 when blackhole */
-	char dev[FWD_NAME_MAX]; /* extension: optional egress port */
+	bool unreachable; /* extension: drop with ICMP unreachable */
+	bool prohibit;    /* extension: drop with ICMP administratively prohibited */
+	unsigned n_via;   /* 0 for the types above and a route on a link (dev only) */
+	struct fwd_ip via[FWD_ECMP_MAX]; /* the prefix's family; a list is ECMP */
+	char dev[FWD_NAME_MAX];          /* extension: optional egress port */
 	struct fwd_conf_pos pos;
 };
 

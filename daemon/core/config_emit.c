@@ -97,6 +97,11 @@ static bool unset(const struct conf_field *f, const char *src)
 		return f->min > 0 && f->def_str == NULL && src[0] == '\0';
 	if (f->kind == CONF_IP)
 		return ((const struct fwd_ip *)(const void *)src)->family == 0;
+	if (f->kind == CONF_LIST && f->one_ok) {
+		unsigned n;
+		memcpy(&n, src - f->off + f->count_off, sizeof(n));
+		return n == 0;
+	}
 	return false;
 }
 
@@ -116,6 +121,12 @@ static void emit_list(FILE *out, const struct conf_field *f, const char *obj, in
 	}
 	if (f->heap)
 		memcpy(&arr, obj + f->off, sizeof(arr));
+	if (n == 1 && f->one_ok) {
+		fputc(' ', out);
+		emit_scalar(out, elem, arr);
+		fputc('\n', out);
+		return;
+	}
 	fputc('\n', out);
 	for (unsigned i = 0; i < n; i++) {
 		const char *slot = arr + (size_t)i * elem->size;

@@ -201,6 +201,11 @@ static void decode_list(struct conf_ctx *c, const struct conf_field *f, const st
 	unsigned i = 0, *count = (unsigned *)(obj + f->count_off);
 	char *arr = obj + f->off;
 
+	if (n->type == YN_SCALAR && f->one_ok && elem->kind != CONF_MAP) {
+		*count = 1;
+		conf_decode_scalar(c, elem, n, arr, path); /* named without an index */
+		return;
+	}
 	if (n->type != YN_SEQ) {
 		conf_type_error(c, path, n, "a list");
 		return;

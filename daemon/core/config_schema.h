@@ -43,6 +43,7 @@ struct conf_field {
 	const struct conf_field *sub;
 	size_t count_off; /* LIST: unsigned count in the enclosing object */
 	bool heap;        /* LIST: off holds a pointer to a calloc'd array */
+	bool one_ok;      /* LIST of scalars: a single scalar is a list of one */
 	bool has_pos;     /* MAP list elements: struct fwd_conf_pos at pos_off */
 	size_t pos_off;
 	const char *(*valid)(const char *s); /* STR, HSTR: NULL or why s is refused */

@@ -19,6 +19,8 @@
 	X(TTL_EXCEEDED, "ttl_exceeded") /* TTL <= 1 on a packet to forward */              \
 	X(NO_ROUTE, "no_route")         /* no FIB entry */                                 \
 	X(BLACKHOLE, "blackhole")       /* blackhole route */                              \
+	X(UNREACHABLE, "unreachable")   /* unreachable route */                            \
+	X(PROHIBITED, "prohibited")     /* prohibit route */                               \
 	X(NO_NEIGHBOUR, "no_neighbour") /* next hop failed to resolve */                   \
 	X(HOLD_FULL, "hold_full")       /* per-neighbour hold queue full */                \
 	X(MTU, "mtu")                   /* too big with DF set */                          \

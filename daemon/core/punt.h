@@ -23,7 +23,7 @@ enum fwd_punt_reason {
 	FWD_PUNT_RESOLVE,     /* routed; next hop `aux` (nh_punt_tag) has no l2 address yet */
 	FWD_PUNT_GLEAN,       /* routed to host `aux` on connected port out_port */
 	FWD_PUNT_TTL,         /* send ICMP time exceeded */
-	FWD_PUNT_NO_ROUTE,    /* send ICMP net unreachable */
+	FWD_PUNT_NO_ROUTE,    /* send ICMP destination unreachable, code in aux */
 	FWD_PUNT_FRAG_NEEDED, /* send ICMP fragmentation needed, next-hop MTU `aux` */
 	FWD_PUNT_LOCAL6,      /* IPv6 for one of our addresses, or a multicast group */
 	FWD_PUNT_GLEAN6,      /* IPv6 routed to its destination on connected port out_port */

@@ -239,7 +239,7 @@ static void punt_ttl(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 
 static void punt_no_route(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 {
-	icmp4_send_error(m, ICMP4_DEST_UNREACH, ICMP4_NET_UNREACH, 0, meta->in_port);
+	icmp4_send_error(m, ICMP4_DEST_UNREACH, (uint8_t)meta->aux, 0, meta->in_port);
 	rte_pktmbuf_free(m);
 }
 

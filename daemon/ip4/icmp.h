@@ -11,14 +11,15 @@
 #include <rte_mbuf.h>
 
 /* Error types and codes (RFC 792, RFC 1191) for icmp4_send_error. */
-#define ICMP4_DEST_UNREACH   3
-#define ICMP4_TIME_EXCEEDED  11
-#define ICMP4_NET_UNREACH    0 /* codes of ICMP4_DEST_UNREACH */
-#define ICMP4_HOST_UNREACH   1
-#define ICMP4_PROTO_UNREACH  2
-#define ICMP4_PORT_UNREACH   3
-#define ICMP4_FRAG_NEEDED    4
-#define ICMP4_TTL_IN_TRANSIT 0 /* code of ICMP4_TIME_EXCEEDED */
+#define ICMP4_DEST_UNREACH     3
+#define ICMP4_TIME_EXCEEDED    11
+#define ICMP4_NET_UNREACH      0 /* codes of ICMP4_DEST_UNREACH */
+#define ICMP4_HOST_UNREACH     1
+#define ICMP4_PROTO_UNREACH    2
+#define ICMP4_PORT_UNREACH     3
+#define ICMP4_FRAG_NEEDED      4
+#define ICMP4_ADMIN_PROHIBITED 13
+#define ICMP4_TTL_IN_TRANSIT   0 /* code of ICMP4_TIME_EXCEEDED */
 
 /*
  * Send an ICMP error of type/code about the IPv4 packet in m (data at its

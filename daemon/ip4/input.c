@@ -209,6 +209,15 @@ struct ip4_run {
 	unsigned port;         /* the run's, NO_RUN: none */
 };
 
+/* The member of ECMP group nh that the packet's flow takes. */
+static const struct nexthop *__rte_noinline ip4_member(const struct nexthop *tbl,
+                                                       const struct nexthop *nh,
+                                                       const struct rte_ipv4_hdr *ip, uint32_t *nhi)
+{
+	*nhi = nh_group_pick(tbl, nh, ip4_flow_hash(ip));
+	return &tbl[*nhi];
+}
+
 /* Does the next hop's port differ from the run's? Compared in memory, so
  * that the loop neither loads the port nor moves it into the run's
  * register when, as nearly always, they are the same. */
@@ -251,7 +260,9 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 	uint32_t nhi = fib4_lookup_top(b->fib, d24, &((const uint8_t *)&ip->dst_addr)[3]);
 	const struct nexthop *nh = &b->nh[nhi];
 
-	if (unlikely(!ip4_nh_takes(nh, ip, len))) {
+	if (unlikely(!ip4_nh_takes(nh, ip, len)) &&
+	    (nh->type != NH_GROUP ||
+	     !ip4_nh_takes(nh = ip4_member(b->nh, nh, ip, &nhi), ip, len))) {
 		ip4_one_aside(c, at, r->port, r->out, r->bytes, nh, nhi, len);
 		r->port = NO_RUN;
 		return;

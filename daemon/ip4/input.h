@@ -9,6 +9,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <netinet/in.h>
+
+#include <rte_hash_crc.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
@@ -23,6 +26,31 @@ static __rte_always_inline bool ip4_nh_takes(const struct nexthop *nh,
 {
 	return likely(ip->time_to_live > 1) &&
 	       likely(len <= __atomic_load_n(&nh->fwd_len, __ATOMIC_ACQUIRE));
+}
+
+/*
+ * The flow hash ECMP picks a member by (DESIGN.md 11): source, destination
+ * and protocol, and the ports of TCP, UDP and SCTP when the packet is not a
+ * fragment (so that all fragments of a datagram take one path). Like
+ * Linux's fib_multipath_hash_policy 1. The header has been checked: its
+ * length is ihl words and total_length is within the frame.
+ */
+static inline uint32_t ip4_flow_hash(const struct rte_ipv4_hdr *ip)
+{
+	uint32_t h = rte_hash_crc_4byte(ip->src_addr, ip->next_proto_id);
+	unsigned ihl = (ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4u;
+
+	h = rte_hash_crc_4byte(ip->dst_addr, h);
+	if ((ip->next_proto_id == IPPROTO_TCP || ip->next_proto_id == IPPROTO_UDP ||
+	     ip->next_proto_id == IPPROTO_SCTP) &&
+	    (ip->fragment_offset &
+	     rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) == 0 &&
+	    rte_be_to_cpu_16(ip->total_length) >= ihl + 4) {
+		uint32_t ports;
+		memcpy(&ports, (const uint8_t *)ip + ihl, sizeof(ports));
+		h = rte_hash_crc_4byte(ports, h);
+	}
+	return h;
 }
 
 /* Rewrite a packet nh takes: TTL and checksum, and the link addresses (the

@@ -15,6 +15,7 @@
 #include "core/worker.h"
 #include "ip4/cksum.h"
 #include "ip4/frag.h"
+#include "ip4/icmp.h"
 #include "ip4/input.h"
 #include "ip4/ip4.h"
 #include "nexthop/nexthop.h"
@@ -134,6 +135,10 @@ void ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
 {
 	struct rte_ipv4_hdr *ip = ip4_hdr(m);
 
+	if (nh->type == NH_GROUP) {
+		nhi = nh_group_pick(nh_table, nh, ip4_flow_hash(ip));
+		nh = &nh_table[nhi];
+	}
 	switch (nh->type) {
 	case NH_LOCAL:
 		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
@@ -142,7 +147,14 @@ void ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
 		fwd_drop(w, in, FWD_DROP_BLACKHOLE, m);
 		return;
 	case NH_NONE:
-		fwd_punt(w, m, FWD_PUNT_NO_ROUTE, in, in, 0, FWD_DROP_NO_ROUTE);
+		fwd_punt(w, m, FWD_PUNT_NO_ROUTE, in, in, ICMP4_NET_UNREACH, FWD_DROP_NO_ROUTE);
+		return;
+	case NH_UNREACHABLE: /* as Linux: host unreachable */
+		fwd_punt(w, m, FWD_PUNT_NO_ROUTE, in, in, ICMP4_HOST_UNREACH, FWD_DROP_UNREACHABLE);
+		return;
+	case NH_PROHIBIT:
+		fwd_punt(w, m, FWD_PUNT_NO_ROUTE, in, in, ICMP4_ADMIN_PROHIBITED,
+		         FWD_DROP_PROHIBITED);
 		return;
 	case NH_RESERVED:
 		ip4_dst_reserved(w, in, m, rte_be_to_cpu_32(ip->dst_addr));

@@ -89,28 +89,48 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 	/* the prefix and gateway rules are each family's; the rest is both's */
 	if (r->prefix.family == AF_INET && addr4_rule_route(v, &prefix, why, sizeof(why)) < 0)
 		fwd_conf_error(c, path(at, "routes", i, "prefix"), "%s", why);
-	if (r->blackhole) {
-		if (fwd_conf_given(c, path(at, "routes", i, "via")))
-			fwd_conf_error(c, at, "a blackhole route has no next hop");
-		if (r->dev[0])
-			fwd_conf_error(c, path(at, "routes", i, "dev"),
-			               "a blackhole route has no egress port");
+	if (r->blackhole + r->unreachable + r->prohibit > 1) {
+		fwd_conf_error(c, path(at, "routes", i, ""),
+		               "blackhole, unreachable and prohibit exclude each other");
 		return;
 	}
-	if (!fwd_conf_given(c, path(at, "routes", i, "via"))) {
+	if (r->blackhole || r->unreachable || r->prohibit) {
+		const char *kind = r->blackhole     ? "blackhole"
+		                   : r->unreachable ? "unreachable"
+		                                    : "prohibit";
+		if (fwd_conf_given(c, path(at, "routes", i, "via")))
+			fwd_conf_error(c, at, "a %s route has no next hop", kind);
+		if (r->dev[0])
+			fwd_conf_error(c, path(at, "routes", i, "dev"),
+			               "a %s route has no egress port", kind);
+		return;
+	}
+	if (!fwd_conf_given(c, path(at, "routes", i, "via")) && !r->dev[0]) {
 		fwd_conf_error(c, path(at, "routes", i, ""),
-		               "missing 'via' (or 'blackhole: true')");
+		               "missing 'via' or 'dev' (or 'blackhole: true')");
 		return;
 	}
 	if (r->dev[0] && (dev = named_l3(c, cfg, v, r->dev, path(at, "routes", i, "dev"))) < 0)
 		return;
+	for (unsigned k = 0; k < r->n_via; k++)
+		for (unsigned j = 0; j < k; j++)
+			if (fwd_ip_eq(&r->via[j], &r->via[k])) {
+				snprintf(at, sizeof(at), "routes[%u].via[%u]", i, k);
+				fwd_conf_error(c, at, "next hop given twice");
+				return;
+			}
 	if (r->prefix.family != AF_INET)
 		return;
-	if (r->via.family != AF_INET)
-		fwd_conf_error(c, path(at, "routes", i, "via"),
-		               "an IPv4 route needs an IPv4 next hop");
-	else if (addr4_rule_gateway(v, r->via.v4, dev, &port, why, sizeof(why)) < 0)
-		fwd_conf_error(c, path(at, "routes", i, "via"), "%s", why);
+	for (unsigned k = 0; k < r->n_via; k++) {
+		if (r->n_via > 1)
+			snprintf(at, sizeof(at), "routes[%u].via[%u]", i, k);
+		else
+			path(at, "routes", i, "via");
+		if (r->via[k].family != AF_INET)
+			fwd_conf_error(c, at, "an IPv4 route needs an IPv4 next hop");
+		else if (addr4_rule_gateway(v, r->via[k].v4, dev, &port, why, sizeof(why)) < 0)
+			fwd_conf_error(c, at, "%s", why);
+	}
 }
 
 static int route_cmp(const void *a, const void *b)

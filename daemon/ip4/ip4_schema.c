@@ -19,11 +19,15 @@ typedef struct fwd_conf_neigh N;
 static const struct conf_field port_address = { .kind = CONF_ADDR,
 	                                        .size = sizeof(struct fwd_prefix) };
 
+static const struct conf_field route_via = { .kind = CONF_IP, .size = sizeof(struct fwd_ip) };
+
 static const struct conf_field route_fields[] = {
 	CONF_F("prefix", CONF_NET, R, prefix, .required = true),
-	CONF_F("via", CONF_IP, R, via),
+	CONF_LIST("via", R, via, n_via, route_via, 1, FWD_ECMP_MAX, .one_ok = true),
 	CONF_F("dev", CONF_STR, R, dev, .min = 1),
 	CONF_F("blackhole", CONF_BOOL, R, blackhole, .def = false),
+	CONF_F("unreachable", CONF_BOOL, R, unreachable, .def = false),
+	CONF_F("prohibit", CONF_BOOL, R, prohibit, .def = false),
 	{ .key = NULL },
 };
 

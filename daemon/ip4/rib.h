@@ -24,8 +24,11 @@
 
 enum route4_type {
 	ROUTE4_CONNECTED,
-	ROUTE4_VIA,
+	ROUTE4_VIA, /* nh: a neighbour's entry, or an ECMP group of them */
 	ROUTE4_BLACKHOLE,
+	ROUTE4_UNREACHABLE,
+	ROUTE4_PROHIBIT,
+	ROUTE4_DEV, /* on the link of port dev, no gateway */
 };
 
 #define ROUTE4_DEV_ANY 0xff
@@ -34,7 +37,7 @@ struct route4 {
 	uint8_t type;   /* enum route4_type */
 	uint8_t origin; /* enum fwd_origin */
 	uint8_t dev;    /* port index, or ROUTE4_DEV_ANY when not given */
-	uint32_t via;   /* gateway, host order (ROUTE4_VIA) */
+	uint32_t via;   /* gateway, host order (ROUTE4_VIA; an ECMP group's first) */
 	uint32_t nh;    /* next-hop index the FIB gets */
 };
 

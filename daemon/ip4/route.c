@@ -18,30 +18,64 @@ static const char *pfx(const struct fwd_ip4_prefix *p, char buf[FWD_PREFIX4_STRL
 	return fwd_ip4_prefix_fmt(p, buf);
 }
 
-/* Resolve the gateway's port and take a neighbour reference for it. */
+/* Resolve the gateways' ports and take the next hop over them: a
+ * neighbour's entry, or an ECMP group. */
 static int route4_gateway(const struct route4_req *r, struct route4 *rt, char *err, size_t errlen)
 {
-	char via[FWD_IP4_STRLEN];
-	unsigned port;
-	int rc = addr4_rule_gateway(addr4_running(), r->via, r->dev, &port, err, errlen);
+	struct fwd_ip via[FWD_ECMP_MAX];
+	uint8_t port[FWD_ECMP_MAX];
+	char buf[FWD_IP4_STRLEN];
+	int rc;
 
-	if (rc < 0)
-		return rc;
+	if (r->n_via == 0 || r->n_via > FWD_ECMP_MAX)
+		return ERR(EINVAL, "a route has 1 to %u gateways", FWD_ECMP_MAX);
+	for (unsigned i = 0; i < r->n_via; i++) {
+		unsigned p;
+		if ((rc = addr4_rule_gateway(addr4_running(), r->via[i], r->dev[i], &p, err,
+		                             errlen)) < 0)
+			return rc;
+		for (unsigned j = 0; j < i; j++)
+			if (r->via[j] == r->via[i])
+				return ERR(EINVAL, "gateway %s given twice",
+				           fwd_ip4_fmt(r->via[i], buf));
+		via[i] = fwd_ip_v4(r->via[i]);
+		port[i] = (uint8_t)p;
+	}
 	rt->type = ROUTE4_VIA;
-	rt->via = r->via;
-	rt->dev = r->dev >= 0 ? (uint8_t)r->dev : ROUTE4_DEV_ANY;
-	rc = neigh_ref(fwd_ip_v4(r->via), (uint8_t)port, &rt->nh);
+	rt->via = r->via[0];
+	rt->dev = r->n_via == 1 && r->dev[0] >= 0 ? (uint8_t)r->dev[0] : ROUTE4_DEV_ANY;
+	rc = nh_route_ref(r->n_via, via, port, &rt->nh);
 	if (rc < 0)
-		return ERR(-rc, "no room for gateway %s in the next-hop table",
-		           fwd_ip4_fmt(r->via, via));
+		return ERR(-rc, "no room for %s in the next-hop table",
+		           r->n_via > 1 ? "the ECMP group (or its gateways)" : "the gateway");
 	return 0;
 }
 
-/* Drop what a route held: its neighbour reference. */
+/* Drop what a route held: its neighbour's or group's reference. */
 static void route4_release(const struct route4 *rt)
 {
 	if (rt->type == ROUTE4_VIA)
-		neigh_unref(rt->nh);
+		nh_route_unref(rt->nh);
+}
+
+/* The next hop of a route that has no gateway. */
+static int route4_special(const struct route4_req *r, struct route4 *rt, char *err, size_t errlen)
+{
+	static const uint8_t nh_type[] = { [ROUTE4_BLACKHOLE] = NH_BLACKHOLE,
+		                           [ROUTE4_UNREACHABLE] = NH_UNREACHABLE,
+		                           [ROUTE4_PROHIBIT] = NH_PROHIBIT,
+		                           [ROUTE4_DEV] = NH_CONNECTED };
+	int rc = r->type < RTE_DIM(nh_type) ? nh_route_fixed(nh_type[r->type], r->dev[0], &rt->nh)
+	                                    : -EINVAL;
+
+	if (rc == -ENODEV)
+		return ERR(ENODEV, "a route on a link needs an l3 port (dev)");
+	if (rc < 0)
+		return ERR(EINVAL, "bad route type %u", r->type);
+	rt->type = r->type;
+	if (r->type == ROUTE4_DEV)
+		rt->dev = (uint8_t)r->dev[0];
+	return 0;
 }
 
 int route4_add(const struct route4_req *r, char *err, size_t errlen)
@@ -56,12 +90,9 @@ int route4_add(const struct route4_req *r, char *err, size_t errlen)
 		return rc;
 	if (n != NULL && (n->src & RIB4_SRC_ROUTE) && !r->replace)
 		return ERR(EEXIST, "route %s exists (use replace)", pfx(&r->prefix, buf));
-	if (r->blackhole) {
-		rt.type = ROUTE4_BLACKHOLE;
-		rt.nh = NH_IDX_BLACKHOLE;
-	} else if ((rc = route4_gateway(r, &rt, err, errlen)) < 0) {
+	if ((rc = r->type == ROUTE4_VIA ? route4_gateway(r, &rt, err, errlen)
+	                                : route4_special(r, &rt, err, errlen)) < 0)
 		return rc;
-	}
 	rc = rib4_set_route(&ip4_rib, r->prefix.addr, r->prefix.len, &rt, &old, &had);
 	if (rc < 0) {
 		route4_release(&rt);
@@ -121,12 +152,20 @@ void route4_connected_del(const struct fwd_ip4_prefix *p)
 		rib4_clear_route(&ip4_rib, p->addr, p->len, &old);
 }
 
-/* Is the gateway of rt still on a connected subnet of the port it resolved on? */
+/* Is each gateway of rt still on a connected subnet of the port it resolved on? */
 static bool route4_gateway_ok(const struct route4 *rt)
 {
-	uint8_t port = nh_table[rt->nh].port;
+	uint32_t m[FWD_ECMP_MAX];
+	unsigned n = nh_group_members(rt->nh, m);
 
-	return port < fwd_n_ports && addr4_on_port(port, rt->via);
+	if (n == 0)
+		m[n++] = rt->nh;
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t port = nh_table[m[i]].port;
+		if (port >= fwd_n_ports || !addr4_on_port(port, nh_addr(m[i])->v4))
+			return false;
+	}
+	return true;
 }
 
 unsigned route4_prune_unreachable(void)

@@ -7,16 +7,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/config.h"
 #include "fwd_inet.h"
 #include "ip4/rib.h"
 
 struct route4_req {
 	struct fwd_ip4_prefix prefix; /* host bits clear */
-	bool blackhole;
-	uint32_t via;   /* gateway, host order, unless blackhole */
-	int dev;        /* egress port index, or -1 */
-	uint8_t origin; /* enum fwd_origin */
-	bool replace;   /* replace an existing route rather than refuse */
+	uint8_t type;                 /* enum route4_type, not CONNECTED */
+	unsigned n_via;               /* ROUTE4_VIA: 1..FWD_ECMP_MAX gateways */
+	uint32_t via[FWD_ECMP_MAX];   /* host order */
+	int dev[FWD_ECMP_MAX];        /* each gateway's port index, or -1; ROUTE4_DEV: dev[0] */
+	uint8_t origin;               /* enum fwd_origin */
+	bool replace;                 /* replace an existing route rather than refuse */
 };
 
 /*

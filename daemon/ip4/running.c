@@ -8,6 +8,7 @@
 #include "ip4/addr.h"
 #include "ip4/ip4.h"
 #include "ip4/ip4_config.h"
+#include "nexthop/nexthop.h"
 #include "port/port.h"
 
 static int running_routes(struct fwd_config *run, uint64_t *omitted)
@@ -19,7 +20,8 @@ static int running_routes(struct fwd_config *run, uint64_t *omitted)
 
 		if (r->route.type == ROUTE4_CONNECTED)
 			continue;
-		if (r->route.origin == FWD_ORIGIN_LOAD || run->n_routes >= FWD_MAX_CONF_ROUTES) {
+		if (r->route.origin == FWD_ORIGIN_LOAD || fwd_origin_is_fpm(r->route.origin) ||
+		    run->n_routes >= FWD_MAX_CONF_ROUTES) {
 			(*omitted)++;
 			continue;
 		}
@@ -27,8 +29,10 @@ static int running_routes(struct fwd_config *run, uint64_t *omitted)
 			return -ENOMEM;
 		cr->prefix = fwd_prefix_of4(&p);
 		cr->blackhole = r->route.type == ROUTE4_BLACKHOLE;
-		if (!cr->blackhole)
-			cr->via = fwd_ip_v4(r->route.via);
+		cr->unreachable = r->route.type == ROUTE4_UNREACHABLE;
+		cr->prohibit = r->route.type == ROUTE4_PROHIBIT;
+		if (r->route.type == ROUTE4_VIA)
+			cr->n_via = nh_gateways(r->route.nh, cr->via);
 		if (r->route.dev < fwd_n_ports)
 			snprintf(cr->dev, sizeof(cr->dev), "%s", fwd_ports[r->route.dev].name);
 	}

@@ -38,6 +38,7 @@
 
 static FWD_COUNTER(sent_time_exceeded, "icmp6_time_exceeded_sent");
 static FWD_COUNTER(sent_no_route, "icmp6_no_route_sent");
+static FWD_COUNTER(sent_admin_prohibited, "icmp6_admin_prohibited_sent");
 static FWD_COUNTER(sent_beyond_scope, "icmp6_beyond_scope_sent");
 static FWD_COUNTER(sent_addr_unreach, "icmp6_addr_unreachable_sent");
 static FWD_COUNTER(sent_port_unreach, "icmp6_port_unreachable_sent");
@@ -177,6 +178,7 @@ static struct fwd_counter *sent_counter(uint8_t type, uint8_t code)
 {
 	static struct fwd_counter *const unreach[] = {
 		[ICMP6_DST_UNREACH_NOROUTE] = &sent_no_route,
+		[ICMP6_DST_UNREACH_ADMIN] = &sent_admin_prohibited,
 		[ICMP6_DST_UNREACH_BEYONDSCOPE] = &sent_beyond_scope,
 		[ICMP6_DST_UNREACH_ADDR] = &sent_addr_unreach,
 		[ICMP6_DST_UNREACH_NOPORT] = &sent_port_unreach,

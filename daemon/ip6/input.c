@@ -168,6 +168,15 @@ static void __rte_noinline ip6_one_aside(struct ip6_ctx *c, struct rte_mbuf **at
 	fwd_tx_reserve(c->w, (unsigned)(c->end - at - 1));
 }
 
+/* The member of ECMP group nh that the packet's flow takes. */
+static const struct nexthop *__rte_noinline ip6_member(const struct nexthop *tbl,
+                                                       const struct nexthop *nh,
+                                                       const struct rte_ipv6_hdr *ip, uint32_t *nhi)
+{
+	*nhi = nh_group_pick(tbl, nh, ip6_flow_hash(ip));
+	return &tbl[*nhi];
+}
+
 /* What the loop reads per burst, kept out of memory that packet writes
  * could alias. */
 struct ip6_burst {
@@ -201,7 +210,9 @@ static __rte_always_inline void ip6_one(struct ip6_ctx *c, const struct ip6_burs
 	uint32_t nhi = fib6_lookup_view(b->fib, ip->dst_addr);
 	const struct nexthop *nh = &b->nh[nhi];
 
-	if (unlikely(!ip6_nh_takes(nh, ip, len))) {
+	if (unlikely(!ip6_nh_takes(nh, ip, len)) &&
+	    (nh->type != NH_GROUP ||
+	     !ip6_nh_takes(nh = ip6_member(b->nh, nh, ip, &nhi), ip, len))) {
 		ip6_one_aside(c, at, r->port, r->out, r->bytes, nh, nhi, len);
 		r->port = NO_RUN;
 		return;

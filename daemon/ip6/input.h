@@ -11,6 +11,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <netinet/in.h>
+
+#include <rte_hash_crc.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
@@ -33,6 +36,29 @@ static __rte_always_inline bool ip6_nh_takes(const struct nexthop *nh,
 {
 	return likely(ip->hop_limits > 1) &&
 	       likely(len <= __atomic_load_n(&nh->fwd_len, __ATOMIC_ACQUIRE));
+}
+
+/*
+ * The flow hash ECMP picks a member by (DESIGN.md 11): source, destination,
+ * next header and, when it is TCP, UDP or SCTP right after the fixed
+ * header, the ports (an extension header hides them: such packets hash
+ * on addresses only, all fragments of a datagram alike). The packet's
+ * payload_len is within the frame.
+ */
+static inline uint32_t ip6_flow_hash(const struct rte_ipv6_hdr *ip)
+{
+	uint32_t h = ip->proto, w;
+
+	for (unsigned i = 0; i < 32; i += 4) {
+		memcpy(&w, ip->src_addr + i, sizeof(w)); /* src_addr and dst_addr are adjacent */
+		h = rte_hash_crc_4byte(w, h);
+	}
+	if ((ip->proto == IPPROTO_TCP || ip->proto == IPPROTO_UDP || ip->proto == IPPROTO_SCTP) &&
+	    rte_be_to_cpu_16(ip->payload_len) >= 4) {
+		memcpy(&w, ip + 1, sizeof(w));
+		h = rte_hash_crc_4byte(w, h);
+	}
+	return h;
 }
 
 /* Rewrite a packet nh takes: hop limit (IPv6 has no header checksum) and

@@ -126,6 +126,10 @@ void ip6_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
 {
 	const struct rte_ipv6_hdr *ip = ip6_hdr(m);
 
+	if (nh->type == NH_GROUP) {
+		nhi = nh_group_pick(nh_table, nh, ip6_flow_hash(ip));
+		nh = &nh_table[nhi];
+	}
 	switch (nh->type) {
 	case NH_LOCAL:
 		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, 0, FWD_PUNT_NO_DROP);
@@ -137,6 +141,16 @@ void ip6_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
 		ip6_punt_error(w, in, m,
 		               icmp6_punt_aux(ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_NOROUTE, 0),
 		               FWD_DROP_NO_ROUTE);
+		return;
+	case NH_UNREACHABLE: /* as Linux: no route */
+		ip6_punt_error(w, in, m,
+		               icmp6_punt_aux(ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_NOROUTE, 0),
+		               FWD_DROP_UNREACHABLE);
+		return;
+	case NH_PROHIBIT:
+		ip6_punt_error(w, in, m,
+		               icmp6_punt_aux(ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_ADMIN, 0),
+		               FWD_DROP_PROHIBITED);
 		return;
 	case NH_RESERVED:
 		ip6_dst_reserved(w, in, m);

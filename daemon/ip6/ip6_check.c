@@ -68,13 +68,19 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 		snprintf(at, sizeof(at), "routes[%u].prefix", i);
 		fwd_conf_error(c, at, "%s", why);
 	}
-	if (r->blackhole || r->via.family == 0 || (r->dev[0] && (dev < 0 || !v->port[dev].l3)))
+	if (r->blackhole || r->unreachable || r->prohibit || r->n_via == 0 ||
+	    (r->dev[0] && (dev < 0 || !v->port[dev].l3)))
 		return; /* missing via, blackhole with via, unknown dev: IPv4's check says so */
-	snprintf(at, sizeof(at), "routes[%u].via", i);
-	if (r->via.family != AF_INET6)
-		fwd_conf_error(c, at, "an IPv6 route needs an IPv6 next hop");
-	else if (addr6_rule_gateway(v, r->via.v6, dev, &port, why, sizeof(why)) < 0)
-		fwd_conf_error(c, at, "%s", why);
+	for (unsigned k = 0; k < r->n_via; k++) {
+		if (r->n_via > 1)
+			snprintf(at, sizeof(at), "routes[%u].via[%u]", i, k);
+		else
+			snprintf(at, sizeof(at), "routes[%u].via", i);
+		if (r->via[k].family != AF_INET6)
+			fwd_conf_error(c, at, "an IPv6 route needs an IPv6 next hop");
+		else if (addr6_rule_gateway(v, r->via[k].v6, dev, &port, why, sizeof(why)) < 0)
+			fwd_conf_error(c, at, "%s", why);
+	}
 }
 
 void ip6_config_check(struct fwd_conf_checker *c, const struct fwd_config *cfg)

@@ -30,10 +30,13 @@
 
 #include "ip6/fib6.h"
 
-enum route6_type {
-	ROUTE6_CONNECTED,
-	ROUTE6_VIA,
-	ROUTE6_BLACKHOLE,
+enum route6_type { /* the values of enum route4_type */
+	           ROUTE6_CONNECTED,
+	           ROUTE6_VIA, /* nh: a neighbour's entry, or an ECMP group of them */
+	           ROUTE6_BLACKHOLE,
+	           ROUTE6_UNREACHABLE,
+	           ROUTE6_PROHIBIT,
+	           ROUTE6_DEV, /* on the link of port dev, no gateway */
 };
 
 #define ROUTE6_DEV_ANY 0xff

@@ -27,29 +27,63 @@ static struct fwd_ip ip6_of(const uint8_t a[16])
 	return ip;
 }
 
-/* Resolve the gateway's port and take a neighbour reference for it. */
+/* Resolve the gateways' ports and take the next hop over them: a
+ * neighbour's entry, or an ECMP group. */
 static int route6_gateway(const struct route6_req *r, struct route6 *rt, char *err, size_t errlen)
 {
-	char via[FWD_IP6_STRLEN];
-	unsigned port;
-	int rc = addr6_rule_gateway(addr6_running(), r->via, r->dev, &port, err, errlen);
+	struct fwd_ip via[FWD_ECMP_MAX];
+	uint8_t port[FWD_ECMP_MAX];
+	char buf[FWD_IP6_STRLEN];
+	int rc;
 
-	if (rc < 0)
-		return rc;
+	if (r->n_via == 0 || r->n_via > FWD_ECMP_MAX)
+		return ERR(EINVAL, "a route has 1 to %u gateways", FWD_ECMP_MAX);
+	for (unsigned i = 0; i < r->n_via; i++) {
+		unsigned p;
+		if ((rc = addr6_rule_gateway(addr6_running(), r->via[i], r->dev[i], &p, err,
+		                             errlen)) < 0)
+			return rc;
+		via[i] = ip6_of(r->via[i]);
+		port[i] = (uint8_t)p;
+		for (unsigned j = 0; j < i; j++)
+			if (port[j] == port[i] && memcmp(r->via[j], r->via[i], 16) == 0)
+				return ERR(EINVAL, "gateway %s given twice",
+				           fwd_ip6_fmt(r->via[i], buf));
+	}
 	rt->type = ROUTE6_VIA;
-	memcpy(rt->via, r->via, 16);
-	rt->dev = r->dev >= 0 ? (uint8_t)r->dev : ROUTE6_DEV_ANY;
-	rc = neigh_ref(ip6_of(r->via), (uint8_t)port, &rt->nh);
+	memcpy(rt->via, r->via[0], 16);
+	rt->dev = r->n_via == 1 && r->dev[0] >= 0 ? (uint8_t)r->dev[0] : ROUTE6_DEV_ANY;
+	rc = nh_route_ref(r->n_via, via, port, &rt->nh);
 	if (rc < 0)
-		return ERR(-rc, "no room for gateway %s in the next-hop table",
-		           fwd_ip6_fmt(r->via, via));
+		return ERR(-rc, "no room for %s in the next-hop table",
+		           r->n_via > 1 ? "the ECMP group (or its gateways)" : "the gateway");
 	return 0;
 }
 
 static void route6_release(const struct route6 *rt)
 {
 	if (rt->type == ROUTE6_VIA)
-		neigh_unref(rt->nh);
+		nh_route_unref(rt->nh);
+}
+
+/* The next hop of a route that has no gateway. */
+static int route6_special(const struct route6_req *r, struct route6 *rt, char *err, size_t errlen)
+{
+	static const uint8_t nh_type[] = { [ROUTE6_BLACKHOLE] = NH_BLACKHOLE,
+		                           [ROUTE6_UNREACHABLE] = NH_UNREACHABLE,
+		                           [ROUTE6_PROHIBIT] = NH_PROHIBIT,
+		                           [ROUTE6_DEV] = NH_CONNECTED };
+	int rc = r->type < RTE_DIM(nh_type) ? nh_route_fixed(nh_type[r->type], r->dev[0], &rt->nh)
+	                                    : -EINVAL;
+
+	if (rc == -ENODEV)
+		return ERR(ENODEV, "a route on a link needs an l3 port (dev)");
+	if (rc < 0)
+		return ERR(EINVAL, "bad route type %u", r->type);
+	rt->type = r->type;
+	if (r->type == ROUTE6_DEV)
+		rt->dev = (uint8_t)r->dev[0];
+	return 0;
 }
 
 int route6_add(const struct route6_req *r, char *err, size_t errlen)
@@ -64,12 +98,9 @@ int route6_add(const struct route6_req *r, char *err, size_t errlen)
 		return rc;
 	if (n != NULL && (n->src & RIB6_SRC_ROUTE) && !r->replace)
 		return ERR(EEXIST, "route %s exists (use replace)", pfx(&r->prefix, buf));
-	if (r->blackhole) {
-		rt.type = ROUTE6_BLACKHOLE;
-		rt.nh = NH_IDX_BLACKHOLE;
-	} else if ((rc = route6_gateway(r, &rt, err, errlen)) < 0) {
+	if ((rc = r->type == ROUTE6_VIA ? route6_gateway(r, &rt, err, errlen)
+	                                : route6_special(r, &rt, err, errlen)) < 0)
 		return rc;
-	}
 	rc = rib6_set_route(&ip6_rib, r->prefix.addr, r->prefix.len, &rt, &old, &had);
 	if (rc < 0) {
 		route6_release(&rt);
@@ -135,10 +166,18 @@ void route6_connected_del(const struct fwd_ip6_prefix *p)
 /* Is the gateway of rt still reachable on the port it resolved on? */
 static bool route6_gateway_ok(const struct route6 *rt)
 {
-	uint8_t port = nh_table[rt->nh].port;
+	uint32_t m[FWD_ECMP_MAX];
+	unsigned n = nh_group_members(rt->nh, m);
 
-	return port < fwd_n_ports && addr6_on_port(port, rt->via) &&
-	       (rt->dev == ROUTE6_DEV_ANY || rt->dev == port);
+	if (n == 0)
+		m[n++] = rt->nh;
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t port = nh_table[m[i]].port;
+		if (port >= fwd_n_ports || !addr6_on_port(port, nh_addr(m[i])->v6) ||
+		    (n == 1 && rt->dev != ROUTE6_DEV_ANY && rt->dev != port))
+			return false;
+	}
+	return true;
 }
 
 unsigned route6_prune_unreachable(void)

@@ -7,14 +7,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/config.h"
 #include "fwd_inet.h"
 
 struct route6_req {
 	struct fwd_ip6_prefix prefix; /* host bits clear */
-	bool blackhole;
-	uint8_t via[16]; /* gateway, unless blackhole */
-	int dev;         /* egress port index, or -1 (required for a link-local via) */
-	uint8_t origin;  /* enum fwd_origin */
+	uint8_t type;                 /* enum route6_type, not CONNECTED */
+	unsigned n_via;               /* ROUTE6_VIA: 1..FWD_ECMP_MAX gateways */
+	uint8_t via[FWD_ECMP_MAX][16];
+	int dev[FWD_ECMP_MAX]; /* each gateway's port index, or -1 (required for a link-local
+	                        * gateway); ROUTE6_DEV: dev[0] */
+	uint8_t origin;        /* enum fwd_origin */
 	bool replace;
 };
 

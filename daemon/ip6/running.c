@@ -8,6 +8,7 @@
 #include "ip6/addr6.h"
 #include "ip6/ip6.h"
 #include "ip6/ip6_config.h"
+#include "nexthop/nexthop.h"
 #include "port/port.h"
 
 static int running_routes(struct fwd_config *run, uint64_t *omitted)
@@ -20,7 +21,8 @@ static int running_routes(struct fwd_config *run, uint64_t *omitted)
 
 		if (r->route.type == ROUTE6_CONNECTED)
 			continue;
-		if (r->route.origin == FWD_ORIGIN_LOAD || run->n_routes >= FWD_MAX_CONF_ROUTES) {
+		if (r->route.origin == FWD_ORIGIN_LOAD || fwd_origin_is_fpm(r->route.origin) ||
+		    run->n_routes >= FWD_MAX_CONF_ROUTES) {
 			(*omitted)++;
 			continue;
 		}
@@ -30,10 +32,10 @@ static int running_routes(struct fwd_config *run, uint64_t *omitted)
 		cr->prefix.len = r->len;
 		memcpy(cr->prefix.v6, r->addr, 16);
 		cr->blackhole = r->route.type == ROUTE6_BLACKHOLE;
-		if (!cr->blackhole) {
-			cr->via.family = AF_INET6;
-			memcpy(cr->via.v6, r->route.via, 16);
-		}
+		cr->unreachable = r->route.type == ROUTE6_UNREACHABLE;
+		cr->prohibit = r->route.type == ROUTE6_PROHIBIT;
+		if (r->route.type == ROUTE6_VIA)
+			cr->n_via = nh_gateways(r->route.nh, cr->via);
 		if (r->route.dev < fwd_n_ports)
 			snprintf(cr->dev, sizeof(cr->dev), "%s", fwd_ports[r->route.dev].name);
 	}

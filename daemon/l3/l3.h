@@ -55,9 +55,23 @@ struct l3_route {
 	struct l3_nh nh[FWD_ECMP_MAX];
 };
 
-/* Parse "PREFIX via ADDRESS [dev PORT]" or "PREFIX blackhole" (a `route
+/* The route a RIB holds (type: enum route4_type, the same values as enum
+ * route6_type; dev: the port given, 0xff none; nh: its next hop) as an
+ * l3_route: every member of an ECMP group, a port for each. */
+void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint8_t dev, uint32_t nh);
+/* Is the RIB's route (as l3_route_from_rib) what r asks for, with each
+ * gateway on the port gateway_port (-1: none) now gives it? */
+bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint8_t dev, uint32_t nh,
+                   int (*gateway_port)(const struct fwd_ip *a, int dev));
+
+/* Parse "PREFIX via ADDRESS [dev PORT] [via ADDRESS [dev PORT]]...",
+ * "PREFIX dev PORT" or "PREFIX blackhole|unreachable|prohibit" (a `route
  * load` line; # starts a comment). 0 = a route, 1 = blank/comment, -EINVAL. */
 int l3_route_parse_line(const char *line, struct l3_route *r, char *err, size_t errlen);
+/* The same from words (tok[0] the prefix); 0 or -errno. */
+int l3_route_parse_words(char **tok, unsigned n, struct l3_route *r, char *err, size_t errlen);
+/* L3_ROUTE_BLACKHOLE, _UNREACHABLE or _PROHIBIT for its word, or -1. */
+int l3_route_type_parse(const char *word);
 /* Add to the prefix's family: 0, 1 when replaced, or -errno with a message.
  * A route of fwd's own (config, fwdctl) replaces one of a routing daemon
  * (fwd_origin_is_fpm) on the same prefix even without replace. */

@@ -137,11 +137,20 @@ static int want_config(struct l3_want *w, const struct fwd_config *cfg)
 		const struct fwd_conf_route *cr = &cfg->routes[i];
 		const struct fwd_port *dev = cr->dev[0] ? fwd_port_by_name(cr->dev) : NULL;
 		struct l3_route r = { .prefix = cr->prefix,
-			              .type = cr->blackhole ? L3_ROUTE_BLACKHOLE : L3_ROUTE_VIA,
+			              .type = cr->blackhole     ? L3_ROUTE_BLACKHOLE
+			                      : cr->unreachable ? L3_ROUTE_UNREACHABLE
+			                      : cr->prohibit    ? L3_ROUTE_PROHIBIT
+			                                        : L3_ROUTE_VIA,
 			              .origin = FWD_ORIGIN_CONFIG,
-			              .replace = true,
-			              .n_nh = cr->blackhole ? 0 : 1,
-			              .nh[0] = { cr->via, dev ? dev->idx : -1 } };
+			              .replace = true };
+		if (r.type == L3_ROUTE_VIA) {
+			/* a via list is an ECMP group; dev alone, a route on a link */
+			r.n_nh = cr->n_via > 0 ? cr->n_via : 1;
+			for (unsigned k = 0; k < r.n_nh; k++)
+				r.nh[k] = (struct l3_nh){ cr->n_via > 0 ? cr->via[k]
+					                                : (struct fwd_ip){ 0 },
+					                  dev ? dev->idx : -1 };
+		}
 		rc = l3_want_route(w, &r);
 	}
 	for (unsigned i = 0; i < cfg->n_neighs && rc == 0; i++) {

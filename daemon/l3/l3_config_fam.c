@@ -89,9 +89,11 @@ static int rule_route4(const struct l3_want *w, const struct l3_route *r, char *
 	view4(w, &v);
 	if (addr4_rule_route(&v, &p, why, len) < 0)
 		return -EINVAL;
-	return r->type != L3_ROUTE_VIA
-	               ? 0
-	               : addr4_rule_gateway(&v, r->nh[0].via.v4, r->nh[0].dev, &port, why, len);
+	for (unsigned i = 0; r->type == L3_ROUTE_VIA && i < r->n_nh; i++)
+		if (r->nh[i].via.family != 0 &&
+		    addr4_rule_gateway(&v, r->nh[i].via.v4, r->nh[i].dev, &port, why, len) < 0)
+			return -EINVAL;
+	return 0;
 }
 
 static int rule_neigh4(const struct l3_want *w, const struct neigh_static *n, char *why, size_t len)
@@ -110,36 +112,28 @@ static int routes4(struct l3_want *w)
 	     n = rib4_next_route(&ip4_rib, n->addr, n->len, false)) {
 		const struct route4 *rt = &n->route;
 		struct fwd_ip4_prefix p = { n->addr, n->len };
-		struct l3_route r = { .prefix = fwd_prefix_of4(&p),
-			              .type = rt->type == ROUTE4_BLACKHOLE ? L3_ROUTE_BLACKHOLE
-			                                                   : L3_ROUTE_VIA,
-			              .n_nh = rt->type == ROUTE4_BLACKHOLE ? 0 : 1,
-			              .nh[0].dev = rt->dev == ROUTE4_DEV_ANY ? -1 : rt->dev,
-			              .origin = rt->origin,
-			              .replace = true };
-		if (r.type == L3_ROUTE_VIA)
-			r.nh[0].via = fwd_ip_v4(rt->via);
+		struct l3_route r = { .prefix = fwd_prefix_of4(&p) };
+		l3_route_from_rib(&r, rt->type, rt->origin, rt->dev, rt->nh);
+		r.replace = true;
 		if (rt->origin == FWD_ORIGIN_CONFIG || rt->origin == FWD_ORIGIN_RPC)
 			rc = l3_want_route(w, &r);
 	}
 	return rc;
 }
 
+static int gateway_port4(const struct fwd_ip *a, int dev)
+{
+	unsigned port;
+
+	return addr4_rule_gateway(addr4_running(), a->v4, dev, &port, NULL, 0) < 0 ? -1 : (int)port;
+}
+
 static bool route_in_place4(const struct l3_route *r)
 {
 	struct rib4_node *n = rib4_find(&ip4_rib, r->prefix.v4, r->prefix.len);
 	const struct route4 *rt = n != NULL && (n->src & RIB4_SRC_ROUTE) ? &n->route : NULL;
-	unsigned port;
 
-	if (rt == NULL || rt->origin != r->origin ||
-	    rt->dev != (r->nh[0].dev >= 0 ? (uint8_t)r->nh[0].dev : ROUTE4_DEV_ANY))
-		return false;
-	if (r->type == L3_ROUTE_BLACKHOLE)
-		return rt->type == ROUTE4_BLACKHOLE;
-	return rt->type == ROUTE4_VIA && rt->via == r->nh[0].via.v4 &&
-	       addr4_rule_gateway(addr4_running(), r->nh[0].via.v4, r->nh[0].dev, &port, NULL, 0) ==
-	               0 &&
-	       nh_table[rt->nh].port == port;
+	return rt != NULL && l3_route_same(r, rt->type, rt->origin, rt->dev, rt->nh, gateway_port4);
 }
 
 static const struct l3_family ip4_family = {
@@ -231,9 +225,11 @@ static int rule_route6(const struct l3_want *w, const struct l3_route *r, char *
 	view6(w, &v);
 	if (addr6_rule_route(&v, &p, why, len) < 0)
 		return -EINVAL;
-	return r->type != L3_ROUTE_VIA
-	               ? 0
-	               : addr6_rule_gateway(&v, r->nh[0].via.v6, r->nh[0].dev, &port, why, len);
+	for (unsigned i = 0; r->type == L3_ROUTE_VIA && i < r->n_nh; i++)
+		if (r->nh[i].via.family != 0 &&
+		    addr6_rule_gateway(&v, r->nh[i].via.v6, r->nh[i].dev, &port, why, len) < 0)
+			return -EINVAL;
+	return 0;
 }
 
 static int rule_neigh6(const struct l3_want *w, const struct neigh_static *n, char *why, size_t len)
@@ -252,39 +248,29 @@ static int routes6(struct l3_want *w)
 	for (struct rib6_node *n = rib6_next_route(&ip6_rib, zero, 0, true); n != NULL && rc == 0;
 	     n = rib6_next_route(&ip6_rib, n->addr, n->len, false)) {
 		const struct route6 *rt = &n->route;
-		struct l3_route r = { .prefix = { .family = AF_INET6, .len = n->len },
-			              .type = rt->type == ROUTE6_BLACKHOLE ? L3_ROUTE_BLACKHOLE
-			                                                   : L3_ROUTE_VIA,
-			              .n_nh = rt->type == ROUTE6_BLACKHOLE ? 0 : 1,
-			              .nh[0].dev = rt->dev == ROUTE6_DEV_ANY ? -1 : rt->dev,
-			              .origin = rt->origin,
-			              .replace = true };
+		struct l3_route r = { .prefix = { .family = AF_INET6, .len = n->len } };
 		memcpy(r.prefix.v6, n->addr, 16);
-		if (r.type == L3_ROUTE_VIA) {
-			r.nh[0].via.family = AF_INET6;
-			memcpy(r.nh[0].via.v6, rt->via, 16);
-		}
+		l3_route_from_rib(&r, rt->type, rt->origin, rt->dev, rt->nh);
+		r.replace = true;
 		if (rt->origin == FWD_ORIGIN_CONFIG || rt->origin == FWD_ORIGIN_RPC)
 			rc = l3_want_route(w, &r);
 	}
 	return rc;
 }
 
+static int gateway_port6(const struct fwd_ip *a, int dev)
+{
+	unsigned port;
+
+	return addr6_rule_gateway(addr6_running(), a->v6, dev, &port, NULL, 0) < 0 ? -1 : (int)port;
+}
+
 static bool route_in_place6(const struct l3_route *r)
 {
 	struct rib6_node *n = rib6_find(&ip6_rib, r->prefix.v6, r->prefix.len);
 	const struct route6 *rt = n != NULL && (n->src & RIB6_SRC_ROUTE) ? &n->route : NULL;
-	unsigned port;
 
-	if (rt == NULL || rt->origin != r->origin ||
-	    rt->dev != (r->nh[0].dev >= 0 ? (uint8_t)r->nh[0].dev : ROUTE6_DEV_ANY))
-		return false;
-	if (r->type == L3_ROUTE_BLACKHOLE)
-		return rt->type == ROUTE6_BLACKHOLE;
-	return rt->type == ROUTE6_VIA && memcmp(rt->via, r->nh[0].via.v6, 16) == 0 &&
-	       addr6_rule_gateway(addr6_running(), r->nh[0].via.v6, r->nh[0].dev, &port, NULL, 0) ==
-	               0 &&
-	       nh_table[rt->nh].port == port;
+	return rt != NULL && l3_route_same(r, rt->type, rt->origin, rt->dev, rt->nh, gateway_port6);
 }
 
 static const struct l3_family ip6_family = {

@@ -12,6 +12,7 @@
 #include "ip6/ip6.h"
 #include "ip6/route6.h"
 #include "l3/l3.h"
+#include "nexthop/nexthop.h"
 #include "port/port.h"
 
 #define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), -(code))
@@ -62,10 +63,72 @@ int l3_family_check(struct fwd_rpc_call *call, uint32_t filter)
 	return fwd_rpc_error(call, EINVAL, "bad address family: %u (0, 4 or 6)", filter);
 }
 
+static const char *const special_words[] = {
+	[L3_ROUTE_BLACKHOLE] = "blackhole",
+	[L3_ROUTE_UNREACHABLE] = "unreachable",
+	[L3_ROUTE_PROHIBIT] = "prohibit",
+};
+
+int l3_route_type_parse(const char *word)
+{
+	for (unsigned t = L3_ROUTE_BLACKHOLE; t < RTE_DIM(special_words); t++)
+		if (strcmp(word, special_words[t]) == 0)
+			return (int)t;
+	return -1;
+}
+
+int l3_route_parse_words(char **tok, unsigned n, struct l3_route *r, char *err, size_t errlen)
+{
+	struct fwd_port *p;
+	int t;
+
+	memset(r, 0, sizeof(*r));
+	if (n == 0 || fwd_prefix_parse(tok[0], &r->prefix, false) < 0)
+		return ERR(EINVAL, "bad prefix: %s", n > 0 ? tok[0] : "");
+	if (n == 2 && (t = l3_route_type_parse(tok[1])) >= 0) {
+		r->type = (uint8_t)t;
+		return 0;
+	}
+	r->type = L3_ROUTE_VIA;
+	for (unsigned i = 1; i < n;) {
+		struct l3_nh *h = &r->nh[r->n_nh];
+		if (strcmp(tok[i], "via") == 0 && i + 1 < n) {
+			if (r->n_nh == FWD_ECMP_MAX)
+				return ERR(EINVAL, "more than %u gateways", FWD_ECMP_MAX);
+			h->dev = -1;
+			if (fwd_ip_parse(tok[i + 1], &h->via) < 0)
+				return ERR(EINVAL, "bad gateway address: %s", tok[i + 1]);
+			r->n_nh++;
+			i += 2;
+		} else if (strcmp(tok[i], "dev") == 0 && i + 1 < n) {
+			/* "dev" names the port of the gateway before it, or alone a link */
+			if (r->n_nh == 0) {
+				h->dev = -1;
+				r->n_nh = 1;
+			} else {
+				h = &r->nh[r->n_nh - 1];
+			}
+			if (h->dev >= 0)
+				return ERR(EINVAL, "dev given twice");
+			if ((p = fwd_port_by_name(tok[i + 1])) == NULL)
+				return ERR(ENODEV, "no such port: %s", tok[i + 1]);
+			h->dev = p->idx;
+			i += 2;
+		} else {
+			return ERR(EINVAL,
+			           "expected \"PREFIX via ADDRESS [dev PORT] [via ADDRESS [dev "
+			           "PORT]]...\", \"PREFIX dev PORT\" or \"PREFIX "
+			           "blackhole|unreachable|prohibit\"");
+		}
+	}
+	if (r->n_nh == 0)
+		return ERR(EINVAL, "a route needs a gateway (via), a port (dev) or a type");
+	return 0;
+}
+
 int l3_route_parse_line(const char *line, struct l3_route *r, char *err, size_t errlen)
 {
-	char copy[256], *tok[6], *save = NULL;
-	struct fwd_port *p;
+	char copy[1024], *tok[2 + 4 * FWD_ECMP_MAX], *save = NULL;
 	unsigned n = 0;
 
 	if (strlen(line) >= sizeof(copy))
@@ -82,56 +145,132 @@ int l3_route_parse_line(const char *line, struct l3_route *r, char *err, size_t 
 	}
 	if (n == 0)
 		return 1;
-	memset(r, 0, sizeof(*r));
-	r->nh[0].dev = -1;
-	if (fwd_prefix_parse(tok[0], &r->prefix, false) < 0)
-		return ERR(EINVAL, "bad prefix: %s", tok[0]);
-	if (n == 2 && strcmp(tok[1], "blackhole") == 0) {
-		r->type = L3_ROUTE_BLACKHOLE;
+	return l3_route_parse_words(tok, n, r, err, errlen);
+}
+
+void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint8_t dev, uint32_t nh)
+{
+	static const uint8_t types[] = { [ROUTE4_CONNECTED] = L3_ROUTE_VIA,
+		                         [ROUTE4_VIA] = L3_ROUTE_VIA,
+		                         [ROUTE4_BLACKHOLE] = L3_ROUTE_BLACKHOLE,
+		                         [ROUTE4_UNREACHABLE] = L3_ROUTE_UNREACHABLE,
+		                         [ROUTE4_PROHIBIT] = L3_ROUTE_PROHIBIT,
+		                         [ROUTE4_DEV] = L3_ROUTE_VIA };
+	uint32_t m[FWD_ECMP_MAX];
+	unsigned n;
+
+	r->type = type < RTE_DIM(types) ? types[type] : L3_ROUTE_BLACKHOLE;
+	r->origin = origin;
+	r->n_nh = 0;
+	if (type == ROUTE4_CONNECTED || type == ROUTE4_DEV) {
+		r->nh[0] = (struct l3_nh){ .dev = dev };
+		r->n_nh = 1;
+		return;
+	}
+	if (type != ROUTE4_VIA)
+		return;
+	if ((n = nh_group_members(nh, m)) == 0) {
+		r->nh[0] = (struct l3_nh){ *nh_addr(nh), dev == ROUTE4_DEV_ANY ? -1 : dev };
+		r->n_nh = 1;
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		r->nh[i] = (struct l3_nh){ *nh_addr(m[i]), nh_table[m[i]].port };
+	r->n_nh = n;
+}
+
+bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint8_t dev, uint32_t nh,
+                   int (*gateway_port)(const struct fwd_ip *a, int dev))
+{
+	struct l3_route have;
+
+	l3_route_from_rib(&have, type, origin, dev, nh);
+	if (have.type != r->type || have.origin != r->origin || have.n_nh != r->n_nh)
+		return false;
+	if (r->type != L3_ROUTE_VIA)
+		return true;
+	if ((type == ROUTE4_DEV) != (r->nh[0].via.family == 0))
+		return false;
+	if (type == ROUTE4_DEV || r->n_nh == 1) {
+		int port = type == ROUTE4_DEV ? 0 : gateway_port(&r->nh[0].via, r->nh[0].dev);
+		return have.nh[0].dev == r->nh[0].dev && port >= 0 &&
+		       (type == ROUTE4_DEV || (fwd_ip_eq(&have.nh[0].via, &r->nh[0].via) &&
+		                               nh_table[nh].port == (unsigned)port));
+	}
+	/* a group: the same gateways, each on the port it would take now */
+	for (unsigned i = 0; i < r->n_nh; i++) {
+		int port = gateway_port(&r->nh[i].via, r->nh[i].dev);
+		bool found = false;
+		for (unsigned j = 0; j < have.n_nh && !found; j++)
+			found = fwd_ip_eq(&have.nh[j].via, &r->nh[i].via) && have.nh[j].dev == port;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Check r's next hops against its family; the route type of the family. */
+static int route_check(const struct l3_route *r, uint8_t *type, char *err, size_t errlen)
+{
+	_Static_assert((int)ROUTE4_BLACKHOLE == (int)ROUTE6_BLACKHOLE &&
+	                       (int)ROUTE4_DEV == (int)ROUTE6_DEV &&
+	                       (int)ROUTE4_UNREACHABLE == (int)ROUTE6_UNREACHABLE &&
+	                       (int)ROUTE4_PROHIBIT == (int)ROUTE6_PROHIBIT &&
+	                       (int)ROUTE4_VIA == (int)ROUTE6_VIA,
+	               "route types");
+	static const uint8_t types[] = { [L3_ROUTE_VIA] = ROUTE4_VIA,
+		                         [L3_ROUTE_BLACKHOLE] = ROUTE4_BLACKHOLE,
+		                         [L3_ROUTE_UNREACHABLE] = ROUTE4_UNREACHABLE,
+		                         [L3_ROUTE_PROHIBIT] = ROUTE4_PROHIBIT };
+	char v = r->prefix.family == AF_INET ? '4' : '6';
+
+	if (r->type >= RTE_DIM(types))
+		return ERR(EINVAL, "bad route type %u", r->type);
+	*type = types[r->type];
+	if (r->type != L3_ROUTE_VIA)
+		return 0;
+	if (r->n_nh == 0 || r->n_nh > FWD_ECMP_MAX)
+		return ERR(EINVAL, "a route has 1 to %u next hops", FWD_ECMP_MAX);
+	if (r->n_nh == 1 && r->nh[0].via.family == 0) {
+		*type = ROUTE4_DEV;
 		return 0;
 	}
-	if ((n != 3 && n != 5) || strcmp(tok[1], "via") != 0 ||
-	    (n == 5 && strcmp(tok[3], "dev") != 0))
-		return ERR(EINVAL,
-		           "expected \"PREFIX via ADDRESS [dev PORT]\" or \"PREFIX blackhole\"");
-	r->type = L3_ROUTE_VIA;
-	r->n_nh = 1;
-	if (fwd_ip_parse(tok[2], &r->nh[0].via) < 0)
-		return ERR(EINVAL, "bad gateway address: %s", tok[2]);
-	if (n == 5 && (p = fwd_port_by_name(tok[4])) == NULL)
-		return ERR(ENODEV, "no such port: %s", tok[4]);
-	if (n == 5)
-		r->nh[0].dev = p->idx;
+	for (unsigned i = 0; i < r->n_nh; i++)
+		if (r->nh[i].via.family != r->prefix.family)
+			return ERR(EINVAL, "an IPv%c route needs IPv%c gateways", v, v);
 	return 0;
 }
 
 static int route_add(const struct l3_route *r, char *err, size_t errlen)
 {
-	bool blackhole = r->type == L3_ROUTE_BLACKHOLE;
+	uint8_t type;
+	int rc = route_check(r, &type, err, errlen);
 
-	if (r->type != L3_ROUTE_VIA && !blackhole)
-		return ERR(EOPNOTSUPP, "unreachable and prohibit routes are not supported yet");
-	if (!blackhole && r->n_nh != 1)
-		return ERR(EOPNOTSUPP, "ECMP routes are not supported yet");
-	if (!blackhole && r->nh[0].via.family != r->prefix.family)
-		return ERR(EINVAL, "an IPv%c route needs an IPv%c gateway",
-		           r->prefix.family == AF_INET ? '4' : '6',
-		           r->prefix.family == AF_INET ? '4' : '6');
+	if (rc < 0)
+		return rc;
 	if (r->prefix.family == AF_INET) {
-		struct route4_req q = { fwd_prefix_v4(&r->prefix),
-			                blackhole,
-			                r->nh[0].via.v4,
-			                r->nh[0].dev,
-			                r->origin,
-			                r->replace };
+		struct route4_req q = { .prefix = fwd_prefix_v4(&r->prefix),
+			                .type = type,
+			                .n_via = type == ROUTE4_VIA ? r->n_nh : 0,
+			                .origin = r->origin,
+			                .replace = r->replace };
+		q.dev[0] = r->n_nh > 0 ? r->nh[0].dev : -1;
+		for (unsigned i = 0; i < q.n_via; i++) {
+			q.via[i] = r->nh[i].via.v4;
+			q.dev[i] = r->nh[i].dev;
+		}
 		return route4_add(&q, err, errlen);
 	}
 	struct route6_req q = { .prefix = fwd_prefix_v6(&r->prefix),
-		                .blackhole = blackhole,
-		                .dev = r->nh[0].dev,
+		                .type = type,
+		                .n_via = type == ROUTE6_VIA ? r->n_nh : 0,
 		                .origin = r->origin,
 		                .replace = r->replace };
-	memcpy(q.via, r->nh[0].via.v6, 16);
+	q.dev[0] = r->n_nh > 0 ? r->nh[0].dev : -1;
+	for (unsigned i = 0; i < q.n_via; i++) {
+		memcpy(q.via[i], r->nh[i].via.v6, 16);
+		q.dev[i] = r->nh[i].dev;
+	}
 	return route6_add(&q, err, errlen);
 }
 

@@ -16,25 +16,46 @@
 
 #define LIST_PAGE 2000 /* routes per reply page: ~120 KiB packed */
 
-static const char *const type_names[] = { "connected", "static", "blackhole" };
-_Static_assert(ROUTE4_CONNECTED == 0 && ROUTE4_VIA == 1 && ROUTE4_BLACKHOLE == 2, "route types");
-_Static_assert(ROUTE6_CONNECTED == 0 && ROUTE6_VIA == 1 && ROUTE6_BLACKHOLE == 2, "route types");
+static const char *const type_names[] = { "connected",   "static",   "blackhole",
+	                                  "unreachable", "prohibit", "static" };
+_Static_assert(ROUTE4_CONNECTED == 0 && ROUTE4_VIA == 1 && ROUTE4_BLACKHOLE == 2 &&
+                       ROUTE4_UNREACHABLE == 3 && ROUTE4_PROHIBIT == 4 && ROUTE4_DEV == 5,
+               "route types");
+_Static_assert(ROUTE6_CONNECTED == 0 && ROUTE6_VIA == 1 && ROUTE6_BLACKHOLE == 2 &&
+                       ROUTE6_UNREACHABLE == 3 && ROUTE6_PROHIBIT == 4 && ROUTE6_DEV == 5,
+               "route types");
 
-/* One route of either family, as the reply shows it. */
+/* One route of either family, as the reply shows it: every next hop. */
 static Fwd__RouteEntry *entry(struct fwd_rpc_call *call, const struct fwd_prefix *p, uint8_t type,
-                              uint8_t origin, const struct fwd_ip *via, uint8_t port)
+                              uint8_t origin, uint8_t dev, uint32_t nh)
 {
 	Fwd__RouteEntry *e = fwd_rpc_alloc(call, sizeof(*e));
 	char buf[FWD_PREFIX_STRLEN];
+	struct l3_route r;
 
 	fwd__route_entry__init(e);
 	e->prefix = fwd_rpc_strdup(call, fwd_prefix_fmt(p, buf));
-	e->type = (char *)type_names[type];
+	e->type = (char *)(type < RTE_DIM(type_names) ? type_names[type] : "?");
 	e->origin = (char *)fwd_origin_name(origin);
-	if (via != NULL)
-		e->via = fwd_rpc_strdup(call, fwd_ip_fmt(via, buf));
-	if (type != ROUTE4_BLACKHOLE && port < fwd_n_ports)
-		e->dev = fwd_ports[port].name;
+	l3_route_from_rib(&r, type, origin, dev, nh);
+	if (r.n_nh == 0)
+		return e;
+	e->nexthops = fwd_rpc_alloc(call, r.n_nh * sizeof(*e->nexthops));
+	for (unsigned i = 0; i < r.n_nh; i++) {
+		Fwd__RouteNexthop *h = fwd_rpc_alloc(call, sizeof(*h));
+		int port = r.nh[i].dev;
+		fwd__route_nexthop__init(h);
+		if (r.nh[i].via.family != 0)
+			h->via = fwd_rpc_strdup(call, fwd_ip_fmt(&r.nh[i].via, buf));
+		/* a single gateway's port is the one it resolved on */
+		if (type == ROUTE4_VIA && r.n_nh == 1)
+			port = nh_table[nh].port;
+		if (port >= 0 && (unsigned)port < fwd_n_ports)
+			h->dev = fwd_ports[port].name;
+		e->nexthops[e->n_nexthops++] = h;
+	}
+	e->via = e->nexthops[0]->via;
+	e->dev = e->nexthops[0]->dev;
 	return e;
 }
 
@@ -42,23 +63,16 @@ static Fwd__RouteEntry *entry4(struct fwd_rpc_call *call, const struct rib4_node
 {
 	struct fwd_ip4_prefix p4 = { n->addr, n->len };
 	struct fwd_prefix p = fwd_prefix_of4(&p4);
-	struct fwd_ip via = fwd_ip_v4(n->route.via);
-	bool is_via = n->route.type == ROUTE4_VIA;
 
-	return entry(call, &p, n->route.type, n->route.origin, is_via ? &via : NULL,
-	             is_via ? nh_table[n->route.nh].port : n->route.dev);
+	return entry(call, &p, n->route.type, n->route.origin, n->route.dev, n->route.nh);
 }
 
 static Fwd__RouteEntry *entry6(struct fwd_rpc_call *call, const struct rib6_node *n)
 {
 	struct fwd_prefix p = { .family = AF_INET6, .len = n->len };
-	struct fwd_ip via = { .family = AF_INET6 };
-	bool is_via = n->route.type == ROUTE6_VIA;
 
 	memcpy(p.v6, n->addr, 16);
-	memcpy(via.v6, n->route.via, 16);
-	return entry(call, &p, n->route.type, n->route.origin, is_via ? &via : NULL,
-	             is_via ? nh_table[n->route.nh].port : n->route.dev);
+	return entry(call, &p, n->route.type, n->route.origin, n->route.dev, n->route.nh);
 }
 
 /* Where a paged list stands: the family it is in and the last route sent. */
@@ -229,28 +243,46 @@ FWD_RPC_HANDLER(FWD__REQUEST__BODY_ROUTE_GET, route_get, FWD_RPC_READ);
 
 static int route_req_from(struct fwd_rpc_call *call, const Fwd__RouteAddReq *q, struct l3_route *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->nh[0].dev = -1;
+	char *tok[2 + 4 * FWD_ECMP_MAX];
+	int rc;
+
+	if (q->n_words > 0) {
+		if (q->n_words + 1 > RTE_DIM(tok))
+			return fwd_rpc_error(call, EINVAL, "too many words (at most %u next hops)",
+			                     FWD_ECMP_MAX);
+		tok[0] = q->prefix != NULL ? q->prefix : (char *)"";
+		for (size_t i = 0; i < q->n_words; i++)
+			tok[i + 1] = q->words[i] != NULL ? q->words[i] : (char *)"";
+		char err[256];
+		rc = l3_route_parse_words(tok, (unsigned)q->n_words + 1, r, err, sizeof(err));
+		if (rc < 0)
+			return fwd_rpc_error(call, -rc, "%s", err);
+	} else {
+		memset(r, 0, sizeof(*r));
+		r->nh[0].dev = -1;
+		r->type = q->blackhole ? L3_ROUTE_BLACKHOLE : L3_ROUTE_VIA;
+		if (q->prefix == NULL || fwd_prefix_parse(q->prefix, &r->prefix, false) < 0)
+			return fwd_rpc_error(call, EINVAL, "bad prefix: %s (host bits set?)",
+			                     q->prefix != NULL ? q->prefix : "");
+		if (q->dev != NULL && q->dev[0] != '\0') {
+			struct fwd_port *p = fwd_port_by_name(q->dev);
+			if (p == NULL)
+				return fwd_rpc_error(call, ENODEV, "no such port: %s", q->dev);
+			r->nh[0].dev = p->idx;
+		}
+		if (r->type == L3_ROUTE_BLACKHOLE) {
+			if (q->via != NULL && q->via[0] != '\0')
+				return fwd_rpc_error(call, EINVAL,
+				                     "a blackhole route has no gateway");
+		} else {
+			r->n_nh = 1;
+			if (q->via == NULL || fwd_ip_parse(q->via, &r->nh[0].via) < 0)
+				return fwd_rpc_error(call, EINVAL, "bad gateway address: %s",
+				                     q->via != NULL ? q->via : "");
+		}
+	}
 	r->origin = FWD_ORIGIN_RPC;
 	r->replace = q->replace;
-	r->type = q->blackhole ? L3_ROUTE_BLACKHOLE : L3_ROUTE_VIA;
-	if (q->prefix == NULL || fwd_prefix_parse(q->prefix, &r->prefix, false) < 0)
-		return fwd_rpc_error(call, EINVAL, "bad prefix: %s (host bits set?)",
-		                     q->prefix != NULL ? q->prefix : "");
-	if (q->dev != NULL && q->dev[0] != '\0') {
-		struct fwd_port *p = fwd_port_by_name(q->dev);
-		if (p == NULL)
-			return fwd_rpc_error(call, ENODEV, "no such port: %s", q->dev);
-		r->nh[0].dev = p->idx;
-	}
-	if (r->type == L3_ROUTE_BLACKHOLE)
-		return (q->via != NULL && q->via[0] != '\0')
-		               ? fwd_rpc_error(call, EINVAL, "a blackhole route has no gateway")
-		               : 0;
-	r->n_nh = 1;
-	if (q->via == NULL || fwd_ip_parse(q->via, &r->nh[0].via) < 0)
-		return fwd_rpc_error(call, EINVAL, "bad gateway address: %s",
-		                     q->via != NULL ? q->via : "");
 	return 0;
 }
 

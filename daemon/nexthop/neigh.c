@@ -125,6 +125,7 @@ void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now)
 {
 	n_incomplete += (s == NEIGH_INCOMPLETE) - (n->state == NEIGH_INCOMPLETE);
 	n->state = s;
+	nh_set_failed(n->nh, s == NEIGH_FAILED);
 	if (s != NEIGH_STALE) /* the age of a stale entry counts from its last confirmation */
 		n->updated_ms = now;
 	neigh_lru_sync(n);

@@ -49,7 +49,8 @@ int nh_init(uint32_t count, int socket)
 	free_idx = malloc(count * sizeof(*free_idx));
 	pending = malloc(count * sizeof(*pending));
 	addrs = calloc(count, sizeof(*addrs));
-	if (nh_table == NULL || free_idx == NULL || pending == NULL || addrs == NULL) {
+	if (nh_table == NULL || free_idx == NULL || pending == NULL || addrs == NULL ||
+	    nh_groups_init(socket) < 0) {
 		nh_fini();
 		return -ENOMEM;
 	}
@@ -58,6 +59,8 @@ int nh_init(uint32_t count, int socket)
 	nh_table[NH_IDX_LOCAL].type = NH_LOCAL;
 	nh_table[NH_IDX_BLACKHOLE].type = NH_BLACKHOLE;
 	nh_table[NH_IDX_RESERVED].type = NH_RESERVED;
+	nh_table[NH_IDX_UNREACHABLE].type = NH_UNREACHABLE;
+	nh_table[NH_IDX_PROHIBIT].type = NH_PROHIBIT;
 	for (uint8_t p = 0; p < FWD_MAX_PORTS; p++) {
 		struct nexthop *nh = &nh_table[NH_IDX_CONNECTED + p];
 		nh->type = NH_CONNECTED;
@@ -72,6 +75,7 @@ int nh_init(uint32_t count, int socket)
 
 void nh_fini(void)
 {
+	nh_groups_fini();
 	rte_free(nh_table);
 	nh_table = NULL;
 	free(free_idx);
@@ -85,6 +89,7 @@ void nh_fini(void)
 
 void nh_reclaim(void)
 {
+	nh_group_reclaim();
 	while (n_pending > 0) {
 		uint32_t h = pend_head;
 		if (fwd.rcu != NULL && rte_rcu_qsbr_check(fwd.rcu, pending[h].token, false) != 1)
@@ -99,7 +104,8 @@ void nh_reclaim(void)
 	}
 }
 
-int nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *idx)
+/* A free dynamic index, its entry cleared (a new generation). */
+static int nh_take(uint32_t *idx)
 {
 	if (n_free == 0)
 		nh_reclaim();
@@ -116,10 +122,40 @@ int nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *idx)
 	uint32_t gen = nh->gen + 1;
 	memset(nh, 0, sizeof(*nh));
 	nh->gen = gen;
+	return 0;
+}
+
+int nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *idx)
+{
+	int rc = nh_take(idx);
+
+	if (rc < 0)
+		return rc;
+	struct nexthop *nh = &nh_table[*idx];
 	addrs[*idx] = *a;
 	nh_fill_port(nh, port, a->family);
 	nh->type = NH_PENDING;
 	return 0;
+}
+
+int nh_alloc_group(uint32_t slot, uint32_t *idx)
+{
+	int rc = nh_take(idx);
+
+	if (rc < 0)
+		return rc;
+	struct nexthop *nh = &nh_table[*idx];
+	memset(&addrs[*idx], 0, sizeof(addrs[*idx]));
+	nh->port = FWD_MAX_PORTS; /* no port of its own: nh_port_update passes it */
+	nh->grp = slot;
+	__atomic_store_n(&nh->type, NH_GROUP, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void nh_set_failed(uint32_t idx, bool failed)
+{
+	if (idx >= NH_FIRST_DYNAMIC && idx < nh_count)
+		__atomic_store_n(&nh_table[idx].failed, failed, __ATOMIC_RELAXED);
 }
 
 const struct fwd_ip *nh_addr(uint32_t idx)

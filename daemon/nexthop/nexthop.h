@@ -32,21 +32,26 @@
 #include "core/config.h"
 
 enum nh_type {
-	NH_NONE = 0,  /* no route */
-	NH_FWD,       /* resolved neighbour: rewrite and send */
-	NH_PENDING,   /* neighbour known by address, l2 not (yet) valid */
-	NH_CONNECTED, /* on a connected subnet: resolve the destination itself */
-	NH_LOCAL,     /* one of our addresses */
-	NH_BLACKHOLE, /* drop silently */
-	NH_RESERVED,  /* never routed (IPv4: 0/8, 127/8, 224/3, RFC 1812 5.3.7) */
+	NH_NONE = 0,    /* no route */
+	NH_FWD,         /* resolved neighbour: rewrite and send */
+	NH_PENDING,     /* neighbour known by address, l2 not (yet) valid */
+	NH_CONNECTED,   /* on a connected subnet: resolve the destination itself */
+	NH_LOCAL,       /* one of our addresses */
+	NH_BLACKHOLE,   /* drop silently */
+	NH_RESERVED,    /* never routed (IPv4: 0/8, 127/8, 224/3, RFC 1812 5.3.7) */
+	NH_GROUP,       /* ECMP: one of the members of group `grp`, by flow hash */
+	NH_UNREACHABLE, /* an unreachable route: drop, ICMP unreachable (host / no route) */
+	NH_PROHIBIT,    /* a prohibit route: drop, ICMP administratively prohibited */
 };
 
-#define NH_IDX_NONE      0u
-#define NH_IDX_LOCAL     1u
-#define NH_IDX_BLACKHOLE 2u
-#define NH_IDX_RESERVED  3u
-#define NH_IDX_CONNECTED 8u /* + port index */
-#define NH_FIRST_DYNAMIC (NH_IDX_CONNECTED + FWD_MAX_PORTS)
+#define NH_IDX_NONE        0u
+#define NH_IDX_LOCAL       1u
+#define NH_IDX_BLACKHOLE   2u
+#define NH_IDX_RESERVED    3u
+#define NH_IDX_UNREACHABLE 4u
+#define NH_IDX_PROHIBIT    5u
+#define NH_IDX_CONNECTED   8u /* + port index */
+#define NH_FIRST_DYNAMIC   (NH_IDX_CONNECTED + FWD_MAX_PORTS)
 
 /* A neighbour's address: struct fwd_ip (fwd_inet.h), of either family. */
 
@@ -57,11 +62,12 @@ struct nexthop {
 	uint16_t mtu;     /* egress port MTU */
 	uint16_t fwd_len; /* largest frame (mtu + Ethernet header) while type is NH_FWD,
 	                   * else 0: the fast path's one test */
-	uint16_t pad0;
+	uint8_t failed;   /* a neighbour's entry whose resolution failed: ECMP skips it */
+	uint8_t pad0;
 	struct rte_ether_hdr l2; /* dst, src, the family's ethertype: valid while fwd_len != 0 */
 	uint16_t pad1;
 	uint32_t gen; /* changes with every new owner of the index; punts carry it */
-	uint32_t pad2;
+	uint32_t grp; /* NH_GROUP: its slot in nh_groups */
 } __rte_aligned(32);
 
 /*
@@ -111,5 +117,77 @@ void nh_port_update(uint8_t port);
 /* Reclaim released entries whose grace period has ended. */
 void nh_reclaim(void);
 uint32_t nh_used(void);
+/* The neighbour layer marks an entry whose resolution failed (or no longer). */
+void nh_set_failed(uint32_t idx, bool failed);
+
+/*
+ * ECMP groups. A group is an entry of type NH_GROUP whose members are
+ * neighbour entries; its member set never changes (a route whose next hops
+ * change takes another group), so workers read it without any care beyond
+ * the RCU grace period before a freed slot is reused. Groups are shared:
+ * every route over the same members holds the same group (counted
+ * references). The fast path picks the member at the flow's hash, skipping
+ * members whose resolution failed (as Linux's fib_multipath_use_neigh); a
+ * member still resolving is used, so that its packets wait for it.
+ */
+#define NH_GROUPS_MAX 4096
+
+struct nh_group {
+	uint32_t n; /* 2..FWD_ECMP_MAX */
+	uint32_t m[FWD_ECMP_MAX];
+};
+
+extern struct nh_group *nh_groups;
+
+/* The member of group entry g (type NH_GROUP) a flow with hash h takes. */
+static inline uint32_t nh_group_pick(const struct nexthop *tbl, const struct nexthop *g, uint32_t h)
+{
+	const struct nh_group *grp = &nh_groups[__atomic_load_n(&g->grp, __ATOMIC_ACQUIRE)];
+	uint32_t n = grp->n, i = (uint32_t)(((uint64_t)h * n) >> 32);
+
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t idx = grp->m[i];
+		if (likely(!__atomic_load_n(&tbl[idx].failed, __ATOMIC_RELAXED)))
+			return idx;
+		i = i + 1 == n ? 0 : i + 1;
+	}
+	return grp->m[(uint32_t)(((uint64_t)h * n) >> 32)];
+}
+
+/*
+ * The group of members m[0..n-1] (2 <= n <= FWD_ECMP_MAX, neighbour entries
+ * the caller holds one reference to each, from neigh_ref): the group takes
+ * those references over (or drops them, when it already holds its own) and
+ * the caller gets one reference to the group. 0 and its index, -ENOSPC.
+ */
+int nh_group_get(const uint32_t *m, unsigned n, uint32_t *idx);
+/* Drop a reference; the last one releases the group and its members. */
+void nh_group_put(uint32_t idx);
+/* The members of group idx (control thread): their count, 0 if idx is none. */
+unsigned nh_group_members(uint32_t idx, uint32_t m[FWD_ECMP_MAX]);
+/* Does next hop idx (a group or a single entry) leave by port? */
+bool nh_uses_port(uint32_t idx, uint8_t port);
+uint32_t nh_groups_used(void);
+
+/*
+ * A route's next hop over gateways via[i] on port[i] (n <= FWD_ECMP_MAX):
+ * the neighbour's entry for one, an ECMP group for more (repeated gateways
+ * are refused: -EINVAL). 0, or -ENOSPC / -EINVAL with nothing taken.
+ * nh_route_unref gives back what nh_route_ref took.
+ */
+int nh_route_ref(unsigned n, const struct fwd_ip *via, const uint8_t *port, uint32_t *nh);
+void nh_route_unref(uint32_t nh);
+/* The gateways of a route's next hop (a neighbour's entry or a group). */
+unsigned nh_gateways(uint32_t nh, struct fwd_ip out[FWD_ECMP_MAX]);
+/* The fixed next hop of a route without a gateway: type NH_BLACKHOLE,
+ * NH_UNREACHABLE, NH_PROHIBIT, or NH_CONNECTED (the link of l3 port dev).
+ * 0, -ENODEV (dev is not an l3 port) or -EINVAL. */
+int nh_route_fixed(uint8_t type, int dev, uint32_t *nh);
+/* Within the layer: a group entry for slot (nhgroup.c). */
+int nh_alloc_group(uint32_t slot, uint32_t *idx);
+/* Reclaim freed group slots whose grace period has ended. */
+void nh_group_reclaim(void);
+int nh_groups_init(int socket);
+void nh_groups_fini(void);
 
 #endif

@@ -138,7 +138,8 @@ static void test_status(void **state)
 	assert_int_equal(fake.last_version, FWD_API_VERSION);
 	expect("-j status", 0, "{\"version\":\"0.1.0\",\"uptime_s\":7380,", NULL);
 	assert_non_null(strstr(out_buf, "\"worker_lcores\":[1,2]"));
-	assert_non_null(strstr(out_buf, "\"routes\":1000003,\"neighbours\":3,\"routes_ip6\":0}\n"));
+	assert_non_null(
+	        strstr(out_buf, "\"routes\":1000003,\"neighbours\":3,\"routes_ip6\":0,\"fpm\":{"));
 }
 
 static void test_port(void **state)

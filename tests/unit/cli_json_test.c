@@ -232,8 +232,9 @@ static Fwd__Response *route_page(const char *const *prefixes, size_t n, uint64_t
 	return page_copy(&r);
 }
 
-#define ROUTE(p) \
-	"{\"prefix\":\"" p "\",\"type\":\"static\",\"via\":\"\",\"dev\":\"\",\"origin\":\"\"}"
+#define ROUTE(p)           \
+	"{\"prefix\":\"" p \
+	"\",\"type\":\"static\",\"via\":\"\",\"dev\":\"\",\"origin\":\"\",\"nexthops\":[]}"
 
 static void test_merge_stream(void **state)
 {

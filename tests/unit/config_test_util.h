@@ -99,7 +99,11 @@ static inline void assert_tables_equal(const struct fwd_config *a, const struct 
 	for (unsigned i = 0; i < a->n_routes; i++) {
 		assert_int_equal(fwd_prefix_cmp(&a->routes[i].prefix, &b->routes[i].prefix), 0);
 		assert_int_equal(a->routes[i].blackhole, b->routes[i].blackhole);
-		assert_true(fwd_ip_eq(&a->routes[i].via, &b->routes[i].via));
+		assert_int_equal(a->routes[i].unreachable, b->routes[i].unreachable);
+		assert_int_equal(a->routes[i].prohibit, b->routes[i].prohibit);
+		assert_int_equal(a->routes[i].n_via, b->routes[i].n_via);
+		for (unsigned k = 0; k < a->routes[i].n_via; k++)
+			assert_true(fwd_ip_eq(&a->routes[i].via[k], &b->routes[i].via[k]));
 		assert_string_equal(a->routes[i].dev, b->routes[i].dev);
 	}
 	assert_int_equal(a->n_neighs, b->n_neighs);

@@ -331,7 +331,12 @@ static void test_same_file_twice(void **state)
 static void test_rpc_changes(void **state)
 {
 	struct fwd_ip4_prefix a = { 0x0a000801, 24 }; /* 10.0.8.1/24 */
-	struct route4_req r = { { 0xc0000200, 24 }, false, 0x0a000802, -1, FWD_ORIGIN_RPC, false };
+	struct route4_req r = { .prefix = { 0xc0000200, 24 },
+		                .type = ROUTE4_VIA,
+		                .n_via = 1,
+		                .via = { 0x0a000802 },
+		                .dev = { -1 },
+		                .origin = FWD_ORIGIN_RPC };
 	char err[256];
 
 	(void)state;
