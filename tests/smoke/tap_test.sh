@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Control-plane ports (ports[].tap): a kernel interface per port in the
+# daemon's namespace, with the port's MAC, MTU, state and addresses; TCP and
+# UDP services on the router's addresses reached through fwd (both
+# families); the kernel's own ping leaves through fwd (fwd resolves the
+# host); addresses follow fwdctl and reload, the link follows `port set`; a
+# SYN flood ends in the kernel's bounded backlog or as counted drops; the
+# interfaces go with the daemon.
+#
+#   h1 10.71.1.2/24 2001:db8:71:1::2 --- p0 [fwd, tap] p1 --- h2 10.71.2.2/24 2001:db8:71:2::2
+. "$(dirname "$0")/lib.sh"
+
+smoke_init tap
+ns_add h1 h2 fw
+ns_ipv6 h1 h2
+veth h1 v1 fw d1
+veth h2 v2 fw d2
+ns_host h1 v1 10.71.1.2/24 10.71.1.1
+ns_host h2 v2 10.71.2.2/24 10.71.2.1
+ns_host6 h1 v1 2001:db8:71:1::2/64 2001:db8:71:1::1
+ns_host6 h2 v2 2001:db8:71:2::2/64 2001:db8:71:2::1
+
+# write_cfg [P1_TAP] [EXTRA_P0_ADDRESS]
+write_cfg() {
+	daemon_config >/dev/null <<-EOF
+	ports:
+	  - { name: p0, device: "net_af_packet0,iface=d1", tap: true,
+	      addresses: [10.71.1.1/24, "2001:db8:71:1::1/64" ${2:+, $2}] }
+	  - { name: p1, device: "net_af_packet1,iface=d2", tap: ${1:-true},
+	      addresses: [10.71.2.1/24, "2001:db8:71:2::1/64"] }
+	EOF
+}
+
+kaddr() { ip -n "$(ns fw)" addr show dev "$1" 2>/dev/null; }
+has_addr() { kaddr "$1" | grep -q "inet6\? $2 "; }
+lacks_addr() { ! has_addr "$@"; }
+counter() { fwdctl -j stats | json_get "next((c['value'] for c in d['global'] if c['name'] == '$1'), -1)"; }
+
+write_cfg
+must daemon_start fw "$T/fwd.yaml"
+
+# -- the interfaces
+check "p0 exists in the daemon's namespace" ip -n "$(ns fw)" link show p0
+expect "p0 has the port's MAC" "$(ns_exec fw cat /sys/class/net/p0/address)" = \
+	"$(ns_exec fw cat /sys/class/net/d1/address)"
+expect "p0 has the port's MTU" "$(ns_exec fw cat /sys/class/net/p0/mtu)" = 1500
+check "p0 is UP and NOARP" bash -c "ip -n $(ns fw) link show p0 | grep -q 'NOARP,UP'"
+check "p0 carries 10.71.1.1/24" wait_for 3 has_addr p0 10.71.1.1/24
+check "p0 carries 2001:db8:71:1::1/64 (after fwd's DAD)" wait_for 5 has_addr p0 2001:db8:71:1::1/64
+check "p0 carries fwd's link-local address and no other" \
+	bash -c "[ \$(ip -n $(ns fw) -6 addr show dev p0 scope link | grep -c inet6) -eq 1 ]"
+check "p1 carries 2001:db8:71:2::1/64" wait_for 5 has_addr p1 2001:db8:71:2::1/64
+
+# -- services on the router's addresses, from a host through fwd
+cat >"$T/srv.py" <<'PY'
+import socket, sys, threading
+def tcp(fam, addr):
+    s = socket.socket(fam, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind((addr, 7001)); s.listen(8)
+    while True:
+        c, _ = s.accept()
+        try: c.sendall(b"hello from the router\n")
+        except OSError: pass  # the flood's connections reset
+        c.close()
+def udp(fam, addr):
+    s = socket.socket(fam, socket.SOCK_DGRAM); s.bind((addr, 7002))
+    while True:
+        d, a = s.recvfrom(2048); s.sendto(d, a)
+for f, a in ((socket.AF_INET, "10.71.1.1"), (socket.AF_INET6, "2001:db8:71:1::1")):
+    threading.Thread(target=tcp, args=(f, a), daemon=True).start()
+    threading.Thread(target=udp, args=(f, a), daemon=True).start()
+print("ready", flush=True)
+threading.Event().wait()
+PY
+cat >"$T/cli.py" <<'PY'
+import socket, sys
+proto, addr = sys.argv[1], sys.argv[2]
+fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
+if proto == "tcp":
+    s = socket.create_connection((addr, 7001), timeout=3); print(s.recv(100).decode().strip())
+else:
+    s = socket.socket(fam, socket.SOCK_DGRAM); s.settimeout(3)
+    s.sendto(b"echo me", (addr, 7002)); print(s.recv(100).decode())
+PY
+bg fw "$PY" "$T/srv.py"
+sleep 0.5
+for a in 10.71.1.1 2001:db8:71:1::1; do
+	expect "TCP to $a from h1" "$(ns_exec h1 timeout 5 "$PY" "$T/cli.py" tcp $a 2>&1)" = \
+		"hello from the router"
+	expect "UDP echo on $a from h1" "$(ns_exec h1 timeout 5 "$PY" "$T/cli.py" udp $a 2>&1)" = \
+		"echo me"
+done
+ns_exec h1 timeout 5 "$PY" -c 'import socket; s=socket.socket(); s.settimeout(3)
+try: s.connect(("10.71.1.1", 7999)); print("open")
+except ConnectionRefusedError: print("refused")' >"$T/rst" 2>&1
+expect "TCP to a closed port: the kernel's RST" "$(cat "$T/rst")" = refused
+expect "ping to the router: fwd answers" "$(ns_exec h1 ping -c 1 -W 2 10.71.1.1 >/dev/null && echo ok)" = ok
+
+# -- the kernel's own traffic leaves through fwd, resolved by fwd
+up0=$(counter tap_up_frames)
+down0=$(counter tap_down_frames)
+check "ping from the router namespace to h2 (IPv4)" ns_exec fw ping -c 2 -i 0.2 -W 2 10.71.2.2
+check "ping from the router namespace to h2 (IPv6)" ns_exec fw ping -6 -c 2 -i 0.2 -W 2 2001:db8:71:2::2
+check "fwd resolved h2 itself (neigh list)" \
+	bash -c "$FWDCTL_BIN -s $SOCK neigh list | grep -q 10.71.2.2"
+expect "frames down the TAPs counted" "$(counter tap_down_frames)" -ge $((down0 + 4))
+expect "frames up the TAPs counted (the replies)" "$(counter tap_up_frames)" -ge $((up0 + 4))
+expect "no ARP from the kernel" "$(counter tap_down_arp)" -eq 0
+
+# -- addresses follow fwdctl and reload, the link follows port set
+check "fwdctl addr add 10.71.9.1/24 dev p0" fwdctl addr add 10.71.9.1/24 dev p0
+check "p0 gets it" wait_for 3 has_addr p0 10.71.9.1/24
+check "fwdctl addr del 10.71.9.1/24 dev p0" fwdctl addr del 10.71.9.1/24 dev p0
+check "p0 loses it" wait_for 3 lacks_addr p0 10.71.9.1/24
+check "port set p0 down" fwdctl port set p0 down
+check "p0 goes down" wait_for 3 bash -c "! ip -n $(ns fw) link show p0 | grep -q ',UP'"
+check "port set p0 up" fwdctl port set p0 up
+check "p0 comes up" wait_for 3 bash -c "ip -n $(ns fw) link show p0 | grep -q ',UP'"
+write_cfg false 10.71.8.1/24
+check "config reload: an address on p0, p1 without tap" fwdctl config reload
+check "p0 gets 10.71.8.1/24" wait_for 3 has_addr p0 10.71.8.1/24
+check "p1's interface is gone" wait_for 3 bash -c "! ip -n $(ns fw) link show p1"
+write_cfg
+check "config reload back" fwdctl config reload
+check "p0 loses 10.71.8.1/24" wait_for 3 lacks_addr p0 10.71.8.1/24
+check "p1's interface is back with its address" wait_for 5 has_addr p1 10.71.2.1/24
+
+# -- a SYN flood to the router's address: nothing grows without bound
+ns_exec h1 timeout 20 "$PY" - <<'PY' >/dev/null 2>&1
+import socket, time
+socks = []
+end = time.time() + 3
+while time.time() < end and len(socks) < 3000:
+    s = socket.socket(); s.setblocking(False)
+    try: s.connect(("10.71.1.1", 7001))
+    except BlockingIOError: pass
+    socks.append(s)
+PY
+check "the daemon answers after the flood" fwdctl status
+check "the TCP service still answers" bash -c "[ \"\$(ip netns exec $(ns h1) timeout 5 $PY $T/cli.py tcp 10.71.1.1)\" = 'hello from the router' ]"
+
+# -- a tap on a port that is not l3 is refused, naming the place
+daemon_config >/dev/null <<-EOF
+ports:
+  - { name: p0, device: "net_af_packet0,iface=d1", mode: xconnect, peer: p1, tap: true }
+  - { name: p1, device: "net_af_packet1,iface=d2", mode: xconnect, peer: p0 }
+EOF
+"$FWD_DAEMON" -c "$T/fwd.yaml" --check >"$T/bad" 2>&1
+check "tap on an xconnect port: file:line:col and the reason" \
+	grep -q "fwd.yaml:[0-9]*:[0-9]*.*only l3 ports have a kernel interface" "$T/bad"
+
+# -- gone with the daemon
+daemon_stop && pass "daemon stopped cleanly" || fail "daemon stopped cleanly"
+check "p0 is gone after the daemon stops" bash -c "! ip -n $(ns fw) link show p0 2>/dev/null"
+check "p1 is gone after the daemon stops" bash -c "! ip -n $(ns fw) link show p1 2>/dev/null"
+smoke_done
