@@ -46,6 +46,7 @@
 #include "core/module.h"
 #include "core/ports.h"
 #include "core/punt.h"
+#include "core/rpc.h"
 #include "core/worker.h"
 #include "cp/ifmap.h"
 #include "cp/tap.h"
@@ -53,6 +54,8 @@
 #include "ip4/output.h"
 #include "ip6/addr6.h"
 #include "ip6/output.h"
+#include "port/port.h"
+#include "fwd.pb-c.h"
 
 #define TAP_BURST   64      /* frames read an event */
 #define TAP_SYNC_US 1000000 /* the interfaces follow their ports */
@@ -67,6 +70,7 @@ struct tap {
 	unsigned n4, n6; /* the addresses the kernel was given */
 	struct fwd_ip4_prefix a4[FWD_MAX_ADDRS];
 	struct fwd_ip6_prefix a6[ADDR6_MAX];
+	uint64_t n_up, n_up_dropped, n_down, n_down_dropped; /* port show */
 };
 
 static struct tap taps[FWD_MAX_PORTS];
@@ -355,6 +359,8 @@ static void down_one(uint8_t port, const uint8_t *frame, unsigned len)
 	struct rte_mbuf *m;
 	char *d;
 
+	if (c != TAP_DOWN_ROUTE4 && c != TAP_DOWN_ROUTE6 && c != TAP_DOWN_LINK)
+		taps[port].n_down_dropped++;
 	switch (c) {
 	case TAP_DOWN_ARP:
 		down_arp.value++;
@@ -378,10 +384,12 @@ static void down_one(uint8_t port, const uint8_t *frame, unsigned len)
 	if (m == NULL || (d = rte_pktmbuf_append(m, (uint16_t)len)) == NULL) {
 		rte_pktmbuf_free(m);
 		down_no_mbuf.value++;
+		taps[port].n_down_dropped++;
 		return;
 	}
 	memcpy(d, frame, len);
 	down_frames.value++;
+	taps[port].n_down++;
 	switch (c) {
 	case TAP_DOWN_ROUTE4:
 		if (ip4_output(m) < 0)
@@ -425,13 +433,33 @@ static bool tap_up(struct rte_mbuf *m, uint8_t port)
 	if (m->nb_segs != 1 ||
 	    write(t->fd, rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m)) < 0) {
 		up_dropped.value++; /* EAGAIN: the kernel's queue is full */
+		t->n_up_dropped++;
 		fwd_control_drop(m, port, FWD_DROP_PUNT_FULL);
 		return true;
 	}
 	up_frames.value++;
+	t->n_up++;
 	fwd_control_ctrs(port)->consumed++;
 	rte_pktmbuf_free(m);
 	return true;
+}
+
+/* `port show`: the interface and its counters. */
+static void tap_fill(struct fwd_rpc_call *call, const struct fwd_port *p, Fwd__PortInfo *pi)
+{
+	const struct tap *t = &taps[p->idx];
+	Fwd__PortTap *pt;
+
+	if (t->fd < 0 || (pt = fwd_rpc_alloc(call, sizeof(*pt))) == NULL)
+		return;
+	fwd__port_tap__init(pt);
+	pt->name = fwd_rpc_strdup(call, p->name);
+	pt->ifindex = t->ifindex;
+	pt->up = t->n_up;
+	pt->down = t->n_down;
+	pt->up_dropped = t->n_up_dropped;
+	pt->down_dropped = t->n_down_dropped;
+	pi->tap = pt;
 }
 
 /* ---- interfaces come and go ---- */
@@ -576,6 +604,7 @@ static int tap_init(const struct fwd_config *cfg)
 	if (sync_timer == NULL)
 		return -ENOMEM;
 	fwd_punt_up = tap_up;
+	fwd_port_rpc_set_tap_fill(tap_fill);
 	if (!any_wanted())
 		return 0;
 	if ((rc = sockets_open()) < 0)
@@ -586,6 +615,7 @@ static int tap_init(const struct fwd_config *cfg)
 static void tap_fini(void)
 {
 	fwd_punt_up = NULL;
+	fwd_port_rpc_set_tap_fill(NULL);
 	memset(wanted, 0, sizeof(wanted));
 	tap_apply();
 	fwd_timer_free(&sync_timer);

@@ -108,6 +108,13 @@ check "fwd resolved h2 itself (neigh list)" \
 expect "frames down the TAPs counted" "$(counter tap_down_frames)" -ge $((down0 + 4))
 expect "frames up the TAPs counted (the replies)" "$(counter tap_up_frames)" -ge $((up0 + 4))
 expect "no ARP from the kernel" "$(counter tap_down_arp)" -eq 0
+ifindex=$(ns_exec fw cat /sys/class/net/p1/ifindex)
+expect "port show p1 -j: the interface's name and ifindex" \
+	"$(fwdctl -j port show p1 | json_get "d['tap']['name'] + ' ' + str(d['tap']['ifindex'])")" = "p1 $ifindex"
+expect "port show p1 -j: frames down counted on the port" \
+	"$(fwdctl -j port show p1 | json_get "d['tap']['down']")" -ge 4
+check "port show p1: the kernel interface line" \
+	bash -c "$FWDCTL_BIN -s $SOCK port show p1 | grep -q 'kernel interface: *p1 (ifindex $ifindex), up [1-9]'"
 
 # -- addresses follow fwdctl and reload, the link follows port set
 check "fwdctl addr add 10.71.9.1/24 dev p0" fwdctl addr add 10.71.9.1/24 dev p0
