@@ -99,6 +99,32 @@ expect "TCP to a closed port: the kernel's RST" "$(cat "$T/rst")" = refused
 expect "ping to the router: fwd answers" "$(ns_exec h1 ping -c 1 -W 2 10.71.1.1 >/dev/null && echo ok)" = ok
 
 # -- the kernel's own traffic leaves through fwd, resolved by fwd
+# (a TCP connection the router opens, as bgpd does towards a peer: its SYN
+# goes down, the SYN-ACK comes up)
+cat >"$T/hsrv.py" <<'PY'
+import socket, sys, threading
+def tcp(fam, addr):
+    s = socket.socket(fam, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind((addr, 7001)); s.listen(8)
+    while True:
+        c, _ = s.accept()
+        try: c.sendall(b"hello from the router\n")
+        except OSError: pass
+        c.close()
+for f, a in ((socket.AF_INET, "10.71.2.2"), (socket.AF_INET6, "2001:db8:71:2::2")):
+    threading.Thread(target=tcp, args=(f, a), daemon=True).start()
+threading.Event().wait()
+PY
+bg h2 "$PY" "$T/hsrv.py"
+sleep 0.3
+for a in 10.71.2.2 2001:db8:71:2::2; do
+	expect "TCP from the router namespace to h2 ($a)" \
+		"$(ns_exec fw timeout 5 "$PY" "$T/cli.py" tcp $a 2>&1)" = "hello from the router"
+done
+h1ll=$(eui64_ll "$(ns_exec h1 cat /sys/class/net/v1/address)")
+check "ping from the router namespace to h1's link-local address on p0" \
+	ns_exec fw ping -6 -c 1 -W 2 "$h1ll%p0"
 up0=$(counter tap_up_frames)
 down0=$(counter tap_down_frames)
 check "ping from the router namespace to h2 (IPv4)" ns_exec fw ping -c 2 -i 0.2 -W 2 10.71.2.2
