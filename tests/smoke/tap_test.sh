@@ -38,6 +38,8 @@ lacks_addr() { ! has_addr "$@"; }
 counter() { fwdctl -j stats | json_get "next((c['value'] for c in d['global'] if c['name'] == '$1'), -1)"; }
 
 write_cfg
+# a persistent interface p0 left behind (as by an earlier run) is taken over
+ip -n "$(ns fw)" tuntap add p0 mode tap
 must daemon_start fw "$T/fwd.yaml"
 
 # -- the interfaces
