@@ -183,6 +183,11 @@ static int nl_addr(bool add, uint32_t ifindex, int family, const void *addr, uin
 	r.ifa.ifa_flags = (uint8_t)flags;
 	nl_attr(&r, IFA_LOCAL, addr, alen);
 	nl_attr(&r, IFA_ADDRESS, addr, alen);
+	if (add && family == AF_INET && len < 31) { /* as `ip addr add ... brd +` */
+		uint32_t b = *(const uint32_t *)addr | htonl(UINT32_MAX >> len);
+
+		nl_attr(&r, IFA_BROADCAST, &b, 4);
+	}
 	if (add)
 		nl_attr(&r, IFA_FLAGS, &flags, sizeof(flags));
 	return nl_talk(&r);
@@ -357,8 +362,20 @@ static void down_one(uint8_t port, const uint8_t *frame, unsigned len)
 	const struct fwd_port *p = &fwd_ports[port];
 	enum tap_down c = tap_down_class(frame, len, p->mtu, addr4_is_local, local6, port);
 	struct rte_mbuf *m;
+	bool bcast = false;
 	char *d;
 
+	/* the directed broadcast of the port's subnet: the kernel addressed it
+	 * to the link's broadcast MAC, as on any NOARP interface */
+	if (c == TAP_DOWN_ROUTE4) {
+		uint32_t dst = (uint32_t)frame[30] << 24 | (uint32_t)frame[31] << 16 |
+		               (uint32_t)frame[32] << 8 | frame[33];
+
+		if (addr4_is_bcast(dst) && addr4_port_of(dst) == port) {
+			c = TAP_DOWN_LINK;
+			bcast = true;
+		}
+	}
 	if (c != TAP_DOWN_ROUTE4 && c != TAP_DOWN_ROUTE6 && c != TAP_DOWN_LINK)
 		taps[port].n_down_dropped++;
 	switch (c) {
@@ -401,6 +418,8 @@ static void down_one(uint8_t port, const uint8_t *frame, unsigned len)
 		return;
 	default: /* TAP_DOWN_LINK: the kernel's frame, from the port's MAC */
 		memcpy(d + 6, &p->mac, 6);
+		if (bcast)
+			memset(d, 0xff, 6);
 		fwd_control_ctrs(port)->created++;
 		fwd_control_tx(m, port);
 		return;

@@ -124,6 +124,14 @@ for a in 10.71.2.2 2001:db8:71:2::2; do
 	expect "TCP from the router namespace to h2 ($a)" \
 		"$(ns_exec fw timeout 5 "$PY" "$T/cli.py" tcp $a 2>&1)" = "hello from the router"
 done
+ns_exec h2 timeout 5 "$PY" -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", 7009)); s.settimeout(4); print(s.recv(100).decode())' >"$T/bcast" 2>&1 &
+bpid=$!
+sleep 0.5
+ns_exec fw "$PY" -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1); s.sendto(b"to the link", ("10.71.2.255", 7009))'
+wait $bpid
+expect "a UDP broadcast to p1's subnet from the router namespace reaches h2" "$(cat "$T/bcast")" = "to the link"
 h1ll=$(eui64_ll "$(ns_exec h1 cat /sys/class/net/v1/address)")
 check "ping from the router namespace to h1's link-local address on p0" \
 	ns_exec fw ping -6 -c 1 -W 2 "$h1ll%p0"
