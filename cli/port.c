@@ -135,6 +135,14 @@ static int show_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 	fwd_table_cell(t, "rx %" PRIu32 " x %" PRIu32 " desc, tx %" PRIu32 " x %" PRIu32 " desc",
 	               p->rx_queues, p->rxd, p->tx_queues, p->txd);
 	show_lists(t, p);
+	if (p->tap != NULL) {
+		fwd_table_cell(t, "kernel interface:");
+		fwd_table_cell(t,
+		               "%s (ifindex %" PRIu32 "), up %" PRIu64 " (%" PRIu64
+		               " dropped), down %" PRIu64 " (%" PRIu64 " dropped)",
+		               p->tap->name, p->tap->ifindex, p->tap->up, p->tap->up_dropped,
+		               p->tap->down, p->tap->down_dropped);
+	}
 	fwd_table_print(t, cli->out);
 	fwd_table_free(t);
 	return 0;

@@ -92,6 +92,7 @@ struct fwd_conf_port {
 	unsigned n_addresses;
 	struct fwd_prefix addresses[FWD_MAX_ADDRS]; /* l3 only; either family */
 	bool ra;                                    /* IPv6 router advertisements; default false */
+	bool tap; /* a kernel interface for the control plane (cp/tap.c); default false */
 	struct fwd_conf_pos pos;
 };
 

@@ -25,6 +25,8 @@ static fwd_punt_fn handlers[FWD_PUNT_MAX];
 /* control thread counters, one row per port, written by the control thread only */
 static struct fwd_port_ctrs control_ctrs[FWD_MAX_PORTS];
 
+bool (*fwd_punt_up)(struct rte_mbuf *m, uint8_t port);
+
 void fwd_punt_register(enum fwd_punt_reason reason, fwd_punt_fn fn)
 {
 	handlers[reason] = fn;

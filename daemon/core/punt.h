@@ -10,6 +10,7 @@
 #ifndef FWD_PUNT_H
 #define FWD_PUNT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_mbuf.h>
@@ -64,6 +65,19 @@ struct fwd_port_ctrs *fwd_control_ctrs(uint8_t port);
 
 /* Count a drop made by the control thread and free the packet. */
 void fwd_control_drop(struct rte_mbuf *m, uint8_t port, enum fwd_drop_reason reason);
+
+/* A port's kernel interface (ports[].tap, cp/tap.c), set by the layer that
+ * keeps them: local delivery hands it a packet to us that fwd does not
+ * answer itself (all but ARP, NDP and ICMP echo requests). It returns true
+ * when it took m (sent up, or dropped and counted), false when port has no
+ * interface: the caller then does what it does without one. */
+extern bool (*fwd_punt_up)(struct rte_mbuf *m, uint8_t port);
+
+/* fwd_punt_up when set and m's port has an interface. */
+static inline bool fwd_punt_up_take(struct rte_mbuf *m, uint8_t port)
+{
+	return fwd_punt_up != NULL && fwd_punt_up(m, port);
+}
 
 struct rte_ring *fwd_punt_ring(void);
 

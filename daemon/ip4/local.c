@@ -142,6 +142,22 @@ static void local_udp(struct rte_mbuf *m, uint8_t port, unsigned hlen, unsigned 
 	fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO);
 }
 
+/* 224.0.0.0/24: never routed, the link's own groups. */
+static bool link_group(uint32_t dst)
+{
+	return (dst & 0xffffff00u) == 0xe0000000u;
+}
+
+/* An ICMP echo request (or its first fragment), which fwd answers itself. */
+static bool echo_request(struct rte_mbuf *m, unsigned hlen, unsigned tot)
+{
+	const struct rte_ipv4_hdr *ip = ip_of(m);
+
+	return ip->next_proto_id == IPPROTO_ICMP && tot > hlen &&
+	       !(ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_OFFSET_MASK)) &&
+	       ((const uint8_t *)ip)[hlen] == RTE_IP_ICMP_ECHO_REQUEST;
+}
+
 void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 {
 	uint8_t port = meta->in_port;
@@ -154,20 +170,30 @@ void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 	}
 	hlen = (ip->version_ihl & 0xf) * 4u;
 	tot = rte_be_to_cpu_16(ip->total_length);
-	/* No reassembly: nothing we serve needs a datagram bigger than one
-	 * frame, and holding fragments would be memory for anyone to fill. */
-	if (ip->fragment_offset &
-	    rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) {
-		local_fragments.value++;
-		fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO);
-		return;
-	}
 	if (!for_us(m, rte_be_to_cpu_32(ip->dst_addr))) {
+		/* link-local groups (OSPF's 224.0.0.5/6...) for the port's kernel
+		 * interface, when it has one */
+		if (link_group(rte_be_to_cpu_32(ip->dst_addr)) &&
+		    icmp4_source_ok(rte_be_to_cpu_32(ip->src_addr)) && fwd_punt_up_take(m, port))
+			return;
 		fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO); /* broadcast, multicast */
 		return;
 	}
 	if (!icmp4_source_ok(rte_be_to_cpu_32(ip->src_addr))) {
 		fwd_control_drop(m, port, FWD_DROP_BAD_ADDRESS); /* from us, or a broadcast */
+		return;
+	}
+	/* all but the echo requests fwd answers go up the port's kernel
+	 * interface when it has one (which answers UDP and TCP itself) */
+	if (!echo_request(m, hlen, tot) && fwd_punt_up_take(m, port))
+		return;
+	/* No reassembly: nothing fwd serves needs a datagram bigger than one
+	 * frame, and holding fragments would be memory for anyone to fill
+	 * (the kernel reassembles what goes up its interface). */
+	if (ip->fragment_offset &
+	    rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) {
+		local_fragments.value++;
+		fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO);
 		return;
 	}
 	switch (ip->next_proto_id) {

@@ -238,6 +238,13 @@ static bool is_mld(uint8_t type)
 	       type == MLD_LISTENER_REDUCTION || type == 143; /* MLDv2 report, RFC 3810 */
 }
 
+/* For the port's kernel interface, when it has one: to us, or to a
+ * link-scope group (OSPFv3's ff02::5 and ::6, ...). */
+static bool up_ok(const struct local6 *l)
+{
+	return l->ours || (l->group && (l->ip[25] & 0x0f) == 2);
+}
+
 static void local_icmp6(struct local6 *l)
 {
 	const uint8_t *icmp = l->ip + l->c.off;
@@ -264,6 +271,12 @@ static void local_icmp6(struct local6 *l)
 		rte_pktmbuf_free(l->m);
 		return;
 	}
+	/* errors, echo replies, other types: the port's kernel interface's
+	 * (not NDP's types, to a group fwd does not listen to: ignored) */
+	if (icmp[0] != ICMP6_ECHO_REQUEST &&
+	    !(icmp[0] >= ND_ROUTER_SOLICIT && icmp[0] <= ND_REDIRECT) && up_ok(l) &&
+	    fwd_punt_up_take(l->m, l->port))
+		return;
 	if (!l->ours) {
 		drop(l, FWD_DROP_LOCAL_PROTO);
 		return;
@@ -323,6 +336,8 @@ void local6_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 		local_icmp6(&l);
 		return;
 	}
+	if (up_ok(&l) && fwd_punt_up_take(m, l.port))
+		return; /* the port's kernel interface serves it */
 	if (!l.ours) {
 		drop(&l, FWD_DROP_LOCAL_PROTO); /* a group we do not listen to */
 		return;

@@ -30,5 +30,8 @@ struct fwd_rpc_call;
 struct Fwd__PortInfo;
 void fwd_port_rpc_set_addr_fill(void (*fn)(struct fwd_rpc_call *call, const struct fwd_port *p,
                                            struct Fwd__PortInfo *pi));
+/* RPC: the control-plane port feature (cp/tap.c) fills PortInfo.tap. */
+void fwd_port_rpc_set_tap_fill(void (*fn)(struct fwd_rpc_call *call, const struct fwd_port *p,
+                                          struct Fwd__PortInfo *pi));
 
 #endif

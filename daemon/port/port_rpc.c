@@ -17,6 +17,15 @@ void fwd_port_rpc_set_addr_fill(void (*fn)(struct fwd_rpc_call *, const struct f
 	addr_fill = fn;
 }
 
+/* A port's kernel interface, when the cp layer is there. */
+static void (*tap_fill)(struct fwd_rpc_call *call, const struct fwd_port *p, Fwd__PortInfo *pi);
+
+void fwd_port_rpc_set_tap_fill(void (*fn)(struct fwd_rpc_call *, const struct fwd_port *,
+                                          Fwd__PortInfo *))
+{
+	tap_fill = fn;
+}
+
 static void port_queues(struct fwd_rpc_call *call, const struct fwd_port *p, Fwd__PortInfo *pi)
 {
 	pi->rx_queue_workers = (Fwd__QueueMap **)fwd_rpc_ptr_array(call, p->n_rxq);
@@ -61,6 +70,8 @@ static Fwd__PortInfo *port_info(struct fwd_rpc_call *call, const struct fwd_port
 	port_queues(call, p, pi);
 	if (addr_fill != NULL)
 		addr_fill(call, p, pi);
+	if (tap_fill != NULL)
+		tap_fill(call, p, pi);
 	return pi;
 }
 

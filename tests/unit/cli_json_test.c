@@ -144,7 +144,8 @@ static void test_nested(void **state)
 	        "\"rx_queues\":0,\"tx_queues\":0,\"rxd\":0,\"txd\":0,\"promiscuous\":false,"
 	        "\"addresses\":[\"10.0.0.1/24\",\"10.0.1.1/24\"],\"rx_queue_workers\":["
 	        "{\"queue\":0,\"worker\":0,\"lcore\":0},{\"queue\":1,\"worker\":1,\"lcore\":2}],"
-	        "\"link_changes\":0}");
+	        "\"link_changes\":0,\"tap\":{\"name\":\"\",\"ifindex\":0,\"up\":0,\"down\":0,"
+	        "\"up_dropped\":0,\"down_dropped\":0}}");
 
 	/* an unset sub-message prints as its default object; repeated scalars as arrays */
 	st.n_worker_lcores = 2;

@@ -278,6 +278,81 @@ static void test_bad_header(void **state)
 	assert_int_equal(n_sent, 0);
 }
 
+/* ports[].tap's hook (core/punt.h): what fwd does not answer goes up. */
+static unsigned n_up;
+static bool up_taken = true;
+
+static bool fake_up(struct rte_mbuf *m, uint8_t port)
+{
+	(void)port;
+	if (!up_taken)
+		return false;
+	n_up++;
+	rte_pktmbuf_free(m);
+	return true;
+}
+
+static void test_up_hook(void **state)
+{
+	static const uint8_t tcp[20] = {
+		0x9c, 0x40, 0x00, 0x16, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x02
+	};
+	uint8_t reply[64];
+	struct tpkt t = { .ttl = 64,
+		          .proto = 6,
+		          .src = IP4(10, 20, 1, 2),
+		          .dst = IP4(10, 20, 1, 1),
+		          .l4 = tcp,
+		          .l4len = sizeof(tcp) };
+
+	(void)state;
+	fwd_punt_up = fake_up;
+	n_up = 0;
+	deliver(&t);  /* TCP */
+	t.proto = 47; /* GRE: the kernel's protocol unreachable, not fwd's */
+	deliver(&t);
+	t.proto = 89; /* OSPF to 224.0.0.5 */
+	t.dst = IP4(224, 0, 0, 5);
+	deliver(&t);
+	assert_int_equal(n_up, 3);
+	t = echo_to(IP4(10, 20, 1, 1)); /* an echo reply to the kernel's ping */
+	memcpy(reply, echo, sizeof(reply));
+	reply[0] = 0;
+	l4_cksum_set(reply, 64, 2);
+	t.l4 = reply;
+	deliver(&t);
+	t.frag = 8; /* a fragment: the kernel reassembles */
+	deliver(&t);
+	assert_int_equal(n_up, 5);
+	assert_int_equal(n_sent, 0);
+	/* echo requests fwd answers; a wider group, a broadcast and a spoofed
+	 * source stay fwd's drops */
+	t = echo_to(IP4(10, 20, 1, 1));
+	deliver(&t);
+	assert_int_equal(n_sent, 1);
+	sent_clear();
+	t.proto = 17;
+	t.dst = IP4(239, 1, 1, 1);
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t.dst = IP4(10, 20, 1, 255);
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t.dst = IP4(10, 20, 1, 1);
+	t.src = IP4(10, 20, 2, 1);
+	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+	assert_int_equal(n_up, 5);
+	/* a port without an interface: as before (TCP dropped, no RST) */
+	up_taken = false;
+	t = (struct tpkt){ .ttl = 64,
+		           .proto = 6,
+		           .src = IP4(10, 20, 1, 2),
+		           .dst = IP4(10, 20, 1, 1),
+		           .l4 = tcp,
+		           .l4len = sizeof(tcp) };
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	up_taken = true;
+	fwd_punt_up = NULL;
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -298,10 +373,15 @@ int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		T(test_echo),        T(test_echo_to_groups),
-		T(test_bad_icmp),    T(test_udp_port_unreachable),
-		T(test_udp_invalid), T(test_other_protocols),
-		T(test_refused),     T(test_bad_header),
+		T(test_up_hook),
+		T(test_echo),
+		T(test_echo_to_groups),
+		T(test_bad_icmp),
+		T(test_udp_port_unreachable),
+		T(test_udp_invalid),
+		T(test_other_protocols),
+		T(test_refused),
+		T(test_bad_header),
 	};
 	int rc;
 

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Control-plane ports (ports[].tap): a kernel TAP interface per port, named
+ * like it, in the daemon's network namespace. What fwd does not answer
+ * itself among the packets to its addresses goes up the TAP of the port it
+ * came in on (the hook of core/punt.h); what the kernel sends on the TAP
+ * leaves through fwd (tap_down_class says how). Control thread only.
+ */
+#ifndef FWD_CP_TAP_H
+#define FWD_CP_TAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What becomes of a frame the kernel wrote on a TAP. */
+enum tap_down {
+	TAP_DOWN_ROUTE4,   /* IPv4 unicast: routed by fwd's FIB (ip4_output) */
+	TAP_DOWN_ROUTE6,   /* IPv6: ip6_output (multicast and link-local out of the port) */
+	TAP_DOWN_LINK,     /* IPv4 link-local multicast or broadcast: out of the port as it is */
+	TAP_DOWN_ARP,      /* ARP (the TAP is NOARP: fwd alone speaks ARP): dropped */
+	TAP_DOWN_NDP,      /* NDP (fwd alone speaks NDP): dropped */
+	TAP_DOWN_TOO_BIG,  /* longer than the port's MTU: dropped */
+	TAP_DOWN_INVALID,  /* not a whole IPv4/IPv6 packet, or another ethertype: dropped */
+	TAP_DOWN_NOT_OURS, /* its source is not an address of ours: dropped */
+	TAP_DOWN_MAX
+};
+
+extern const char *const tap_down_names[TAP_DOWN_MAX];
+
+/*
+ * Classify a frame (Ethernet header first, len bytes) the kernel sent on
+ * the TAP of a port with that MTU. is_local4/is_local6 say whether a source
+ * is ours (for IPv6, port is passed so link-local sources can be checked
+ * on that port).
+ */
+enum tap_down tap_down_class(const uint8_t *frame, unsigned len, unsigned mtu,
+                             bool (*is_local4)(uint32_t ip),
+                             bool (*is_local6)(uint8_t port, const uint8_t ip[16]), uint8_t port);
+
+#endif
