@@ -126,7 +126,9 @@ static void test_sample(void **state)
 	assert_int_equal(br->mac_aging_s, 300);
 	assert_int_equal(br->fdb_max, 16384);
 	assert_null(fwd_config_bridge(cfg, "br1"));
-	assert_int_equal(cfg->n_routes, 5);
+	assert_int_equal(cfg->n_routes, 6);
+	assert_int_equal(cfg->routes[5].n_via, 2); /* ECMP */
+	assert_int_equal(cfg->routes[5].via[1].v4, 0xc00002fe);
 	assert_int_equal(cfg->routes[0].prefix.len, 0);
 	assert_int_equal(cfg->routes[0].via[0].v4, 0xc00002fe);
 	assert_int_equal(cfg->routes[1].prefix.v4, 0xc6336400);
