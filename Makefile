@@ -91,7 +91,7 @@ DEB_PKGS := build-essential pkg-config dpdk dpdk-dev libdpdk-dev dpdk-doc libyam
 	libevent-dev libprotobuf-c-dev protobuf-c-compiler libcmocka-dev python3 python3-scapy \
 	python3-pytest iproute2 iputils-ping iputils-arping iperf3 ethtool traceroute tcpdump procps psmisc \
 	clang clang-format cppcheck valgrind libclang-rt-14-dev \
-	curl systemd mandoc groff-base man-db bash-completion python3-prometheus-client
+	curl systemd mandoc groff-base man-db bash-completion python3-prometheus-client frr
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do \
@@ -99,8 +99,11 @@ deps:
 	done); \
 	if [ -n "$$missing" ]; then \
 		echo "deps: installing" $$missing; \
+		nostart=; if [ ! -e /usr/sbin/policy-rc.d ]; then nostart=1; \
+			printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; fi; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			--no-install-recommends $$missing >/dev/null || exit 1; \
+			--no-install-recommends $$missing >/dev/null; rc=$$?; \
+		[ -z "$$nostart" ] || rm -f /usr/sbin/policy-rc.d; [ $$rc -eq 0 ] || exit 1; \
 	else echo "deps: all packages present"; fi
 
 deps-quiet:
