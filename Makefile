@@ -173,6 +173,12 @@ demo:
 	@$(MAKE) --no-print-directory all
 	@bash tests/demo.sh start
 
+# The same with FRR: a BGP route arriving through zebra's FPM and traffic following it.
+demo-frr:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory all
+	@bash tests/demo_frr.sh
+
 demo-stop:
 	@bash tests/demo.sh stop
 

@@ -198,7 +198,12 @@ static enum route_state place(const struct fpm_route *e)
 	int o = ops->origin(&e->prefix);
 	struct l3_route r;
 
-	if (o == FWD_ORIGIN_ADDRESS)
+	/* fe80::/64 of the kernel interfaces: fwd's own link-local subnet on
+	 * every l3 port (link-local destinations are never routed) */
+	bool linklocal = e->prefix.family == AF_INET6 && e->prefix.len >= 10 &&
+	                 e->prefix.v6[0] == 0xfe && (e->prefix.v6[1] & 0xc0) == 0x80;
+
+	if (o == FWD_ORIGIN_ADDRESS || linklocal)
 		return fpm_stats.ctr[FPM_C_CONNECTED]++, ST_CONNECTED;
 	if (o >= 0 && !fwd_origin_is_fpm((enum fwd_origin)o))
 		return ST_SHADOWED;

@@ -1261,8 +1261,9 @@ static void test_zebra84_static(void **state)
 	assert_via("10.52.0.0/16", 1, "10.41.2.3");
 	assert_via("2001:db8:50::/48", 0, "2001:db8:41:2::2");
 	assert_int_equal(fib_get("10.41.2.0/24")->origin, FWD_ORIGIN_ADDRESS);
-	assert_int_equal(fpm_stats.ctr[FPM_C_CONNECTED], 2);
-	assert_int_equal(fpm_stats.ctr[FPM_C_NO_DEV], 1); /* fe80::/64 on interface 4 */
+	/* the two subnets, and fe80::/64 of interface 4: link-local, fwd's own */
+	assert_int_equal(fpm_stats.ctr[FPM_C_CONNECTED], 3);
+	assert_int_equal(fpm_stats.ctr[FPM_C_NO_DEV], 0);
 	assert_int_equal(fpm_stats.groups, 9);
 	assert_int_equal(fpm_stats.installed, 4);
 
