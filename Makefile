@@ -173,6 +173,12 @@ demo:
 	@$(MAKE) --no-print-directory all
 	@bash tests/demo.sh start
 
+# How long FRR_PREFIXES (100,000) BGP routes take to reach fwd's FIB through FRR.
+bench-frr:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory all
+	@bash tests/bench/frr_table.sh
+
 # The same with FRR: a BGP route arriving through zebra's FPM and traffic following it.
 demo-frr:
 	@$(MAKE) --no-print-directory deps
