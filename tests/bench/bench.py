@@ -26,7 +26,8 @@ xstats) and fwd's drop counters.
 Parts (BENCH_ONLY=main,imix,ipv6,burst,churn picks some):
   main   64 B: testpmd io, l3fwd lpm, l3fwd lpm linked statically (as
          fwd-daemon is: DPDK linked in), fwd xconnect, fwd l3 16 routes,
-         fwd l3 with the 1M-route table loaded on top
+         the same 16 routes each over a 4-way ECMP group (every packet
+         hashed to a member), fwd l3 with the 1M-route table loaded on top
   churn  on the 1M-route fwd: 10,000 route changes/s for 10 s through the
          RPC (build/bench/route_churn) while `fwdctl -j stats` is polled at
          10 Hz: the throughput dip (median of 100 ms windows against the
@@ -183,6 +184,9 @@ def group(p, pcap, tag, with_full, only_full):
              bl.L3fwd(p, "l3fwd" + tag, "l3fwd lpm", pcap),
              bl.Fwd(p, "fwd-xc" + tag, "fwd xconnect", pcap, "xconnect"),
              bl.Fwd(p, "fwd-16" + tag, "fwd l3 16 routes", pcap, "l3")]
+    if with_full:   # the same routes, each over a 4-way ECMP group (DESIGN.md 11)
+        progs.append(bl.Fwd(p, "fwd-ecmp" + tag, "fwd l3 16 routes, 4-way ECMP", pcap, "l3",
+                            ecmp=True))
     if only_full:
         progs = []
     elif with_full:   # the 64 B group: l3fwd linked as fwd is (DPDK linked in) too
@@ -380,7 +384,8 @@ def ratios(results, key, tag):
     pairs = [("fwd/l3fwd", "fwd-16", "l3fwd"), ("fwd-xc/testpmd", "fwd-xc", "testpmd"),
              ("1M/16", "fwd-1m", "fwd-16"), ("l3fwd/testpmd", "l3fwd", "testpmd"),
              ("fwd/l3fwd-static", "fwd-16", "l3fwd-st"),
-             ("l3fwd-static/l3fwd", "l3fwd-st", "l3fwd")]
+             ("l3fwd-static/l3fwd", "l3fwd-st", "l3fwd"),
+             ("ecmp/16", "fwd-ecmp", "fwd-16"), ("ecmp/l3fwd", "fwd-ecmp", "l3fwd")]
     for name, a, b in pairs:
         v = round_ratios(runs.get(a + tag), runs.get(b + tag))
         if v:
@@ -396,7 +401,8 @@ def print_group(results, key, tag, title):
     results.setdefault("ratios", {})[key] = rat
     results.setdefault("ratio_intervals", {})[key] = ci
     show = {"fwd-xc": ["fwd-xc/testpmd"], "fwd-16": ["fwd/l3fwd", "fwd/l3fwd-static"],
-            "fwd-1m": ["1M/16"], "l3fwd-st": ["l3fwd-static/l3fwd"]}
+            "fwd-1m": ["1M/16"], "l3fwd-st": ["l3fwd-static/l3fwd"],
+            "fwd-ecmp": ["ecmp/16", "ecmp/l3fwd"]}
     log("\n%-24s %12s   %-15s %s" % (title, "median Mpps", "min-max",
                                        "ratio: per-round median (90% interval)"))
     for name, s in results[key].items():

@@ -397,14 +397,15 @@ class L3fwd(DpdkApp):
 
 class Fwd(Program):
     """fwd-daemon in xconnect mode, or routing (l3) with the 16 covering routes
-    and static neighbours, optionally with the full table loaded on top; or,
+    and static neighbours (ecmp=True: each route over all four gateways, an
+    ECMP group), optionally with the full table loaded on top; or,
     ipv6=True, routing IPv6 only: an IPv6 address on each port, the 16
     V6_ROUTES via GATEWAYS6 and their static neighbours (so no NDP)."""
 
     def __init__(self, paths, name, label, pcap, mode, burst=32, full_table=False, wrapper=None,
-                 ipv6=False):
+                 ipv6=False, ecmp=False):
         super().__init__(paths, name, label, pcap, burst, wrapper)
-        self.mode, self.full_table, self.ipv6 = mode, full_table, ipv6
+        self.mode, self.full_table, self.ipv6, self.ecmp = mode, full_table, ipv6, ecmp
         self.sock = os.path.join(paths.run, name + ".sock")
         self.conf = os.path.join(paths.run, name + ".yaml")
         self.load_seconds = None
@@ -426,7 +427,10 @@ class Fwd(Program):
         if self.ipv6:   # quoted: plain scalars with colons read as mappings in some parsers
             prefixes, gateways, nets = (['"%s"' % x for x in v]
                                         for v in (V6_ROUTES, GATEWAYS6, (SRC_NET6, SINK_NET6)))
-        routes = "".join("  - { prefix: %s, via: %s }\n" % (c, gateways[i % len(gateways)])
+        # ecmp: every route over all the gateways, one 4-way group
+        routes = "".join("  - { prefix: %s, via: %s }\n" %
+                         (c, "[%s]" % ", ".join(gateways) if self.ecmp
+                          else gateways[i % len(gateways)])
                          for i, c in enumerate(prefixes))
         neigh = "".join("  - { address: %s, mac: \"%s\", port: sink }\n" %
                         (g, GATEWAY_MAC % (2 + i)) for i, g in enumerate(gateways))
