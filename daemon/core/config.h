@@ -85,6 +85,7 @@ struct fwd_conf_port {
 	enum fwd_port_mode mode;   /* default l3 */
 	char peer[FWD_NAME_MAX];   /* xconnect only */
 	char bridge[FWD_NAME_MAX]; /* bridge only */
+	uint32_t mac_max;          /* bridge only: learned MACs at most, 0 = no limit */
 	uint16_t rx_queues;        /* default 1 */
 	uint16_t rxd;              /* default 1024 */
 	uint16_t txd;              /* default 1024 */
