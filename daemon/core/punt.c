@@ -20,7 +20,7 @@
 #define PUNT_DRAIN_US     500  /* latency of the slow path, at worst */
 #define PUNT_BATCH        64
 #define PUNT_BURST_MS     50u /* a bucket holds this long of its rate, */
-#define PUNT_BURST_MIN    32u /* but at least this many packets */
+#define PUNT_BURST_MIN    64u /* but at least this many: more than ICMP's burst (50) */
 
 int fwd_punt_meta_offset = -1;
 

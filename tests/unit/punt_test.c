@@ -99,21 +99,21 @@ static void reset(const uint32_t rates[FWD_PUNT_CLASS_MAX])
 static void test_policer_per_reason(void **state)
 {
 	/* 2/s over two workers: 1/s each (no refill while the test runs), a
-	 * burst of 32 */
+	 * burst of 64 */
 	const uint32_t rates[FWD_PUNT_CLASS_MAX] = { 2, 2, 2, 2 };
 	struct fwd_worker *w = fwd.workers[0];
 
 	(void)state;
 	reset(rates);
 	punt_n(w, FWD_PUNT_TTL, 200, 0, 0);
-	assert_int_equal(drops(FWD_DROP_POLICED_TTL), 200 - 32);
+	assert_int_equal(drops(FWD_DROP_POLICED_TTL), 200 - 64);
 	punt_n(w, FWD_PUNT_NO_ROUTE, 10, 0, 0); /* a bucket of its own */
 	assert_int_equal(drops(FWD_DROP_POLICED_NO_ROUTE), 0);
 	punt_n(fwd.workers[1], FWD_PUNT_TTL, 10, 0, 0); /* and per worker */
-	assert_int_equal(drops(FWD_DROP_POLICED_TTL), 200 - 32);
+	assert_int_equal(drops(FWD_DROP_POLICED_TTL), 200 - 64);
 	while (fwd_punt_drain() != 0)
 		;
-	assert_int_equal(handled[FWD_PUNT_TTL], 32 + 10);
+	assert_int_equal(handled[FWD_PUNT_TTL], 64 + 10);
 	assert_int_equal(handled[FWD_PUNT_NO_ROUTE], 10);
 }
 
@@ -126,13 +126,13 @@ static void test_policer_ndp(void **state)
 	(void)state;
 	reset(rates);
 	punt_n(w, FWD_PUNT_LOCAL6, 100, 17, 0); /* UDP: LOCAL6's bucket */
-	assert_int_equal(drops(FWD_DROP_POLICED_LOCAL6), 100 - 32);
-	punt_n(w, FWD_PUNT_LOCAL6, 20, 58, 135); /* neighbour solicitations */
+	assert_int_equal(drops(FWD_DROP_POLICED_LOCAL6), 100 - 64);
+	punt_n(w, FWD_PUNT_LOCAL6, 50, 58, 135); /* neighbour solicitations */
 	punt_n(w, FWD_PUNT_LOCAL6, 1, 58, 128);  /* an echo request: LOCAL6 */
 	assert_int_equal(drops(FWD_DROP_POLICED_NDP), 0);
-	assert_int_equal(drops(FWD_DROP_POLICED_LOCAL6), 100 - 32 + 1);
-	punt_n(w, FWD_PUNT_LOCAL6, 20, 58, 136); /* 40 in all: 8 over */
-	assert_int_equal(drops(FWD_DROP_POLICED_NDP), 8);
+	assert_int_equal(drops(FWD_DROP_POLICED_LOCAL6), 100 - 64 + 1);
+	punt_n(w, FWD_PUNT_LOCAL6, 50, 58, 136); /* 100 in all: 36 over */
+	assert_int_equal(drops(FWD_DROP_POLICED_NDP), 36);
 }
 
 /* A full shared ring does not keep ARP out; ARP is handed over first. */
