@@ -263,7 +263,12 @@ static int punt_module_init(const struct fwd_config *cfg)
 static int punt_reload_apply(const struct fwd_config *cur, const struct fwd_config *next,
                              struct fwd_reload_log *log)
 {
-	static const char *const names[FWD_PUNT_CLASS_MAX] = { "nd", "local", "hold", "error" };
+	static const char *const names[FWD_PUNT_CLASS_MAX] = {
+		[FWD_PUNT_CLASS_LOCAL] = "local",
+		[FWD_PUNT_CLASS_ND] = "nd",
+		[FWD_PUNT_CLASS_HOLD] = "hold",
+		[FWD_PUNT_CLASS_ERROR] = "error",
+	};
 
 	for (unsigned c = 0; c < FWD_PUNT_CLASS_MAX; c++)
 		if (cur->dataplane.punt_rate[c] != next->dataplane.punt_rate[c])

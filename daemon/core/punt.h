@@ -46,8 +46,9 @@ enum fwd_punt_reason {
 
 /* Policer classes: the rate of each is a key of its own (fwd.yaml(5)). */
 enum fwd_punt_class {
+	FWD_PUNT_CLASS_LOCAL, /* to our addresses, groups; hop-by-hop: punt_rate_local;
+	                       * first: a reason left out of core/punt.c's table is here */
 	FWD_PUNT_CLASS_ND,    /* ARP, NDP: punt_rate_nd */
-	FWD_PUNT_CLASS_LOCAL, /* to our addresses, groups; hop-by-hop: punt_rate_local */
 	FWD_PUNT_CLASS_HOLD,  /* waiting for a neighbour: punt_rate_hold */
 	FWD_PUNT_CLASS_ERROR, /* asking for an ICMP error: punt_rate_error */
 	FWD_PUNT_CLASS_MAX
