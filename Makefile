@@ -156,7 +156,12 @@ $(BUILD)/tests/unit/%_test: tests/unit/%_test.c $(BUILD)/libfwdd.a $(PROTO_OBJS)
 
 unit-tests: $(UNIT_BINS)
 
-tests-build: all unit-tests
+# tests/smoke/punt_flood.c: the punt flood sender of punt_flood_test.sh
+$(BUILD)/tests/punt_flood: tests/smoke/punt_flood.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+tests-build: all unit-tests $(BUILD)/tests/punt_flood
 
 -include $(shell find $(BUILD)/obj $(BUILD)/tests -name '*.d' 2>/dev/null)
 

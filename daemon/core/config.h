@@ -85,6 +85,7 @@ struct fwd_conf_port {
 	enum fwd_port_mode mode;   /* default l3 */
 	char peer[FWD_NAME_MAX];   /* xconnect only */
 	char bridge[FWD_NAME_MAX]; /* bridge only */
+	uint32_t mac_max;          /* bridge only: learned MACs at most, 0 = no limit */
 	uint16_t rx_queues;        /* default 1 */
 	uint16_t rxd;              /* default 1024 */
 	uint16_t txd;              /* default 1024 */
@@ -141,10 +142,12 @@ struct fwd_config {
 		                           * 16384 or half of nexthops if less; below nexthops */
 		uint32_t fib_tbl8s;       /* extension: FIB tbl8 groups (routes longer than /24
 		                           * and neighbours share them), default 32768 */
-		uint32_t fib6_tbl8s; /* extension: IPv6 FIB groups, default in ip6/ip6_schema.c */
-		uint32_t nexthops;   /* extension: next-hop table size, default 65536 */
-		uint32_t icmp_rate;  /* extension: ICMP errors per second, 0 = unlimited,
-		                      * default 100 (RFC 1812 4.3.2.8) */
+		uint32_t fib6_tbl8s;   /* extension: IPv6 FIB groups, default in ip6/ip6_schema.c */
+		uint32_t nexthops;     /* extension: next-hop table size, default 65536 */
+		uint32_t icmp_rate;    /* extension: ICMP errors per second, 0 = unlimited,
+		                        * default 100 (RFC 1812 4.3.2.8) */
+		uint32_t punt_rate[4]; /* extension: punt policer, packets a second per
+		                        * reason of each enum fwd_punt_class (core/punt.c) */
 	} dataplane;
 
 	struct {

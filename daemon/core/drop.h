@@ -4,6 +4,8 @@
  * counted against exactly one of these, on the port it arrived on (or the
  * port it was to leave by, for tx_full and port_down on egress).
  * Names are what `fwdctl stats` and the metrics endpoint show: never rename.
+ * policed_*: the punt policer (core/punt.c), one per punt reason in the
+ * order of enum fwd_punt_reason, then NDP.
  */
 #ifndef FWD_DROP_H
 #define FWD_DROP_H
@@ -36,7 +38,19 @@
 	X(NO_MBUF, "no_mbuf")           /* mbuf pool exhausted while copying */            \
 	X(CONTROL_TX, "control_tx")     /* control-thread packet to a port being closed */ \
 	X(SCOPE, "scope")               /* IPv6: link-local beyond its link */             \
-	X(NDP_INVALID, "ndp_invalid")   /* IPv6: malformed or refused NDP */
+	X(NDP_INVALID, "ndp_invalid")   /* IPv6: malformed or refused NDP */               \
+	X(POLICED_ARP, "policed_arp")                                                      \
+	X(POLICED_LOCAL, "policed_local")                                                  \
+	X(POLICED_RESOLVE, "policed_resolve")                                              \
+	X(POLICED_GLEAN, "policed_glean")                                                  \
+	X(POLICED_TTL, "policed_ttl")                                                      \
+	X(POLICED_NO_ROUTE, "policed_no_route")                                            \
+	X(POLICED_FRAG_NEEDED, "policed_frag_needed")                                      \
+	X(POLICED_LOCAL6, "policed_local6")                                                \
+	X(POLICED_GLEAN6, "policed_glean6")                                                \
+	X(POLICED_ICMP6, "policed_icmp6")                                                  \
+	X(POLICED_HBH6, "policed_hbh6")                                                    \
+	X(POLICED_NDP, "policed_ndp")
 
 enum fwd_drop_reason {
 #define FWD_DROP_ENUM(e, name) FWD_DROP_##e,

@@ -10,16 +10,48 @@
 #include "core/log.h"
 #include "core/module.h"
 #include "core/punt.h"
+#include "core/config_schema.h"
+#include "core/reload.h"
 #include "core/worker.h"
 #include "core/counters.h"
 
-#define PUNT_RING_SIZE 4096
-#define PUNT_DRAIN_US  500 /* latency of the slow path, at worst */
-#define PUNT_BATCH     64
+#define PUNT_RING_SIZE    4096
+#define PUNT_ND_RING_SIZE 1024 /* ARP and NDP: a ring of their own */
+#define PUNT_DRAIN_US     500  /* latency of the slow path, at worst */
+#define PUNT_BATCH        64
+#define PUNT_BURST_MS     50u /* a bucket holds this long of its rate, */
+#define PUNT_BURST_MIN    64u /* but at least this many: more than ICMP's burst (50) */
 
 int fwd_punt_meta_offset = -1;
 
 static struct rte_ring *ring;
+static struct rte_ring *nd_ring;
+
+/* The policer's rates, per worker. Written by control (a reload), read by
+ * workers: each field on its own, relaxed; a worker seeing the old cycles
+ * with the new burst for a moment does no harm. */
+static struct {
+	uint64_t cycles; /* TSC cycles a token; 0: not policed */
+	uint64_t burst;
+} policy[FWD_PUNT_NBKT];
+
+static const uint8_t bucket_class[FWD_PUNT_NBKT] = {
+	[FWD_PUNT_ARP] = FWD_PUNT_CLASS_ND,
+	[FWD_PUNT_NDP] = FWD_PUNT_CLASS_ND,
+	[FWD_PUNT_LOCAL] = FWD_PUNT_CLASS_LOCAL,
+	[FWD_PUNT_LOCAL6] = FWD_PUNT_CLASS_LOCAL,
+	[FWD_PUNT_HBH6] = FWD_PUNT_CLASS_LOCAL,
+	[FWD_PUNT_RESOLVE] = FWD_PUNT_CLASS_HOLD,
+	[FWD_PUNT_GLEAN] = FWD_PUNT_CLASS_HOLD,
+	[FWD_PUNT_GLEAN6] = FWD_PUNT_CLASS_HOLD,
+	[FWD_PUNT_TTL] = FWD_PUNT_CLASS_ERROR,
+	[FWD_PUNT_NO_ROUTE] = FWD_PUNT_CLASS_ERROR,
+	[FWD_PUNT_FRAG_NEEDED] = FWD_PUNT_CLASS_ERROR,
+	[FWD_PUNT_ICMP6] = FWD_PUNT_CLASS_ERROR,
+};
+
+_Static_assert(FWD_DROP_POLICED_NDP - FWD_DROP_POLICED_ARP == FWD_PUNT_NDP,
+               "one policed_ drop reason per bucket, in the order of the reasons");
 static struct event *drain_ev;
 static fwd_punt_fn handlers[FWD_PUNT_MAX];
 /* control thread counters, one row per port, written by the control thread only */
@@ -48,29 +80,114 @@ struct rte_ring *fwd_punt_ring(void)
 	return ring;
 }
 
-void fwd_punt_flush(struct fwd_worker *w)
+void fwd_punt_rates_set(const uint32_t rates[FWD_PUNT_CLASS_MAX])
 {
-	unsigned n = w->n_punt, sent;
+	unsigned workers = fwd.n_workers != 0 ? fwd.n_workers : 1;
 
-	sent = rte_ring_mp_enqueue_burst(w->punt_ring, (void **)w->punt, n, NULL);
+	for (unsigned b = 0; b < FWD_PUNT_NBKT; b++) {
+		/* each worker gets its share of the rate, at least one a second */
+		uint64_t rate = rates[bucket_class[b]], share = RTE_MAX(rate / workers, 1u);
+		uint64_t cycles = rate == 0 ? 0 : RTE_MAX(rte_get_tsc_hz() / share, 1u);
+		uint64_t burst = RTE_MAX(share * PUNT_BURST_MS / 1000, PUNT_BURST_MIN);
+
+		__atomic_store_n(&policy[b].burst, burst, __ATOMIC_RELAXED);
+		__atomic_store_n(&policy[b].cycles, cycles, __ATOMIC_RELAXED);
+	}
+}
+
+/* An NDP message (RFC 4861: ICMPv6 types 133-137 right after the fixed
+ * header; one behind extension headers is policed as LOCAL6). */
+static bool punt_is_ndp(const struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	if (rte_pktmbuf_data_len(m) < 14 + 40 + 1)
+		return false;
+	p += 14;
+	return p[6] == 58 && p[40] >= 133 && p[40] <= 137;
+}
+
+/* The bucket of a punted packet. */
+static unsigned punt_bucket(const struct rte_mbuf *m, const struct fwd_punt_meta *meta)
+{
+	if (meta->reason == FWD_PUNT_LOCAL6 && punt_is_ndp(m))
+		return FWD_PUNT_NDP;
+	return meta->reason < FWD_PUNT_MAX ? meta->reason : FWD_PUNT_LOCAL;
+}
+
+/* Take a token from w's bucket b at TSC now. The bucket refills only when
+ * empty: one division per refill, none per packet. */
+static bool punt_police(struct fwd_worker *w, unsigned b, uint64_t now)
+{
+	uint64_t cycles = __atomic_load_n(&policy[b].cycles, __ATOMIC_RELAXED);
+	struct fwd_punt_bucket *k = &w->punt_bkt[b];
+
+	if (cycles == 0)
+		return true;
+	if (k->tokens == 0) {
+		uint64_t burst = __atomic_load_n(&policy[b].burst, __ATOMIC_RELAXED);
+		uint64_t add = (now - k->last) / cycles;
+
+		if (add == 0)
+			return false;
+		if (add >= burst) {
+			k->tokens = burst;
+			k->last = now;
+		} else {
+			k->tokens = add;
+			k->last += add * cycles;
+		}
+	}
+	k->tokens--;
+	return true;
+}
+
+/* Hand n staged packets to ring r; what does not fit is punt_full. */
+static void punt_enqueue(struct fwd_worker *w, struct rte_ring *r, struct rte_mbuf **pkts,
+                         unsigned n)
+{
+	unsigned sent = n == 0 ? 0 : rte_ring_mp_enqueue_burst(r, (void **)pkts, n, NULL);
+
 	for (unsigned i = 0; i < sent; i++) {
-		const struct fwd_punt_meta *meta = fwd_punt_meta(w->punt[i]);
+		const struct fwd_punt_meta *meta = fwd_punt_meta(pkts[i]);
 		if (meta->drop != FWD_PUNT_NO_DROP)
 			w->stats.port[meta->in_port].drop[meta->drop]++;
 	}
 	for (unsigned i = sent; i < n; i++)
-		fwd_drop(w, fwd_punt_meta(w->punt[i])->in_port, FWD_DROP_PUNT_FULL, w->punt[i]);
+		fwd_drop(w, fwd_punt_meta(pkts[i])->in_port, FWD_DROP_PUNT_FULL, pkts[i]);
+}
+
+void fwd_punt_flush(struct fwd_worker *w)
+{
+	struct rte_mbuf *nd[FWD_BURST_MAX];
+	unsigned n = w->n_punt, n_rest = 0, n_nd = 0;
+	uint64_t now = rte_rdtsc();
+
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *m = w->punt[i];
+		const struct fwd_punt_meta *meta = fwd_punt_meta(m);
+		unsigned b = punt_bucket(m, meta);
+
+		if (!punt_police(w, b, now))
+			fwd_drop(w, meta->in_port, FWD_DROP_POLICED_ARP + b, m);
+		else if (bucket_class[b] == FWD_PUNT_CLASS_ND)
+			nd[n_nd++] = m;
+		else
+			w->punt[n_rest++] = m;
+	}
+	punt_enqueue(w, nd_ring != NULL ? nd_ring : w->punt_ring, nd, n_nd);
+	punt_enqueue(w, w->punt_ring, w->punt, n_rest);
 	w->n_punt = 0;
 }
 
-unsigned fwd_punt_drain(void)
+/* Up to `rounds` batches of ring r to their handlers; returns how many. */
+static unsigned punt_drain_ring(struct rte_ring *r, unsigned rounds)
 {
 	struct rte_mbuf *pkts[PUNT_BATCH];
-	unsigned n, rounds = 0, total = 0;
+	unsigned n, total = 0;
 
-	/* bounded work per tick so RPC clients are served between rounds */
 	do {
-		n = rte_ring_sc_dequeue_burst(ring, (void **)pkts, PUNT_BATCH, NULL);
+		n = rte_ring_sc_dequeue_burst(r, (void **)pkts, PUNT_BATCH, NULL);
 		for (unsigned i = 0; i < n; i++) {
 			const struct fwd_punt_meta *meta = fwd_punt_meta(pkts[i]);
 			fwd_punt_fn fn =
@@ -81,8 +198,15 @@ unsigned fwd_punt_drain(void)
 				fwd_control_drop(pkts[i], meta->in_port, FWD_DROP_LOCAL_PROTO);
 		}
 		total += n;
-	} while (n == PUNT_BATCH && ++rounds < 16);
+	} while (n == PUNT_BATCH && --rounds != 0);
 	return total;
+}
+
+unsigned fwd_punt_drain(void)
+{
+	/* bounded work per tick so RPC clients are served between rounds;
+	 * address resolution first */
+	return punt_drain_ring(nd_ring, 4) + punt_drain_ring(ring, 16);
 }
 
 static void punt_drain(void *arg)
@@ -104,7 +228,9 @@ int fwd_punt_init(void)
 		return -rte_errno;
 	}
 	ring = rte_ring_create("fwd_punt", PUNT_RING_SIZE, (int)rte_socket_id(), RING_F_SC_DEQ);
-	if (ring == NULL)
+	nd_ring = rte_ring_create("fwd_punt_nd", PUNT_ND_RING_SIZE, (int)rte_socket_id(),
+	                          RING_F_SC_DEQ);
+	if (ring == NULL || nd_ring == NULL)
 		return -ENOMEM;
 	for (unsigned i = 0; i < fwd.n_workers; i++)
 		fwd.workers[i]->punt_ring = ring;
@@ -121,20 +247,70 @@ void fwd_punt_fini(void)
 	fwd_timer_free(&drain_ev);
 	while (ring != NULL && rte_ring_dequeue(ring, (void **)&m) == 0)
 		rte_pktmbuf_free(m);
+	while (nd_ring != NULL && rte_ring_dequeue(nd_ring, (void **)&m) == 0)
+		rte_pktmbuf_free(m);
 	rte_ring_free(ring);
+	rte_ring_free(nd_ring);
 	ring = NULL;
+	nd_ring = NULL;
 	memset(control_ctrs, 0, sizeof(control_ctrs));
 }
 
 static int punt_module_init(const struct fwd_config *cfg)
 {
-	(void)cfg;
+	fwd_punt_rates_set(cfg->dataplane.punt_rate);
 	return fwd_punt_init();
+}
+
+static int punt_reload_apply(const struct fwd_config *cur, const struct fwd_config *next,
+                             struct fwd_reload_log *log)
+{
+	static const char *const names[FWD_PUNT_CLASS_MAX] = {
+		[FWD_PUNT_CLASS_LOCAL] = "local",
+		[FWD_PUNT_CLASS_ND] = "nd",
+		[FWD_PUNT_CLASS_HOLD] = "hold",
+		[FWD_PUNT_CLASS_ERROR] = "error",
+	};
+
+	for (unsigned c = 0; c < FWD_PUNT_CLASS_MAX; c++)
+		if (cur->dataplane.punt_rate[c] != next->dataplane.punt_rate[c])
+			fwd_reload_note(log, "dataplane.punt_rate_%s %u -> %u", names[c],
+			                cur->dataplane.punt_rate[c], next->dataplane.punt_rate[c]);
+	fwd_punt_rates_set(next->dataplane.punt_rate);
+	return 0;
+}
+
+static void punt_undo(void)
+{
+	fwd_punt_rates_set(fwd.cfg->dataplane.punt_rate);
 }
 
 static struct fwd_module punt_module = {
 	.name = "punt",
 	.init = punt_module_init,
 	.fini = fwd_punt_fini,
+	.reload_apply = punt_reload_apply,
+	.undo = punt_undo,
 };
 FWD_MODULE(punt_module);
+
+/* Defaults: NDP and ARP of a busy LAN segment, the control plane of a few
+ * routing sessions (and the kernel's, through TAP ports), hosts coming up,
+ * and 10 times the ICMP errors the rate limit lets out (traceroute probes
+ * are three a hop). */
+#define PUNT_RATE(c, k, d)                                                                         \
+	CONF_F(k, CONF_UINT, struct fwd_config, dataplane.punt_rate[c], .min = 0, .max = 10000000, \
+	       .def = d)
+
+static const struct conf_field punt_rows[] = {
+	PUNT_RATE(FWD_PUNT_CLASS_ND, "punt_rate_nd", 5000),
+	PUNT_RATE(FWD_PUNT_CLASS_LOCAL, "punt_rate_local", 20000),
+	PUNT_RATE(FWD_PUNT_CLASS_HOLD, "punt_rate_hold", 5000),
+	PUNT_RATE(FWD_PUNT_CLASS_ERROR, "punt_rate_error", 1000),
+};
+
+RTE_INIT(punt_schema_register)
+{
+	for (unsigned i = 0; i < RTE_DIM(punt_rows); i++)
+		fwd_config_schema_add("dataplane", &punt_rows[i]);
+}

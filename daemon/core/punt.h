@@ -6,6 +6,14 @@
  * a small metadata record in an mbuf dynamic field. The control thread
  * drains the ring from a timer and calls the handler registered for the
  * reason. A full ring is a counted drop (punt_full), never a stall.
+ *
+ * Before the ring, each worker polices every punt reason with a token
+ * bucket of its own (worker-private: no atomics), at the rate of the
+ * reason's class (dataplane.punt_rate_*, shared out over the workers);
+ * what exceeds it is dropped as policed_<reason>. Address resolution (ARP,
+ * and NDP: ICMPv6 133-137 punted as LOCAL6) has buckets of its own and a
+ * ring of its own, drained first, so a flood of other punts cannot crowd
+ * it out.
  */
 #ifndef FWD_PUNT_H
 #define FWD_PUNT_H
@@ -31,6 +39,26 @@ enum fwd_punt_reason {
 	FWD_PUNT_ICMP6,       /* send the ICMPv6 error `aux` (ip6/icmp6.h: icmp6_punt_aux) */
 	FWD_PUNT_HBH6,        /* IPv6 to forward with a hop-by-hop header: its options first */
 	FWD_PUNT_MAX
+};
+
+/* The policer's buckets: one per reason, and NDP apart from LOCAL6. */
+#define FWD_PUNT_NDP  FWD_PUNT_MAX
+#define FWD_PUNT_NBKT (FWD_PUNT_MAX + 1)
+
+/* Policer classes: the rate of each is a key of its own (fwd.yaml(5)). */
+enum fwd_punt_class {
+	FWD_PUNT_CLASS_LOCAL, /* to our addresses, groups; hop-by-hop: punt_rate_local;
+	                       * first: a reason left out of core/punt.c's table is here */
+	FWD_PUNT_CLASS_ND,    /* ARP, NDP: punt_rate_nd */
+	FWD_PUNT_CLASS_HOLD,  /* waiting for a neighbour: punt_rate_hold */
+	FWD_PUNT_CLASS_ERROR, /* asking for an ICMP error: punt_rate_error */
+	FWD_PUNT_CLASS_MAX
+};
+
+/* A worker's bucket (worker-private). */
+struct fwd_punt_bucket {
+	uint64_t last;   /* TSC of the last refill */
+	uint64_t tokens; /* packets it may still punt */
 };
 
 #define FWD_PUNT_NO_DROP 0xff /* the packet is not dropped by being punted */
@@ -84,6 +112,10 @@ struct rte_ring *fwd_punt_ring(void);
 /* Hand punted packets to their handlers (a bounded batch, as one timer tick
  * does); returns how many. The fuzzers call it without the event loop. */
 unsigned fwd_punt_drain(void);
+
+/* Set the policer's rates (packets a second for each reason of a class,
+ * over all workers; 0: not policed). Control thread. */
+void fwd_punt_rates_set(const uint32_t rates[FWD_PUNT_CLASS_MAX]);
 
 int fwd_punt_init(void);
 void fwd_punt_fini(void);

@@ -288,15 +288,16 @@ void fwd_workers_free(void)
 
 int fwd_control_tx(struct rte_mbuf *m, uint8_t port)
 {
-	static unsigned next;
 	struct fwd_worker *w;
 
 	if (fwd.n_workers == 0 || port >= fwd_n_ports) {
 		fwd_control_drop(m, 0, FWD_DROP_CONTROL_TX);
 		return -ENODEV;
 	}
-	/* spread control traffic over workers; each ring has a single producer: us */
-	w = fwd.workers[next++ % fwd.n_workers];
+	/* One worker per egress port: what the control thread sends on a port
+	 * (packets a neighbour held, a TAP's TCP stream) leaves in the order it
+	 * was sent; ports spread the load. Each ring has one producer: us. */
+	w = fwd.workers[port % fwd.n_workers];
 	m->port = port;
 	if (rte_ring_sp_enqueue(w->tx_ring, m) != 0) {
 		fwd_control_drop(m, port, FWD_DROP_TX_FULL);

@@ -80,6 +80,7 @@ struct fwd_worker {
 	struct fwd_txbuf tx[FWD_MAX_PORTS] __rte_cache_aligned;
 	uint16_t n_punt;
 	struct rte_mbuf *punt[FWD_BURST_MAX];
+	struct fwd_punt_bucket punt_bkt[FWD_PUNT_NBKT]; /* core/punt.c's policer */
 } __rte_cache_aligned;
 
 /*
@@ -109,7 +110,9 @@ int fwd_workers_launch(void);
 void fwd_workers_stop(void);
 void fwd_workers_free(void);
 
-/* Hand a packet built by the control thread to a worker for transmission. */
+/* Hand a packet built by the control thread to a worker for transmission:
+ * always the same worker for a port, so packets leave a port in the order
+ * they were handed over. */
 int fwd_control_tx(struct rte_mbuf *m, uint8_t port);
 
 static inline uint64_t fwd_pkts_bytes(struct rte_mbuf *const *pkts, uint16_t n)

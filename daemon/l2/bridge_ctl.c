@@ -24,6 +24,8 @@ static struct event *tick_ev;
 static uint64_t last_age;
 /* learn notes the full ring refused (workers ask again on a later frame) */
 FWD_COUNTER(notes_lost, "bridge_learn_notes_lost");
+/* new MACs not learned because their port was at its ports[].mac_max */
+static FWD_COUNTER(mac_max_refused, "bridge_mac_max_refused");
 
 struct bridge *bridge_by_name(const char *name)
 {
@@ -113,7 +115,8 @@ static void note_apply(uint64_t n, uint64_t now)
 	    bridge_of_port[port] != &bridge_table[slot])
 		return;
 	fdb_key_mac(n, &mac);
-	fdb_learn(&bridge_table[slot].fdb, &mac, (uint8_t)port, now);
+	if (fdb_learn(&bridge_table[slot].fdb, &mac, (uint8_t)port, now) == FDB_QUOTA)
+		mac_max_refused.value++;
 }
 
 unsigned bridge_poll(uint64_t now)
@@ -162,7 +165,7 @@ static void bridge_tick(void *arg)
 	}
 }
 
-static int add_members(void)
+static int add_members(const struct fwd_config *cfg)
 {
 	unsigned n = 0;
 
@@ -173,6 +176,7 @@ static int add_members(void)
 		if (!b->used)
 			return -EINVAL; /* the loader guarantees the bridge exists */
 		b->members[b->n_members++] = (uint8_t)p;
+		b->fdb.port_max[p] = cfg->ports[p].mac_max;
 		bridge_of_port[p] = b;
 		n++;
 	}
@@ -207,7 +211,7 @@ static int init(const struct fwd_config *cfg)
 	for (unsigned i = 0; i < cfg->n_bridges; i++)
 		if ((rc = bridge_create(&bridge_table[i], &cfg->bridges[i])) < 0)
 			return rc;
-	if ((members = add_members()) < 0)
+	if ((members = add_members(cfg)) < 0)
 		return members;
 	/* bridges added by a reload have no members: no timer needed without members now */
 	return members > 0 ? tick_start() : 0;

@@ -140,6 +140,17 @@ static int remove_gone(const struct fwd_config *next, struct fwd_reload_log *log
 	return ret;
 }
 
+/* A member's ports[].mac_max, live: entries beyond a lower one stay until
+ * they age out, but no new MAC is learned on the port meanwhile. */
+static void port_mac_max(struct fdb *f, unsigned p, const struct fwd_conf_port *cp,
+                         struct fwd_reload_log *log)
+{
+	if (cp == NULL || f->port_max[p] == cp->mac_max)
+		return;
+	fwd_reload_note(log, "port %s: mac_max %u -> %u", cp->name, f->port_max[p], cp->mac_max);
+	f->port_max[p] = cp->mac_max;
+}
+
 int bridge_reload_apply(const struct fwd_config *cur, const struct fwd_config *next,
                         struct fwd_reload_log *log)
 {
@@ -161,6 +172,8 @@ int bridge_reload_apply(const struct fwd_config *cur, const struct fwd_config *n
 		cb = fwd_config_bridge(next, bridge_of_port[p]->name);
 		if (cb != NULL)
 			fwd_ports[p].bridge = (uint8_t)(cb - next->bridges);
+		port_mac_max(&bridge_of_port[p]->fdb, p, fwd_config_port(next, fwd_ports[p].name),
+		             log);
 	}
 	return ret;
 }

@@ -149,6 +149,7 @@ static int entry_add(struct fdb *f, const struct rte_ether_addr *mac, uint8_t po
 		return -ENOSPC;
 	}
 	f->n_live++;
+	f->port_live[port]++;
 	return 0;
 }
 
@@ -160,9 +161,15 @@ int fdb_learn(struct fdb *f, const struct rte_ether_addr *mac, uint8_t port, uin
 		__atomic_store_n(&e->seen, now, __ATOMIC_RELAXED);
 		if (e->port == port)
 			return FDB_REFRESHED;
+		f->port_live[e->port]--;
+		f->port_live[port]++;
 		__atomic_store_n(&e->port, port, __ATOMIC_RELAXED);
 		f->moved++;
 		return FDB_MOVED;
+	}
+	if (f->port_max[port] != 0 && f->port_live[port] >= f->port_max[port]) {
+		f->port_refused[port]++;
+		return FDB_QUOTA;
 	}
 	if (f->n_live >= f->max || entry_add(f, mac, port, now) < 0) {
 		f->refused++;
@@ -180,6 +187,7 @@ static void entry_del(struct fdb *f, struct fdb_entry *e)
 
 	e->live = false;
 	f->n_live--;
+	f->port_live[e->port]--;
 	/* the entry comes back through entry_reclaimed once no worker can hold it */
 	if (rte_hash_del_key(f->tbl->h, &key) < 0)
 		entry_reclaimed(f->tbl, e); /* not in the hash: cannot happen */

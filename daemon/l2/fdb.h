@@ -29,6 +29,13 @@
  * forwarded, and traffic to them is flooded) and each such frame counts in
  * fdb_full; known MACs keep refreshing and moving; nothing is evicted to
  * make room, so a MAC-flooding host cannot churn the table.
+ *
+ * A member port may also have a quota of learned MACs (ports[].mac_max):
+ * past it, new MACs from that port are not learned either (counted in
+ * mac_max_refused; their frames still go through, traffic to them floods),
+ * so one host sending from thousands of MACs cannot take the whole table
+ * from the other ports. A MAC moving onto a port at its quota still moves
+ * (it is known, and must follow its station).
  */
 #ifndef FWD_L2_FDB_H
 #define FWD_L2_FDB_H
@@ -39,6 +46,8 @@
 
 #include <rte_byteorder.h>
 #include <rte_ether.h>
+
+#include "core/config.h"
 
 #define FDB_NIL         UINT32_MAX
 #define FDB_REFRESH_DIV 8 /* workers store `seen` at most every 1/8 s per entry */
@@ -91,6 +100,9 @@ struct fdb {
 	uint32_t aging_s; /* mac_aging_s */
 	uint32_t n_live;
 	uint64_t learned, moved, aged, refused; /* refused: learn notes refused, full */
+	uint32_t port_max[FWD_MAX_PORTS];       /* ports[].mac_max; 0: no quota */
+	uint32_t port_live[FWD_MAX_PORTS];      /* live entries on each port */
+	uint64_t port_refused[FWD_MAX_PORTS];   /* learn notes refused by a port's quota */
 };
 
 /* The clock of `seen` and aging; tests replace it (and fdb_hz, ticks per second). */
@@ -102,6 +114,7 @@ enum fdb_learn_result {
 	FDB_LEARNED,
 	FDB_MOVED, /* known on another port: follows it */
 	FDB_FULL,  /* unknown and no room: not learned */
+	FDB_QUOTA, /* unknown and its port at its mac_max: not learned */
 };
 
 /* Returns 0 or -ENOMEM (logged by the caller). */

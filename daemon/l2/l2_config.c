@@ -31,6 +31,7 @@ static const struct conf_field bridges_row =
 static const struct conf_field port_rows[] = {
 	CONF_F("peer", CONF_STR, P, peer, .min = 1),
 	CONF_F("bridge", CONF_STR, P, bridge, .min = 1),
+	CONF_F("mac_max", CONF_UINT, P, mac_max, .min = 0, .max = 1048576, .def = 0),
 };
 
 /* "ports[i].key" (or "ports[i]") in buf. */
@@ -81,6 +82,10 @@ static void check_bridge_member(struct fwd_conf_checker *c, const struct fwd_con
 		if (p->bridge[0])
 			fwd_conf_error(c, port_path(at, i, "bridge"),
 			               "only bridge ports join a bridge (this port's mode is %s)",
+			               fwd_port_mode_name(p->mode));
+		if (p->mac_max != 0)
+			fwd_conf_error(c, port_path(at, i, "mac_max"),
+			               "only bridge ports learn MACs (this port's mode is %s)",
 			               fwd_port_mode_name(p->mode));
 		return;
 	}

@@ -143,6 +143,8 @@ def test_rate_limit(router):
     assert got["t1"] == []
     assert BURST <= sent <= BURST + ICMP_RATE * took + 1, f"{sent} errors in {took:.2f} s"
     assert d.glob("icmp_time_exceeded_sent") == sent
-    assert ttl > 400, "the router saw (nearly) all of them"
+    # the punt policer (dataplane.punt_rate_error) takes some before the ICMP limiter
+    policed = d.drops("p0").get("policed_ttl", 0)
+    assert ttl + policed > 400, "the router saw (nearly) all of them"
     assert d.glob("icmp_ratelimited") == ttl - sent
     time.sleep(BURST / ICMP_RATE + 0.1)  # leave a full bucket to the next test

@@ -25,8 +25,11 @@ ns_host h2 v2 10.3.0.2/24 10.3.0.1
 ip -n "$(ns h1)" addr add 10.2.0.3/16 dev v1
 ip -n "$(ns h1)" addr add 10.50.0.1/16 dev lo
 
+# the ARP policer off: this tests the neighbour table's policy under all of
+# the flood (punt_flood_test.sh tests the policer)
 cfg=$(DATAPLANE_EXTRA="  nexthops: 2048
-  neigh_max: $CAP" daemon_config <<EOF
+  neigh_max: $CAP
+  punt_rate_nd: 0" daemon_config <<EOF
 ports:
   - { name: p0, device: "net_af_packet0,iface=d1", addresses: [10.2.0.1/16] }
   - { name: p1, device: "net_af_packet1,iface=d2", addresses: [10.3.0.1/24] }

@@ -117,6 +117,31 @@ static void test_full(void **state)
 	fdb_fini(f);
 }
 
+/* A port at its mac_max learns no new MAC; the other ports still do, a
+ * known MAC still moves onto it, and an entry gone frees its place. */
+static void test_port_quota(void **state)
+{
+	struct fdb *f = fdb_new(64, 300);
+
+	(void)state;
+	f->port_max[1] = 4;
+	for (unsigned i = 0; i < 20; i++)
+		learn(f, 100 + i, 1);
+	assert_int_equal(f->port_live[1], 4);
+	assert_int_equal(f->port_refused[1], 16);
+	assert_int_equal(learn(f, 200, 1), FDB_QUOTA);
+	assert_int_equal(port_of(f, 200), 0xff);
+	assert_int_equal(learn(f, 1, 2), FDB_LEARNED); /* another port: no quota */
+	assert_int_equal(learn(f, 2, 2), FDB_LEARNED);
+	assert_int_equal(learn(f, 1, 1), FDB_MOVED); /* known: follows its station */
+	assert_int_equal(f->port_live[1], 5);
+	assert_int_equal(f->port_live[2], 1);
+	assert_int_equal(fdb_flush(f), 6);
+	assert_int_equal(f->port_live[1], 0);
+	assert_int_equal(learn(f, 200, 1), FDB_LEARNED);
+	fdb_fini(f);
+}
+
 static void test_flush_reuse(void **state)
 {
 	struct fdb *f = fdb_new(16, 300);
@@ -341,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_reclaim_waits_for_readers),
 		cmocka_unit_test(test_iterate),
 		cmocka_unit_test(test_shrink_grow),
+		cmocka_unit_test(test_port_quota),
 		cmocka_unit_test(test_reload_check),
 		cmocka_unit_test(test_reload_apply),
 	};

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The slow path's hand-overs with two fake workers (no lcores launched):
+ * the punt policer (a bucket per reason, NDP apart from LOCAL6, policed_*
+ * drops, ARP's ring drained first and never crowded out of the shared
+ * ring) and fwd_control_tx's order (one worker's ring per port).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <event2/event.h>
+#include <rte_malloc.h>
+#include <rte_ring.h>
+
+#include "core/daemon.h"
+#include "core/ports.h"
+#include "core/punt.h"
+#include "core/worker.h"
+#include "test_eal.h"
+
+static struct rte_mempool *pool;
+static unsigned handled[FWD_PUNT_MAX];
+
+static void count_handler(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
+{
+	handled[meta->reason]++;
+	rte_pktmbuf_free(m);
+}
+
+/* A frame: IPv6 with next header nh and first payload byte type. */
+static struct rte_mbuf *frame(uint8_t nh, uint8_t type)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t *p;
+
+	assert_non_null(m);
+	p = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 8);
+	memset(p, 0, 14 + 40 + 8);
+	p[12] = 0x86;
+	p[13] = 0xdd;
+	p[14 + 6] = nh;
+	p[14 + 40] = type;
+	return m;
+}
+
+static void punt_n(struct fwd_worker *w, enum fwd_punt_reason r, unsigned n, uint8_t nh,
+                   uint8_t type)
+{
+	for (unsigned i = 0; i < n; i++)
+		fwd_punt(w, frame(nh, type), r, 0, 0, 0, FWD_PUNT_NO_DROP);
+	fwd_punt_flush(w);
+}
+
+static uint64_t drops(enum fwd_drop_reason r)
+{
+	return fwd.workers[0]->stats.port[0].drop[r] + fwd.workers[1]->stats.port[0].drop[r];
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	fwd.evbase = event_base_new();
+	fwd.n_workers = 2;
+	fwd_n_ports = 4;
+	for (unsigned i = 0; i < 2; i++) {
+		char name[16];
+
+		fwd.workers[i] = rte_zmalloc("w", sizeof(struct fwd_worker), RTE_CACHE_LINE_SIZE);
+		if (fwd.workers[i] == NULL)
+			return -1;
+		snprintf(name, sizeof(name), "tx%u", i);
+		fwd.workers[i]->tx_ring = rte_ring_create(name, 64, SOCKET_ID_ANY, RING_F_SP_ENQ);
+		if (fwd.workers[i]->tx_ring == NULL)
+			return -1;
+	}
+	return fwd_punt_init();
+}
+
+static void reset(const uint32_t rates[FWD_PUNT_CLASS_MAX])
+{
+	fwd_punt_rates_set(rates);
+	while (fwd_punt_drain() != 0)
+		;
+	memset(handled, 0, sizeof(handled));
+	for (unsigned i = 0; i < 2; i++) {
+		memset(&fwd.workers[i]->stats, 0, sizeof(fwd.workers[i]->stats));
+		memset(fwd.workers[i]->punt_bkt, 0, sizeof(fwd.workers[i]->punt_bkt));
+	}
+	for (unsigned r = 0; r < FWD_PUNT_MAX; r++)
+		fwd_punt_register(r, count_handler);
+}
+
+/* Over its rate, a reason is policed (its own counter); others are not. */
+static void test_policer_per_reason(void **state)
+{
+	/* 2/s over two workers: 1/s each (no refill while the test runs), a
+	 * burst of 64 */
+	const uint32_t rates[FWD_PUNT_CLASS_MAX] = { 2, 2, 2, 2 };
+	struct fwd_worker *w = fwd.workers[0];
+
+	(void)state;
+	reset(rates);
+	punt_n(w, FWD_PUNT_TTL, 200, 0, 0);
+	assert_int_equal(drops(FWD_DROP_POLICED_TTL), 200 - 64);
+	punt_n(w, FWD_PUNT_NO_ROUTE, 10, 0, 0); /* a bucket of its own */
+	assert_int_equal(drops(FWD_DROP_POLICED_NO_ROUTE), 0);
+	punt_n(fwd.workers[1], FWD_PUNT_TTL, 10, 0, 0); /* and per worker */
+	assert_int_equal(drops(FWD_DROP_POLICED_TTL), 200 - 64);
+	while (fwd_punt_drain() != 0)
+		;
+	assert_int_equal(handled[FWD_PUNT_TTL], 64 + 10);
+	assert_int_equal(handled[FWD_PUNT_NO_ROUTE], 10);
+}
+
+/* NDP punted as LOCAL6 has its own bucket; other LOCAL6 does not use it. */
+static void test_policer_ndp(void **state)
+{
+	const uint32_t rates[FWD_PUNT_CLASS_MAX] = { 2, 2, 2, 2 };
+	struct fwd_worker *w = fwd.workers[0];
+
+	(void)state;
+	reset(rates);
+	punt_n(w, FWD_PUNT_LOCAL6, 100, 17, 0); /* UDP: LOCAL6's bucket */
+	assert_int_equal(drops(FWD_DROP_POLICED_LOCAL6), 100 - 64);
+	punt_n(w, FWD_PUNT_LOCAL6, 50, 58, 135); /* neighbour solicitations */
+	punt_n(w, FWD_PUNT_LOCAL6, 1, 58, 128);  /* an echo request: LOCAL6 */
+	assert_int_equal(drops(FWD_DROP_POLICED_NDP), 0);
+	assert_int_equal(drops(FWD_DROP_POLICED_LOCAL6), 100 - 64 + 1);
+	punt_n(w, FWD_PUNT_LOCAL6, 50, 58, 136); /* 100 in all: 36 over */
+	assert_int_equal(drops(FWD_DROP_POLICED_NDP), 36);
+}
+
+/* A full shared ring does not keep ARP out; ARP is handed over first. */
+static void test_arp_ring_apart(void **state)
+{
+	const uint32_t rates[FWD_PUNT_CLASS_MAX] = { 0, 0, 0, 0 }; /* not policed */
+	struct fwd_worker *w = fwd.workers[0];
+	unsigned n;
+
+	(void)state;
+	reset(rates);
+	for (unsigned i = 0; i < 9; i++)
+		punt_n(w, FWD_PUNT_NO_ROUTE, 512, 0, 0);
+	assert_true(drops(FWD_DROP_PUNT_FULL) > 0);
+	punt_n(w, FWD_PUNT_ARP, 10, 0, 0);
+	assert_int_equal(drops(FWD_DROP_POLICED_ARP), 0);
+	n = fwd_punt_drain(); /* one tick */
+	assert_true(n > 10);
+	assert_int_equal(handled[FWD_PUNT_ARP], 10);
+	while (fwd_punt_drain() != 0)
+		;
+}
+
+/* Packets the control thread sends on a port leave by one worker, in order. */
+static void test_control_tx_order(void **state)
+{
+	struct rte_mbuf *m;
+
+	(void)state;
+	for (unsigned i = 0; i < 16; i++) {
+		m = rte_pktmbuf_alloc(pool);
+		assert_non_null(m);
+		*(uint32_t *)rte_pktmbuf_append(m, 4) = i;
+		assert_int_equal(fwd_control_tx(m, 1), 0);
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		struct rte_ring *r = fwd.workers[i]->tx_ring;
+		unsigned count = rte_ring_count(r), next = 0;
+
+		assert_true(count == 0 || count == 16);
+		while (rte_ring_dequeue(r, (void **)&m) == 0) {
+			assert_int_equal(*rte_pktmbuf_mtod(m, uint32_t *), next++);
+			rte_pktmbuf_free(m);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_policer_per_reason),
+		cmocka_unit_test(test_policer_ndp),
+		cmocka_unit_test(test_arp_ring_apart),
+		cmocka_unit_test(test_control_tx_order),
+	};
+
+	if (test_eal_init("punt") < 0)
+		return 1;
+	pool = test_pool("punt_test", 8192, 256);
+	if (pool == NULL)
+		return 1;
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
