@@ -11,7 +11,6 @@
 
 #include <netinet/in.h>
 
-#include <rte_hash_crc.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
@@ -37,10 +36,10 @@ static __rte_always_inline bool ip4_nh_takes(const struct nexthop *nh,
  */
 static inline uint32_t ip4_flow_hash(const struct rte_ipv4_hdr *ip)
 {
-	uint32_t h = rte_hash_crc_4byte(ip->src_addr, ip->next_proto_id);
+	uint32_t h = nh_hash_step(ip->next_proto_id, ip->src_addr);
 	unsigned ihl = (ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * 4u;
 
-	h = rte_hash_crc_4byte(ip->dst_addr, h);
+	h = nh_hash_step(h, ip->dst_addr);
 	if ((ip->next_proto_id == IPPROTO_TCP || ip->next_proto_id == IPPROTO_UDP ||
 	     ip->next_proto_id == IPPROTO_SCTP) &&
 	    (ip->fragment_offset &
@@ -48,7 +47,7 @@ static inline uint32_t ip4_flow_hash(const struct rte_ipv4_hdr *ip)
 	    rte_be_to_cpu_16(ip->total_length) >= ihl + 4) {
 		uint32_t ports;
 		memcpy(&ports, (const uint8_t *)ip + ihl, sizeof(ports));
-		h = rte_hash_crc_4byte(ports, h);
+		h = nh_hash_step(h, ports);
 	}
 	return h;
 }

@@ -13,7 +13,6 @@
 
 #include <netinet/in.h>
 
-#include <rte_hash_crc.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
@@ -51,12 +50,12 @@ static inline uint32_t ip6_flow_hash(const struct rte_ipv6_hdr *ip)
 
 	for (unsigned i = 0; i < 32; i += 4) {
 		memcpy(&w, ip->src_addr + i, sizeof(w)); /* src_addr and dst_addr are adjacent */
-		h = rte_hash_crc_4byte(w, h);
+		h = nh_hash_step(h, w);
 	}
 	if ((ip->proto == IPPROTO_TCP || ip->proto == IPPROTO_UDP || ip->proto == IPPROTO_SCTP) &&
 	    rte_be_to_cpu_16(ip->payload_len) >= 4) {
 		memcpy(&w, ip + 1, sizeof(w));
-		h = rte_hash_crc_4byte(w, h);
+		h = nh_hash_step(h, w);
 	}
 	return h;
 }

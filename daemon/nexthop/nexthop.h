@@ -139,6 +139,18 @@ struct nh_group {
 
 extern struct nh_group *nh_groups;
 
+/* One step of the flow hash ECMP picks members by: a CRC32-C step where
+ * the CPU has one (SSE4.2), else a multiplicative mix. */
+static inline uint32_t nh_hash_step(uint32_t h, uint32_t v)
+{
+#ifdef __SSE4_2__
+	return __builtin_ia32_crc32si(h, v);
+#else
+	h = (h ^ v) * 0x9e3779b1u;
+	return h ^ (h >> 15);
+#endif
+}
+
 /* The member of group entry g (type NH_GROUP) a flow with hash h takes. */
 static inline uint32_t nh_group_pick(const struct nexthop *tbl, const struct nexthop *g, uint32_t h)
 {

@@ -181,6 +181,8 @@ def main():
         (bl.L3fwd(p, "cg-l3fwd-st", "l3fwd lpm, static", p.pcap64, static=True), "lpm_main_loop",
          p.l3fwd_static),
         (bl.Fwd(p, "cg-fwd-xc", "fwd xconnect", p.pcap64, "xconnect"), "worker_main", p.daemon),
+        (bl.Fwd(p, "cg-fwd-ecmp", "fwd l3 4-way ECMP", p.pcap64, "l3", ecmp=True), "worker_main",
+         p.daemon),
     ] if "ipv4" in ONLY else []
     if "ipv6" in ONLY:
         runs += [

@@ -173,7 +173,7 @@ check "p1's interface is back with its address" wait_for 5 has_addr p1 10.71.2.1
 # -- a SYN flood to the router's address: every frame is accounted for (up
 # the TAP, or a counted drop), nothing grows without bound
 rss() { awk '/VmRSS/ {print $2}' "/proc/$DAEMON_PID/status"; }
-punt_drops() { fwdctl -j stats | json_get "sum(c['value'] for p in d['ports'] for c in p['drop_reasons'] if c['name'] in ('punt_full', 'hold_full'))"; }
+punt_drops() { fwdctl -j stats | json_get "sum(c['value'] for p in d['ports'] for c in p['drop_reasons'] if c['name'] in ('punt_full', 'hold_full') or c['name'].startswith('policed_'))"; }
 rx0() { fwdctl -j stats p0 | json_get "d['ports'][0]['rx_packets']"; }
 rss0=$(rss)
 rx0=$(rx0)
