@@ -2,6 +2,8 @@
 /* The config object: defaults, lifetime, lookups, and loading a file. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -119,17 +121,33 @@ static bool lcore_num(const char **p, unsigned *v)
 	return true;
 }
 
-#define LCORES_SYNTAX "expected lcore ids and ranges such as \"0-1\", \"0,2-3\" or \"1,3\""
-#define XSTR(x)       #x
-#define STR(x)        XSTR(x)
+#define LCORES_SYNTAX                                                                        \
+	"expected lcore ids and ranges such as \"0-1\", \"0,2-3\" or \"1,3\", or lcores on " \
+	"CPUs such as \"0@0,1@1,2@1\""
+#define FWD_MAX_CPUS 1024 /* CPU_SETSIZE */
+#define XSTR(x)      #x
+#define STR(x)       XSTR(x)
 
-/* One "N" or "N-M" at *p; NULL, or why it is wrong. */
-static const char *lcore_item(const char **p, unsigned *lo, unsigned *hi)
+/* One "N", "N-M" or "N@CPU" at *p (*cpu: the CPU, or -1: the lcore's own
+ * id); NULL, or why it is wrong. */
+static const char *lcore_item(const char **p, unsigned *lo, unsigned *hi, int *cpu)
 {
+	*cpu = -1;
 	if (!lcore_num(p, lo))
 		return LCORES_SYNTAX;
 	*hi = *lo;
-	if (**p == '-') {
+	if (**p == '@') {
+		const char *s = ++*p;
+		unsigned c = 0;
+		for (; *s >= '0' && *s <= '9' && s - *p < 5; s++)
+			c = c * 10 + (unsigned)(*s - '0');
+		if (s == *p || (**p == '0' && s - *p > 1) || (*s >= '0' && *s <= '9'))
+			return LCORES_SYNTAX;
+		if (c >= FWD_MAX_CPUS)
+			return "CPU ids must be below " STR(FWD_MAX_CPUS);
+		*cpu = (int)c;
+		*p = s;
+	} else if (**p == '-') {
 		(*p)++;
 		if (!lcore_num(p, hi))
 			return LCORES_SYNTAX;
@@ -141,20 +159,23 @@ static const char *lcore_item(const char **p, unsigned *lo, unsigned *hi)
 	return NULL;
 }
 
-int conf_lcores_parse(const char *s, unsigned *ids, unsigned max, const char **why)
+int conf_lcores_parse(const char *s, unsigned *ids, int *cpus, unsigned max, const char **why)
 {
 	uint64_t seen[FWD_MAX_LCORES / 64] = { 0 };
 	const char *p = s, *err = NULL;
 	unsigned n = 0, lo = 0, hi = 0;
+	int cpu = -1;
 
 	while (err == NULL) {
-		err = lcore_item(&p, &lo, &hi);
+		err = lcore_item(&p, &lo, &hi, &cpu);
 		for (unsigned id = lo; err == NULL && id <= hi; id++) {
 			if (seen[id / 64] >> (id % 64) & 1)
 				err = "an lcore is listed twice";
 			seen[id / 64] |= UINT64_C(1) << (id % 64);
 			if (n < max)
 				ids[n] = id;
+			if (n < max && cpus != NULL)
+				cpus[n] = cpu < 0 ? (int)id : cpu;
 			n++;
 		}
 		if (err || *p == '\0')
@@ -173,7 +194,64 @@ int conf_lcores_parse(const char *s, unsigned *ids, unsigned max, const char **w
 
 int fwd_config_lcores(const struct fwd_config *cfg, unsigned *ids, unsigned max)
 {
-	return conf_lcores_parse(cfg->dpdk.lcores, ids, ids ? max : 0, NULL);
+	return conf_lcores_parse(cfg->dpdk.lcores, ids, NULL, ids ? max : 0, NULL);
+}
+
+int fwd_config_lcore_cpus(const struct fwd_config *cfg, unsigned *ids, int *cpus, unsigned max)
+{
+	return conf_lcores_parse(cfg->dpdk.lcores, ids, cpus, max, NULL);
+}
+
+int fwd_config_check_cpus(const struct fwd_config *cfg, char *err, size_t errlen)
+{
+	unsigned ids[FWD_MAX_LCORES];
+	int cpus[FWD_MAX_LCORES];
+	int n = fwd_config_lcore_cpus(cfg, ids, cpus, FWD_MAX_LCORES);
+	cpu_set_t set;
+	char have[128] = "";
+	size_t len = 0;
+
+	if (n < 0)
+		return snprintf(err, errlen, "dpdk.lcores: %s", strerror(-n)), -EINVAL;
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno)), -errno;
+	/* the CPUs this process may run on, as ranges */
+	for (int c = 0; c < CPU_SETSIZE && len < sizeof(have) - 16; c++) {
+		if (!CPU_ISSET(c, &set) || (c > 0 && CPU_ISSET(c - 1, &set)))
+			continue;
+		int e = c;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
+			e++;
+		len += (size_t)snprintf(have + len, sizeof(have) - len, e > c ? "%s%d-%d" : "%s%d",
+		                        len ? "," : "", c, e);
+	}
+	for (int i = 0; i < n; i++)
+		if (cpus[i] >= CPU_SETSIZE || !CPU_ISSET(cpus[i], &set))
+			return snprintf(err, errlen,
+			                "dpdk.lcores: lcore %u would run on CPU %d, which this "
+			                "machine "
+			                "does not give fwd-daemon (CPUs %s)",
+			                ids[i], cpus[i], have),
+			       -EINVAL;
+	return 0;
+}
+
+bool fwd_config_lcores_share_cpu(const struct fwd_config *cfg)
+{
+	unsigned ids[FWD_MAX_LCORES];
+	int cpus[FWD_MAX_LCORES];
+	int n = fwd_config_lcore_cpus(cfg, ids, cpus, FWD_MAX_LCORES);
+
+	for (int i = 1; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (cpus[i] == cpus[j])
+				return true;
+	return false;
+}
+
+bool fwd_config_lcores_mapped(const struct fwd_config *cfg)
+{
+	return strchr(cfg->dpdk.lcores, '@') != NULL;
 }
 
 int fwd_config_n_workers(const struct fwd_config *cfg)

@@ -207,6 +207,15 @@ const struct fwd_conf_bridge *fwd_config_bridge(const struct fwd_config *cfg, co
  * With ids NULL it only counts.
  */
 int fwd_config_lcores(const struct fwd_config *cfg, unsigned *ids, unsigned max);
+/* The same with the CPU each lcore runs on ("2@1": CPU 1; "2": CPU 2). */
+int fwd_config_lcore_cpus(const struct fwd_config *cfg, unsigned *ids, int *cpus, unsigned max);
+/* Does every lcore's CPU exist and may this process run on it? 0, or
+ * -EINVAL with the lcore, the CPU and the CPUs there are in err. */
+int fwd_config_check_cpus(const struct fwd_config *cfg, char *err, size_t errlen);
+/* Do two lcores share a CPU (tests; the daemon warns)? */
+bool fwd_config_lcores_share_cpu(const struct fwd_config *cfg);
+/* Does dpdk.lcores map lcores to CPUs ("N@CPU")? */
+bool fwd_config_lcores_mapped(const struct fwd_config *cfg);
 
 /* Number of worker lcores named by dpdk.lcores (all but the first), or -EINVAL. */
 int fwd_config_n_workers(const struct fwd_config *cfg);

@@ -52,7 +52,7 @@ const char *conf_valid_lcores(const char *s)
 {
 	const char *why = NULL;
 
-	return conf_lcores_parse(s, NULL, 0, &why) < 0 ? why : NULL;
+	return conf_lcores_parse(s, NULL, NULL, 0, &why) < 0 ? why : NULL;
 }
 
 /* ----------------------------------------------------------- cross checks */

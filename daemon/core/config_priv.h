@@ -108,7 +108,7 @@ void conf_check(struct conf_ctx *c, const struct fwd_config *cfg);
  * Parse a dpdk.lcores string: ids in the order written, at most max stored,
  * returns the count or -EINVAL with *why set (why may be NULL).
  */
-int conf_lcores_parse(const char *s, unsigned *ids, unsigned max, const char **why);
+int conf_lcores_parse(const char *s, unsigned *ids, int *cpus, unsigned max, const char **why);
 
 /* ------------------------------------------------------------- walker */
 

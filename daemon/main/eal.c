@@ -59,14 +59,32 @@ bool fwd_device_is_pci(const char *dev)
 static int build_argv(const struct fwd_config *cfg, const char *prog, struct eal_argv *a)
 {
 	unsigned lcores[RTE_MAX_LCORE];
-	int n = fwd_config_lcores(cfg, lcores, RTE_DIM(lcores));
+	int cpus[RTE_MAX_LCORE];
+	int n = fwd_config_lcore_cpus(cfg, lcores, cpus, RTE_DIM(lcores));
 	bool pci = false;
 	int rc = 0;
 
 	if (n < 2)
 		return -EINVAL;
 	rc |= push(a, "%s", prog);
-	rc |= push(a, "-l%s", cfg->dpdk.lcores);
+	if (fwd_config_lcores_mapped(cfg)) {
+		/* DESIGN.md 12: "0@0,1@1,2@1", each lcore written out for EAL */
+		char map[FWD_LCORES_STR_MAX * 2] = "";
+		size_t len = 0;
+		for (int i = 0; i < n && len < sizeof(map); i++)
+			len += (size_t)snprintf(map + len, sizeof(map) - len, "%s%u@%d",
+			                        i ? "," : "", lcores[i], cpus[i]);
+		if (len >= sizeof(map))
+			return -E2BIG;
+		rc |= push(a, "--lcores=%s", map);
+		if (fwd_config_lcores_share_cpu(cfg))
+			LOG(WARNING,
+			    "dpdk.lcores %s: lcores share a CPU (for tests: a worker "
+			    "sharing a CPU forwards at a fraction of its rate)",
+			    cfg->dpdk.lcores);
+	} else {
+		rc |= push(a, "-l%s", cfg->dpdk.lcores);
+	}
 	rc |= push(a, "--main-lcore=%u", lcores[0]);
 	rc |= push(a, "--file-prefix=%s", cfg->dpdk.file_prefix);
 	/* No runtime files (hugepage maps, mp socket) left behind, even after a crash.

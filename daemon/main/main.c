@@ -92,6 +92,13 @@ int main(int argc, char **argv)
 	fwd.cfg = fwd_config_load(o.config, stderr);
 	if (fwd.cfg == NULL)
 		return 1;
+	/* what the file asks of this machine: before EAL, which would print its usage */
+	char why[256];
+	if (fwd_config_check_cpus(fwd.cfg, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s: %s\n", o.config, why);
+		fwd_config_free(fwd.cfg);
+		return 1;
+	}
 	if (o.check) {
 		printf("%s: configuration ok\n", o.config);
 		fwd_config_free(fwd.cfg);

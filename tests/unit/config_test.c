@@ -224,17 +224,39 @@ static void test_lcores(void **state)
 		int n;
 		unsigned first, last;
 	} cases[] = {
-		{ "0-1", 2, 0, 1 },   { "0,2-3", 3, 0, 3 },
-		{ "1,3", 2, 1, 3 },   { "3,1", 2, 3, 1 },
-		{ "5,0-2", 4, 5, 2 }, { "0-127", 128, 0, 127 },
-		{ "7-7,3", 2, 7, 3 }, { "(0-3)@1", -EINVAL },
-		{ "0", -EINVAL },     { "", -EINVAL },
-		{ "1-0", -EINVAL },   { "0,0", -EINVAL },
-		{ "0-2,1", -EINVAL }, { "0,128", -EINVAL },
-		{ "0,1,", -EINVAL },  { ",0,1", -EINVAL },
-		{ "0, 1", -EINVAL },  { "00,1", -EINVAL },
-		{ "0-1-2", -EINVAL }, { "0--1", -EINVAL },
-		{ "0;1", -EINVAL },   { "99999999999999,1", -EINVAL },
+		{ "0-1", 2, 0, 1 },
+		{ "0,2-3", 3, 0, 3 },
+		{ "1,3", 2, 1, 3 },
+		{ "3,1", 2, 3, 1 },
+		{ "5,0-2", 4, 5, 2 },
+		{ "0-127", 128, 0, 127 },
+		{ "7-7,3", 2, 7, 3 },
+		{ "(0-3)@1", -EINVAL },
+		{ "0", -EINVAL },
+		{ "", -EINVAL },
+		{ "1-0", -EINVAL },
+		{ "0,0", -EINVAL },
+		{ "0-2,1", -EINVAL },
+		{ "0,128", -EINVAL },
+		{ "0,1,", -EINVAL },
+		{ ",0,1", -EINVAL },
+		{ "0, 1", -EINVAL },
+		{ "00,1", -EINVAL },
+		{ "0-1-2", -EINVAL },
+		{ "0--1", -EINVAL },
+		{ "0;1", -EINVAL },
+		{ "99999999999999,1", -EINVAL },
+		/* lcores on CPUs (DESIGN.md 12) */
+		{ "0@0,1@1,2@1", 3, 0, 2 },
+		{ "0@0,3", 2, 0, 3 },
+		{ "0@0,1@1023", 2, 0, 1 },
+		{ "0@0,1@1024", -EINVAL },
+		{ "0@,1", -EINVAL },
+		{ "0@01,1", -EINVAL },
+		{ "0-1@1,2", -EINVAL },
+		{ "0@1@1,2", -EINVAL },
+		{ "0@0,0@1", -EINVAL },
+		{ "@1,0,1", -EINVAL },
 	};
 	struct fwd_config *cfg = fwd_config_new();
 	unsigned ids[FWD_MAX_LCORES];
@@ -255,6 +277,29 @@ static void test_lcores(void **state)
 	}
 	snprintf(cfg->dpdk.lcores, sizeof(cfg->dpdk.lcores), "0-3");
 	assert_int_equal(fwd_config_lcores(cfg, ids, 3), -ENOSPC);
+	assert_false(fwd_config_lcores_mapped(cfg));
+	assert_false(fwd_config_lcores_share_cpu(cfg));
+
+	/* each lcore's CPU; sharing; a CPU the machine lacks, said clearly */
+	int cpus[FWD_MAX_LCORES];
+	char err[256];
+	snprintf(cfg->dpdk.lcores, sizeof(cfg->dpdk.lcores), "0@0,1@1,2@1");
+	assert_int_equal(fwd_config_lcore_cpus(cfg, ids, cpus, N(ids)), 3);
+	assert_int_equal(ids[2], 2);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[1], 1);
+	assert_int_equal(cpus[2], 1);
+	assert_true(fwd_config_lcores_mapped(cfg));
+	assert_true(fwd_config_lcores_share_cpu(cfg));
+	snprintf(cfg->dpdk.lcores, sizeof(cfg->dpdk.lcores), "0@0,5");
+	assert_int_equal(fwd_config_lcore_cpus(cfg, ids, cpus, N(ids)), 2);
+	assert_int_equal(cpus[1], 5); /* no @: the lcore's own id */
+	snprintf(cfg->dpdk.lcores, sizeof(cfg->dpdk.lcores), "0@0,1@1000");
+	assert_int_equal(fwd_config_check_cpus(cfg, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "lcore 1 would run on CPU 1000, which this machine"));
+	snprintf(cfg->dpdk.lcores, sizeof(cfg->dpdk.lcores), "0,100");
+	assert_int_equal(fwd_config_check_cpus(cfg, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "lcore 100 would run on CPU 100"));
 	fwd_config_free(cfg);
 }
 
