@@ -56,7 +56,8 @@ static struct {
 	uint8_t in; /* ingress port index, NO_PORT while flushing state */
 	const uint8_t *frame;
 	unsigned len;
-	unsigned frag_end;    /* where its fragment ends, when it is IPv4 */
+	unsigned frag_end;    /* the furthest an IPv4 fragment of this input reaches so
+	                       * far: a packet held for ARP leaves with a later record */
 	uint64_t seen;        /* frames the ports were asked to send */
 	const uint8_t *input; /* the whole input: what a packet relayed can be */
 	size_t input_len;
@@ -233,8 +234,8 @@ static void one_record(uint8_t sel, const uint8_t *f, unsigned len)
 	cur.in = p->idx;
 	cur.frame = f;
 	cur.len = len;
-	cur.frag_end =
-	        len >= ETH_LEN + 20 && be16_at(f + 12) == 0x0800 ? ip_frag_end(f + ETH_LEN) : 0;
+	if (len >= ETH_LEN + 20 && be16_at(f + 12) == 0x0800)
+		cur.frag_end = RTE_MAX(cur.frag_end, ip_frag_end(f + ETH_LEN));
 	cur.seen = 0;
 	fake_tsc += bridge_note_gap + 1; /* a new learn note is never a repeat */
 	acct_read(&a);
