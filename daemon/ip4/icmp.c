@@ -101,8 +101,9 @@ static bool is_error_type(uint8_t type)
 
 /*
  * RFC 1812 4.3.2.7 (and RFC 1122 3.2.2): the packets no error may be sent
- * about. Returns how many bytes of the original to quote (its header and
- * up to 8 bytes more, never past the packet), or 0 with *why set.
+ * about. Returns how many bytes of the original to quote (as much as fits
+ * in a 576-byte error, RFC 1812 4.3.2.3, as Linux: the whole packet when it
+ * is shorter, never its link padding), or 0 with *why set.
  */
 static unsigned error_allowed(const struct rte_mbuf *m, struct fwd_counter **why)
 {
@@ -135,7 +136,7 @@ static unsigned error_allowed(const struct rte_mbuf *m, struct fwd_counter **why
 	    (tot == hlen || is_error_type(p[IP4_L2_LEN + hlen])))
 		return 0; /* an error, or an ICMP message too short to tell */
 	*why = NULL;
-	return RTE_MIN(tot, hlen + ICMP4_QUOTE_BYTES);
+	return RTE_MIN(tot, (unsigned)ICMP4_QUOTE_MAX);
 }
 
 /* The error message: link header space, IP header, ICMP header, quote. */

@@ -24,8 +24,8 @@
 /*
  * Send an ICMP error of type/code about the IPv4 packet in m (data at its
  * 14-byte Ethernet header, as received on port in_port; `aux` is the
- * next-hop MTU for "fragmentation needed"). Quotes the IP header and the
- * first 8 bytes of payload, sources it from in_port's address, and sends
+ * next-hop MTU for "fragmentation needed"). Quotes as much of the packet
+ * as fits in a 576-byte error (RFC 1812 4.3.2.3), sources it from in_port's address, and sends
  * nothing about ICMP errors, link or IP broadcasts and multicasts,
  * non-first fragments or martian sources, or beyond the rate limit
  * (RFC 1812 4.3.2.7, 4.3.2.8): each such case is counted. m is not consumed.

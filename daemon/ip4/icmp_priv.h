@@ -15,8 +15,9 @@
 
 #define ICMP4_TTL         64
 #define ICMP4_BURST_MIN   50 /* errors that may leave at once after a quiet spell */
-#define ICMP4_QUOTE_BYTES 8  /* payload bytes quoted after the header (RFC 792) */
 #define ICMP4_ERR_HDR_LEN 8  /* type, code, checksum, 4 bytes "rest of header" */
+#define ICMP4_ERR_MAX     576 /* bytes of a whole error, IP header included (RFC 1812 4.3.2.3) */
+#define ICMP4_QUOTE_MAX   (ICMP4_ERR_MAX - 20 - ICMP4_ERR_HDR_LEN) /* 548 of the original */
 
 /* Where built packets go: ip4_output in the daemon, a capture in tests. */
 extern int (*icmp4_output)(struct rte_mbuf *m);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * IPv6 output of the control thread (output.h), and the glean punt: a
- * packet a worker routed to a host on a connected prefix.
+ * IPv6 output of the control thread (output.h): the one place every packet
+ * it builds or relays (ICMPv6 errors, echo replies, hop-by-hop packets, the
+ * TAP ports' routed packets) is routed and checked against the egress
+ * port's MTU; and the glean punt: a packet a worker routed to a host on a
+ * connected prefix. Control thread only.
  */
 #include <errno.h>
 
@@ -20,6 +23,7 @@
 #include "nexthop/nexthop.h"
 
 static FWD_COUNTER(no_route, "ip6_output_no_route");
+static FWD_COUNTER(too_big, "ip6_output_too_big");
 
 static int drop_no_route(struct rte_mbuf *m)
 {
@@ -28,15 +32,33 @@ static int drop_no_route(struct rte_mbuf *m)
 	return -EHOSTUNREACH;
 }
 
+/*
+ * A packet made for port: false when it is larger than the port's MTU,
+ * counted and dropped (`mtu`). A router never fragments IPv6 (RFC 8200 5)
+ * and what it builds itself fits 1280 bytes, but for an echo reply to a
+ * request that came in a larger MTU than the way back has, or a TAP
+ * packet routed out a smaller port.
+ */
+static bool fits(struct rte_mbuf *m, uint8_t port)
+{
+	fwd_control_ctrs(port)->created++;
+	if (rte_pktmbuf_pkt_len(m) - IP6_L2_LEN <= fwd_ports[port].mtu)
+		return true;
+	too_big.value++;
+	fwd_control_drop(m, port, FWD_DROP_MTU);
+	return false;
+}
+
 /* To a group on port's link: no neighbour to resolve. */
 static int output_multicast(struct rte_mbuf *m, uint8_t port, const uint8_t dst[16])
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 
+	if (!fits(m, port))
+		return -EMSGSIZE;
 	ip6_mcast_mac(dst, &eth->dst_addr);
 	rte_ether_addr_copy(&fwd_ports[port].mac, &eth->src_addr);
 	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
-	fwd_control_ctrs(port)->created++;
 	fwd_control_tx(m, port); /* a full ring is counted there */
 	return 0;
 }
@@ -54,21 +76,30 @@ int ip6_output(struct rte_mbuf *m, uint8_t port)
 			return drop_no_route(m);
 		if (ip6_is_multicast(dst))
 			return output_multicast(m, port, dst);
-		fwd_control_ctrs(port)->created++;
+		if (!fits(m, port))
+			return -EMSGSIZE;
 		neigh_output_glean(m, port, fwd_ip_v6(dst));
 		return 0;
 	}
 	nhi = fib6_lookup(ip6_fib, dst);
 	nh = &nh_table[nhi];
+	if (nh->type == NH_GROUP) { /* ECMP: the member this flow takes, as a worker would */
+		nhi = nh_group_pick(nh_table, nh,
+		                    ip6_flow_hash(rte_pktmbuf_mtod_offset(
+		                            m, const struct rte_ipv6_hdr *, IP6_L2_LEN)));
+		nh = &nh_table[nhi];
+	}
 	/* a packet with a way out is made: from here on it is sent or counted as a drop */
 	switch (nh->type) {
 	case NH_FWD:
 	case NH_PENDING:
-		fwd_control_ctrs(nh->port)->created++;
+		if (!fits(m, nh->port))
+			return -EMSGSIZE;
 		neigh_output(m, nhi);
 		return 0;
 	case NH_CONNECTED:
-		fwd_control_ctrs(nh->port)->created++;
+		if (!fits(m, nh->port))
+			return -EMSGSIZE;
 		neigh_output_glean(m, nh->port, fwd_ip_v6(dst));
 		return 0;
 	default:

@@ -14,8 +14,10 @@
  * its group MAC; a link-local one goes to the neighbour of that address on
  * port; any other is looked up in the FIB. Neighbours are resolved (and
  * the packet held meanwhile) by the neighbour layer. Counted as created on
- * the egress port; m is always consumed. Returns 0, or -EHOSTUNREACH when
- * there is no way out (no route, or a port that is not l3: counted as
+ * the egress port; m is always consumed. A packet larger than the egress
+ * port's MTU is dropped as `mtu` on that port (ip6_output_too_big; a router
+ * does not fragment IPv6). Returns 0, -EMSGSIZE for that, or -EHOSTUNREACH
+ * when there is no way out (no route, or a port that is not l3: counted as
  * ip6_output_no_route, and dropped).
  */
 int ip6_output(struct rte_mbuf *m, uint8_t port);

@@ -84,7 +84,7 @@ def check_icmp_error(router, sent, out, type, code, mtu=None, src=P0_ADDR, in_po
     orig = sent[14:]
     hlen = (orig[0] & 0xf) * 4
     tot = struct.unpack("!H", orig[2:4])[0]
-    quote = quote if quote is not None else min(tot, hlen + 8)
+    quote = quote if quote is not None else min(tot, 576 - 20 - 8)  # RFC 1812 4.3.2.3
     assert out[0:6] == sent[6:12], "back to the sender's MAC"
     assert out[6:12] == bytes.fromhex(router.mac[in_port].replace(":", ""))
     assert out[12:14] == b"\x08\x00"
@@ -101,7 +101,7 @@ def check_icmp_error(router, sent, out, type, code, mtu=None, src=P0_ADDR, in_po
     assert ones_sum(msg) == 0xffff, "ICMP checksum over the whole message"
     rest = struct.pack("!HH", 0, mtu) if mtu is not None else b"\0\0\0\0"
     assert msg[4:8] == rest
-    assert msg[8:] == orig[:quote], "quotes the original header and 8 bytes, as received"
+    assert msg[8:] == orig[:quote], "quotes as much as fits 576 bytes, as received"
     return p
 
 

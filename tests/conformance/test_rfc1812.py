@@ -60,7 +60,18 @@ def test_ttl_expired(router, ttl):
 def test_ttl_expired_quotes_options(router):
     f = with_options(udp(router, DST, ttl=1), b"\x83\x07\x04\x0a\x01\x01\x01\x00")
     got, _ = exchange(router, [f], expect=1)
-    check_icmp_error(router, f, one(got, "t0"), 11, 0)  # 28-byte header + 8 quoted
+    check_icmp_error(router, f, one(got, "t0"), 11, 0)  # the whole packet quoted
+
+
+@pytest.mark.parametrize("size,err", [(100, 20 + 8 + 100), (1000, 576)])
+def test_error_quotes_up_to_576_bytes(router, size, err):
+    """RFC 1812 4.3.2.3, as Linux: the error holds as much of the datagram
+    as fits in 576 bytes, the whole of a shorter one."""
+    f = udp(router, DST, ttl=1, payload=(bytes(range(256)) * 4)[:size - 28])
+    got, _ = exchange(router, [f], expect=1)
+    out = one(got, "t0")
+    assert len(out) == 14 + err
+    check_icmp_error(router, f, out, 11, 0)
 
 
 def test_error_without_route_back(router):

@@ -59,13 +59,15 @@ static unsigned error_about(const struct tpkt *t, uint8_t type, uint8_t code)
 
 static void test_time_exceeded_bytes(void **state)
 {
-	/* built with scapy: IP(tos=0xd0,id=0x4242,src=10.20.1.1,dst=10.20.1.2)/ICMP(type=11)/quote
-	 */
-	static const uint8_t expect[56] = {
-		0x45, 0xd0, 0x00, 0x38, 0x42, 0x42, 0x00, 0x00, 0x40, 0x01, 0x21, 0x89, 0x0a, 0x14,
-		0x01, 0x01, 0x0a, 0x14, 0x01, 0x02, 0x0b, 0x00, 0x4f, 0xa0, 0x00, 0x00, 0x00, 0x00,
+	/* built with scapy: IP(tos=0xd0,id=0x4242,src=10.20.1.1,dst=10.20.1.2)/ICMP(type=11)/orig,
+	 * the whole 44-byte original quoted (RFC 1812 4.3.2.3) */
+	static const uint8_t expect[72] = {
+		0x45, 0xd0, 0x00, 0x48, 0x42, 0x42, 0x00, 0x00, 0x40, 0x01, 0x21, 0x79, 0x0a, 0x14,
+		0x01, 0x01, 0x0a, 0x14, 0x01, 0x02, 0x0b, 0x00, 0x0c, 0x55, 0x00, 0x00, 0x00, 0x00,
 		0x45, 0x10, 0x00, 0x2c, 0x12, 0x34, 0x00, 0x00, 0x01, 0x11, 0x90, 0x52, 0x0a, 0x14,
 		0x01, 0x02, 0x0a, 0x14, 0x02, 0x02, 0x9c, 0x40, 0x82, 0x9a, 0x00, 0x18, 0x86, 0x6c,
+		0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x6b, 0x6c, 0x6d, 0x6e,
+		0x6f, 0x70,
 	};
 	struct tpkt t = base();
 	struct rte_mbuf *m = tpkt_build(&t);
@@ -116,7 +118,7 @@ static void test_quote_length(void **state)
 			struct rte_mbuf *m = tpkt_build(&t);
 			icmp4_send_error(m, ICMP4_DEST_UNREACH, ICMP4_NET_UNREACH, 0, 0);
 			assert_int_equal(n_sent, 1);
-			unsigned quote = 20 + olen + (plen < 8 ? plen : 8);
+			unsigned quote = 20 + olen + plen; /* short: all of it */
 			assert_int_equal(sent_icmp(0, &icmp), 8 + quote);
 			assert_memory_equal(icmp, "\x03\x00", 2);
 			assert_memory_equal(icmp + 4, "\0\0\0\0", 4);
@@ -138,6 +140,57 @@ static void test_quote_ignores_padding(void **state)
 	icmp4_send_error(m, ICMP4_TIME_EXCEEDED, 0, 0, 0);
 	assert_int_equal(sent_icmp(0, &icmp), 8 + 24);
 	rte_pktmbuf_free(m);
+}
+
+/* A UDP datagram of size bytes (base()'s addresses), its payload counting up. */
+static struct rte_mbuf *datagram(unsigned size)
+{
+	static uint8_t l4[1500];
+	struct tpkt t = base();
+
+	memcpy(l4, "\x9c\x40\x82\x9a\x00\x00\x00\x00", 8);
+	l4[4] = (uint8_t)((size - 20) >> 8);
+	l4[5] = (uint8_t)(size - 20);
+	for (unsigned i = 8; i < sizeof(l4); i++)
+		l4[i] = (uint8_t)(i - 8);
+	t.l4 = l4, t.l4len = size - 20;
+	return tpkt_build(&t);
+}
+
+/* RFC 1812 4.3.2.3, as Linux: as much of the original as fits in a
+ * 576-byte error; the whole of a shorter one. Headers built with scapy:
+ * IP(tos=0xd0,id=0x4242,src=10.20.1.1,dst=10.20.1.2)/ICMP(type=11)/quote */
+static void test_quote_up_to_576(void **state)
+{
+	static const uint8_t hdr1000[28] = {
+		0x45, 0xd0, 0x02, 0x40, 0x42, 0x42, 0x00, 0x00, 0x40, 0x01,
+		0x1f, 0x81, 0x0a, 0x14, 0x01, 0x01, 0x0a, 0x14, 0x01, 0x02,
+		0x0b, 0x00, 0x45, 0xc1, 0x00, 0x00, 0x00, 0x00,
+	};
+	static const uint8_t hdr100[28] = {
+		0x45, 0xd0, 0x00, 0x80, 0x42, 0x42, 0x00, 0x00, 0x40, 0x01,
+		0x21, 0x41, 0x0a, 0x14, 0x01, 0x01, 0x0a, 0x14, 0x01, 0x02,
+		0x0b, 0x00, 0xe4, 0xbf, 0x00, 0x00, 0x00, 0x00,
+	};
+	static const struct {
+		unsigned size, err, quote;
+		const uint8_t *hdr;
+	} cases[] = { { 1000, 576, 548, hdr1000 }, { 100, 128, 100, hdr100 } };
+
+	(void)state;
+	for (unsigned i = 0; i < RTE_DIM(cases); i++) {
+		struct rte_mbuf *m = datagram(cases[i].size);
+
+		while (icmp4_next_id() != 0x4241)
+			;
+		icmp4_send_error(m, ICMP4_TIME_EXCEEDED, 0, 0, 0);
+		assert_int_equal(n_sent, 1);
+		assert_int_equal(rte_pktmbuf_data_len(sent[0]), L2 + cases[i].err);
+		assert_memory_equal(sent_ip(0), cases[i].hdr, 28);
+		assert_memory_equal(sent_ip(0) + 28, tpkt_ip(m), cases[i].quote);
+		rte_pktmbuf_free(m);
+		sent_clear();
+	}
 }
 
 static void test_kinds_and_mtu(void **state)
@@ -415,6 +468,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_time_exceeded_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quote_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quote_ignores_padding, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_quote_up_to_576, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kinds_and_mtu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_never_about_icmp_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_never_about_broadcasts, setup, teardown),

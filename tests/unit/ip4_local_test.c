@@ -164,9 +164,9 @@ static void test_udp_port_unreachable(void **state)
 	const uint8_t *ip = sent_ip(0);
 	assert_memory_equal(ip + 12, "\x0a\x14\x01\x01\x0a\x14\x01\x02", 8);
 	assert_memory_equal(ip + 20, "\x03\x03", 2);
-	assert_int_equal(ip[2] << 8 | ip[3], 20 + 8 + 28);
+	assert_int_equal(ip[2] << 8 | ip[3], 20 + 8 + 20 + t.l4len); /* all of it quoted */
 	assert_int_equal(ip[20 + 8 + 8], 1); /* the quoted TTL: as received */
-	assert_memory_equal(ip + 20 + 8 + 20, udp, 8);
+	assert_memory_equal(ip + 20 + 8 + 20, udp, t.l4len);
 	/* no checksum (0) is valid UDP too */
 	udp[6] = udp[7] = 0;
 	deliver(&t);
