@@ -58,24 +58,33 @@ static struct rte_mempool *mbuf_pool_new(const char *name, unsigned n, unsigned 
 	return mp;
 }
 
-static int pool_create(const struct fwd_config *cfg)
+/* dataplane.mbufs for the router's own use (packets in flight, queued,
+ * held), plus what the PMDs keep in their rings (af_xdp's fill rings):
+ * so that rx_mbuf_allocation_errors moves only when the router's own share
+ * truly ran out. */
+static int pool_create(const struct fwd_config *cfg, unsigned n_workers)
 {
 	unsigned max_mtu = RTE_ETHER_MTU;
 	unsigned cache = RTE_MIN(256u, cfg->dataplane.mbufs / 2);
+	unsigned pinned = fwd_ports_pinned_mbufs(cfg, n_workers);
 
 	for (unsigned i = 0; i < cfg->n_ports; i++)
 		max_mtu = RTE_MAX(max_mtu, cfg->ports[i].mtu);
 	/* frame = mtu + ethernet header + a VLAN tag + CRC */
 	unsigned room = RTE_MAX((unsigned)RTE_MBUF_DEFAULT_BUF_SIZE,
 	                        RTE_PKTMBUF_HEADROOM + max_mtu + RTE_ETHER_HDR_LEN + 4 + 4);
-	fwd.pool = mbuf_pool_new("fwd_pool", cfg->dataplane.mbufs, cache, (uint16_t)room,
+	fwd.pool = mbuf_pool_new("fwd_pool", cfg->dataplane.mbufs + pinned, cache, (uint16_t)room,
 	                         (int)rte_socket_id());
 	if (fwd.pool == NULL) {
 		LOG(ERR,
-		    "mbuf pool of %u mbufs: %s (raise dpdk.memory_mb or lower dataplane.mbufs)",
-		    cfg->dataplane.mbufs, rte_strerror(rte_errno));
+		    "mbuf pool of %u mbufs (dataplane.mbufs, and %u for af_xdp rings): %s (raise "
+		    "dpdk.memory_mb or lower dataplane.mbufs)",
+		    cfg->dataplane.mbufs + pinned, pinned, rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
+	if (pinned != 0)
+		LOG(INFO, "mbuf pool: %u mbufs, %u of them for af_xdp rings", fwd.pool->size,
+		    pinned);
 	return 0;
 }
 
@@ -98,7 +107,7 @@ int fwd_dataplane_up(bool launch)
 
 	if (n < 1)
 		return -EINVAL;
-	if ((rc = pool_create(fwd.cfg)) < 0 || (rc = rcu_create(n)) < 0 ||
+	if ((rc = pool_create(fwd.cfg, (unsigned)n)) < 0 || (rc = rcu_create(n)) < 0 ||
 	    (rc = fwd_control_init()) < 0 || (rc = fwd_ports_init(fwd.cfg, n)) < 0 ||
 	    (rc = fwd_workers_create(fwd.cfg)) < 0 || (rc = fwd_modules_init(fwd.cfg)) < 0)
 		return rc;

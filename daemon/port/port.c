@@ -156,6 +156,35 @@ static int port_init_one(struct fwd_port *p, const struct fwd_config *cfg,
 	return port_configure(p);
 }
 
+/*
+ * af_xdp (DPDK 22.11) maps the mbuf pool as its UMEM and keeps pool
+ * buffers for itself, per queue pair: its fill ring stocked with ring_size
+ * (its default ring size, 2048) from set-up on, a tx ring of rxd entries,
+ * and a completion ring of ring_size it empties only on its next tx burst.
+ * Other PMDs take buffers per received burst and give them back on tx.
+ */
+unsigned fwd_ports_pinned_mbufs(const struct fwd_config *cfg, unsigned n_workers)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < cfg->n_ports; i++) {
+		const struct fwd_conf_port *cp = &cfg->ports[i];
+		char name[RTE_ETH_NAME_MAX_LEN];
+		struct rte_eth_dev_info info;
+		uint16_t id;
+
+		device_ethdev_name(cp->device, name, sizeof(name));
+		if (rte_eth_dev_get_port_by_name(name, &id) != 0 ||
+		    rte_eth_dev_info_get(id, &info) != 0 ||
+		    strcmp(info.driver_name, "net_af_xdp") != 0)
+			continue; /* a missing device is reported by fwd_ports_init */
+		unsigned ring = info.default_rxportconf.ring_size ? info.default_rxportconf.ring_size
+		                                                  : 2048;
+		n += RTE_MAX((unsigned)cp->rx_queues, n_workers) * (2 * ring + cp->rxd);
+	}
+	return n;
+}
+
 int fwd_ports_init(const struct fwd_config *cfg, unsigned n_workers)
 {
 	for (unsigned i = 0; i < cfg->n_ports; i++) {

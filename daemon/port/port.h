@@ -16,6 +16,9 @@
 /* Probe and configure every port of cfg (after EAL init, before launch). */
 int fwd_ports_init(const struct fwd_config *cfg, unsigned n_workers);
 int fwd_ports_start(void);
+/* Mbufs the PMDs of cfg's ports (probed, not yet configured) keep in their
+ * own rings, to add to dataplane.mbufs when sizing the pool: af_xdp's. */
+unsigned fwd_ports_pinned_mbufs(const struct fwd_config *cfg, unsigned n_workers);
 void fwd_ports_stop(void);
 void fwd_ports_close(void);
 
