@@ -14,8 +14,8 @@
 #include "core/punt.h"
 
 #define ICMP4_TTL         64
-#define ICMP4_BURST_MIN   50 /* errors that may leave at once after a quiet spell */
-#define ICMP4_ERR_HDR_LEN 8  /* type, code, checksum, 4 bytes "rest of header" */
+#define ICMP4_BURST_MIN   50  /* errors that may leave at once after a quiet spell */
+#define ICMP4_ERR_HDR_LEN 8   /* type, code, checksum, 4 bytes "rest of header" */
 #define ICMP4_ERR_MAX     576 /* bytes of a whole error, IP header included (RFC 1812 4.3.2.3) */
 #define ICMP4_QUOTE_MAX   (ICMP4_ERR_MAX - 20 - ICMP4_ERR_HDR_LEN) /* 548 of the original */
 

@@ -40,8 +40,8 @@ static void send_one(struct rte_mbuf *m, const struct nexthop *nh, uint32_t nhi,
  * host), or, with DF set (or when it cannot be split: no mbufs, more than
  * IP4_FRAG_MAX pieces), a drop counted on the egress port (mtu, frag_error).
  */
-static int send_fragments(struct rte_mbuf *m, const struct nexthop *nh, uint32_t nhi,
-                          uint32_t dst, uint16_t mtu)
+static int send_fragments(struct rte_mbuf *m, const struct nexthop *nh, uint32_t nhi, uint32_t dst,
+                          uint16_t mtu)
 {
 	const struct rte_ipv4_hdr *ip =
 	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, IP4_L2_LEN);

@@ -26,8 +26,12 @@ unsigned neigh_held_total(void)
 
 unsigned neigh_hold_cap(void)
 {
-	return fwd.pool != NULL ? RTE_MIN((unsigned)NEIGH_HOLD_GLOBAL_MAX, fwd.pool->size / 4)
-	                        : NEIGH_HOLD_GLOBAL_MAX;
+	/* the router's own share of the pool: not what af_xdp keeps in its rings */
+	unsigned own = fwd.cfg != NULL    ? fwd.cfg->dataplane.mbufs
+	               : fwd.pool != NULL ? fwd.pool->size
+	                                  : 4u * NEIGH_HOLD_GLOBAL_MAX;
+
+	return RTE_MIN((unsigned)NEIGH_HOLD_GLOBAL_MAX, own / 4);
 }
 
 /* Write the link header from the (resolved) next hop and hand m to a worker. */

@@ -128,7 +128,8 @@ void neigh_hold_fail(struct neigh *n);    /* failed: ICMP host unreachable, no_n
 void neigh_hold_free(struct neigh *n);    /* shutdown: just free them */
 unsigned neigh_held_total(void);
 /* Packets all hold queues may pin: NEIGH_HOLD_GLOBAL_MAX, or a quarter of
- * the mbuf pool when that is less, so a scan never starves the receivers. */
+ * dataplane.mbufs (the pool without what af_xdp keeps) when that is less,
+ * so a scan never starves the receivers. */
 unsigned neigh_hold_cap(void);
 void neigh_punt_resolve(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 

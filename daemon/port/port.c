@@ -178,8 +178,9 @@ unsigned fwd_ports_pinned_mbufs(const struct fwd_config *cfg, unsigned n_workers
 		    rte_eth_dev_info_get(id, &info) != 0 ||
 		    strcmp(info.driver_name, "net_af_xdp") != 0)
 			continue; /* a missing device is reported by fwd_ports_init */
-		unsigned ring = info.default_rxportconf.ring_size ? info.default_rxportconf.ring_size
-		                                                  : 2048;
+		unsigned ring = info.default_rxportconf.ring_size
+		                        ? info.default_rxportconf.ring_size
+		                        : 2048;
 		n += RTE_MAX((unsigned)cp->rx_queues, n_workers) * (2 * ring + cp->rxd);
 	}
 	return n;

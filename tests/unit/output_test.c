@@ -218,7 +218,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_too_big_fragmented, setup, harness_teardown),
 		cmocka_unit_test_setup_teardown(test_too_big_df_dropped, setup, harness_teardown),
 		cmocka_unit_test_setup_teardown(test_held_fragments, setup, harness_teardown),
-		cmocka_unit_test_setup_teardown(test_echo_reply_fragmented, setup, harness_teardown),
+		cmocka_unit_test_setup_teardown(test_echo_reply_fragmented, setup,
+		                                harness_teardown),
 		cmocka_unit_test_setup_teardown(test_ip6_too_big_dropped, setup, harness_teardown),
 	};
 
