@@ -4,7 +4,8 @@
  * port's MTU: what fits leaves whole; a larger IPv4 packet with DF clear
  * leaves in fragments (also while its neighbour resolves, and an echo
  * reply to a request that came in through a larger MTU); with DF set, or
- * IPv6, it is dropped and counted (`mtu` on the egress port). The real
+ * IPv6, it is dropped and counted (`mtu` on the egress port); an ECMP
+ * route leads to one of its members. The real
  * FIB, neighbour layer and ICMP; frames captured (neigh_harness.h).
  *
  *   p0  10.0.0.1/24 (MTU 1500)   p1  172.16.0.1/16 (MTU 1000 here)
@@ -183,6 +184,34 @@ static void test_echo_reply_fragmented(void **state)
 	assert_int_equal(counter_of("icmp_echo_replies_sent"), 1);
 }
 
+/* An ECMP route: each packet takes a member (both in use), none is lost
+ * as having no route. */
+static void test_ecmp_member(void **state)
+{
+	uint32_t m[2], g;
+	struct route4 r = { .type = ROUTE4_VIA, .dev = ROUTE4_DEV_ANY, .via = H9 };
+	struct route4 old;
+	bool had_old;
+	unsigned on[2] = { 0, 0 };
+
+	(void)state;
+	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, IP(10, 0, 0, 5), &ZERO_MAC, P0_IP));
+	sent_clear();
+	assert_int_equal(neigh_ref(fwd_ip_v4(H9), 1, &m[0]), 0);
+	assert_int_equal(neigh_ref(fwd_ip_v4(IP(10, 0, 0, 5)), 0, &m[1]), 0);
+	assert_int_equal(nh_group_get(m, 2, &g), 0);
+	r.nh = g;
+	assert_int_equal(rib4_set_route(&ip4_rib, IP(198, 51, 100, 0), 24, &r, &old, &had_old), 0);
+	for (unsigned i = 1; i <= 16; i++)
+		assert_int_equal(
+		        ip4_output(mk_ip4(P0_IP, IP(198, 51, 100, i), 100, 0, IPPROTO_UDP)), 0);
+	assert_int_equal(n_sent, 16);
+	for (unsigned i = 0; i < n_sent; i++)
+		on[sent[i].port]++;
+	assert_true(on[0] > 0 && on[1] > 0);
+	assert_int_equal(counter_of("control_output_no_route"), 0);
+}
+
 /* IPv6: never fragmented by the router; too big is a counted drop. */
 static void test_ip6_too_big_dropped(void **state)
 {
@@ -220,6 +249,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_held_fragments, setup, harness_teardown),
 		cmocka_unit_test_setup_teardown(test_echo_reply_fragmented, setup,
 		                                harness_teardown),
+		cmocka_unit_test_setup_teardown(test_ecmp_member, setup, harness_teardown),
 		cmocka_unit_test_setup_teardown(test_ip6_too_big_dropped, setup, harness_teardown),
 	};
 
