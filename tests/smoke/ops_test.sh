@@ -173,7 +173,9 @@ complete_at() {
 }
 expect "completion: port names from the daemon" "$(complete_at 'fwdctl port show ')" = "p0 p1"
 expect "completion: ... also with -s SOCKET" \
-	"$(FWD_SOCKET=/nonexistent complete_at "fwdctl -s $SOCK capture ")" = "p0 p1"
+	"$(FWD_SOCKET=/nonexistent complete_at "fwdctl -s $SOCK capture ")" = "drops p0 p1"
+expect "completion: capture drops offers the drop reasons" \
+	"$(complete_at 'fwdctl capture drops ttl_')" = "ttl_exceeded"
 expect "completion: stats offers commands and ports" "$(complete_at 'fwdctl stats ')" = \
 	"clear workers --watch p0 p1"
 

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Drop capture: `fwdctl capture drops` records the packets the router drops
+# with their reason and port. Three reasons are triggered (no route and TTL
+# exceeded from h1 on p0, a bad IPv4 checksum from h2 on p1) and read back
+# from the pcapng packet comments with tshark; REASON filtering, -c, the
+# summary lines, unknown names refused, -l, one drop capture at a time.
+#
+#   h1 10.41.1.2/24 --- p0 10.41.1.1 [fwd] p1 10.41.2.1 --- h2 10.41.2.2/24
+. "$(dirname "$0")/lib.sh"
+
+smoke_init capdrop
+ns_add h1 h2 fw
+for h in h1 h2 fw; do
+	ns_exec $h sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+done
+veth h1 v1 fw d1
+veth h2 v2 fw d2
+ns_host h1 v1 10.41.1.2/24 10.41.1.1
+ns_host h2 v2 10.41.2.2/24 10.41.2.1
+
+cfg=$(daemon_config <<-EOF
+ports:
+  - { name: p0, device: "net_af_packet0,iface=d1", addresses: [10.41.1.1/24] }
+  - { name: p1, device: "net_af_packet1,iface=d2", addresses: [10.41.2.1/24] }
+EOF
+)
+ctl() { timeout 30 "$FWDCTL_BIN" -s "$SOCK" "$@"; }
+must daemon_start fw "$cfg"
+must wait_for 10 ns_exec h1 ping -c 1 -W 1 10.41.2.2
+
+# An IPv4 echo request with a wrong header checksum from h2 to the router
+# (p1's MAC is d2's: af_packet ports take their interface's address).
+P1_MAC=$(ns_exec fw cat /sys/class/net/d2/address)
+bad_checksum() {
+	ns_exec h2 "$PY" - "$P1_MAC" <<-'EOF'
+	import socket, struct, sys
+	dst = bytes.fromhex(sys.argv[1].replace(":", ""))
+	src = bytes.fromhex(open("/sys/class/net/v2/address").read().strip().replace(":", ""))
+	ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 28, 1, 0, 64, 1, 0x1234,
+	                 socket.inet_aton("10.41.2.2"), socket.inet_aton("10.41.1.2"))
+	icmp = bytes([8, 0, 0xf7, 0xff, 0, 0, 0, 0])
+	s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+	s.bind(("v2", 0))
+	s.send(dst + src + b"\x08\x00" + ip + icmp + bytes(18))
+	EOF
+}
+# One round of the three drops, in this order, each handled before the next
+# leaves (the pings wait for the router's ICMP error).
+trigger_round() {
+	ns_exec h1 ping -c 1 -W 1 10.99.0.1 >/dev/null 2>&1      # no_route
+	ns_exec h1 ping -c 1 -W 1 -t 1 10.41.2.2 >/dev/null 2>&1 # ttl_exceeded
+	bad_checksum                                             # bad_checksum
+}
+# trigger_until PID: rounds until the capture PID ends (at most 40).
+trigger_until() {
+	for _ in $(seq 40); do
+		kill -0 "$1" 2>/dev/null || return 0
+		trigger_round
+	done
+}
+
+# -- pcapng with the reason and port in each packet's comment
+PCAP=$T/drops.pcapng
+ctl capture drops no_route ttl_exceeded bad_checksum -c 3 -w "$PCAP" 2>"$T/drops.err" &
+cap=$!
+trigger_until $cap
+wait $cap
+expect "capture drops -c 3 -w FILE ends by itself with exit 0" "$?" -eq 0
+tshark -r "$PCAP" -T fields -e frame.comment >"$T/comments" 2>"$T/tshark.err"
+expect "tshark reads 3 packets" "$(wc -l <"$T/comments")" -eq 3
+check "no_route from h1, on p0" grep -qx "drop reason=no_route port=p0" "$T/comments"
+check "ttl_exceeded from h1, on p0" grep -qx "drop reason=ttl_exceeded port=p0" "$T/comments"
+check "bad_checksum from h2, on p1" grep -qx "drop reason=bad_checksum port=p1" "$T/comments"
+check "the packets decode (ICMP echo requests)" \
+	test "$(tshark -r "$PCAP" -Y 'icmp.type == 8' 2>/dev/null | wc -l)" -eq 3
+# (tcpdump 4.99 reads the file, but its libpcap 1.10 does not pass comments on)
+expect "tcpdump reads the 3 packets" "$(tcpdump -n -r "$PCAP" 2>/dev/null | grep -c ICMP)" -eq 3
+
+# -- REASON filtering, -c, summary lines
+ctl capture drops ttl_exceeded -c 2 >"$T/ttl.out" 2>"$T/ttl.err" &
+cap=$!
+trigger_until $cap
+wait $cap
+expect "capture drops ttl_exceeded -c 2 exits 0" "$?" -eq 0
+expect "it prints 2 lines" "$(wc -l <"$T/ttl.out")" -eq 2
+expect "both are ttl_exceeded on p0 (no other reason)" \
+	"$(grep -Ec '^[0-9:.]+ p0 drop ttl_exceeded 98 bytes 10\.41\.1\.2 > 10\.41\.2\.2 ICMP echo request' "$T/ttl.out")" -eq 2
+check "stderr counts them" grep -q "^2 packets captured" "$T/ttl.err"
+
+# -- one drop capture at a time; bad requests
+"$FWDCTL_BIN" -s "$SOCK" capture drops -w "$T/long.pcapng" 2>/dev/null &
+long=$!
+must wait_for 10 test -s "$T/long.pcapng"
+fwdctl capture drops -c 1 >"$T/busy.out" 2>&1
+expect "a second drop capture is refused (exit 1)" "$?" -eq 1
+check "saying one runs" grep -q "drop capture is already running" "$T/busy.out"
+kill -INT "$long"
+wait "$long"
+fwdctl capture drops no_rout -c 1 >"$T/bad.out" 2>&1
+expect "an unknown reason is a usage error (exit 2)" "$?" -eq 2
+check "naming it and listing the valid ones" \
+	grep -q "unknown drop reason: no_rout" "$T/bad.out"
+check "the list has ttl_exceeded and no_route" grep -q "valid reasons:.* ttl_exceeded no_route " "$T/bad.out"
+check "capture drops -l lists the reasons, one a line" \
+	sh -c "'$FWDCTL_BIN' capture drops -l | grep -qx bad_checksum"
+check "ping still works after all that" ns_exec h1 ping -c 2 -W 1 10.41.2.2
+
+smoke_done
