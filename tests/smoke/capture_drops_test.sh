@@ -4,7 +4,8 @@
 # with their reason and port. Three reasons are triggered (no route and TTL
 # exceeded from h1 on p0, a bad IPv4 checksum from h2 on p1) and read back
 # from the pcapng packet comments with tshark; REASON filtering, -c, the
-# summary lines, unknown names refused, -l, one drop capture at a time.
+# summary lines, unknown names refused, -l, one drop capture at a time; a
+# drop made by the control thread (bad ICMP checksum to the router).
 #
 #   h1 10.41.1.2/24 --- p0 10.41.1.1 [fwd] p1 10.41.2.1 --- h2 10.41.2.2/24
 . "$(dirname "$0")/lib.sh"
@@ -29,22 +30,30 @@ ctl() { timeout 30 "$FWDCTL_BIN" -s "$SOCK" "$@"; }
 must daemon_start fw "$cfg"
 must wait_for 10 ns_exec h1 ping -c 1 -W 1 10.41.2.2
 
-# An IPv4 echo request with a wrong header checksum from h2 to the router
-# (p1's MAC is d2's: af_packet ports take their interface's address).
+# send_bad DST IP|ICMP: an IPv4 echo request from h2 to DST through p1 (its
+# MAC is d2's: af_packet ports take their interface's address) with a wrong
+# IP header checksum (dropped by a worker) or a wrong ICMP checksum (to the
+# router: dropped by the control thread).
 P1_MAC=$(ns_exec fw cat /sys/class/net/d2/address)
-bad_checksum() {
-	ns_exec h2 "$PY" - "$P1_MAC" <<-'EOF'
+send_bad() {
+	ns_exec h2 "$PY" - "$P1_MAC" "$1" "$2" <<-'EOF'
 	import socket, struct, sys
+	def csum(b):
+	    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+	    s = (s & 0xffff) + (s >> 16)
+	    return ~((s & 0xffff) + (s >> 16)) & 0xffff
 	dst = bytes.fromhex(sys.argv[1].replace(":", ""))
 	src = bytes.fromhex(open("/sys/class/net/v2/address").read().strip().replace(":", ""))
-	ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 28, 1, 0, 64, 1, 0x1234,
-	                 socket.inet_aton("10.41.2.2"), socket.inet_aton("10.41.1.2"))
-	icmp = bytes([8, 0, 0xf7, 0xff, 0, 0, 0, 0])
+	hdr = lambda c: struct.pack("!BBHHHBBH4s4s", 0x45, 0, 28, 1, 0, 64, 1, c,
+	                            socket.inet_aton("10.41.2.2"), socket.inet_aton(sys.argv[2]))
+	ip = hdr(0x1234) if sys.argv[3] == "IP" else hdr(csum(hdr(0)))
+	icmp = bytes([8, 0, 0xf7, 0xff if sys.argv[3] == "IP" else 0x00, 0, 0, 0, 0])
 	s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 	s.bind(("v2", 0))
 	s.send(dst + src + b"\x08\x00" + ip + icmp + bytes(18))
 	EOF
 }
+bad_checksum() { send_bad 10.41.1.2 IP; }
 # One round of the three drops, in this order, each handled before the next
 # leaves (the pings wait for the router's ICMP error).
 trigger_round() {
@@ -67,15 +76,29 @@ cap=$!
 trigger_until $cap
 wait $cap
 expect "capture drops -c 3 -w FILE ends by itself with exit 0" "$?" -eq 0
-tshark -r "$PCAP" -T fields -e frame.comment >"$T/comments" 2>"$T/tshark.err"
+# (tshark takes seconds to start: one run reads comments and ICMP types)
+tshark -r "$PCAP" -T fields -e frame.comment -e icmp.type >"$T/comments" 2>"$T/tshark.err"
 expect "tshark reads 3 packets" "$(wc -l <"$T/comments")" -eq 3
-check "no_route from h1, on p0" grep -qx "drop reason=no_route port=p0" "$T/comments"
-check "ttl_exceeded from h1, on p0" grep -qx "drop reason=ttl_exceeded port=p0" "$T/comments"
-check "bad_checksum from h2, on p1" grep -qx "drop reason=bad_checksum port=p1" "$T/comments"
-check "the packets decode (ICMP echo requests)" \
-	test "$(tshark -r "$PCAP" -Y 'icmp.type == 8' 2>/dev/null | wc -l)" -eq 3
+tab=$'\t'
+check "no_route from h1, on p0" grep -qx "drop reason=no_route port=p0${tab}8" "$T/comments"
+check "ttl_exceeded from h1, on p0" grep -qx "drop reason=ttl_exceeded port=p0${tab}8" "$T/comments"
+check "bad_checksum from h2, on p1" grep -qx "drop reason=bad_checksum port=p1${tab}8" "$T/comments"
 # (tcpdump 4.99 reads the file, but its libpcap 1.10 does not pass comments on)
 expect "tcpdump reads the 3 packets" "$(tcpdump -n -r "$PCAP" 2>/dev/null | grep -c ICMP)" -eq 3
+
+# -- a drop by the control thread (fwd_control_drop): a bad ICMP checksum to the router
+ctl capture drops icmp_invalid -c 1 -w "$T/icmp.pcapng" 2>/dev/null &
+cap=$!
+for _ in $(seq 40); do
+	kill -0 $cap 2>/dev/null || break
+	send_bad 10.41.2.1 ICMP
+	sleep 0.2
+done
+wait $cap
+expect "capture drops icmp_invalid -c 1 ends with exit 0" "$?" -eq 0
+expect "the control thread's drop is captured with its reason and port" \
+	"$(tshark -r "$T/icmp.pcapng" -T fields -e frame.comment 2>/dev/null)" = \
+	"drop reason=icmp_invalid port=p1"
 
 # -- REASON filtering, -c, summary lines
 ctl capture drops ttl_exceeded -c 2 >"$T/ttl.out" 2>"$T/ttl.err" &
