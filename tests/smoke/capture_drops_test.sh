@@ -4,8 +4,9 @@
 # with their reason and port. Three reasons are triggered (no route and TTL
 # exceeded from h1 on p0, a bad IPv4 checksum from h2 on p1) and read back
 # from the pcapng packet comments with tshark; REASON filtering, -c, the
-# summary lines, unknown names refused, -l, one drop capture at a time; a
-# drop made by the control thread (bad ICMP checksum to the router).
+# summary lines, unknown names refused (by fwdctl and by the daemon), -l,
+# one drop capture at a time; a drop made by the control thread (bad ICMP
+# checksum to the router).
 #
 #   h1 10.41.1.2/24 --- p0 10.41.1.1 [fwd] p1 10.41.2.1 --- h2 10.41.2.2/24
 . "$(dirname "$0")/lib.sh"
@@ -125,6 +126,21 @@ expect "an unknown reason is a usage error (exit 2)" "$?" -eq 2
 check "naming it and listing the valid ones" \
 	grep -q "unknown drop reason: no_rout" "$T/bad.out"
 check "the list has ttl_exceeded and no_route" grep -q "valid reasons:.* ttl_exceeded no_route " "$T/bad.out"
+# the daemon checks too (a client other than fwdctl): EINVAL, nothing started
+daemon_refuses() {
+	"$PY" - "$SOCK" <<-'EOF'
+	import os, sys
+	sys.path.insert(0, os.path.join(os.environ["SRCDIR"], "tests/smoke"))
+	from fwdrpc import Client, field
+	c = Client(sys.argv[1])
+	bad = [field(6, 0, 1) + field(7, 2, b"bogus"),              # unknown reason
+	       field(6, 0, 1) + field(1, 2, b"p0"),                 # drops with a port
+	       field(1, 2, b"p0") + field(7, 2, b"no_route"),       # reasons, no drops
+	       field(6, 0, 1) + field(7, 2, b"no_route" * 8)]       # long garbage
+	sys.exit(0 if all(c.call(70, b)[0] == 22 for b in bad) else 1)
+	EOF
+}
+check "the daemon refuses bad drop capture requests (EINVAL)" daemon_refuses
 check "capture drops -l lists the reasons, one a line" \
 	sh -c "'$FWDCTL_BIN' capture drops -l | grep -qx bad_checksum"
 check "ping still works after all that" ns_exec h1 ping -c 2 -W 1 10.41.2.2
