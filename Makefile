@@ -89,7 +89,7 @@ all: $(BUILD)/fwd-daemon $(BUILD)/fwdctl
 # ---------------------------------------------------------------- packages
 DEB_PKGS := build-essential pkg-config dpdk dpdk-dev libdpdk-dev dpdk-doc libyaml-dev \
 	libevent-dev libprotobuf-c-dev protobuf-c-compiler libcmocka-dev python3 python3-scapy \
-	python3-pytest iproute2 iputils-ping iputils-arping iperf3 ethtool traceroute tcpdump procps psmisc \
+	python3-pytest iproute2 iputils-ping iputils-arping iperf3 ethtool traceroute tcpdump tshark procps psmisc \
 	clang clang-format cppcheck valgrind libclang-rt-14-dev \
 	curl systemd mandoc groff-base man-db bash-completion python3-prometheus-client frr
 
@@ -117,6 +117,15 @@ pkgcheck:
 $(PROTO_GEN) $(PROTO_HDR) &: proto/fwd.proto | pkgcheck
 	@mkdir -p $(BUILD)/proto
 	protoc-c --c_out=$(BUILD)/proto -Iproto proto/fwd.proto
+
+# fwdctl knows the daemon's drop reason names (capture drops): the list is
+# made from daemon/core/drop.h, one "name", a line.
+DROP_NAMES_HDR := $(BUILD)/proto/fwd_drop_names.h
+$(DROP_NAMES_HDR): daemon/core/drop.h
+	@mkdir -p $(@D)
+	sed -n 's/^[[:space:]]*X([A-Z0-9_]*, *\("[a-z0-9_]*"\)).*/\1,/p' $< >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/cli/capture_drops.o $(BUILD)/tests/unit/capture_epb_test: $(DROP_NAMES_HDR)
 
 $(BUILD)/obj/proto/fwd.pb-c.o: $(PROTO_GEN)
 	@mkdir -p $(@D)

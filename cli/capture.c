@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fwdctl capture PORT [rx|tx|both] [-c COUNT] [-w FILE]
+ * fwdctl capture drops [REASON...] [-c COUNT] [-w FILE]
+ * fwdctl capture drops -l
  *
+ * "drops" captures the packets the daemon drops (on every port, for the
+ * reasons named, all when none are), each with its reason and port: in the
+ * summary line, and in the pcapng packet comment. -l lists the reasons.
  * With -w the daemon streams a pcapng file and fwdctl writes it (as the
  * user running fwdctl: the daemon never opens a path it is given); "-w -"
  * writes it to stdout for `| tcpdump -r -`. Without -w each packet is one
@@ -70,6 +75,15 @@ static void print_packet(struct fwd_cli *cli, const Fwd__CapturedPacket *p)
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	fwd_capture_describe(p->data.data, p->data.len, descr, sizeof(descr));
 	snprintf(port, sizeof(port), "%s", p->port);
+	if (p->drop_reason != NULL && p->drop_reason[0] != '\0') {
+		char reason[FWD_CLI_NAME_MAX + 1];
+
+		snprintf(reason, sizeof(reason), "%s", p->drop_reason);
+		fprintf(cli->out, "%s.%06u %s drop %s %" PRIu32 " bytes %s\n", when,
+		        (unsigned)(p->timestamp_ns % 1000000000u / 1000u), fwd_sanitize(port),
+		        fwd_sanitize(reason), p->orig_len, descr);
+		return;
+	}
 	fprintf(cli->out, "%s.%06u %s %s %" PRIu32 " bytes %s\n", when,
 	        (unsigned)(p->timestamp_ns % 1000000000u / 1000u), fwd_sanitize(port),
 	        p->tx ? "tx" : "rx", p->orig_len, descr);
@@ -116,15 +130,32 @@ static const char *option_value(struct fwd_cli *cli, int argc, char **argv, int 
 	return NULL;
 }
 
+/* capture drops REASON: a name of the daemon's table, else the list. */
+static int add_reason(struct fwd_cli *cli, Fwd__CaptureStartReq *cs, char *a)
+{
+	if (!fwd_drop_reason_known(a)) {
+		fprintf(cli->err, "fwdctl: capture drops: unknown drop reason: %.*s\n",
+		        FWD_CLI_NAME_MAX, fwd_sanitize(a));
+		fputs("valid reasons: ", cli->err);
+		fwd_drop_reasons_print(cli->err, " ");
+		return FWD_EXIT_USAGE;
+	}
+	cs->reasons[cs->n_reasons++] = a;
+	return 0;
+}
+
 static int parse_args(struct fwd_cli *cli, int argc, char **argv, Fwd__CaptureStartReq *cs,
                       struct capture_ctx *c)
 {
 	const char *v;
 
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		char *a = argv[i];
 
-		if (!strcmp(a, "rx") || !strcmp(a, "tx") || !strcmp(a, "both")) {
+		if (cs->drops && a[0] != '-') {
+			if (add_reason(cli, cs, a))
+				return FWD_EXIT_USAGE;
+		} else if (!strcmp(a, "rx") || !strcmp(a, "tx") || !strcmp(a, "both")) {
 			if (cs->direction[0] != '\0')
 				return fwd_cli_usage(cli, "direction given twice");
 			cs->direction = argv[i];
@@ -142,11 +173,21 @@ static int parse_args(struct fwd_cli *cli, int argc, char **argv, Fwd__CaptureSt
 	return 0;
 }
 
+/* "capture drops ... -l": the reason names, one a line; no daemon needed. */
+static bool wants_list(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-l") == 0)
+			return true;
+	return false;
+}
+
 static int capture_run(struct fwd_cli *cli, int argc, char **argv)
 {
 	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__CaptureStartReq cs = FWD__CAPTURE_START_REQ__INIT;
 	struct capture_ctx c = { .fd = -1 };
+	char *reasons[argc > 0 ? argc : 1];
 	bool json = cli->json;
 	int rc;
 
@@ -154,11 +195,16 @@ static int capture_run(struct fwd_cli *cli, int argc, char **argv)
 		return fwd_cli_usage(cli, "missing PORT");
 	if (argv[0][0] == '-' || strlen(argv[0]) > FWD_CLI_NAME_MAX)
 		return fwd_cli_usage(cli, "bad port name: %.*s", FWD_CLI_NAME_MAX, argv[0]);
+	cs.drops = strcmp(argv[0], "drops") == 0;
+	if (cs.drops && wants_list(argc, argv))
+		return fwd_drop_reasons_print(cli->out, "\n"), FWD_EXIT_OK;
+	cs.reasons = reasons;
 	if (parse_args(cli, argc, argv, &cs, &c))
 		return FWD_EXIT_USAGE;
 	if (c.path != NULL && json && strcmp(c.path, "-") == 0)
 		return fwd_cli_usage(cli, "-j and -w - would both write to stdout");
-	cs.port = argv[0];
+	if (!cs.drops)
+		cs.port = argv[0];
 	cs.pcapng = c.path != NULL;
 	req.body_case = FWD__REQUEST__BODY_CAPTURE_START;
 	req.capture_start = &cs;
@@ -181,7 +227,9 @@ static int capture_run(struct fwd_cli *cli, int argc, char **argv)
 
 static struct fwd_cli_object capture_obj = {
 	.name = "capture",
-	.usage = "capture PORT [rx|tx|both] [-c COUNT] [-w FILE.pcapng]",
+	.usage = "capture PORT [rx|tx|both] [-c COUNT] [-w FILE.pcapng]\n"
+	         "capture drops [REASON...] [-c COUNT] [-w FILE.pcapng]\n"
+	         "capture drops -l",
 	.run = capture_run,
 };
 FWD_CLI_OBJECT(capture_obj);

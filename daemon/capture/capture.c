@@ -24,7 +24,7 @@
 #define POOL_SIZE  4095 /* copies in flight over all ports (a few full rings), 2^n - 1 */
 #define POOL_CACHE 32
 
-static struct capture_session *sessions[FWD_MAX_PORTS];
+static struct capture_session *sessions[FWD_CAPTURE_SLOTS];
 static uint32_t copy_max;
 
 uint32_t capture_copy_max(void)
@@ -42,6 +42,11 @@ const struct capture_session *capture_session_on(uint8_t port)
 	return sessions[port];
 }
 
+const char *capture_slot_name(uint8_t slot)
+{
+	return slot == FWD_CAPTURE_DROPS ? "drops" : fwd_ports[slot].name;
+}
+
 /* Buffers hold the largest frame any port can receive plus pcapng framing,
  * so every copy is one segment (rte_pcapng writes chained copies wrongly). */
 static int pool_create(void)
@@ -53,7 +58,8 @@ static int pool_create(void)
 	copy_max = mtu + RTE_ETHER_HDR_LEN + 2 * 4; /* VLAN tag and CRC */
 	fwd_capture_pool = rte_pktmbuf_pool_create(
 	        "fwd_capture", POOL_SIZE, POOL_CACHE, 0,
-	        RTE_PKTMBUF_HEADROOM + rte_pcapng_mbuf_size(copy_max), SOCKET_ID_ANY);
+	        RTE_PKTMBUF_HEADROOM + rte_pcapng_mbuf_size(copy_max) + CAPTURE_COMMENT_ROOM,
+	        SOCKET_ID_ANY);
 	if (fwd_capture_pool == NULL) {
 		LOG(ERR, "capture buffer pool: %s", rte_strerror(rte_errno));
 		return -ENOMEM;
@@ -81,7 +87,7 @@ int capture_resources(uint8_t port)
 		snprintf(name, sizeof(name), "fwd_capture_%u", port);
 		cp->ring = rte_ring_create(name, RING_SIZE, SOCKET_ID_ANY, RING_F_SC_DEQ);
 		if (cp->ring == NULL) {
-			LOG(ERR, "capture ring for port %s: %s", fwd_ports[port].name,
+			LOG(ERR, "capture ring for %s: %s", capture_slot_name(port),
 			    rte_strerror(rte_errno));
 			return -ENOMEM;
 		}
@@ -94,7 +100,7 @@ uint64_t capture_worker_drops(uint8_t port)
 {
 	uint64_t sum = 0;
 
-	for (unsigned w = 0; w < FWD_MAX_WORKERS; w++)
+	for (unsigned w = 0; w <= FWD_MAX_WORKERS; w++)
 		sum += fwd_capture_wstats[w].drops[port];
 	return sum;
 }
@@ -106,12 +112,19 @@ void capture_begin(struct capture_session *s)
 	sessions[s->port] = s;
 	cp->snaplen = s->snaplen;
 	rte_smp_wmb(); /* ring and snaplen before the flag workers test */
-	fwd_tap_dirs[s->port] = s->dirs;
+	if (s->port != FWD_CAPTURE_DROPS)
+		fwd_tap_dirs[s->port] = s->dirs;
+	else
+		for (unsigned r = 0; r < FWD_DROP_MAX; r++)
+			fwd_drop_taps[r] = s->reasons[r];
 }
 
 void capture_end(struct capture_session *s)
 {
-	fwd_tap_dirs[s->port] = 0;
+	if (s->port != FWD_CAPTURE_DROPS)
+		fwd_tap_dirs[s->port] = 0;
+	else
+		memset((void *)fwd_drop_taps, 0, sizeof(fwd_drop_taps));
 	if (sessions[s->port] == s)
 		sessions[s->port] = NULL;
 }
@@ -126,6 +139,7 @@ static int capture_init(const struct fwd_config *cfg)
 
 	(void)cfg;
 	fwd_tap = fwd_capture_copy;
+	fwd_drop_tap = fwd_capture_drop;
 	fwd_capture_meta_offset = rte_mbuf_dynfield_register(&meta);
 	if (fwd_capture_meta_offset < 0) {
 		LOG(ERR, "capture metadata field: %s", rte_strerror(rte_errno));
@@ -137,7 +151,8 @@ static int capture_init(const struct fwd_config *cfg)
 /* After the workers stopped and the RPC server ended every session. */
 static void capture_fini(void)
 {
-	for (unsigned p = 0; p < FWD_MAX_PORTS; p++) {
+	memset((void *)fwd_drop_taps, 0, sizeof(fwd_drop_taps));
+	for (unsigned p = 0; p < FWD_CAPTURE_SLOTS; p++) {
 		struct fwd_capture_port *cp = &fwd_capture_ports[p];
 
 		if (cp->ring != NULL) {

@@ -6,6 +6,10 @@
  * drains; a full ring or an empty copy pool is a counted capture drop, never
  * a stall. Capture is a tap of the worker loop (core/worker.h): when no
  * capture runs, the cost is one well-predicted branch per burst.
+ * A drop capture (`fwdctl capture drops`) is the same with the drop tap
+ * (core/worker.h): the packets dropped for the reasons asked, on any port,
+ * by workers or the control thread, go to one more ring, slot
+ * FWD_CAPTURE_DROPS; when off, one well-predicted branch per drop call.
  */
 #ifndef FWD_CAPTURE_H
 #define FWD_CAPTURE_H
@@ -21,8 +25,13 @@
 #include "core/daemon.h"
 #include "core/worker.h"
 
-#define FWD_CAPTURE_RX FWD_TAP_RX
-#define FWD_CAPTURE_TX FWD_TAP_TX
+#define FWD_CAPTURE_RX   FWD_TAP_RX
+#define FWD_CAPTURE_TX   FWD_TAP_TX
+#define FWD_CAPTURE_DROP 0x4 /* a copy of a dropped packet */
+
+/* The slot (ring, session, counters) of the drop capture, after the ports'. */
+#define FWD_CAPTURE_DROPS FWD_MAX_PORTS
+#define FWD_CAPTURE_SLOTS (FWD_MAX_PORTS + 1)
 
 struct rte_ring;
 struct rte_mempool;
@@ -38,23 +47,32 @@ struct fwd_capture_port {
 	struct rte_ring *ring; /* workers (multi-producer) -> control */
 };
 
-extern struct fwd_capture_port fwd_capture_ports[FWD_MAX_PORTS];
+extern struct fwd_capture_port fwd_capture_ports[FWD_CAPTURE_SLOTS];
 extern struct rte_mempool *fwd_capture_pool;
 
-/* Copies that could not be made or queued; each worker writes its own row. */
+/* Copies that could not be made or queued, per slot; each worker writes its
+ * own row, the control thread (drop capture) row FWD_DROP_TAP_CONTROL. */
 struct fwd_capture_wstats {
-	uint64_t drops[FWD_MAX_PORTS];
+	uint64_t drops[FWD_CAPTURE_SLOTS];
 } __rte_cache_aligned;
 
-extern struct fwd_capture_wstats fwd_capture_wstats[FWD_MAX_WORKERS];
+extern struct fwd_capture_wstats fwd_capture_wstats[FWD_MAX_WORKERS + 1];
 
 /* What a worker records with each copy (an mbuf dynamic field). */
 struct fwd_capture_meta {
 	uint64_t tsc;      /* when the burst was received or flushed */
 	uint32_t orig_len; /* length on the wire before snaplen */
-	uint16_t queue;    /* rx queue, or the worker's tx queue */
-	uint8_t dir;       /* FWD_CAPTURE_RX or FWD_CAPTURE_TX */
+	union {
+		uint16_t queue;  /* rx queue, or the worker's tx queue */
+		uint16_t reason; /* FWD_CAPTURE_DROP: enum fwd_drop_reason */
+	};
+	uint8_t dir;  /* FWD_CAPTURE_RX, FWD_CAPTURE_TX or FWD_CAPTURE_DROP */
+	uint8_t port; /* port index: received, sent or dropped on */
 };
+
+/* mbuf dynamic field space is scarce (PMDs take some: net_pcap a
+ * timestamp); growing this made the punt metadata fail to register. */
+_Static_assert(sizeof(struct fwd_capture_meta) == 16, "fwd_capture_meta grew");
 
 extern int fwd_capture_meta_offset;
 
@@ -65,6 +83,10 @@ static inline struct fwd_capture_meta *fwd_capture_meta(struct rte_mbuf *m)
 
 /* The tap: copies a burst received (rx) or about to be sent (tx) on port. */
 void fwd_capture_copy(unsigned worker, uint8_t port, uint16_t queue, uint8_t dir,
+                      struct rte_mbuf *const *pkts, uint16_t n);
+
+/* The drop tap: copies packets about to be freed as dropped for reason r. */
+void fwd_capture_drop(unsigned worker, uint8_t port, enum fwd_drop_reason r,
                       struct rte_mbuf *const *pkts, uint16_t n);
 
 #endif

@@ -11,14 +11,16 @@
 
 #define COPY_CHUNK 64
 
-struct fwd_capture_port fwd_capture_ports[FWD_MAX_PORTS];
+_Static_assert(FWD_DROP_MAX <= UINT16_MAX, "fwd_capture_meta.reason is 16 bits");
+
+struct fwd_capture_port fwd_capture_ports[FWD_CAPTURE_SLOTS];
 struct rte_mempool *fwd_capture_pool;
-struct fwd_capture_wstats fwd_capture_wstats[FWD_MAX_WORKERS];
+struct fwd_capture_wstats fwd_capture_wstats[FWD_MAX_WORKERS + 1];
 int fwd_capture_meta_offset = -1;
 
 /* Copy up to COPY_CHUNK packets and queue them; returns how many were lost. */
-static unsigned copy_chunk(const struct fwd_capture_port *cp, uint64_t tsc, uint16_t queue,
-                           uint8_t dir, struct rte_mbuf *const *pkts, unsigned n)
+static unsigned copy_chunk(const struct fwd_capture_port *cp, const struct fwd_capture_meta *tmpl,
+                           struct rte_mbuf *const *pkts, unsigned n)
 {
 	struct rte_mbuf *copies[COPY_CHUNK];
 	unsigned k = 0, sent;
@@ -30,10 +32,8 @@ static unsigned copy_chunk(const struct fwd_capture_port *cp, uint64_t tsc, uint
 		if (unlikely(c == NULL))
 			break; /* pool empty: the rest would fail too */
 		meta = fwd_capture_meta(c);
-		meta->tsc = tsc;
+		*meta = *tmpl;
 		meta->orig_len = pkts[i]->pkt_len;
-		meta->queue = queue;
-		meta->dir = dir;
 		copies[k++] = c;
 	}
 	sent = rte_ring_mp_enqueue_burst(cp->ring, (void **)copies, k, NULL);
@@ -42,16 +42,37 @@ static unsigned copy_chunk(const struct fwd_capture_port *cp, uint64_t tsc, uint
 	return n - sent;
 }
 
+/* Copy a burst into slot's ring with the metadata of tmpl. */
+static void copy_burst(unsigned worker, unsigned slot, const struct fwd_capture_meta *tmpl,
+                       struct rte_mbuf *const *pkts, uint16_t n)
+{
+	const struct fwd_capture_port *cp = &fwd_capture_ports[slot];
+	unsigned lost = 0;
+
+	rte_smp_rmb(); /* the tap flag was read before ring and snaplen */
+	if (unlikely(cp->ring == NULL))
+		return;
+	for (unsigned i = 0; i < n; i += COPY_CHUNK)
+		lost += copy_chunk(cp, tmpl, pkts + i, RTE_MIN((unsigned)COPY_CHUNK, n - i));
+	fwd_capture_wstats[worker].drops[slot] += lost;
+}
+
 void fwd_capture_copy(unsigned worker, uint8_t port, uint16_t queue, uint8_t dir,
                       struct rte_mbuf *const *pkts, uint16_t n)
 {
-	const struct fwd_capture_port *cp = &fwd_capture_ports[port];
-	uint64_t tsc = rte_rdtsc();
-	unsigned lost = 0;
+	const struct fwd_capture_meta tmpl = {
+		.tsc = rte_rdtsc(), .queue = queue, .dir = dir, .port = port
+	};
 
-	rte_smp_rmb(); /* the tap bit was read before ring and snaplen */
-	for (unsigned i = 0; i < n; i += COPY_CHUNK)
-		lost += copy_chunk(cp, tsc, queue, dir, pkts + i,
-		                   RTE_MIN((unsigned)COPY_CHUNK, n - i));
-	fwd_capture_wstats[worker].drops[port] += lost;
+	copy_burst(worker, port, &tmpl, pkts, n);
+}
+
+void fwd_capture_drop(unsigned worker, uint8_t port, enum fwd_drop_reason r,
+                      struct rte_mbuf *const *pkts, uint16_t n)
+{
+	const struct fwd_capture_meta tmpl = {
+		.tsc = rte_rdtsc(), .dir = FWD_CAPTURE_DROP, .port = port, .reason = (uint16_t)r
+	};
+
+	copy_burst(worker, FWD_CAPTURE_DROPS, &tmpl, pkts, n);
 }

@@ -1,23 +1,31 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Capture, control side: sessions (one per port at most), the copy pool and
- * the per-port rings, shared by capture.c (resources, life cycle) and
- * capture_rpc.c (the streamed reply).
+ * Capture, control side: sessions (one per port at most, and one drop
+ * capture), the copy pool and the per-slot rings, shared by capture.c
+ * (resources, life cycle), capture_rpc.c (the streamed reply) and
+ * capture_epb.c (pcapng packet comments). A "slot" is a port index, or
+ * FWD_CAPTURE_DROPS for the drop capture.
  */
 #ifndef FWD_CAPTURE_PRIV_H
 #define FWD_CAPTURE_PRIV_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_pcapng.h>
 
 #include "capture/capture.h"
 
+/* Bytes each pool buffer has beyond a pcapng copy, for a packet comment. */
+#define CAPTURE_COMMENT_MAX  120
+#define CAPTURE_COMMENT_ROOM (CAPTURE_COMMENT_MAX + 8)
+
 struct capture_session {
-	uint8_t port; /* port index */
-	uint8_t dirs; /* FWD_CAPTURE_RX | FWD_CAPTURE_TX */
-	bool pcapng;  /* stream a pcapng file, else packet records */
+	uint8_t port;                  /* slot: port index, or FWD_CAPTURE_DROPS */
+	uint8_t dirs;                  /* FWD_CAPTURE_RX | FWD_CAPTURE_TX, or FWD_CAPTURE_DROP */
+	uint8_t reasons[FWD_DROP_MAX]; /* drop capture: 1 for each reason wanted */
+	bool pcapng;                   /* stream a pcapng file, else packet records */
 	uint32_t snaplen;
 	uint64_t limit;    /* packets to capture, 0: until the client goes */
 	uint64_t captured; /* packets sent to the client */
@@ -33,6 +41,20 @@ struct capture_session {
 
 /* Largest copy (bytes) that fits one segment with its pcapng framing. */
 uint32_t capture_copy_max(void);
+
+/* "drops" or the port's name. */
+const char *capture_slot_name(uint8_t slot);
+
+/*
+ * Add an opt_comment option holding text (at most CAPTURE_COMMENT_MAX bytes
+ * of it) to the pcapng Enhanced Packet Block of len bytes at blk, which has
+ * room bytes: after the options it has, before an opt_endofopt if any.
+ * Returns the block's new length, or -EINVAL (not a whole EPB) or -ENOSPC.
+ */
+int capture_epb_comment(uint8_t *blk, size_t len, size_t room, const char *text);
+
+/* The bytes capture_epb_comment adds for text. */
+size_t capture_epb_comment_size(const char *text);
 
 /* Make sure the pool and the port's ring exist (kept until shutdown) and
  * the ring is empty. Returns 0 or -errno (logged). */

@@ -68,16 +68,46 @@ static void epb_fix(struct rte_mbuf *pc, uint64_t ns, uint32_t orig_len)
 	epb[EPB_ORIG_LEN] = orig_len;
 }
 
+static enum rte_pcapng_direction pcapng_dir(uint8_t dir)
+{
+	return dir == FWD_CAPTURE_RX   ? RTE_PCAPNG_DIRECTION_IN
+	       : dir == FWD_CAPTURE_TX ? RTE_PCAPNG_DIRECTION_OUT
+	                               : RTE_PCAPNG_DIRECTION_UNKNOWN;
+}
+
+/* A dropped packet's block says why and where in its comment. */
+static int drop_comment(struct rte_mbuf *pc, const struct fwd_capture_meta *meta)
+{
+	char text[CAPTURE_COMMENT_MAX + 1];
+	uint32_t len = rte_pktmbuf_pkt_len(pc);
+	size_t add;
+	int rc;
+
+	snprintf(text, sizeof(text), "drop reason=%s port=%s",
+	         meta->reason < FWD_DROP_MAX ? fwd_drop_names[meta->reason] : "?",
+	         fwd_ports[meta->port].name);
+	add = capture_epb_comment_size(text);
+	if (rte_pktmbuf_append(pc, (uint16_t)add) == NULL)
+		return -ENOSPC;
+	rc = capture_epb_comment(rte_pktmbuf_mtod(pc, uint8_t *), len, len + add, text);
+	return rc < 0 ? rc : 0;
+}
+
 static struct rte_mbuf *pcapng_copy(struct capture_session *s, struct rte_mbuf *m)
 {
 	const struct fwd_capture_meta *meta = fwd_capture_meta(m);
 	struct rte_mbuf *pc;
 
-	pc = rte_pcapng_copy(
-	        fwd_ports[s->port].port_id, meta->queue, m, fwd_capture_pool, UINT32_MAX, meta->tsc,
-	        meta->dir == FWD_CAPTURE_RX ? RTE_PCAPNG_DIRECTION_IN : RTE_PCAPNG_DIRECTION_OUT);
-	if (pc != NULL)
-		epb_fix(pc, tsc_to_ns(s, meta->tsc), meta->orig_len);
+	pc = rte_pcapng_copy(fwd_ports[meta->port].port_id,
+	                     meta->dir == FWD_CAPTURE_DROP ? 0 : meta->queue, m, fwd_capture_pool,
+	                     UINT32_MAX, meta->tsc, pcapng_dir(meta->dir));
+	if (pc == NULL)
+		return NULL;
+	epb_fix(pc, tsc_to_ns(s, meta->tsc), meta->orig_len);
+	if (meta->dir == FWD_CAPTURE_DROP && drop_comment(pc, meta) < 0) {
+		rte_pktmbuf_free(pc);
+		return NULL;
+	}
 	return pc;
 }
 
@@ -111,7 +141,7 @@ static int add_pcapng(struct capture_session *s, struct rte_mbuf **pkts, unsigne
 }
 
 static Fwd__CapturedPacket *record(struct fwd_rpc_call *call, const struct capture_session *s,
-                                   struct rte_mbuf *m, char *port)
+                                   struct rte_mbuf *m, char **ports)
 {
 	const struct fwd_capture_meta *meta = fwd_capture_meta(m);
 	Fwd__CapturedPacket *r = fwd_rpc_alloc(call, sizeof(*r));
@@ -119,9 +149,13 @@ static Fwd__CapturedPacket *record(struct fwd_rpc_call *call, const struct captu
 	const void *data;
 
 	fwd__captured_packet__init(r);
+	if (ports[meta->port] == NULL)
+		ports[meta->port] = fwd_rpc_strdup(call, fwd_ports[meta->port].name);
 	r->timestamp_ns = tsc_to_ns(s, meta->tsc);
-	r->port = port;
+	r->port = ports[meta->port];
 	r->tx = meta->dir == FWD_CAPTURE_TX;
+	if (meta->dir == FWD_CAPTURE_DROP && meta->reason < FWD_DROP_MAX)
+		r->drop_reason = (char *)fwd_drop_names[meta->reason];
 	r->orig_len = meta->orig_len;
 	r->data.data = fwd_rpc_alloc(call, len ? len : 1);
 	data = rte_pktmbuf_read(m, 0, len, r->data.data);
@@ -135,12 +169,12 @@ static Fwd__CapturedPacket *record(struct fwd_rpc_call *call, const struct captu
 static void add_records(struct fwd_rpc_call *call, struct capture_session *s,
                         Fwd__CapturePackets *cp, struct rte_mbuf **pkts, unsigned n)
 {
-	char *port = fwd_rpc_strdup(call, fwd_ports[s->port].name);
+	char *ports[FWD_MAX_PORTS] = { NULL };
 
 	for (unsigned i = 0; i < n; i++) {
 		if (!wanted(s, fwd_capture_meta(pkts[i])))
 			continue;
-		cp->packets[cp->n_packets++] = record(call, s, pkts[i], port);
+		cp->packets[cp->n_packets++] = record(call, s, pkts[i], ports);
 		s->captured++;
 	}
 	rte_pktmbuf_free_bulk(pkts, n);
@@ -221,12 +255,12 @@ static int capture_next(struct fwd_rpc_call *call)
 	int rc = collect(call, s, cp);
 
 	page_counts(s, cp);
-	if (rc == 0 && s->pcapng && limit_reached(s))
+	if (rc == 0 && s->pcapng && limit_reached(s) && s->port != FWD_CAPTURE_DROPS)
 		pcapng_trailer(s, cp);
 	if (rc == 0 && s->pcapng)
 		rc = flush_memfd(call, s, cp);
 	if (rc < 0)
-		return fwd_rpc_error(call, rc, "capture on %s: %s", fwd_ports[s->port].name,
+		return fwd_rpc_error(call, rc, "capture on %s: %s", capture_slot_name(s->port),
 		                     strerror(-rc));
 	if (limit_reached(s))
 		return 0;
@@ -244,7 +278,7 @@ static void session_free(void *cursor)
 
 	capture_end(s);
 	LOG(INFO, "capture on %s ended: %" PRIu64 " packets, %" PRIu64 " dropped",
-	    fwd_ports[s->port].name, s->captured,
+	    capture_slot_name(s->port), s->captured,
 	    capture_worker_drops(s->port) - s->drops_base + s->lost);
 	if (s->writer != NULL)
 		rte_pcapng_close(s->writer); /* closes the memfd too */
@@ -264,8 +298,11 @@ static int pcapng_open(struct capture_session *s, char *err, size_t errlen)
 		return snprintf(err, errlen, "memfd: %s", strerror(errno)), -errno;
 	if (uname(&u) == 0)
 		snprintf(os, sizeof(os), "%s %s", u.sysname, u.release);
-	snprintf(comment, sizeof(comment), "fwd-daemon capture on port %s (dpdk:%u)",
-	         fwd_ports[s->port].name, fwd_ports[s->port].port_id);
+	if (s->port == FWD_CAPTURE_DROPS)
+		snprintf(comment, sizeof(comment), "fwd-daemon capture of dropped packets");
+	else
+		snprintf(comment, sizeof(comment), "fwd-daemon capture on port %s (dpdk:%u)",
+		         fwd_ports[s->port].name, fwd_ports[s->port].port_id);
 	s->writer = rte_pcapng_fdopen(s->memfd, os, NULL, "fwd-daemon " FWD_VERSION, comment);
 	if (s->writer == NULL) {
 		snprintf(err, errlen, "pcapng: %s", rte_strerror(rte_errno));
@@ -283,7 +320,7 @@ static uint8_t parse_dirs(const char *d)
 	return strcmp(d, "tx") == 0 ? FWD_CAPTURE_TX : 0;
 }
 
-static struct capture_session *session_new(const Fwd__CaptureStartReq *r, uint8_t port,
+static struct capture_session *session_new(const Fwd__CaptureStartReq *r, uint8_t slot,
                                            uint8_t dirs, const struct fwd_rpc_peer *peer)
 {
 	struct capture_session *s = calloc(1, sizeof(*s));
@@ -292,38 +329,85 @@ static struct capture_session *session_new(const Fwd__CaptureStartReq *r, uint8_
 
 	if (s == NULL)
 		return NULL;
-	s->port = port;
+	s->port = slot;
 	s->dirs = dirs;
 	s->pcapng = r->pcapng;
 	s->snaplen = RTE_MIN(r->snaplen ? r->snaplen : r->pcapng ? max : RECORD_SNAPLEN, max);
 	s->limit = r->count;
 	s->pid = (uint32_t)peer->pid;
 	s->memfd = -1;
-	s->drops_base = capture_worker_drops(port);
+	s->drops_base = capture_worker_drops(slot);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	s->start_tsc = s->last_page_tsc = rte_rdtsc();
 	s->start_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	return s;
 }
 
-/* Everything a start can be refused for before anything is allocated. */
-static int start_check(struct fwd_rpc_call *call, const Fwd__CaptureStartReq *r,
-                       const struct fwd_port **p, uint8_t *dirs)
+/* A drop capture's reasons into want[]: all of them when none are named. */
+static int parse_reasons(struct fwd_rpc_call *call, const Fwd__CaptureStartReq *r, uint8_t *want)
 {
-	const struct capture_session *busy;
+	memset(want, r->n_reasons == 0, FWD_DROP_MAX);
+	if (r->n_reasons > 4 * FWD_DROP_MAX)
+		return fwd_rpc_error(call, EINVAL, "too many drop reasons");
+	for (size_t i = 0; i < r->n_reasons; i++) {
+		unsigned d = 0;
 
-	*p = fwd_port_by_name(r->port);
-	if (*p == NULL)
+		while (d < FWD_DROP_MAX && strcmp(fwd_drop_names[d], r->reasons[i]) != 0)
+			d++;
+		if (d == FWD_DROP_MAX)
+			return fwd_rpc_error(call, EINVAL,
+			                     "unknown drop reason: %.32s (fwdctl capture drops -l "
+			                     "lists them)",
+			                     r->reasons[i]);
+		want[d] = 1;
+	}
+	return 0;
+}
+
+/* Which slot and directions r asks for, or an error. */
+static int start_target(struct fwd_rpc_call *call, const Fwd__CaptureStartReq *r, uint8_t *slot,
+                        uint8_t *dirs, uint8_t *want)
+{
+	const struct fwd_port *p;
+
+	if (r->drops) {
+		if (r->port[0] != '\0' || r->direction[0] != '\0')
+			return fwd_rpc_error(call, EINVAL,
+			                     "a drop capture takes no port or direction");
+		*slot = FWD_CAPTURE_DROPS;
+		*dirs = FWD_CAPTURE_DROP;
+		return parse_reasons(call, r, want);
+	}
+	if (r->n_reasons != 0)
+		return fwd_rpc_error(call, EINVAL, "drop reasons are for a drop capture");
+	p = fwd_port_by_name(r->port);
+	if (p == NULL)
 		return fwd_rpc_error(call, ENODEV, "no such port: %.32s", r->port);
+	*slot = p->idx;
 	*dirs = parse_dirs(r->direction);
 	if (*dirs == 0)
 		return fwd_rpc_error(call, EINVAL, "direction must be rx, tx or both, not %.16s",
 		                     r->direction);
-	busy = capture_session_on((*p)->idx);
+	return 0;
+}
+
+/* Everything a start can be refused for before anything is allocated. */
+static int start_check(struct fwd_rpc_call *call, const Fwd__CaptureStartReq *r, uint8_t *slot,
+                       uint8_t *dirs, uint8_t *want)
+{
+	const struct capture_session *busy;
+	int rc = start_target(call, r, slot, dirs, want);
+
+	if (rc < 0)
+		return rc;
+	busy = capture_session_on(*slot);
+	if (busy != NULL && *slot == FWD_CAPTURE_DROPS)
+		return fwd_rpc_error(call, EBUSY, "a drop capture is already running (pid %u)",
+		                     busy->pid);
 	if (busy != NULL)
 		return fwd_rpc_error(call, EBUSY, "a capture is already running on %s (pid %u)",
-		                     (*p)->name, busy->pid);
-	if (capture_resources((*p)->idx) < 0)
+		                     capture_slot_name(*slot), busy->pid);
+	if (capture_resources(*slot) < 0)
 		return fwd_rpc_error(call, ENOMEM, "cannot allocate capture buffers");
 	return 0;
 }
@@ -331,23 +415,23 @@ static int start_check(struct fwd_rpc_call *call, const Fwd__CaptureStartReq *r,
 static int capture_start(struct fwd_rpc_call *call)
 {
 	const Fwd__CaptureStartReq *r = call->req->capture_start;
-	const struct fwd_port *p = NULL;
+	uint8_t slot = 0, dirs = 0, want[FWD_DROP_MAX];
 	struct capture_session *s;
 	char err[128] = "";
-	uint8_t dirs = 0;
-	int rc = start_check(call, r, &p, &dirs);
+	int rc = start_check(call, r, &slot, &dirs, want);
 
 	if (rc < 0)
 		return rc;
-	s = session_new(r, p->idx, dirs, &call->peer);
+	s = session_new(r, slot, dirs, &call->peer);
 	if (s == NULL)
 		return fwd_rpc_error(call, ENOMEM, "out of memory");
+	memcpy(s->reasons, want, sizeof(s->reasons));
 	rc = s->pcapng ? pcapng_open(s, err, sizeof(err)) : 0;
 	if (rc == 0)
 		rc = s->pcapng ? flush_memfd(call, s, page_new(call)) : (page_new(call), 0);
 	if (rc < 0) {
 		session_free(s);
-		return fwd_rpc_error(call, rc, "capture on %s: %s", p->name, err);
+		return fwd_rpc_error(call, rc, "capture on %s: %s", capture_slot_name(slot), err);
 	}
 	capture_begin(s);
 	call->next = capture_next;

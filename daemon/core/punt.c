@@ -72,6 +72,7 @@ struct fwd_port_ctrs *fwd_control_ctrs(uint8_t port)
 void fwd_control_drop(struct rte_mbuf *m, uint8_t port, enum fwd_drop_reason reason)
 {
 	fwd_control_ctrs(port)->drop[reason]++;
+	fwd_drop_offer(FWD_DROP_TAP_CONTROL, port, reason, &m, 1);
 	rte_pktmbuf_free(m);
 }
 
@@ -168,9 +169,16 @@ void fwd_punt_flush(struct fwd_worker *w)
 		const struct fwd_punt_meta *meta = fwd_punt_meta(m);
 		unsigned b = punt_bucket(m, meta);
 
-		if (!punt_police(w, b, now))
+		if (!punt_police(w, b, now)) {
 			fwd_drop(w, meta->in_port, FWD_DROP_POLICED_ARP + b, m);
-		else if (bucket_class[b] == FWD_PUNT_CLASS_ND)
+			continue;
+		}
+		/* a punt that is also a drop (ttl_exceeded, no_route, ...) is
+		 * offered now: once in the ring, the mbuf is the control thread's */
+		if (meta->drop != FWD_PUNT_NO_DROP)
+			fwd_drop_offer(w->index, meta->in_port, (enum fwd_drop_reason)meta->drop,
+			               &m, 1);
+		if (bucket_class[b] == FWD_PUNT_CLASS_ND)
 			nd[n_nd++] = m;
 		else
 			w->punt[n_rest++] = m;

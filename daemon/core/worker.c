@@ -18,6 +18,8 @@ static fwd_input_fn mode_input[FWD_MODE_BRIDGE + 1];
 
 volatile uint8_t fwd_tap_dirs[FWD_MAX_PORTS];
 fwd_tap_fn fwd_tap;
+volatile uint8_t fwd_drop_taps[FWD_DROP_MAX];
+fwd_drop_tap_fn fwd_drop_tap;
 
 fwd_input_fn fwd_ip6_input;
 

@@ -17,6 +17,7 @@
 
 #include "core/config.h"
 #include "core/counters.h"
+#include "core/daemon.h"
 #include "core/ports.h"
 #include "core/punt.h"
 
@@ -60,6 +61,31 @@ static inline void fwd_tap_offer(unsigned worker, uint8_t port, uint16_t queue, 
 {
 	if (unlikely(fwd_tap_dirs[port] & dir))
 		fwd_tap(worker, port, queue, dir, pkts, n);
+}
+
+/*
+ * Drop taps: a feature that wants to see dropped packets (capture drops)
+ * sets fwd_drop_tap once, then fwd_drop_taps[r] for each reason r it wants;
+ * every counted drop of such a reason is offered to it before the mbuf is
+ * freed, by the workers and by the control thread (worker index
+ * FWD_DROP_TAP_CONTROL). Off, the cost is one well-predicted branch on a
+ * read-mostly byte per drop call. Written by control, read by everyone; the
+ * tap's state must be in place (and a write barrier made) before a byte is
+ * set.
+ */
+#define FWD_DROP_TAP_CONTROL FWD_MAX_WORKERS
+
+typedef void (*fwd_drop_tap_fn)(unsigned worker, uint8_t port, enum fwd_drop_reason r,
+                                struct rte_mbuf *const *pkts, uint16_t n);
+
+extern volatile uint8_t fwd_drop_taps[FWD_DROP_MAX];
+extern fwd_drop_tap_fn fwd_drop_tap;
+
+static inline void fwd_drop_offer(unsigned worker, uint8_t port, enum fwd_drop_reason r,
+                                  struct rte_mbuf *const *pkts, uint16_t n)
+{
+	if (unlikely(fwd_drop_taps[r]))
+		fwd_drop_tap(worker, port, r, pkts, n);
 }
 
 struct fwd_worker {
@@ -134,6 +160,7 @@ static inline void fwd_drop(struct fwd_worker *w, uint8_t port, enum fwd_drop_re
                             struct rte_mbuf *m)
 {
 	w->stats.port[port].drop[r]++;
+	fwd_drop_offer(w->index, port, r, &m, 1);
 	rte_pktmbuf_free(m);
 }
 
@@ -141,6 +168,7 @@ static inline void fwd_drop_bulk(struct fwd_worker *w, uint8_t port, enum fwd_dr
                                  struct rte_mbuf **pkts, uint16_t n)
 {
 	w->stats.port[port].drop[r] += n;
+	fwd_drop_offer(w->index, port, r, pkts, n);
 	rte_pktmbuf_free_bulk(pkts, n);
 }
 

@@ -152,6 +152,9 @@ expect "... saying so with the command's name" "$(cat "$T/member.out")" = \
 check "... and the refusal is logged with its uid" \
 	grep -Eq "^<5>run_handler: port_set by uid $(id -u nobody) pid [0-9]+: permission denied" \
 	"$T/daemon.log"
+runuser -u nobody -g "$GROUP" -- "${FWDCTL_AS[@]}" capture drops -c 1 >"$T/member.out" 2>&1
+expect "... nor capture drops: exit 1, permission denied" "$?:$(cat "$T/member.out")" = \
+	"1:fwdctl: capture: permission denied"
 sed -i "s/^  socket_group: $GROUP\$/&\n  admin_group: $GROUP/" "$cfg"
 must grep -q "admin_group: $GROUP" "$cfg"
 check "config reload (control.admin_group: $GROUP)" fwdctl config reload
@@ -173,7 +176,9 @@ complete_at() {
 }
 expect "completion: port names from the daemon" "$(complete_at 'fwdctl port show ')" = "p0 p1"
 expect "completion: ... also with -s SOCKET" \
-	"$(FWD_SOCKET=/nonexistent complete_at "fwdctl -s $SOCK capture ")" = "p0 p1"
+	"$(FWD_SOCKET=/nonexistent complete_at "fwdctl -s $SOCK capture ")" = "drops p0 p1"
+expect "completion: capture drops offers the drop reasons" \
+	"$(complete_at 'fwdctl capture drops ttl_')" = "ttl_exceeded"
 expect "completion: stats offers commands and ports" "$(complete_at 'fwdctl stats ')" = \
 	"clear workers --watch p0 p1"
 

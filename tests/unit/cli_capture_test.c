@@ -3,6 +3,8 @@
  * fwdctl capture: frame summaries from crafted (and truncated) frames, the
  * command line, and the streamed reply against a fake daemon: pcapng bytes
  * land in the file in order, records print one line each, refusals exit 1.
+ * capture drops: the request it sends, reason names checked against the
+ * daemon's table (unknown ones refused with the list), -l, drop lines.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -115,12 +117,45 @@ static bool send_page(int fd, uint32_t id, bool more, Fwd__CapturePackets *cp)
 	return fwd_frame_write_timeout(fd, &r.base, 2000) == 0;
 }
 
+/* What the last drop capture request asked (written by the fake's thread
+ * before it replies, read by the test after the reply). */
+static char drops_seen[256];
+
+static void reply_drops(const Fwd__Request *req, int fd)
+{
+	const Fwd__CaptureStartReq *cs = req->capture_start;
+	Fwd__CapturePackets cp = FWD__CAPTURE_PACKETS__INIT;
+	Fwd__CapturedPacket p = FWD__CAPTURED_PACKET__INIT, *pp[] = { &p };
+	size_t n = 0;
+
+	n += (size_t)snprintf(drops_seen, sizeof(drops_seen),
+	                      "port=%s dir=%s count=%u reasons=", cs->port, cs->direction,
+	                      cs->count);
+	for (size_t i = 0; i < cs->n_reasons && n < sizeof(drops_seen); i++)
+		n += (size_t)snprintf(drops_seen + n, sizeof(drops_seen) - n, "%s%s", i ? "," : "",
+		                      cs->reasons[i]);
+	p.timestamp_ns = 1700000000123456789ull;
+	p.port = "p1";
+	p.orig_len = 98;
+	p.drop_reason = "ttl_exceeded";
+	p.data = (ProtobufCBinaryData){ sizeof(icmp_frame), (uint8_t *)icmp_frame };
+	cp.n_packets = 1;
+	cp.packets = pp;
+	cp.captured = 1;
+	send_page(fd, req->id, false, &cp);
+}
+
 static void reply_capture(const Fwd__Request *req, Fwd__Response *r, int fd)
 {
 	const Fwd__CaptureStartReq *cs = req->capture_start;
 	Fwd__CapturePackets cp = FWD__CAPTURE_PACKETS__INIT;
 	Fwd__CapturedPacket p = FWD__CAPTURED_PACKET__INIT, *pp[] = { &p, &p };
 
+	if (cs->drops) {
+		r->id = 0;
+		reply_drops(req, fd);
+		return;
+	}
 	if (strcmp(cs->port, "busy") == 0) {
 		r->status = EBUSY;
 		r->error = "a capture is already running on busy (pid 1)";
@@ -229,6 +264,38 @@ static void test_summary(void **state)
 	assert_non_null(strstr(out_buf, "\"packets\":[{\"timestamp_ns\":1700000000123456789"));
 }
 
+static void test_drops(void **state)
+{
+	int before;
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	assert_int_equal(cli_run("capture drops ttl_exceeded bad_checksum -c 3"), 0);
+	assert_string_equal(drops_seen, "port= dir= count=3 reasons=ttl_exceeded,bad_checksum");
+	assert_string_equal(out_buf, "22:13:20.123456 p1 drop ttl_exceeded 98 bytes 10.0.1.2 > "
+	                             "10.0.2.2 ICMP echo request id 7 seq 1 ttl 64\n");
+	assert_string_equal(err_buf, "1 packets captured, 0 dropped\n");
+	assert_int_equal(cli_run("capture drops"), 0);
+	assert_string_equal(drops_seen, "port= dir= count=0 reasons=");
+
+	before = atomic_load(&fake.requests);
+	/* unknown names: exit 2, the name and every valid one, nothing sent */
+	assert_int_equal(cli_run("capture drops no_route ttl_exceded"), FWD_EXIT_USAGE);
+	assert_non_null(strstr(err_buf, "unknown drop reason: ttl_exceded\n"));
+	assert_non_null(strstr(err_buf, "valid reasons: tx_full port_down "));
+	assert_non_null(strstr(err_buf, " no_route "));
+	assert_non_null(strstr(err_buf, " bad_checksum "));
+	assert_non_null(strstr(err_buf, " policed_arp "));
+	assert_int_equal(cli_run("capture drops rx"), FWD_EXIT_USAGE);
+	assert_int_equal(cli_run("capture drops -c 0"), FWD_EXIT_USAGE);
+	assert_int_equal(cli_run("capture drops -c"), FWD_EXIT_USAGE);
+	/* -l: the names, one a line */
+	assert_int_equal(cli_run("capture drops -l"), 0);
+	assert_true(strncmp(out_buf, "tx_full\nport_down\n", 18) == 0);
+	assert_non_null(strstr(out_buf, "\nttl_exceeded\nno_route\n"));
+	assert_int_equal(atomic_load(&fake.requests), before);
+}
+
 static int group_setup(void **state)
 {
 	(void)state;
@@ -258,7 +325,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_describe), cmocka_unit_test(test_describe_hostile),
 		cmocka_unit_test(test_usage),    cmocka_unit_test(test_file),
-		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_summary),  cmocka_unit_test(test_drops),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

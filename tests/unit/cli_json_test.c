@@ -184,7 +184,7 @@ static void test_bytes_and_oneof(void **state)
 		p.data.len = i == 4 ? 4 : strlen(b64[i].in);
 		snprintf(want, sizeof(want),
 		         "{\"timestamp_ns\":0,\"port\":\"\",\"tx\":false,\"orig_len\":0,"
-		         "\"data\":\"%s\"}",
+		         "\"data\":\"%s\",\"drop_reason\":\"\"}",
 		         b64[i].out);
 		check_message(&p.base, want);
 	}
