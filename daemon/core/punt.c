@@ -143,17 +143,24 @@ static bool punt_police(struct fwd_worker *w, unsigned b, uint64_t now)
 	return true;
 }
 
-/* Hand n staged packets to ring r; what does not fit is punt_full. */
+/* Hand n staged packets to ring r; what does not fit is punt_full. A packet
+ * in the ring is the control thread's (it may be freed and reused at once),
+ * so the drop each one counts is read before the enqueue. */
 static void punt_enqueue(struct fwd_worker *w, struct rte_ring *r, struct rte_mbuf **pkts,
                          unsigned n)
 {
+	uint8_t port[FWD_BURST_MAX], drop[FWD_BURST_MAX];
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct fwd_punt_meta *meta = fwd_punt_meta(pkts[i]);
+		port[i] = meta->in_port;
+		drop[i] = meta->drop;
+	}
 	unsigned sent = n == 0 ? 0 : rte_ring_mp_enqueue_burst(r, (void **)pkts, n, NULL);
 
-	for (unsigned i = 0; i < sent; i++) {
-		const struct fwd_punt_meta *meta = fwd_punt_meta(pkts[i]);
-		if (meta->drop != FWD_PUNT_NO_DROP)
-			w->stats.port[meta->in_port].drop[meta->drop]++;
-	}
+	for (unsigned i = 0; i < sent; i++)
+		if (drop[i] != FWD_PUNT_NO_DROP)
+			w->stats.port[port[i]].drop[drop[i]]++;
 	for (unsigned i = sent; i < n; i++)
 		fwd_drop(w, fwd_punt_meta(pkts[i])->in_port, FWD_DROP_PUNT_FULL, pkts[i]);
 }
