@@ -91,7 +91,11 @@ PAGE = "1k.html"
 
 # our own namespaces: a bench-iperf run may go on beside this one
 ip.NS.update({n: "fwde2e-" + n for n in ip.NS})
+IDLE_SLEEP_US = int(os.environ.get("E2E_IDLE_SLEEP_US", "20"))
 ip.SECONDS = IPERF_SECONDS
+# hugepages are one count for the whole machine, which other benchmarks
+# raise and lower meanwhile: without them unless asked
+bl.HUGEPAGES = os.environ.get("BENCH_HUGEPAGES", "0") != "0"
 bl.MBUFS = int(os.environ.get("E2E_MBUFS", str(bl.MBUFS)))
 CPUS = {"cpu0": {0}, "any": set(range(os.cpu_count()))}
 
@@ -129,8 +133,9 @@ class Kernel:
 class Fwd(ip.Fwd):
     """fwd-daemon routing (l3) on the bench-iperf lcores."""
 
-    def __init__(self, paths, key, label, pmd):
+    def __init__(self, paths, key, label, pmd, idle_sleep_us=0):
         super().__init__(paths, key, label, pmd, "l3")
+        self.idle_sleep_us = idle_sleep_us
         self.name = "e2e-%s" % key          # its log, config and socket in e2e-run/
         self.prefix = "fwdbench-" + self.name
         self.logfile = os.path.join(paths.run, self.name + ".log")
@@ -142,6 +147,13 @@ class Fwd(ip.Fwd):
         if self.pmd == "af_xdp" and XDP_ARGS:
             devs = [d + "," + XDP_ARGS for d in devs]
         return devs
+
+    def config(self):
+        conf = super().config()
+        if self.idle_sleep_us:
+            conf = conf.replace("dataplane:\n", "dataplane:\n  idle_sleep_us: %d\n" %
+                                self.idle_sleep_us, 1)
+        return conf
 
     def fwdctl(self, *args, timeout=30):
         return subprocess.run([self.p.fwdctl, "-s", self.sock] + list(args), capture_output=True,
@@ -167,10 +179,11 @@ class Fwd(ip.Fwd):
         return out
 
 
-ROUTERS = [  # key, label, class, pmd
-    ("kernel", "kernel", Kernel, None),
-    ("fwd-xdp", "fwd af_xdp", Fwd, "af_xdp"),
-    ("fwd-pkt", "fwd af_packet", Fwd, "af_packet"),
+ROUTERS = [  # key, label, class, pmd, dataplane.idle_sleep_us
+    ("kernel", "kernel", Kernel, None, 0),
+    ("fwd-xdp", "fwd af_xdp", Fwd, "af_xdp", 0),
+    ("fwd-pkt", "fwd af_packet", Fwd, "af_packet", 0),
+    ("fwd-xdp-idle", "fwd af_xdp idle", Fwd, "af_xdp", IDLE_SLEEP_US),
 ]
 ONLY = os.environ.get("E2E_ONLY", "")
 if ONLY:
@@ -178,8 +191,8 @@ if ONLY:
 
 
 def make_router(p, row):
-    key, label, cls, pmd = row
-    return Kernel(p) if cls is Kernel else cls(p, key, label, pmd)
+    key, label, cls, pmd, idle = row
+    return Kernel(p) if cls is Kernel else cls(p, key, label, pmd, idle)
 
 
 # -------------------------------------------------------------------- nginx
@@ -523,11 +536,11 @@ def print_table(results, elapsed):
     width = [24, 26, 20, 24, 22, 26]
     for pl in PLACEMENTS:
         log("\nclient and server on %s" % ("CPU 0" if pl == "cpu0" else "both CPUs"))
-        log("%-14s " % "router" + "".join("%-*s" % (w, f[2]) for w, f in zip(width, FIGURES)) +
+        log("%-16s " % "router" + "".join("%-*s" % (w, f[2]) for w, f in zip(width, FIGURES)) +
             "wrk retrans/TLP")
         for key, label, *_ in ROUTERS:
             s = results["summary"][pl][key]
-            log("%-14s " % label +
+            log("%-16s " % label +
                 "".join("%-*s" % (w, cell(s, *f[:2], f[3])) for w, f in zip(width, FIGURES)) +
                 "%s/%s" % (s.get("wrk_retrans", "-"), s.get("wrk_tlp", "-")))
         for key, label, *_ in ROUTERS:
