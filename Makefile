@@ -8,6 +8,7 @@
 #   make bench      benchmarks against testpmd and l3fwd (not part of check; ~10 min)
 #   make bench-callgrind  instructions per packet of fwd and l3fwd under callgrind
 #   make bench-iperf  iperf3 TCP through testpmd, l3fwd and fwd on veth (not part of check)
+#   make bench-e2e    iperf3 and wrk through the kernel router and fwd (not part of check)
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS (default 60)
 #   make soak       SOAK_SECONDS (default 600) of traffic and churn; not part of check
 #   make lint       layering (daemon/LAYERS), clang-format dry run, cppcheck; fails on findings
@@ -80,7 +81,7 @@ CLI_OBJS    := $(call obj,$(filter-out $(CLI_MAIN),$(CLI_SRCS)))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 
 .PHONY: all deps deps-quiet fuzz-build check unit-tests tests-build demo demo-stop bench \
-	bench-callgrind bench-iperf bench-deps bench-build fuzz soak lint format \
+	bench-callgrind bench-iperf bench-e2e bench-deps bench-build fuzz soak lint format \
 	install uninstall clean pkgcheck deb check-deb
 .DEFAULT_GOAL := all
 
@@ -205,7 +206,7 @@ demo-stop:
 # -------------------------------------------------------------- benchmarks
 # tests/bench/bench.py (see its header). Packages only the benchmarks need:
 BENCH_PKGS := dpdk dpdk-dev dpdk-doc libdpdk-dev libsystemd-dev python3-scapy \
-	python3-matplotlib valgrind make gcc pkg-config patch
+	python3-matplotlib valgrind make gcc pkg-config patch wrk nginx-light
 BENCH_DIR := $(BUILD)/bench
 L3FWD_SRC := /usr/share/dpdk/examples
 
@@ -262,6 +263,13 @@ bench-iperf:
 	@$(MAKE) --no-print-directory deps bench-deps
 	@$(MAKE) --no-print-directory all $(BENCH_DIR)/l3fwd/build/l3fwd
 	@/usr/bin/python3 tests/bench/iperf.py $(BUILD)
+
+# tests/bench/e2e.py: iperf3 TCP and wrk (HTTP to nginx) client -> router ->
+# server through the Linux kernel router, fwd on af_xdp and on af_packet.
+bench-e2e:
+	@$(MAKE) --no-print-directory deps bench-deps
+	@$(MAKE) --no-print-directory all
+	@/usr/bin/python3 tests/bench/e2e.py $(BUILD)
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets tests/fuzz/*_fuzz.c, built with clang and ASan+UBSan

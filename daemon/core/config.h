@@ -137,6 +137,8 @@ struct fwd_config {
 	struct {
 		uint16_t burst;           /* default 32 */
 		uint32_t mbufs;           /* default 16383 */
+		uint32_t idle_sleep_us;   /* extension: an idle worker sleeps this long
+		                           * between polls; default 0: it never sleeps */
 		uint32_t neigh_timeout_s; /* default 300 */
 		uint32_t neigh_max;       /* extension: dynamic neighbours no route uses, default
 		                           * 16384 or half of nexthops if less; below nexthops */

@@ -48,6 +48,7 @@ static const struct conf_field dpdk_fields[] = {
 static struct conf_field dataplane_fields[CONF_MAX_FIELDS + 1] = {
 	F("burst", CONF_UINT, C, dataplane.burst, .min = 1, .max = 512, .def = 32),
 	F("mbufs", CONF_UINT, C, dataplane.mbufs, .min = 1023, .max = 16777215, .def = 16383),
+	F("idle_sleep_us", CONF_UINT, C, dataplane.idle_sleep_us, .min = 0, .max = 10000, .def = 0),
 	{ .key = NULL },
 };
 

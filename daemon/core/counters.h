@@ -35,6 +35,7 @@ struct fwd_loop_ctrs {
 	uint64_t busy_cycles; /* TSC cycles spent in busy loops */
 	uint64_t pkts;        /* packets received */
 	uint64_t bursts;      /* non-empty rx bursts */
+	uint64_t sleeps;      /* idle pauses (dataplane.idle_sleep_us) */
 } __rte_cache_aligned;
 
 struct fwd_wstats {

@@ -79,8 +79,9 @@ static int check_global(const struct fwd_config *c, const struct fwd_config *n, 
 	    strcmp(c->dpdk.file_prefix, n->dpdk.file_prefix) != 0 || !args_equal(c, n))
 		what = "the dpdk section";
 	else if (c->dataplane.burst != n->dataplane.burst ||
-	         c->dataplane.mbufs != n->dataplane.mbufs)
-		what = "dataplane.burst or dataplane.mbufs";
+	         c->dataplane.mbufs != n->dataplane.mbufs ||
+	         c->dataplane.idle_sleep_us != n->dataplane.idle_sleep_us)
+		what = "dataplane.burst, mbufs or idle_sleep_us";
 	else if (c->dataplane.fib_tbl8s != n->dataplane.fib_tbl8s ||
 	         c->dataplane.nexthops != n->dataplane.nexthops)
 		what = "dataplane.fib_tbl8s or dataplane.nexthops";

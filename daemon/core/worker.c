@@ -13,6 +13,9 @@
 #include "core/worker.h"
 
 #define CONTROL_TX_RING 1024
+/* Empty loops in a row before a worker with dataplane.idle_sleep_us sleeps:
+ * a few µs of nothing, so a worker under traffic never does */
+#define IDLE_LOOPS 64
 
 static fwd_input_fn mode_input[FWD_MODE_BRIDGE + 1];
 
@@ -143,12 +146,32 @@ static inline void worker_flush(struct fwd_worker *w)
 	}
 }
 
+/*
+ * An idle worker with dataplane.idle_sleep_us gives its CPU away for that
+ * long (doc/architecture.md, "Workers"): a busy-polling thread that shares
+ * its CPU (a VM, a test machine) queues behind the others for a whole
+ * scheduler slice, one that sleeps when idle is woken ahead of them.
+ * Idle only: no syscall while packets flow.
+ */
+static inline void worker_idle(struct fwd_worker *w, bool busy, unsigned *idle)
+{
+	if (busy || w->idle_sleep_us == 0) {
+		*idle = 0;
+		return;
+	}
+	if (++*idle < IDLE_LOOPS)
+		return;
+	rte_delay_us_sleep(w->idle_sleep_us);
+	w->stats.loop.sleeps++;
+}
+
 static int worker_main(void *arg)
 {
 	struct fwd_worker *w = arg;
 	struct fwd_loop_ctrs *lc = &w->stats.loop;
 	uint64_t prev = rte_rdtsc();
 	bool prev_busy = false;
+	unsigned idle = 0;
 
 	rte_rcu_qsbr_thread_online(fwd.rcu, w->index);
 	while (likely(!w->stop)) {
@@ -176,6 +199,7 @@ static int worker_main(void *arg)
 			lc->pkts += pkts;
 			lc->busy_loops++;
 		}
+		worker_idle(w, prev_busy, &idle);
 	}
 	rte_rcu_qsbr_thread_offline(fwd.rcu, w->index);
 	return 0;
@@ -202,7 +226,7 @@ static int assign_queues(void)
 	return 0;
 }
 
-static struct fwd_worker *worker_new(unsigned index, unsigned lcore, uint16_t burst)
+static struct fwd_worker *worker_new(unsigned index, unsigned lcore, const struct fwd_config *cfg)
 {
 	char name[RTE_RING_NAMESIZE];
 	int socket = (int)rte_lcore_to_socket_id(lcore);
@@ -214,7 +238,8 @@ static struct fwd_worker *worker_new(unsigned index, unsigned lcore, uint16_t bu
 	w->index = index;
 	w->lcore = lcore;
 	w->txq = index;
-	w->burst = burst;
+	w->burst = cfg->dataplane.burst;
+	w->idle_sleep_us = cfg->dataplane.idle_sleep_us;
 	snprintf(name, sizeof(name), "fwd_ctltx_%u", index);
 	w->tx_ring = rte_ring_create(name, CONTROL_TX_RING, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
 	if (w->tx_ring == NULL) {
@@ -232,7 +257,7 @@ int fwd_workers_create(const struct fwd_config *cfg)
 	if (n < 2 || n - 1 > FWD_MAX_WORKERS)
 		return -EINVAL;
 	for (int i = 1; i < n; i++) {
-		struct fwd_worker *w = worker_new(i - 1, lcores[i], cfg->dataplane.burst);
+		struct fwd_worker *w = worker_new(i - 1, lcores[i], cfg);
 		if (w == NULL) {
 			LOG(ERR, "worker on lcore %u: %s", lcores[i], rte_strerror(rte_errno));
 			return -ENOMEM;

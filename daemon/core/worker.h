@@ -94,6 +94,7 @@ struct fwd_worker {
 	unsigned lcore;
 	uint16_t txq;
 	uint16_t burst;
+	uint32_t idle_sleep_us; /* dataplane.idle_sleep_us: 0 = poll without a pause */
 	unsigned n_rxq;
 	struct fwd_rxq rxq[FWD_MAX_RXQ];
 	struct rte_ring *tx_ring;   /* control -> worker: mbufs to send, m->port = port index */

@@ -112,6 +112,8 @@ static const struct worker_family {
 	  offsetof(struct fwd_loop_ctrs, busy_cycles) },
 	{ "fwd_worker_loops", "Polling loops.", offsetof(struct fwd_loop_ctrs, loops) },
 	{ "fwd_worker_bursts", "Non-empty rx bursts.", offsetof(struct fwd_loop_ctrs, bursts) },
+	{ "fwd_worker_sleeps", "Idle pauses of dataplane.idle_sleep_us.",
+	  offsetof(struct fwd_loop_ctrs, sleeps) },
 };
 
 static void worker_metrics(struct evbuffer *b, const struct fwd_worker_load *l)

@@ -74,6 +74,7 @@ void fwd_stats_loop_get(unsigned worker, struct fwd_loop_ctrs *out)
 	out->busy_cycles = sub0(c->busy_cycles, b->busy_cycles);
 	out->pkts = sub0(c->pkts, b->pkts);
 	out->bursts = sub0(c->bursts, b->bursts);
+	out->sleeps = sub0(c->sleeps, b->sleeps);
 }
 
 void fwd_stats_worker_load(unsigned worker, struct fwd_worker_load *out)

@@ -32,6 +32,7 @@ static void assert_defaults(const struct fwd_config *cfg)
 	assert_int_equal(cfg->dpdk.n_args, 0);
 	assert_int_equal(cfg->dataplane.burst, 32);
 	assert_int_equal(cfg->dataplane.mbufs, 16383);
+	assert_int_equal(cfg->dataplane.idle_sleep_us, 0);
 	assert_int_equal(cfg->dataplane.neigh_timeout_s, 300);
 	assert_int_equal(cfg->dataplane.neigh_max, 16384);
 	assert_string_equal(cfg->control.socket, FWD_SOCKET_DEFAULT);
@@ -166,6 +167,7 @@ static void test_flow_style(void **state)
 	assert_int_equal(cfg->dpdk.n_args, 3);
 	assert_string_equal(cfg->dpdk.args[1], "--log-level=8");
 	assert_int_equal(cfg->dataplane.burst, 64);
+	assert_int_equal(cfg->dataplane.idle_sleep_us, 20);
 	assert_string_equal(cfg->control.metrics, "127.0.0.1:9100");
 	assert_int_equal(cfg->n_ports, 6);
 	assert_int_equal(cfg->ports[0].mtu, 9000);

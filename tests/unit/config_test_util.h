@@ -125,6 +125,7 @@ static inline void assert_config_equal(const struct fwd_config *a, const struct 
 		assert_string_equal(a->dpdk.args[i], b->dpdk.args[i]);
 	assert_int_equal(a->dataplane.burst, b->dataplane.burst);
 	assert_int_equal(a->dataplane.mbufs, b->dataplane.mbufs);
+	assert_int_equal(a->dataplane.idle_sleep_us, b->dataplane.idle_sleep_us);
 	assert_int_equal(a->dataplane.neigh_timeout_s, b->dataplane.neigh_timeout_s);
 	assert_string_equal(a->control.socket, b->control.socket);
 	assert_string_equal(a->control.socket_group, b->control.socket_group);
