@@ -229,8 +229,11 @@ struct neigh *neigh_create(struct fwd_ip a, uint8_t port, bool dynamic)
 void neigh_resolve_start(struct neigh *n)
 {
 	uint64_t now = neigh_hooks.now_ms();
+	bool created = n->state == NEIGH_INCOMPLETE; /* new entries start there */
 
 	neigh_set_state(n, NEIGH_INCOMPLETE, now);
+	if (created)
+		neigh_event(n, "state"); /* a resolution starts: say so for new entries too */
 	nh_set_l2(n->nh, NULL);
 	n->probes = 1;
 	solicit(n, false);
