@@ -19,9 +19,8 @@
 
 static void sanitize_event(Fwd__Event *e)
 {
-	char *const fields[] = { e->object, e->action, e->port,   e->prefix,    e->via,
-		                 e->origin, e->lladdr, e->state,  e->bridge,    e->from_port,
-		                 e->reason };
+	char *const fields[] = { e->object, e->action, e->port,   e->prefix,    e->via,   e->origin,
+		                 e->lladdr, e->state,  e->bridge, e->from_port, e->reason };
 
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		fwd_sanitize(fields[i]);
@@ -65,7 +64,8 @@ void fwd_monitor_line(FILE *out, const Fwd__Event *e)
 	else if (strcmp(e->object, "port") == 0)
 		fprintf(out, "link %s %s", e->port, e->action);
 	else if (strcmp(e->object, "addr") == 0)
-		fprintf(out, "addr %s %s dev %s origin %s", e->action, e->prefix, e->port, e->origin);
+		fprintf(out, "addr %s %s dev %s origin %s", e->action, e->prefix, e->port,
+		        e->origin);
 	else if (strcmp(e->object, "route") == 0)
 		route_line(out, e);
 	else if (strcmp(e->object, "neigh") == 0)
@@ -80,7 +80,8 @@ void fwd_monitor_line(FILE *out, const Fwd__Event *e)
 		fprintf(out, "drops %s: %s %s in the last second", e->port,
 		        fwd_fmt_count(n, e->count), e->reason);
 	else if (strcmp(e->object, "monitor") == 0)
-		fprintf(out, "monitor: %s events lost (client too slow)", fwd_fmt_count(n, e->count));
+		fprintf(out, "monitor: %s events lost (client too slow)",
+		        fwd_fmt_count(n, e->count));
 	else
 		fprintf(out, "%s %s", e->object, e->action);
 }

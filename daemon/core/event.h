@@ -50,18 +50,18 @@ enum fwd_event_object {
  * prints them under the names of proto/fwd.proto's Event.
  */
 struct fwd_event {
-	uint64_t seq;       /* bus: position in the stream */
-	uint64_t time_ns;   /* bus: CLOCK_REALTIME when emitted */
-	uint64_t count;     /* drops: in the last second; config: changes applied */
-	uint8_t object;     /* enum fwd_event_object */
-	char action[12];    /* see proto/fwd.proto, Event */
+	uint64_t seq;     /* bus: position in the stream */
+	uint64_t time_ns; /* bus: CLOCK_REALTIME when emitted */
+	uint64_t count;   /* drops: in the last second; config: changes applied */
+	uint8_t object;   /* enum fwd_event_object */
+	char action[12];  /* see proto/fwd.proto, Event */
 	char port[FWD_NAME_MAX];
-	char bridge[FWD_NAME_MAX];    /* fdb */
-	char from_port[FWD_NAME_MAX]; /* fdb move: the port the MAC left */
-	char prefix[FWD_PREFIX_STRLEN];         /* addr, route: the prefix; neigh: the address */
-	char lladdr[18];              /* neigh, fdb */
-	char state[12];               /* neigh */
-	char origin[16];              /* route, addr: fwd_origin_name */
+	char bridge[FWD_NAME_MAX];      /* fdb */
+	char from_port[FWD_NAME_MAX];   /* fdb move: the port the MAC left */
+	char prefix[FWD_PREFIX_STRLEN]; /* addr, route: the prefix; neigh: the address */
+	char lladdr[18];                /* neigh, fdb */
+	char state[12];                 /* neigh */
+	char origin[16];                /* route, addr: fwd_origin_name */
 	/* route: the gateways (comma separated) or the type; drops: the drop
 	 * reason; config: why a reload was refused */
 	char text[128];

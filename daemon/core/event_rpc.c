@@ -127,7 +127,8 @@ static int monitor_start(struct fwd_rpc_call *call)
 	mon->sub = fwd_event_subscribe(mask);
 	if (mon->sub == NULL) {
 		free(mon);
-		return fwd_rpc_error(call, EBUSY, "%u monitors are running already", FWD_EVENT_SUBS);
+		return fwd_rpc_error(call, EBUSY, "%u monitors are running already",
+		                     FWD_EVENT_SUBS);
 	}
 	mon->pid = call->peer.pid;
 	mon->last_page_ms = mono_ms();

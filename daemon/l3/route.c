@@ -75,7 +75,8 @@ static void route_event(const char *action, const struct fwd_prefix *p, const st
 		return;
 	fwd_prefix_fmt(p, e->prefix);
 	if (origin >= 0)
-		snprintf(e->origin, sizeof(e->origin), "%s", fwd_origin_name((enum fwd_origin)origin));
+		snprintf(e->origin, sizeof(e->origin), "%s",
+		         fwd_origin_name((enum fwd_origin)origin));
 	if (r == NULL)
 		return;
 	via_text(r, e->text, sizeof(e->text));

@@ -106,7 +106,8 @@ static void drop_events(unsigned port, const struct fwd_port_ctrs *prev,
 {
 	for (unsigned r = 0; r < FWD_DROP_MAX; r++) {
 		struct fwd_event *e;
-		if (cur->drop[r] <= prev->drop[r] || (e = fwd_event_new(FWD_EVENT_DROPS, "burst")) == NULL)
+		if (cur->drop[r] <= prev->drop[r] ||
+		    (e = fwd_event_new(FWD_EVENT_DROPS, "burst")) == NULL)
 			continue;
 		snprintf(e->port, sizeof(e->port), "%s", fwd_ports[port].name);
 		snprintf(e->text, sizeof(e->text), "%s", fwd_drop_names[r]);

@@ -131,7 +131,7 @@ check "text: a filtered monitor shows no other object" \
 	bash -c "! grep -Ev ' (route|config) ' '$T/mon.txt'"
 
 echo "-- drops"
-ns_exec h1 ping -c 300 -i 0.002 -t 1 -W 1 -q 10.1.0.2 >/dev/null 2>&1
+ns_exec h1 ping -c 200 -i 0.002 -t 1 -w 2 -q 10.1.0.2 >/dev/null 2>&1
 event "drops p0: ttl_exceeded in the last second" \
 	'e["object"] == "drops" and e["port"] == "p0" and e["reason"] == "ttl_exceeded" and e["count"] > 0'
 event "drops p0: policed_ttl (the punt policer)" \

@@ -126,10 +126,8 @@ static void test_subscriber_limit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_no_subscriber),
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_filters_and_fanout),
-		cmocka_unit_test(test_overflow_counts),
+		cmocka_unit_test(test_no_subscriber),      cmocka_unit_test(test_names),
+		cmocka_unit_test(test_filters_and_fanout), cmocka_unit_test(test_overflow_counts),
 		cmocka_unit_test(test_subscriber_limit),
 	};
 
