@@ -84,6 +84,17 @@ struct fwd_event *fwd_event_new(enum fwd_event_object object, const char *action
 	return e;
 }
 
+void fwd_event_route_pruned(const char *prefix, const char *via, uint8_t origin)
+{
+	struct fwd_event *e = fwd_event_new(FWD_EVENT_ROUTE, "del");
+
+	if (e == NULL)
+		return;
+	snprintf(e->prefix, sizeof(e->prefix), "%s", prefix);
+	snprintf(e->text, sizeof(e->text), "%s", via);
+	snprintf(e->origin, sizeof(e->origin), "%s", fwd_origin_name(origin));
+}
+
 void fwd_event_addr(const char *action, const char *port, const char *prefix, uint8_t origin)
 {
 	struct fwd_event *e = fwd_event_new(FWD_EVENT_ADDR, action);

@@ -76,6 +76,8 @@ struct fwd_event *fwd_event_new(enum fwd_event_object object, const char *action
 /* Does any subscriber want object? (to skip building an event's inputs) */
 bool fwd_event_wanted(enum fwd_event_object object);
 
+/* A route removed by a cascade (its gateway's subnet went), as text. */
+void fwd_event_route_pruned(const char *prefix, const char *via, uint8_t origin);
 /* An address added or removed: prefix in text, origin an enum fwd_origin. */
 void fwd_event_addr(const char *action, const char *port, const char *prefix, uint8_t origin);
 

@@ -75,10 +75,13 @@ echo "-- port, addr, route"
 fwdctl port set p1 down && fwdctl port set p1 up
 event "port: p1 admin down" 'e["object"] == "port" and e["port"] == "p1" and e["action"] == "admin-down"'
 event "port: p1 admin up" 'e["object"] == "port" and e["port"] == "p1" and e["action"] == "admin-up"'
-fwdctl addr add 10.5.0.1/24 dev p1 && fwdctl addr del 10.5.0.1/24 dev p1
+fwdctl addr add 10.5.0.1/24 dev p1 && fwdctl route add 10.8.0.0/16 via 10.5.0.2 &&
+	fwdctl addr del 10.5.0.1/24 dev p1
 event "addr add 10.5.0.1/24 dev p1 origin rpc" \
 	'e["object"] == "addr" and e["action"] == "add" and e["prefix"] == "10.5.0.1/24" and e["port"] == "p1" and e["origin"] == "rpc"'
 event "addr del 10.5.0.1/24 dev p1" 'e["object"] == "addr" and e["action"] == "del" and e["prefix"] == "10.5.0.1/24"'
+event "route del 10.8.0.0/16 via 10.5.0.2: its gateway's subnet went with the address" \
+	'e["object"] == "route" and e["action"] == "del" and e["prefix"] == "10.8.0.0/16" and e["via"] == "10.5.0.2"'
 fwdctl route add 10.9.0.0/16 via 10.1.0.2
 fwdctl route replace 10.9.0.0/16 via 10.0.0.2 dev p0
 fwdctl route del 10.9.0.0/16
