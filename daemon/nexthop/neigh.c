@@ -137,7 +137,8 @@ void neigh_event(const struct neigh *n, const char *action)
 
 void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now)
 {
-	bool changed = s != n->state;
+	/* a new state, or the same one with a MAC learnt just now (neigh_confirm, neigh_stale) */
+	bool changed = s != n->state || (s != NEIGH_INCOMPLETE && n->mac_ms == now);
 
 	n_incomplete += (s == NEIGH_INCOMPLETE) - (n->state == NEIGH_INCOMPLETE);
 	n->state = s;
