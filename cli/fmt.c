@@ -59,3 +59,17 @@ char *fwd_fmt_duration(char buf[FWD_FMT_LEN], uint64_t s)
 		         s % 86400 / 3600);
 	return buf;
 }
+
+char *fwd_fmt_count(char buf[FWD_FMT_LEN], uint64_t v)
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof(digits), "%" PRIu64, v), o = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}

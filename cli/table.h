@@ -31,6 +31,8 @@ char *fwd_sanitize(char *s);
 char *fwd_fmt_si(char buf[FWD_FMT_LEN], double v, const char *unit);
 /* Binary prefixes: "512 B", "1.21 KiB", "9.31 GiB". */
 char *fwd_fmt_bytes(char buf[FWD_FMT_LEN], uint64_t v);
+/* With thousands separators: "12,034". */
+char *fwd_fmt_count(char buf[FWD_FMT_LEN], uint64_t v);
 /* "45s", "12m05s", "2h03m", "3d04h". */
 char *fwd_fmt_duration(char buf[FWD_FMT_LEN], uint64_t seconds);
 

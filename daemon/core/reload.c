@@ -7,6 +7,7 @@
 
 #include "core/control.h"
 #include "core/daemon.h"
+#include "core/event.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "core/reload.h"
@@ -185,6 +186,19 @@ static int reload(const char *path, struct fwd_reload_log *log, char *err, size_
 	return 0;
 }
 
+/* `fwdctl monitor config`: the outcome of a reload. */
+static void reload_event(int rc, const struct fwd_reload_log *log, const char *err)
+{
+	struct fwd_event *e = fwd_event_new(FWD_EVENT_CONFIG, rc < 0 ? "refused" : "ok");
+
+	if (e == NULL)
+		return;
+	if (rc < 0)
+		snprintf(e->text, sizeof(e->text), "%s", err);
+	else
+		e->count = log->n;
+}
+
 int fwd_reload(const char *path, struct fwd_reload_log *log, char *err, size_t errlen)
 {
 	char file[sizeof(fwd.cfg->path)];
@@ -194,6 +208,7 @@ int fwd_reload(const char *path, struct fwd_reload_log *log, char *err, size_t e
 	snprintf(file, sizeof(file), "%s", path != NULL ? path : fwd.cfg->path);
 	fwd_sd_notify_reloading();
 	rc = reload(file, log, err, errlen);
+	reload_event(rc, log, err);
 	fwd_sd_notify("READY=1");
 	return rc;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/event.h"
 #include "core/log.h"
 #include "ip4/addr.h"
 #include "ip4/ip4.h"
@@ -318,6 +319,10 @@ int addr4_add(uint8_t port, const struct fwd_ip4_prefix *p, uint8_t origin, char
 		addr_remove(port, pa->n - 1); /* leave no half-added address behind */
 		return ERR(-rc, "FIB: %s", strerror(-rc));
 	}
+	if (fwd_event_wanted(FWD_EVENT_ADDR)) {
+		char buf[FWD_PREFIX4_STRLEN];
+		fwd_event_addr("add", fwd_ports[port].name, fwd_ip4_prefix_fmt(p, buf), origin);
+	}
 	return 0;
 }
 
@@ -339,6 +344,9 @@ int addr4_del(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t er
 	if (i == pa->n)
 		return ERR(ESRCH, "no address %s on %s", fwd_ip4_prefix_fmt(p, buf),
 		           fwd_ports[port].name);
+	if (fwd_event_wanted(FWD_EVENT_ADDR))
+		fwd_event_addr("del", fwd_ports[port].name, fwd_ip4_prefix_fmt(p, buf),
+		               pa->origin[i]);
 	addr_remove(port, i);
 	if (batch_depth == 0)
 		cascade();

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/event.h"
 #include "core/log.h"
 #include "ip4/addr.h"
 #include "ip4/ip4.h"
@@ -182,6 +183,7 @@ unsigned route4_prune_unreachable(void)
 			struct route4 old;
 			LOG(NOTICE, "route %s via %s removed: gateway no longer connected",
 			    pfx(&p, buf), fwd_ip4_fmt(n->route.via, via));
+			fwd_event_route_pruned(buf, via, n->route.origin);
 			rib4_clear_route(&ip4_rib, addr, len, &old);
 			route4_release(&old);
 			pruned++;

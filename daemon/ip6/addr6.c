@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/event.h"
 #include "core/log.h"
 #include "ip6/addr6.h"
 #include "ip6/ip6.h"
@@ -400,6 +401,10 @@ int addr6_add(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char
 		return ERR(-rc, "FIB: %s",
 		           rc == -ENOSPC ? "full (raise dataplane.fib6_tbl8s)" : strerror(-rc));
 	addr_append(port, p, origin);
+	if (fwd_event_wanted(FWD_EVENT_ADDR)) {
+		char buf[FWD_PREFIX_STRLEN];
+		fwd_event_addr("add", fwd_ports[port].name, fwd_ip6_prefix_fmt(p, buf), origin);
+	}
 	return 0;
 }
 
@@ -425,6 +430,9 @@ int addr6_del(uint8_t port, const struct fwd_ip6_prefix *p, char *err, size_t er
 		return ERR(ESRCH, "no address %s on %s", fwd_ip6_prefix_fmt(p, buf),
 		           fwd_ports[port].name);
 	}
+	if (fwd_event_wanted(FWD_EVENT_ADDR))
+		fwd_event_addr("del", fwd_ports[port].name, fwd_ip6_prefix_fmt(p, buf),
+		               pa->origin[i]);
 	addr_remove(port, i);
 	if (batch_depth == 0)
 		cascade();

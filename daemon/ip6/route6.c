@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/event.h"
 #include "core/log.h"
 #include "ip6/addr6.h"
 #include "ip6/ip6.h"
@@ -196,6 +197,7 @@ unsigned route6_prune_unreachable(void)
 			struct route6 old;
 			LOG(NOTICE, "route %s via %s removed: gateway no longer connected",
 			    pfx(&p, buf), fwd_ip6_fmt(n->route.via, via));
+			fwd_event_route_pruned(buf, via, n->route.origin);
 			rib6_clear_route(&ip6_rib, p.addr, p.len, &old);
 			route6_release(&old);
 			pruned++;

@@ -10,6 +10,7 @@
 
 #include "core/control.h"
 #include "core/daemon.h"
+#include "core/event.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "l2/bridge.h"
@@ -103,6 +104,22 @@ void bridge_destroy(struct bridge *b)
 {
 	fdb_fini(&b->fdb);
 	memset(b, 0, sizeof(*b));
+}
+
+/* fdb_event_hook: `fwdctl monitor fdb`. */
+static void fdb_event(const struct fdb *f, const char *action, const struct rte_ether_addr *mac,
+                      uint8_t port, int from)
+{
+	const struct bridge *b = container_of(f, const struct bridge, fdb);
+	struct fwd_event *e = fwd_event_new(FWD_EVENT_FDB, action);
+
+	if (e == NULL)
+		return;
+	snprintf(e->bridge, sizeof(e->bridge), "%s", b->name);
+	snprintf(e->port, sizeof(e->port), "%s", fwd_ports[port].name);
+	if (from >= 0)
+		snprintf(e->from_port, sizeof(e->from_port), "%s", fwd_ports[from].name);
+	fwd_mac_fmt(mac->addr_bytes, e->lladdr);
 }
 
 static void note_apply(uint64_t n, uint64_t now)
@@ -202,6 +219,7 @@ static int init(const struct fwd_config *cfg)
 	bridge_note_gap = fdb_hz * 2 * BRIDGE_POLL_MS / 1000;
 	bridge_refresh_gap = fdb_hz / FDB_REFRESH_DIV;
 	last_age = fdb_clock();
+	fdb_event_hook = fdb_event;
 	bridge_notes = rte_ring_create_elem("fwd_fdb_notes", sizeof(uint64_t), BRIDGE_NOTES_RING,
 	                                    (int)rte_socket_id(), RING_F_SC_DEQ);
 	if (bridge_notes == NULL) {

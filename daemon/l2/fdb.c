@@ -153,6 +153,15 @@ static int entry_add(struct fdb *f, const struct rte_ether_addr *mac, uint8_t po
 	return 0;
 }
 
+fdb_event_fn fdb_event_hook;
+
+static void tell(const struct fdb *f, const char *action, const struct rte_ether_addr *mac,
+                 uint8_t port, int from)
+{
+	if (fdb_event_hook != NULL)
+		fdb_event_hook(f, action, mac, port, from);
+}
+
 int fdb_learn(struct fdb *f, const struct rte_ether_addr *mac, uint8_t port, uint64_t now)
 {
 	struct fdb_entry *e = lookup(f, fdb_key(mac));
@@ -161,6 +170,7 @@ int fdb_learn(struct fdb *f, const struct rte_ether_addr *mac, uint8_t port, uin
 		__atomic_store_n(&e->seen, now, __ATOMIC_RELAXED);
 		if (e->port == port)
 			return FDB_REFRESHED;
+		tell(f, "move", mac, port, e->port);
 		f->port_live[e->port]--;
 		f->port_live[port]++;
 		__atomic_store_n(&e->port, port, __ATOMIC_RELAXED);
@@ -178,6 +188,7 @@ int fdb_learn(struct fdb *f, const struct rte_ether_addr *mac, uint8_t port, uin
 	}
 	f->learned++;
 	f->full = f->n_live >= f->max;
+	tell(f, "learn", mac, port, -1);
 	return FDB_LEARNED;
 }
 
@@ -205,6 +216,7 @@ static unsigned sweep(struct fdb *f, uint64_t now, uint64_t limit, uint32_t down
 			continue;
 		int64_t idle = (int64_t)(now - __atomic_load_n(&e->seen, __ATOMIC_RELAXED));
 		if (limit == 0 || idle > (int64_t)limit || (down_ports & (1u << e->port))) {
+			tell(f, limit == 0 ? "flush" : "age", &e->mac, e->port, -1);
 			entry_del(f, e);
 			n++;
 		}

@@ -105,6 +105,15 @@ struct fdb {
 	uint64_t port_refused[FWD_MAX_PORTS];   /* learn notes refused by a port's quota */
 };
 
+/*
+ * Told of each learn, move, age and flush of an entry (control thread;
+ * bridge_ctl.c turns them into `fwdctl monitor fdb` events). from: the
+ * port a moving MAC left, else -1. NULL: nobody listens.
+ */
+typedef void (*fdb_event_fn)(const struct fdb *f, const char *action,
+                             const struct rte_ether_addr *mac, uint8_t port, int from);
+extern fdb_event_fn fdb_event_hook;
+
 /* The clock of `seen` and aging; tests replace it (and fdb_hz, ticks per second). */
 extern uint64_t (*fdb_clock)(void);
 extern uint64_t fdb_hz;

@@ -6,6 +6,7 @@
 
 #include <rte_common.h>
 
+#include "core/event.h"
 #include "core/rpc.h"
 #include "ip4/ip4.h"
 #include "ip4/route.h"
@@ -40,6 +41,49 @@ int l3_route_origin(const struct fwd_prefix *p)
 
 static int route_add(const struct l3_route *r, char *err, size_t errlen);
 
+static const char *const special_words[] = {
+	[L3_ROUTE_BLACKHOLE] = "blackhole",
+	[L3_ROUTE_UNREACHABLE] = "unreachable",
+	[L3_ROUTE_PROHIBIT] = "prohibit",
+};
+
+/* The gateways of r, comma separated (as many as fit), or its type. */
+static void via_text(const struct l3_route *r, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if (r->type != L3_ROUTE_VIA) {
+		snprintf(buf, len, "%s", special_words[r->type]);
+		return;
+	}
+	for (unsigned i = 0; i < r->n_nh && r->nh[i].via.family != 0 && off < len; i++) {
+		char a[FWD_IP_STRLEN];
+		int n = snprintf(buf + off, len - off, "%s%s", i ? "," : "",
+		                 fwd_ip_fmt(&r->nh[i].via, a));
+		off += n > 0 ? (size_t)n : 0;
+	}
+}
+
+/* `fwdctl monitor route`: r (NULL for a deletion) on prefix p. */
+static void route_event(const char *action, const struct fwd_prefix *p, const struct l3_route *r,
+                        int origin)
+{
+	struct fwd_event *e = fwd_event_new(FWD_EVENT_ROUTE, action);
+
+	if (e == NULL)
+		return;
+	fwd_prefix_fmt(p, e->prefix);
+	if (origin >= 0)
+		snprintf(e->origin, sizeof(e->origin), "%s",
+		         fwd_origin_name((enum fwd_origin)origin));
+	if (r == NULL)
+		return;
+	via_text(r, e->text, sizeof(e->text));
+	if (r->type == L3_ROUTE_VIA && r->n_nh > 0 && r->nh[0].dev >= 0)
+		snprintf(e->port, sizeof(e->port), "%s", fwd_ports[r->nh[0].dev].name);
+}
+
 /* fwd's own routes win over a routing daemon's on the same prefix: they
  * replace one without being asked to, and the hook hears it went. */
 int l3_route_add(const struct l3_route *r, char *err, size_t errlen)
@@ -51,6 +95,8 @@ int l3_route_add(const struct l3_route *r, char *err, size_t errlen)
 
 	q.replace = r->replace || over_fpm;
 	rc = route_add(&q, err, errlen);
+	if (rc >= 0)
+		route_event(rc == 1 || old >= 0 ? "replace" : "add", &r->prefix, r, r->origin);
 	if (rc >= 0 && over_fpm && removed_hook != NULL)
 		removed_hook(&r->prefix, (uint8_t)old);
 	return rc;
@@ -62,12 +108,6 @@ int l3_family_check(struct fwd_rpc_call *call, uint32_t filter)
 		return 0;
 	return fwd_rpc_error(call, EINVAL, "bad address family: %u (0, 4 or 6)", filter);
 }
-
-static const char *const special_words[] = {
-	[L3_ROUTE_BLACKHOLE] = "blackhole",
-	[L3_ROUTE_UNREACHABLE] = "unreachable",
-	[L3_ROUTE_PROHIBIT] = "prohibit",
-};
 
 int l3_route_type_parse(const char *word)
 {
@@ -287,6 +327,9 @@ static int route_del(const struct fwd_prefix *p, char *err, size_t errlen)
 int l3_route_del(const struct fwd_prefix *p, char *err, size_t errlen)
 {
 	int old = l3_route_origin(p), rc = route_del(p, err, errlen);
+
+	if (rc == 0)
+		route_event("del", p, NULL, old);
 
 	if (rc == 0 && old >= 0 && removed_hook != NULL)
 		removed_hook(p, (uint8_t)old);

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/event.h"
 #include "core/log.h"
 #include "core/worker.h"
 #include "nexthop/nexthop.h"
@@ -121,14 +122,32 @@ static bool neigh_has_mac(const struct neigh *n)
 	       n->state == NEIGH_PERMANENT;
 }
 
+void neigh_event(const struct neigh *n, const char *action)
+{
+	struct fwd_event *e = fwd_event_new(FWD_EVENT_NEIGH, action);
+
+	if (e == NULL)
+		return;
+	fwd_ip_fmt(&n->addr, e->prefix);
+	snprintf(e->port, sizeof(e->port), "%s", fwd_ports[n->port].name);
+	snprintf(e->state, sizeof(e->state), "%s", neigh_state_name(n->state));
+	if (neigh_has_mac(n))
+		fwd_mac_fmt(n->mac.addr_bytes, e->lladdr);
+}
+
 void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now)
 {
+	/* a new state, or the same one with a MAC learnt just now (neigh_confirm, neigh_stale) */
+	bool changed = s != n->state || (s != NEIGH_INCOMPLETE && n->mac_ms == now);
+
 	n_incomplete += (s == NEIGH_INCOMPLETE) - (n->state == NEIGH_INCOMPLETE);
 	n->state = s;
 	nh_set_failed(n->nh, s == NEIGH_FAILED);
 	if (s != NEIGH_STALE) /* the age of a stale entry counts from its last confirmation */
 		n->updated_ms = now;
 	neigh_lru_sync(n);
+	if (changed)
+		neigh_event(n, "state");
 }
 
 /* The host route goes to the neighbour on the port owning its subnet. */
@@ -211,8 +230,11 @@ struct neigh *neigh_create(struct fwd_ip a, uint8_t port, bool dynamic)
 void neigh_resolve_start(struct neigh *n)
 {
 	uint64_t now = neigh_hooks.now_ms();
+	bool created = n->state == NEIGH_INCOMPLETE; /* new entries start there */
 
 	neigh_set_state(n, NEIGH_INCOMPLETE, now);
+	if (created)
+		neigh_event(n, "state"); /* a resolution starts: say so for new entries too */
 	nh_set_l2(n->nh, NULL);
 	n->probes = 1;
 	solicit(n, false);

@@ -29,10 +29,10 @@ int neigh_add_static(struct fwd_ip a, uint8_t port, const struct rte_ether_addr 
 	if (n == NULL && (n = neigh_create(a, port, false)) == NULL)
 		return ERR(ENOSPC, "no room for %s in the next-hop table", fwd_ip_fmt(&a, buf));
 	neigh_timer_cancel(n);
+	rte_ether_addr_copy(mac, &n->mac); /* before the state: its event shows the MAC */
 	neigh_set_state(n, NEIGH_PERMANENT, neigh_hooks.now_ms());
 	n->origin = origin;
 	n->probes = 0;
-	rte_ether_addr_copy(mac, &n->mac);
 	nh_set_l2(n->nh, mac);
 	neigh_hold_release(n);
 	return 0;

@@ -94,6 +94,8 @@ uint32_t neigh_lru_count(void);
 int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s); /* no timer event: tests */
 void neigh_module_fini(void);
 void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now);
+/* `fwdctl monitor neigh`: n as it is now, with action (state, del). */
+void neigh_event(const struct neigh *n, const char *action);
 /* A new entry, incomplete, with its next hop pending; NULL when full.
  * dynamic: no route will hold it, so it counts against neigh_max. */
 struct neigh *neigh_create(struct fwd_ip a, uint8_t port, bool dynamic);

@@ -188,6 +188,7 @@ void neigh_table_del(struct neigh *n)
 {
 	uint32_t *p = &bucket[hash(&n->addr, n->port)];
 
+	neigh_event(n, "del");
 	neigh_timer_cancel(n);
 	if (n->in_lru)
 		lru_unlink(n);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 
 #include "core/control.h"
 #include "core/daemon.h"
+#include "core/event.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "port/port.h"
@@ -256,6 +258,15 @@ void fwd_ports_close(void)
 	fwd_n_ports = 0;
 }
 
+/* `fwdctl monitor port`: a link or admin change. */
+static void port_event(const struct fwd_port *p, const char *action)
+{
+	struct fwd_event *e = fwd_event_new(FWD_EVENT_PORT, action);
+
+	if (e != NULL)
+		snprintf(e->port, sizeof(e->port), "%s", p->name);
+}
+
 int fwd_port_set_admin(struct fwd_port *p, bool up)
 {
 	int rc = up ? rte_eth_dev_set_link_up(p->port_id) : rte_eth_dev_set_link_down(p->port_id);
@@ -266,6 +277,7 @@ int fwd_port_set_admin(struct fwd_port *p, bool up)
 		    rte_strerror(-rc));
 	p->admin_up = up;
 	LOG(NOTICE, "port %s: admin %s", p->name, up ? "up" : "down");
+	port_event(p, up ? "admin-up" : "admin-down");
 	return 0;
 }
 
@@ -281,6 +293,7 @@ unsigned fwd_ports_link_poll(void)
 			continue;
 		bool now = link.link_status == RTE_ETH_LINK_UP;
 		if (now != p->link_up) {
+			port_event(p, now ? "up" : "down");
 			p->link_changes++;
 			if (now)
 				LOG(NOTICE, "port %s: link up, %s, %s-duplex", p->name,

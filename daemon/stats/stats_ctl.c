@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -8,10 +9,12 @@
 
 #include "core/control.h"
 #include "core/daemon.h"
+#include "core/event.h"
 #include "core/module.h"
 #include "core/punt.h"
 #include "core/worker.h"
 #include "core/counter.h"
+#include "port/port.h"
 #include "stats/stats_ctl.h"
 
 #define SAMPLE_INTERVAL_MS 1000
@@ -97,6 +100,22 @@ static double elapsed(const struct timespec *a, const struct timespec *b)
 	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
+/* `fwdctl monitor drops`: one event per port and reason that dropped in the
+ * last second (so at most one a second each, whatever the rate). */
+static void drop_events(unsigned port, const struct fwd_port_ctrs *prev,
+                        const struct fwd_port_ctrs *cur)
+{
+	for (unsigned r = 0; r < FWD_DROP_MAX; r++) {
+		struct fwd_event *e;
+		if (cur->drop[r] <= prev->drop[r] ||
+		    (e = fwd_event_new(FWD_EVENT_DROPS, "burst")) == NULL)
+			continue;
+		snprintf(e->port, sizeof(e->port), "%s", fwd_ports[port].name);
+		snprintf(e->text, sizeof(e->text), "%s", fwd_drop_names[r]);
+		e->count = cur->drop[r] - prev->drop[r];
+	}
+}
+
 static void stats_sample(void *arg)
 {
 	struct timespec now;
@@ -108,6 +127,8 @@ static void stats_sample(void *arg)
 		struct fwd_port_ctrs cur;
 		fwd_stats_port_get(p, &cur);
 		fwd_stats_rates(&sample[p], &cur, interval, &rates[p]);
+		if (fwd_event_wanted(FWD_EVENT_DROPS))
+			drop_events(p, &sample[p], &cur);
 		sample[p] = cur;
 	}
 	sample_time = now;

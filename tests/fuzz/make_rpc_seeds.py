@@ -22,6 +22,7 @@ COMMANDS = [
     "neigh del 10.0.0.2 dev p0", "neigh flush", "neigh flush dev p1",
     "bridge list", "bridge fdb br0", "bridge flush",
     "config show", "config reload",
+    "monitor", "monitor route neigh drops",
 ]
 
 

@@ -89,7 +89,7 @@ done
 check "fwd.yaml(5)'s example is a valid config" sh -c \
 	"sed -n '/^\.EX\$/,/^\.EE\$/p' '$D/usr/share/man/man5/fwd.yaml.5' | sed '1d;\$d;s/\\\\-/-/g' \
 	>'$T/example.yaml' && '$D/usr/sbin/fwd-daemon' --check -c '$T/example.yaml'"
-for o in status port addr route neigh bridge stats capture config; do
+for o in status port addr route neigh bridge stats capture monitor config; do
 	check "fwdctl(8) documents $o" grep -q "^\.SS $o\$" "$D/usr/share/man/man8/fwdctl.8"
 done
 for k in lcores hugepages memory_mb file_prefix args burst mbufs neigh_timeout_s fib_tbl8s \
@@ -108,7 +108,9 @@ complete_at() {
 		_fwdctl; echo "${COMPREPLY[*]}"' _ "$D/usr/share/bash-completion/completions/fwdctl" "$1"
 }
 expect "completion: objects" "$(complete_at 'fwdctl ')" = \
-	"status port addr route neigh bridge stats capture config"
+	"status port addr route neigh bridge stats capture monitor config"
+expect "completion: monitor objects" "$(complete_at 'fwdctl monitor route ')" = \
+	"port addr route neigh fdb config drops"
 expect "completion: port commands" "$(complete_at 'fwdctl -j port ')" = "list show set"
 expect "completion: capture keywords" "$(complete_at 'fwdctl capture p0 ')" = "rx tx both -c -w"
 expect "completion: no daemon, no port names and no noise" \

@@ -533,6 +533,39 @@ static void test_idle_closed(void **state)
 	wait_clients(0);
 }
 
+/* `fwdctl monitor` (core/event_rpc.c, the real handler) sends nothing for
+ * long stretches and is never idle-closed: its stream is owed to it, and an
+ * empty page comes every second. */
+static void test_monitor_not_idle(void **state)
+{
+	struct fx *f = *state;
+	Fwd__Request req = FWD__REQUEST__INIT;
+	Fwd__MonitorReq m = FWD__MONITOR_REQ__INIT;
+	Fwd__Response *r;
+	int mon, quiet;
+
+	loop_pause(f);
+	fwd_rpc_server_set_idle(f->srv, 300);
+	loop_resume(f);
+	mon = client(f);
+	quiet = client(f);
+	req.id = 1;
+	req.api_version = FWD_API_VERSION;
+	req.body_case = FWD__REQUEST__BODY_MONITOR;
+	req.monitor = &m;
+	assert_int_equal(fwd_frame_write_timeout(mon, &req.base, 5000), 0);
+	for (int page = 0; page < 3; page++) { /* the first at once, then one a second */
+		r = recv_resp(mon);
+		assert_int_equal(r->status, 0);
+		assert_true(r->more);
+		assert_int_equal(r->body_case, FWD__RESPONSE__BODY_EVENTS);
+		fwd__response__free_unpacked(r, NULL);
+	}
+	expect_closed(quiet);
+	close(mon);
+	wait_clients(0);
+}
+
 /* The child of test_per_user_cap, as uid 65534 in root's group (which owns
  * the socket): FWD_RPC_MAX_PER_USER connections are served, one more is
  * closed at once. Returns its exit status; no cmocka in a child. */
@@ -638,6 +671,7 @@ int main(void)
 		T(test_reader_stalls),
 		T(test_stop_with_clients),
 		T(test_idle_closed),
+		T(test_monitor_not_idle),
 		T(test_per_user_cap),
 	};
 
