@@ -39,6 +39,11 @@ Parts (BENCH_ONLY=main,imix,ipv6,burst,churn picks some):
          statically, fwd l3 routing IPv6 (the same 16 /64s via 4 gateways
          with static neighbours on the sink port)
   burst  fwd l3 16 routes at bursts 4..128, table and build/bench/burst.png
+  flows  64 B to 2 k, 64 k and 1 M distinct destinations over the 1M-route
+         table (BENCH_FLOW_COUNTS), fwd beside l3fwd (groups.py)
+  scaling  Mpps at 1, 2, 4, ... workers, fwd beside l3fwd, table and
+         build/bench/scaling.png; skipped on fewer than 3 CPUs unless
+         BENCH_SCALING_FORCE=1 (groups.py)
 
 Knobs: BENCH_ROUNDS (9), BENCH_STARTS (= rounds), BENCH_SECONDS (5),
 BENCH_WARMUP (1), BENCH_SWEEP_ROUNDS (3), BENCH_CHURN_RATE (10000),
@@ -55,6 +60,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as bl  # noqa: E402
+import groups  # noqa: E402
 from benchlib import log  # noqa: E402
 
 ROUNDS = max(1, int(os.environ.get("BENCH_ROUNDS", "9")))
@@ -66,8 +72,9 @@ BURSTS = [4, 8, 16, 32, 64, 128]
 CHURN_RATE = int(os.environ.get("BENCH_CHURN_RATE", "10000"))
 CHURN_SECONDS = float(os.environ.get("BENCH_CHURN_SECONDS", "10"))
 POLL_HZ = 10
-ONLY = os.environ.get("BENCH_ONLY", "main,churn,imix,ipv6,burst").split(",")
+ONLY = os.environ.get("BENCH_ONLY", "main,churn,imix,ipv6,flows,scaling,burst").split(",")
 GROUP_TAGS = ("-imix", "-v6")   # the names' ends of every group's programs but main's
+OTHER_GROUPS = ("fwd-d", "l3fwd-d", "fwd-w", "l3fwd-w", "fwd-b")   # groups.py's, the burst's
 
 
 # ------------------------------------------------------------- measurement
@@ -420,7 +427,8 @@ def print_group(results, key, tag, title):
                 ("", s["drops"], s.get("drop_reasons", {}), s.get("sink_count_diff", 0),
                  s.get("worst_round_diff", 0)))
     for name, err in results["failed"].items():
-        if name.endswith(tag) if tag else not name.endswith(GROUP_TAGS):
+        if name.endswith(tag) if tag else not (name.endswith(GROUP_TAGS) or
+                                                name.startswith(OTHER_GROUPS)):
             log("%-24s failed: %s" % (name, err))
 
 
@@ -493,6 +501,9 @@ def targets(results):
          lambda v: v <= c["uncounted_resolution"], ""),
         ratio_at_least("fwd l3 IPv6 >= 1.0x l3fwd lpm IPv6", "fwd/l3fwd", 1.0, "ipv6"),
     ]
+    if "flows" in results:
+        for name, key, floor in groups.flows_targets(results)[0]:
+            checks.append(ratio_at_least(name, key, floor, "flows"))
     out = {}
     log("\ntargets")
     for name, v, ok, note in checks:
@@ -537,6 +548,7 @@ def main():
     p = bl.Paths(sys.argv[1])
     bl.install_signal_handlers()
     bl.reap_leftovers(p)
+    cpus = len(os.sched_getaffinity(0))
     bl.pin_to_control_cpu()
     bl.prepare_inputs(p)
     results = {"config": {"rounds": ROUNDS, "starts": STARTS, "seconds": SECONDS, "warmup": WARMUP,
@@ -548,8 +560,9 @@ def main():
     huge = bl.Hugepages(p)
     t0 = time.monotonic()
     try:
-        # a group keeps up to 6 programs of MEMORY_MB each alive (paused)
-        huge.up(6 * bl.MEMORY_MB // 2 + 64)
+        # a group keeps all its programs alive (paused): the 64 B group's 7
+        # the most (the flows and scaling groups raise it for theirs)
+        huge.up(groups.needed_pages(group(p, p.pcap64, "", True, False)))
         if "main" in ONLY or "churn" in ONLY:
             run_group(p, results, "main", p.pcap64, "", True, "churn" in ONLY,
                       only_full="main" not in ONLY)
@@ -557,6 +570,10 @@ def main():
             run_group(p, results, "imix", p.pcap_imix, "-imix", False, False)
         if "ipv6" in ONLY:
             run_group_v6(p, results)
+        if "flows" in ONLY:
+            groups.run_flows(p, results, huge, sys.modules[__name__])
+        if "scaling" in ONLY:
+            groups.run_scaling(p, results, huge, sys.modules[__name__], cpus)
         if "burst" in ONLY:
             run_burst(p, results)
     finally:
@@ -567,6 +584,8 @@ def main():
     print_group(results, "main", "", "64 B")
     print_group(results, "imix", "-imix", "IMIX 7:4:1")
     print_group(results, "ipv6", "-v6", "IPv6 62 B")
+    groups.print_flows(results, sys.modules[__name__])
+    groups.print_scaling(p, results, sys.modules[__name__])
     print_burst(results)
     print_churn(results)
     targets(results)

@@ -21,6 +21,7 @@ LCORES = "0-1"          # lcore 0: main/control, lcore 1: the one forwarding cor
 FORWARDING_LCORE = "1"
 MBUFS = 8191
 MEMORY_MB = 512
+MBUF_KIB = 2.5          # an mbuf of the default size in its pool, rounded up
 FLOWS = int(os.environ.get("BENCH_FLOWS", "2048"))
 FULL_ROUTES = int(os.environ.get("BENCH_FULL_ROUTES", "1000000"))
 HUGEPAGES = os.environ.get("BENCH_HUGEPAGES", "1") != "0"
@@ -115,6 +116,22 @@ def prepare_inputs(p):
         f.write("".join("R%s %d\n" % (r, n) for n, r in enumerate(V6_ROUTES)))
 
 
+def flows_pcaps(p, count, files=1):
+    """The pcap(s) of `count` distinct destinations over the full table
+    (gen_flows.py), dealt into `files` files (one per rx queue), made once
+    and kept in build/bench/flows."""
+    d = os.path.join(p.out, "flows")
+    os.makedirs(d, exist_ok=True)
+    base = os.path.join(d, "64-%d%s.pcap" % (count, "-q%d" % files if files > 1 else ""))
+    paths = [base] if files == 1 else [base[:-5] + ".%d.pcap" % i for i in range(files)]
+    if not all(os.path.exists(f) for f in paths):
+        log("generating traffic: %d destinations, 64 B%s ..." %
+            (count, ", %d files" % files if files > 1 else ""))
+        subprocess.run([PY, os.path.join(ROOT, "tests/bench/gen_flows.py"), p.table, str(count),
+                        base] + ([str(files)] if files > 1 else []), check=True)
+    return paths
+
+
 # ---------------------------------------------------------------- hugepages
 class Hugepages:
     """Reserve 2 MiB pages for the run and give back what we added, unless
@@ -202,15 +219,28 @@ def reap_leftovers(paths):
     save_pids()
 
 
-def eal_memory_args(huge):
+def eal_memory_args(huge, memory_mb=MEMORY_MB):
     if huge:
-        return ["--in-memory", "-m", str(MEMORY_MB)]
-    return ["--no-huge", "--no-shconf", "-m", str(2 * MEMORY_MB)]
+        return ["--in-memory", "-m", str(memory_mb)]
+    return ["--no-huge", "--no-shconf", "-m", str(2 * memory_mb)]
 
 
-def vdevs(pcap):
-    return ["--vdev", "net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap,
-            "--vdev", "net_null0,no-rx=1"]
+def source(pcaps):
+    """The net_pcap source: one rx queue per pcap file."""
+    return "net_pcap0,%s,infinite_rx=1" % ",".join("rx_pcap=" + f for f in pcaps)
+
+
+def vdevs(pcaps):
+    return ["--vdev", source(pcaps), "--vdev", "net_null0,no-rx=1"]
+
+
+def worker_lcores(workers, shared_cpu):
+    """Lcores 1..workers, each on its own CPU (lcore n on CPU n), or all on
+    CPU 1 (shared_cpu: only to prove the scaling group runs on a small
+    machine; its figures mean nothing)."""
+    if shared_cpu:
+        return ["%d@1" % i for i in range(1, workers + 1)]
+    return ["%d" % i for i in range(1, workers + 1)]
 
 
 class Sample:
@@ -226,8 +256,17 @@ class Program:
     """One program under test on the bench lcores; a subclass gives its
     command line and sample()."""
 
-    def __init__(self, paths, name, label, pcap, burst=32, wrapper=None):
-        self.p, self.name, self.label, self.pcap, self.burst = paths, name, label, pcap, burst
+    def __init__(self, paths, name, label, pcap, burst=32, wrapper=None, extra_mbufs=0,
+                 workers=1, shared_cpu=False):
+        """pcap: a file, or a list of them (one rx queue of the source each);
+        extra_mbufs: as many mbufs more in the pool (a pcap of that many
+        packets, which net_pcap keeps in mbufs); workers: forwarding lcores
+        (1..workers), shared_cpu: all of them on CPU 1."""
+        self.p, self.name, self.label, self.burst = paths, name, label, burst
+        self.pcaps = list(pcap) if isinstance(pcap, (list, tuple)) else [pcap]
+        self.extra_mbufs, self.workers, self.shared_cpu = extra_mbufs, workers, shared_cpu
+        self.memory_mb = MEMORY_MB + int(extra_mbufs * MBUF_KIB / 1024 + 1) * bool(extra_mbufs)
+        self.env = None
         self.prefix = "fwdbench-" + name
         self.logfile = os.path.join(paths.run, name + ".log")
         self.wrapper = wrapper or []
@@ -242,7 +281,7 @@ class Program:
         self.remove_runtime_dir()
         with open(self.logfile, "w") as out:
             self.proc = subprocess.Popen(self.wrapper + self.command(), stdin=subprocess.DEVNULL,
-                                         stdout=out, stderr=subprocess.STDOUT,
+                                         stdout=out, stderr=subprocess.STDOUT, env=self.env,
                                          start_new_session=True, preexec_fn=all_cpus)
         STARTED.append(self)
         save_pids()
@@ -342,7 +381,7 @@ class DpdkApp(Program):
 
     def eal(self):
         return (["-l", LCORES, "--main-lcore", "0", "--file-prefix", self.prefix, "--no-pci"] +
-                eal_memory_args(self.huge) + vdevs(self.pcap))
+                eal_memory_args(self.huge, self.memory_mb) + vdevs(self.pcaps))
 
     def sample(self):
         t0 = time.monotonic()
@@ -374,22 +413,29 @@ class L3fwd(DpdkApp):
         super().__init__(*args, **kw)
         self.binary = self.p.l3fwd_static if static else self.p.l3fwd
         self.rules6 = "l3fwd-v6-default.cfg" if ipv6 else "l3fwd-v6.cfg"
+        if self.extra_mbufs:   # l3fwd.patch
+            self.env = dict(os.environ, FWD_BENCH_EXTRA_MBUFS=str(self.extra_mbufs))
 
     def eal(self):
         # Only lcore 1, its main lcore, which forwards: with "-l 0-1" its idle
         # main lcore 0 would spin in rte_eal_mp_wait_lcore, and a busy CPU 0
         # slows CPU 1 where vCPUs share a physical core (as on the VM this was
         # written on); testpmd's and fwd's main threads sleep.
+        # With more workers, lcores 1..N, each polling queue n - 1 of the
+        # source (the main lcore 1 forwards too).
         args = super().eal()
-        args[args.index("-l") + 1] = FORWARDING_LCORE
+        i = args.index("-l")
+        args[i:i + 2] = (["-l", FORWARDING_LCORE] if self.workers == 1 and not self.shared_cpu
+                         else ["--lcores", ",".join(worker_lcores(self.workers, self.shared_cpu))])
         i = args.index("--main-lcore")
         del args[i:i + 2]
         return args
 
     def command(self):
         out = self.p.out
+        config = ",".join("(0,%d,%d)" % (q, q + 1) for q in range(self.workers))
         return ([self.binary] + self.eal() +
-                ["--", "-p", "0x3", "--config=(0,0,1)", "--lookup=lpm", "--parse-ptype",
+                ["--", "-p", "0x3", "--config=" + config, "--lookup=lpm", "--parse-ptype",
                  "--rule_ipv4=" + os.path.join(out, "l3fwd-v4.cfg"),
                  "--rule_ipv6=" + os.path.join(out, self.rules6),
                  "--eth-dest=1,%s" % L3FWD_DEST_MAC])
@@ -403,8 +449,8 @@ class Fwd(Program):
     V6_ROUTES via GATEWAYS6 and their static neighbours (so no NDP)."""
 
     def __init__(self, paths, name, label, pcap, mode, burst=32, full_table=False, wrapper=None,
-                 ipv6=False, ecmp=False):
-        super().__init__(paths, name, label, pcap, burst, wrapper)
+                 ipv6=False, ecmp=False, **kw):
+        super().__init__(paths, name, label, pcap, burst, wrapper, **kw)
         self.mode, self.full_table, self.ipv6, self.ecmp = mode, full_table, ipv6, ecmp
         self.sock = os.path.join(paths.run, name + ".sock")
         self.conf = os.path.join(paths.run, name + ".yaml")
@@ -412,17 +458,23 @@ class Fwd(Program):
 
     def config(self):
         hp = "true" if self.huge else "false"
-        mem = MEMORY_MB if hp == "true" else 2 * MEMORY_MB
+        mem = self.memory_mb if hp == "true" else 2 * self.memory_mb
+        lcores = LCORES
+        if self.workers > 1 or self.shared_cpu:
+            lcores = ",".join(["0@0" if self.shared_cpu else "0"] +
+                              worker_lcores(self.workers, self.shared_cpu))
         head = ("dpdk:\n  lcores: \"%s\"\n  hugepages: %s\n  memory_mb: %d\n"
                 "  file_prefix: %s\ndataplane:\n  burst: %d\n  mbufs: %d\n"
                 "control:\n  socket: %s\n  socket_group: root\nports:\n" %
-                (LCORES, hp, mem, self.prefix, self.burst, MBUFS, self.sock))
-        src = "net_pcap0,rx_pcap=%s,infinite_rx=1" % self.pcap
+                (lcores, hp, mem, self.prefix, self.burst, MBUFS + self.extra_mbufs, self.sock))
+        src = source(self.pcaps)
+        rxq = ", rx_queues: %d" % len(self.pcaps) if len(self.pcaps) > 1 else ""
         sink = "net_null0,no-rx=1"
         if self.mode == "xconnect":
             return head + (
-                "  - { name: src, device: \"%s\", mode: xconnect, peer: sink }\n"
-                "  - { name: sink, device: \"%s\", mode: xconnect, peer: src }\n" % (src, sink))
+                "  - { name: src, device: \"%s\"%s, mode: xconnect, peer: sink }\n"
+                "  - { name: sink, device: \"%s\", mode: xconnect, peer: src }\n" %
+                (src, rxq, sink))
         prefixes, gateways, nets = COVER, GATEWAYS, (SRC_NET, SINK_NET)
         if self.ipv6:   # quoted: plain scalars with colons read as mappings in some parsers
             prefixes, gateways, nets = (['"%s"' % x for x in v]
@@ -435,9 +487,9 @@ class Fwd(Program):
         neigh = "".join("  - { address: %s, mac: \"%s\", port: sink }\n" %
                         (g, GATEWAY_MAC % (2 + i)) for i, g in enumerate(gateways))
         return head + (
-            "  - { name: src, device: \"%s\", mode: l3, addresses: [%s] }\n"
+            "  - { name: src, device: \"%s\"%s, mode: l3, addresses: [%s] }\n"
             "  - { name: sink, device: \"%s\", mode: l3, addresses: [%s] }\n"
-            "routes:\n%sneighbors:\n%s" % (src, nets[0], sink, nets[1], routes, neigh))
+            "routes:\n%sneighbors:\n%s" % (src, rxq, nets[0], sink, nets[1], routes, neigh))
 
     def command(self):
         with open(self.conf, "w") as f:

@@ -14,7 +14,9 @@ lpm_main_loop), so start-up and the control thread are not counted. It is
 stopped once the sink has counted CG_PACKETS packets (default 2,000,000).
 Then fwd and l3fwd (shared) again on IPv6: 62 B frames to
 2001:200:0:1::/64 (gen_pcap6.py) with the set-up of bench.py's ipv6 group,
-printed beside the IPv4 figures. CG_ONLY=ipv4 or ipv6 runs one family only.
+printed beside the IPv4 figures. Then fwd l3 and l3fwd (shared) on the IMIX
+pcap of bench.py's imix group (the same flows in 64/594/1518 B, 7:4:1).
+CG_ONLY=ipv4, ipv6 or imix (comma-separated) runs those only.
 
 From the callgrind profile:
   packets      calls into net_pcap's rx burst x burst size (infinite_rx
@@ -46,7 +48,7 @@ PMD_OBJECTS = ("librte_net_pcap", "librte_net_null")
 RX_OBJECT = "librte_net_pcap"
 PMD_FUNCTIONS = ("eth_pcap_", "eth_null_")     # the same, linked into the application
 RX_FUNCTION = "eth_pcap_rx"
-ONLY = os.environ.get("CG_ONLY", "ipv4,ipv6").split(",")
+ONLY = os.environ.get("CG_ONLY", "ipv4,ipv6,imix").split(",")
 
 
 def valgrind(out, loop_fn):
@@ -191,6 +193,12 @@ def main():
             (bl.L3fwd(p, "cg-l3fwd-v6", "l3fwd lpm IPv6", p.pcap62v6, ipv6=True), "lpm_main_loop",
              l3fwd_app),
         ]
+    if "imix" in ONLY:
+        runs += [
+            (bl.Fwd(p, "cg-fwd-imix", "fwd l3 IMIX", p.pcap_imix, "l3"), "worker_main", p.daemon),
+            (bl.L3fwd(p, "cg-l3fwd-imix", "l3fwd lpm IMIX", p.pcap_imix), "lpm_main_loop",
+             l3fwd_app),
+        ]
     results = {"packets_target": PACKETS}
     try:
         for prog, loop_fn, app in runs:
@@ -217,7 +225,9 @@ def report(results):
             log("%20s ! %s" % ("", r["warning"]))
     for fwd_name, l3_name, key, what in (("cg-fwd-16", "cg-l3fwd", "app_ratio_fwd_l3fwd", ""),
                                          ("cg-fwd-v6", "cg-l3fwd-v6", "app_ratio_fwd_l3fwd_v6",
-                                          ", IPv6")):
+                                          ", IPv6"),
+                                         ("cg-fwd-imix", "cg-l3fwd-imix",
+                                          "app_ratio_fwd_l3fwd_imix", ", IMIX")):
         fwd, l3 = results.get(fwd_name), results.get(l3_name)
         if fwd and l3 and fwd.get("app_per_packet") and l3.get("app_per_packet"):
             ratio = fwd["app_per_packet"] / l3["app_per_packet"]
@@ -226,7 +236,8 @@ def report(results):
                 % (what, ratio, "PASS" if ratio <= 1.0 else "FAIL"))
     for fwd_name, name, what in (("cg-fwd-16", "cg-l3fwd", "l3fwd"),
                                  ("cg-fwd-16", "cg-l3fwd-st", "l3fwd static"),
-                                 ("cg-fwd-v6", "cg-l3fwd-v6", "l3fwd, IPv6")):
+                                 ("cg-fwd-v6", "cg-l3fwd-v6", "l3fwd, IPv6"),
+                                 ("cg-fwd-imix", "cg-l3fwd-imix", "l3fwd, IMIX")):
         fwd, ref = results.get(fwd_name), results.get(name)
         if fwd and ref and fwd.get("per_packet") and ref.get("per_packet"):
             log("all instructions per packet, fwd / %s: %.3f" %

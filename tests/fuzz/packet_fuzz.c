@@ -16,7 +16,8 @@
  * Invariants (abort on violation):
  * - ASan: no access outside a frame; the headroom and the tailroom of each
  *   received mbuf are poisoned while the dataplane handles it (the first
- *   PEEK bytes excepted: the fast path loads them before the length test);
+ *   PEEK bytes excepted: the fast path loads them before the length test,
+ *   and ip4_burst reads any frame's IPv4 destination for a FIB prefetch);
  * - every frame sent is well-formed (packet_check.h); l2 frames unchanged;
  * - counters add up: summed over ports, rx + created == tx + drops +
  *   consumed + held (packets waiting for ARP), and tx is what the ports saw;
@@ -41,7 +42,10 @@
 #include "packet_check.h"
 #include "stats/stats_ctl.h"
 
-#define PEEK       20u /* ip4_fast: MACs, type, version/IHL, total length; ip6_fast: payload length */
+/* ip4_fast: MACs, type, version/IHL, total length; ip6_fast: payload
+ * length; ip4_prefetch_fib: the byte before the IPv4 destination and its
+ * first three (14 + 15 .. 14 + 18) */
+#define PEEK       33u
 #define MAX_COPIES 8
 #define FRAME_MAX  (RTE_MBUF_DEFAULT_DATAROOM + 64)
 #define NO_PORT    0xff
