@@ -146,28 +146,30 @@ static int route_add(struct fwd_cli *cli, int argc, char **argv, bool replace)
 	return fwd_cli_call(cli, &req, NULL, NULL);
 }
 
-static int load_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
-{
-	const double *wall = arg;
-	const Fwd__RouteLoadResp *l = r->route_load;
-	char mem[FWD_FMT_LEN];
-
-	if (r->body_case != FWD__RESPONSE__BODY_ROUTE_LOAD)
-		return 0;
-	fprintf(cli->out,
-	        "loaded %" PRIu64 " routes (%" PRIu64 " added, %" PRIu64 " replaced) in %.2f s "
-	        "(%.2f s in the daemon); %" PRIu64 " routes in the table, FIB+RIB %s\n",
-	        l->added + l->replaced, l->added, l->replaced, *wall, l->seconds, l->routes,
-	        fwd_fmt_bytes(mem, l->memory_bytes));
-	return 0;
-}
-
 struct load_state {
 	Fwd__RouteLoadReq q;
 	char *lines[LOAD_CHUNK_LINES];
 	struct timespec t0;
-	double wall;
 };
+
+static int load_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
+{
+	const struct load_state *s = arg;
+	const Fwd__RouteLoadResp *l = r->route_load;
+	char mem[FWD_FMT_LEN];
+	struct timespec t1;
+
+	if (r->body_case != FWD__RESPONSE__BODY_ROUTE_LOAD)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &t1); /* the last chunk is applied: the wall time ends */
+	fprintf(cli->out,
+	        "loaded %" PRIu64 " routes (%" PRIu64 " added, %" PRIu64 " replaced) in %.2f s "
+	        "(%.2f s in the daemon); %" PRIu64 " routes in the table, FIB+RIB %s\n",
+	        l->added + l->replaced, l->added, l->replaced,
+	        (t1.tv_sec - s->t0.tv_sec) + (t1.tv_nsec - s->t0.tv_nsec) / 1e9, l->seconds,
+	        l->routes, fwd_fmt_bytes(mem, l->memory_bytes));
+	return 0;
+}
 
 static void load_reset(struct load_state *s)
 {
@@ -181,7 +183,6 @@ static int load_send(struct fwd_cli *cli, struct load_state *s, bool last)
 {
 	Fwd__Request req = FWD__REQUEST__INIT;
 	bool json = cli->json;
-	struct timespec t1;
 	int rc;
 
 	s->q.last = last;
@@ -189,9 +190,7 @@ static int load_send(struct fwd_cli *cli, struct load_state *s, bool last)
 	req.body_case = FWD__REQUEST__BODY_ROUTE_LOAD;
 	req.route_load = &s->q;
 	cli->json = json && last; /* one document for the whole load */
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	s->wall = (t1.tv_sec - s->t0.tv_sec) + (t1.tv_nsec - s->t0.tv_nsec) / 1e9;
-	rc = fwd_cli_call(cli, &req, last ? load_print : NULL, &s->wall);
+	rc = fwd_cli_call(cli, &req, last ? load_print : NULL, s);
 	cli->json = json;
 	s->q.first_line += (uint32_t)s->q.n_lines;
 	load_reset(s);

@@ -122,6 +122,7 @@ static void stream_end(struct fwd_rpc_call *call)
 	call->cursor = NULL;
 	call->cursor_free = NULL;
 	call->next = NULL;
+	call->deferred = false;
 }
 
 void fwd_rpc_call_end(struct fwd_rpc_call *call)
@@ -258,7 +259,12 @@ int fwd_rpc_next_page(struct fwd_rpc_call *call)
 	new_resp(call);
 	rc = call->next(call);
 	if (rc == -EAGAIN)
-		return -EAGAIN;
+		return rc;
+	if (rc == -EINPROGRESS && call->deferred) {
+		call->resp->more = true; /* nothing to send, more to come */
+		return rc;
+	}
+	call->deferred = false;
 	if (rc == 0 && call->next != NULL)
 		stream_end(call);
 	finish(call, rc);

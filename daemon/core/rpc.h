@@ -17,6 +17,14 @@
  * last, 1 when there is more, -EAGAIN when it has nothing yet (the server
  * asks again shortly), or a negative errno. cursor_free runs when the
  * stream ends or the client goes away.
+ *
+ * Deferred replies: a handler whose work takes many turns of the control
+ * loop (`route load`) sets call->next and call->deferred and returns 0.
+ * The server sends nothing and reads nothing more from that client; on
+ * each later turn, after the other clients and timers have run, it calls
+ * next with a fresh call->resp: -EINPROGRESS means work is left and
+ * nothing is to be sent, anything else is as for a page (0: call->resp is
+ * the one reply; a negative errno: the error reply).
  */
 #ifndef FWD_RPC_H
 #define FWD_RPC_H
@@ -46,6 +54,7 @@ struct fwd_rpc_call {
 	int (*next)(struct fwd_rpc_call *call);
 	void *cursor;
 	void (*cursor_free)(void *cursor);
+	bool deferred; /* next produces the reply, see above */
 
 	char error[256];
 };
@@ -116,7 +125,10 @@ int fwd_rpc_dispatch(const uint8_t *payload, size_t len, bool *versioned,
  *
  * fwd_rpc_next_page resets the arena and fills a fresh call->resp; returns
  * 1 (send it, more follow), 0 (send it, it is the last: the stream has ended,
- * with an error status if next failed) or -EAGAIN (nothing to send yet).
+ * with an error status if next failed), -EAGAIN (nothing to send yet) or
+ * -EINPROGRESS (a deferred reply's work goes on: call again next turn).
+ * After dispatch, call->deferred says the reply is not to be sent: it
+ * comes from fwd_rpc_next_page.
  * fwd_rpc_call_end runs cursor_free, frees the request and resets the arena;
  * dispatch does it first, so ending is only needed to release memory early.
  */

@@ -132,7 +132,10 @@ static void conn_reply_done(struct conn *c)
 		fwd_rpc_call_end(&c->call);
 }
 
-/* Returns 1 when a request was answered, 0 when more input is needed, -errno to close. */
+#define FRAME_DEFERRED 2 /* the handler answers on later turns (conn_page) */
+
+/* Returns 1 when a request was answered, 0 when more input is needed,
+ * FRAME_DEFERRED, -errno to close. */
 static int conn_read_frame(struct conn *c)
 {
 	struct evbuffer *in = bufferevent_get_input(c->bev);
@@ -169,6 +172,11 @@ static int conn_read_frame(struct conn *c)
 		c->closing = true;
 	}
 	c->paging = true;
+	if (c->call.deferred) {
+		struct timeval now = { 0, 0 };
+		evtimer_add(c->wake, &now);
+		return FRAME_DEFERRED;
+	}
 	rc = conn_send(c);
 	conn_reply_done(c);
 	return rc < 0 ? rc : 1;
@@ -183,7 +191,10 @@ static int conn_page(struct conn *c)
 	if (evbuffer_get_length(conn_out(c)) >= OUT_LOW)
 		return 0; /* the write callback brings us back */
 	rc = fwd_rpc_next_page(&c->call);
-	if (rc == -EAGAIN) {
+	if (rc == -EAGAIN || rc == -EINPROGRESS) {
+		/* a deferred reply's next slice runs on the next turn of the loop */
+		if (rc == -EINPROGRESS)
+			tv = ms_tv(0);
 		evtimer_add(c->wake, &tv);
 		return 0;
 	}
@@ -228,6 +239,8 @@ static int conn_step(struct conn *c)
 		return 0;
 	}
 	rc = conn_read_frame(c);
+	if (rc == FRAME_DEFERRED)
+		return 0;
 	return rc == 0 ? conn_idle(c) : rc;
 }
 

@@ -10,6 +10,7 @@
 
 #define TBL24_SIZE (1u << 24)
 #define GROUP_SIZE 256u
+#define JOB_BLOCK  1024u /* tbl24 entries a job does between budget checks */
 
 static inline uint32_t entry(uint32_t nh, uint8_t depth)
 {
@@ -53,6 +54,7 @@ struct fib4 *fib4_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket)
 	for (uint32_t i = 0; i < n_tbl8; i++)
 		f->free_groups[i] = n_tbl8 - 1 - i;
 	f->n_free = n_tbl8;
+	f->budget = FIB4_NO_BUDGET;
 	return f;
 fail:
 	fib4_free(f);
@@ -167,6 +169,93 @@ static void tbl24_collapse(struct fib4 *f, uint32_t idx)
 	group_defer_free(f, group_of(e));
 }
 
+/* Point tbl24 entries [first, end), and their groups, at v where no longer
+ * prefix holds them; returns the entries visited. */
+static uint32_t add_wide(struct fib4 *f, uint32_t first, uint32_t end, uint8_t len, uint32_t v)
+{
+	uint32_t visited = end - first;
+
+	for (uint32_t i = first; i < end; i++) {
+		uint32_t e = f->tbl24[i];
+		if (e & FIB4_EXT) {
+			set_range(group_entries(f, e), 0, GROUP_SIZE, len, v);
+			visited += GROUP_SIZE;
+		} else if (!(e & FIB4_VALID) || depth_of(e) <= len) {
+			store(&f->tbl24[i], v);
+		}
+	}
+	return visited;
+}
+
+/* Hand the entries of depth len in tbl24 [first, end), and in their groups,
+ * to repl, folding groups that became plain; returns the entries visited. */
+static uint32_t del_wide(struct fib4 *f, uint32_t first, uint32_t end, uint8_t len, uint32_t repl)
+{
+	uint32_t visited = end - first;
+
+	for (uint32_t i = first; i < end; i++) {
+		uint32_t e = f->tbl24[i];
+		if (e & FIB4_EXT) {
+			unset_range(group_entries(f, e), 0, GROUP_SIZE, len, repl);
+			tbl24_collapse(f, i);
+			visited += GROUP_SIZE;
+		} else if ((e & FIB4_VALID) && depth_of(e) == len) {
+			store(&f->tbl24[i], repl);
+		}
+	}
+	return visited;
+}
+
+bool fib4_step(struct fib4 *f)
+{
+	struct fib4_job *j = &f->job;
+
+	while (j->next < j->end && f->budget > 0) {
+		uint32_t stop = j->end - j->next > JOB_BLOCK ? j->next + JOB_BLOCK : j->end;
+		uint32_t n = j->del ? del_wide(f, j->next, stop, j->len, j->v)
+		                    : add_wide(f, j->next, stop, j->len, j->v);
+		if (f->budget != FIB4_NO_BUDGET)
+			f->budget -= n;
+		j->next = stop;
+	}
+	return fib4_pending(f);
+}
+
+void fib4_finish(struct fib4 *f)
+{
+	int64_t budget = f->budget;
+
+	f->budget = FIB4_NO_BUDGET;
+	fib4_step(f);
+	f->budget = budget;
+}
+
+void fib4_set_budget(struct fib4 *f, int64_t entries)
+{
+	f->budget = entries;
+}
+
+/*
+ * Before a write to tbl24 entries [first, end): finish the pending job if
+ * the write touches what it has still to do, or is wide itself (one job at
+ * a time). A write elsewhere lands beside it: the job's entries behind it
+ * are final, those ahead it never looks at.
+ */
+static void job_settle(struct fib4 *f, uint32_t first, uint32_t end, bool wide)
+{
+	if (fib4_pending(f) && (wide || (first < f->job.end && f->job.next < end)))
+		fib4_finish(f);
+}
+
+/* Start a wide write of tbl24 [first, end) and do what the budget allows. */
+static void job_start(struct fib4 *f, uint32_t first, uint32_t end, uint8_t len, uint32_t v,
+                      bool del)
+{
+	job_settle(f, first, end, true);
+	f->job = (struct fib4_job){ .next = first, .end = end, .v = v, .len = len, .del = del };
+	fib4_step(f);
+}
+
 int fib4_add(struct fib4 *f, uint32_t ip, uint8_t len, uint32_t nh)
 {
 	uint32_t v = entry(nh, len);
@@ -175,16 +264,10 @@ int fib4_add(struct fib4 *f, uint32_t ip, uint8_t len, uint32_t nh)
 		return -EINVAL;
 	ip &= len == 0 ? 0 : ~0u << (32 - len);
 	if (len <= 24) {
-		uint32_t first = ip >> 8, n = 1u << (24 - len);
-		for (uint32_t i = first; i < first + n; i++) {
-			uint32_t e = f->tbl24[i];
-			if (e & FIB4_EXT)
-				set_range(group_entries(f, e), 0, GROUP_SIZE, len, v);
-			else if (!(e & FIB4_VALID) || depth_of(e) <= len)
-				store(&f->tbl24[i], v);
-		}
+		job_start(f, ip >> 8, (ip >> 8) + (1u << (24 - len)), len, v, false);
 		return 0;
 	}
+	job_settle(f, ip >> 8, (ip >> 8) + 1, false);
 	int rc = tbl24_ext(f, ip >> 8);
 	if (rc < 0)
 		return rc;
@@ -200,18 +283,10 @@ void fib4_del(struct fib4 *f, uint32_t ip, uint8_t len, int parent_len, uint32_t
 		return;
 	ip &= len == 0 ? 0 : ~0u << (32 - len);
 	if (len <= 24) {
-		uint32_t first = ip >> 8, n = 1u << (24 - len);
-		for (uint32_t i = first; i < first + n; i++) {
-			uint32_t e = f->tbl24[i];
-			if (e & FIB4_EXT) {
-				unset_range(group_entries(f, e), 0, GROUP_SIZE, len, repl);
-				tbl24_collapse(f, i);
-			} else if ((e & FIB4_VALID) && depth_of(e) == len) {
-				store(&f->tbl24[i], repl);
-			}
-		}
+		job_start(f, ip >> 8, (ip >> 8) + (1u << (24 - len)), len, repl, true);
 		return;
 	}
+	job_settle(f, ip >> 8, (ip >> 8) + 1, false);
 	uint32_t e = f->tbl24[ip >> 8];
 	if (!(e & FIB4_EXT))
 		return;

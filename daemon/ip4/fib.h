@@ -13,10 +13,21 @@
  * hole; and a tbl8 group is reused only after an RCU grace period.
  *
  * Next hop 0 means "no route": a lookup never needs a separate miss test.
+ *
+ * A prefix of /24 or shorter rewrites up to 2^24 tbl24 entries (a /0 all
+ * of them, tens of milliseconds). `route load` bounds its work per turn
+ * of the control loop with a budget (fib4_set_budget): such a write then
+ * stops when the budget is spent and the rest waits as the FIB's pending
+ * job, which fib4_step continues on a later turn. Meanwhile readers see
+ * each entry old or new, as they do during any write; every other write
+ * first finishes the job if it touches the job's remaining entries, so
+ * changes still land in the order they were made (doc/architecture.md,
+ * "Route load in slices").
  */
 #ifndef FWD_IP4_FIB_H
 #define FWD_IP4_FIB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,7 +65,17 @@ struct fib4 {
 		uint64_t token;
 	} * pending; /* ring of n_tbl8 */
 	struct rte_rcu_qsbr *rcu;
+	/* the pending wide write: tbl24 entries [next, end) still to do */
+	struct fib4_job {
+		uint32_t next, end;
+		uint32_t v; /* add: the prefix's entry; delete: its replacement */
+		uint8_t len;
+		bool del;
+	} job;
+	int64_t budget; /* entries wide writes may still visit (FIB4_NO_BUDGET) */
 };
+
+#define FIB4_NO_BUDGET INT64_MAX
 
 /* rcu may be NULL when no reader runs concurrently (tests, tools). */
 struct fib4 *fib4_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket);
@@ -75,6 +96,28 @@ void fib4_del(struct fib4 *f, uint32_t ip, uint8_t len, int parent_len, uint32_t
 
 /* Recycle tbl8 groups whose grace period has ended (non-blocking). */
 void fib4_reclaim(struct fib4 *f);
+
+/*
+ * Sliced writes. fib4_set_budget: how many entries (a tbl24 entry counts
+ * one, a tbl8 group under it 256 more) wide writes may visit from now on
+ * before they stop and leave a pending job; FIB4_NO_BUDGET (the default)
+ * makes every write complete at once. Set a budget only around work that
+ * then steps the job to its end (`route load`), and put FIB4_NO_BUDGET
+ * back before the control loop runs anything else.
+ */
+void fib4_set_budget(struct fib4 *f, int64_t entries);
+static inline bool fib4_budget_spent(const struct fib4 *f)
+{
+	return f->budget <= 0;
+}
+static inline bool fib4_pending(const struct fib4 *f)
+{
+	return f->job.next < f->job.end;
+}
+/* Continue the pending job within the budget; returns fib4_pending(f). */
+bool fib4_step(struct fib4 *f);
+/* Complete the pending job whatever the budget. */
+void fib4_finish(struct fib4 *f);
 
 size_t fib4_memory(const struct fib4 *f);
 uint32_t fib4_tbl8_used(const struct fib4 *f);

@@ -47,6 +47,7 @@
 
 #define TBL24_SIZE (1u << 24)
 #define GROUP_SIZE 256u
+#define JOB_BLOCK  1024u /* tbl24 entries a job does between budget checks */
 
 static inline uint32_t entry(uint32_t nh, uint8_t len)
 {
@@ -100,6 +101,7 @@ struct fib6 *fib6_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket)
 	for (uint32_t i = 0; i < n_tbl8; i++)
 		f->free_groups[i] = n_tbl8 - 1 - i;
 	f->n_free = n_tbl8;
+	f->budget = FIB6_NO_BUDGET;
 	return f;
 fail:
 	fib6_free(f);
@@ -187,17 +189,20 @@ static bool group_fold(struct fib6 *f, uint32_t *slot, unsigned level)
 }
 
 /* Point the entries [first, first + n) of a table, and of the groups below
- * them, at v where no longer prefix holds them. */
-static void set_entries(struct fib6 *f, uint32_t *tbl, uint32_t first, uint32_t n, uint8_t len,
-                        uint32_t v)
+ * them, at v where no longer prefix holds them; returns the entries visited. */
+static uint64_t set_entries(struct fib6 *f, uint32_t *tbl, uint32_t first, uint32_t n, uint8_t len,
+                            uint32_t v)
 {
+	uint64_t visited = n;
+
 	for (uint32_t i = first; i < first + n; i++) {
 		uint32_t e = tbl[i];
 		if (e & FIB6_EXT)
-			set_entries(f, group_entries(f, e), 0, GROUP_SIZE, len, v);
+			visited += set_entries(f, group_entries(f, e), 0, GROUP_SIZE, len, v);
 		else if (!(e & FIB6_VALID) || depth_of(e) <= len)
 			store(&tbl[i], v);
 	}
+	return visited;
 }
 
 /*
@@ -205,16 +210,69 @@ static void set_entries(struct fib6 *f, uint32_t *tbl, uint32_t first, uint32_t 
  * the groups below them, to repl. Those groups stay: each still holds the
  * longer prefix it was made for.
  */
-static void unset_entries(struct fib6 *f, uint32_t *tbl, uint32_t first, uint32_t n, uint8_t len,
-                          uint32_t repl)
+static uint64_t unset_entries(struct fib6 *f, uint32_t *tbl, uint32_t first, uint32_t n,
+                              uint8_t len, uint32_t repl)
 {
+	uint64_t visited = n;
+
 	for (uint32_t i = first; i < first + n; i++) {
 		uint32_t e = tbl[i];
 		if (e & FIB6_EXT)
-			unset_entries(f, group_entries(f, e), 0, GROUP_SIZE, len, repl);
+			visited += unset_entries(f, group_entries(f, e), 0, GROUP_SIZE, len, repl);
 		else if ((e & FIB6_VALID) && depth_of(e) == len)
 			store(&tbl[i], repl);
 	}
+	return visited;
+}
+
+bool fib6_step(struct fib6 *f)
+{
+	struct fib6_job *j = &f->job;
+
+	while (j->next < j->end && f->budget > 0) {
+		uint32_t n = j->end - j->next > JOB_BLOCK ? JOB_BLOCK : j->end - j->next;
+		uint64_t visited = j->del ? unset_entries(f, f->tbl24, j->next, n, j->len, j->v)
+		                          : set_entries(f, f->tbl24, j->next, n, j->len, j->v);
+		if (f->budget != FIB6_NO_BUDGET)
+			f->budget -= (int64_t)visited;
+		j->next += n;
+	}
+	return fib6_pending(f);
+}
+
+void fib6_finish(struct fib6 *f)
+{
+	int64_t budget = f->budget;
+
+	f->budget = FIB6_NO_BUDGET;
+	fib6_step(f);
+	f->budget = budget;
+}
+
+void fib6_set_budget(struct fib6 *f, int64_t entries)
+{
+	f->budget = entries;
+}
+
+/*
+ * Before a write to tbl24 entries [first, end) (or below them): finish the
+ * pending job if the write touches what it has still to do, or is wide
+ * itself (one job at a time); as in the IPv4 FIB.
+ */
+static void job_settle(struct fib6 *f, uint32_t first, uint32_t end, bool wide)
+{
+	if (fib6_pending(f) && (wide || (first < f->job.end && f->job.next < end)))
+		fib6_finish(f);
+}
+
+/* Start a wide write of tbl24 [first, first + n) and do what the budget allows. */
+static void job_start(struct fib6 *f, uint32_t first, uint32_t n, uint8_t len, uint32_t v, bool del)
+{
+	job_settle(f, first, first + n, true);
+	f->job = (struct fib6_job){
+		.next = first, .end = first + n, .v = v, .len = len, .del = del
+	};
+	fib6_step(f);
 }
 
 /* The level whose table holds the last bits of a prefix of length len. */
@@ -255,6 +313,12 @@ int fib6_add(struct fib6 *f, const uint8_t ip[16], uint8_t len, uint32_t nh)
 		return -EINVAL;
 	memcpy(a, ip, sizeof(a));
 	fwd_ip6_mask(a, len);
+	if (last == 0) {
+		prefix_range(a, len, &first, &n);
+		job_start(f, first, n, len, entry(nh, len), false);
+		return 0;
+	}
+	job_settle(f, top24(a), top24(a) + 1, false);
 	int rc = groups_reserve(f, groups_missing(f, a, last));
 	if (rc < 0)
 		return rc;
@@ -281,6 +345,12 @@ void fib6_del(struct fib6 *f, const uint8_t ip[16], uint8_t len, int parent_len,
 		return;
 	memcpy(a, ip, sizeof(a));
 	fwd_ip6_mask(a, len);
+	if (last == 0) {
+		prefix_range(a, len, &first, &n);
+		job_start(f, first, n, len, repl, true);
+		return;
+	}
+	job_settle(f, top24(a), top24(a) + 1, false);
 	for (unsigned level = 1; level <= last; level++) {
 		path[level] = &tbl[level == 1 ? top24(a) : a[1 + level]];
 		if (!(*path[level] & FIB6_EXT))

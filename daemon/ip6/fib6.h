@@ -12,10 +12,17 @@
  * the first three bytes of the address, then one level of 256-entry tbl8
  * groups for each further byte. struct fib6 and the lookup are here so
  * that the fast path inlines them.
+ *
+ * A prefix of /24 or shorter rewrites up to 2^24 first-level entries and
+ * the groups under them: with a budget (fib6_set_budget, for `route
+ * load`) such a write stops when the budget is spent and the rest waits
+ * as the pending job that fib6_step continues, as in the IPv4 FIB
+ * (ip4/fib.h, doc/architecture.md "Route load in slices").
  */
 #ifndef FWD_IP6_FIB_H
 #define FWD_IP6_FIB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -63,7 +70,17 @@ struct fib6 {
 		uint64_t token;
 	} * pending; /* ring of n_tbl8 */
 	struct rte_rcu_qsbr *rcu;
+	/* the pending wide write: tbl24 entries [next, end) still to do */
+	struct fib6_job {
+		uint32_t next, end;
+		uint32_t v; /* add: the prefix's entry; delete: its replacement */
+		uint8_t len;
+		bool del;
+	} job;
+	int64_t budget; /* entries wide writes may still visit (FIB6_NO_BUDGET) */
 };
+
+#define FIB6_NO_BUDGET INT64_MAX
 
 /* rcu may be NULL when no reader runs concurrently (tests, tools).
  * n_tbl8: FIB6_TBL8_MIN..FIB6_TBL8_MAX (NULL otherwise, as on no memory). */
@@ -83,6 +100,19 @@ void fib6_del(struct fib6 *f, const uint8_t ip[16], uint8_t len, int parent_len,
               uint32_t parent_nh);
 /* Recycle tbl8 groups whose grace period has ended (non-blocking). */
 void fib6_reclaim(struct fib6 *f);
+/* Sliced writes, as fib4_set_budget and its kin (ip4/fib.h): an entry
+ * counts one, a group under it 256 more at each level. */
+void fib6_set_budget(struct fib6 *f, int64_t entries);
+static inline bool fib6_budget_spent(const struct fib6 *f)
+{
+	return f->budget <= 0;
+}
+static inline bool fib6_pending(const struct fib6 *f)
+{
+	return f->job.next < f->job.end;
+}
+bool fib6_step(struct fib6 *f);
+void fib6_finish(struct fib6 *f);
 size_t fib6_memory(const struct fib6 *f);
 uint32_t fib6_tbl8_used(const struct fib6 *f);
 

@@ -1,25 +1,45 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * `fwdctl route load FILE`: the client streams the file in chunks of lines;
- * each chunk is applied as it arrives (existing prefixes are replaced), and
- * the first bad line stops the load with "FILE:LINE: message". The chunk
- * with `last` set gets the totals: routes added and replaced, time spent in
- * the daemon since the chunk starting at line 1, and FIB + RIB memory of
- * both families. Files mix IPv4 and IPv6 routes.
+ * `fwdctl route load FILE`: the client streams the file in chunks of lines
+ * and waits for each chunk's reply; existing prefixes are replaced, and the
+ * first bad line stops the load with "FILE:LINE: message" and what was
+ * applied before it. The chunk with `last` set gets the totals: routes
+ * added and replaced, time spent in the daemon since the chunk starting at
+ * line 1, and FIB + RIB memory of both families. Files mix IPv4 and IPv6
+ * routes.
+ *
+ * A chunk is applied in slices (doc/architecture.md, "Route load in
+ * slices"): the reply is deferred (core/rpc.h), and each turn of the
+ * control loop applies lines and FIB writes for at most SLICE_US, the
+ * wide writes of short prefixes (a /0 rewrites 2^24 entries) cut into
+ * budgets of the FIBs (ip4/fib.h), so ARP, timers and other clients run
+ * between slices. The reply goes out once every line of the chunk is in
+ * both FIBs. Another client's change lands between two slices, after the
+ * lines applied so far.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
 #include <time.h>
 
+#include "core/log.h"
 #include "core/rpc.h"
 #include "ip4/ip4.h"
 #include "ip6/ip6.h"
 #include "l3/l3.h"
 #include "nexthop/nexthop.h"
 
+#define SLICE_US   2000      /* work per turn of the control loop */
+#define FIB_BUDGET (1 << 14) /* FIB entries between clock checks (~50 us) */
+
 static struct {
 	uint64_t added, replaced;
 	struct timespec start;
 } load;
+
+struct load_cursor {
+	size_t next; /* index of the chunk's next line */
+};
 
 static double since(const struct timespec *t0)
 {
@@ -44,12 +64,81 @@ static int load_line(struct fwd_rpc_call *call, const Fwd__RouteLoadReq *q, size
 		rc = l3_route_add(&r, err, sizeof(err));
 	}
 	if (rc < 0)
-		return fwd_rpc_error(call, -rc, "%s:%zu: %s", name, q->first_line + i, err);
+		return fwd_rpc_error(call, -rc,
+		                     "%s:%zu: %s (applied before it: %" PRIu64 " added, %" PRIu64
+		                     " replaced)",
+		                     name, q->first_line + i, err, load.added, load.replaced);
 	if (rc == 1)
 		load.replaced++;
 	else
 		load.added++;
 	return 0;
+}
+
+/* Continue a wide FIB write, or apply the next line; 1 when nothing is left. */
+static int load_step(struct fwd_rpc_call *call, struct load_cursor *cur)
+{
+	const Fwd__RouteLoadReq *q = call->req->route_load;
+
+	fib4_set_budget(ip4_fib, FIB_BUDGET);
+	fib6_set_budget(ip6_fib, FIB_BUDGET);
+	if (fib4_pending(ip4_fib))
+		fib4_step(ip4_fib);
+	else if (fib6_pending(ip6_fib))
+		fib6_step(ip6_fib);
+	else if (cur->next < q->n_lines)
+		return load_line(call, q, cur->next++);
+	else
+		return 1;
+	return 0;
+}
+
+static void load_reply(struct fwd_rpc_call *call)
+{
+	Fwd__RouteLoadResp *r = fwd_rpc_alloc(call, sizeof(*r));
+
+	fwd__route_load_resp__init(r);
+	r->added = load.added;
+	r->replaced = load.replaced;
+	r->routes = ip4_rib.n_routes + ip6_rib.n_routes;
+	r->seconds = since(&load.start);
+	r->memory_bytes = fib4_memory(ip4_fib) + rib4_memory(&ip4_rib) + fib6_memory(ip6_fib) +
+	                  rib6_memory(&ip6_rib) + (uint64_t)nh_count * sizeof(struct nexthop);
+	call->resp->body_case = FWD__RESPONSE__BODY_ROUTE_LOAD;
+	call->resp->route_load = r;
+}
+
+/* One turn's slice: -EINPROGRESS while lines or FIB writes are left. */
+static int load_turn(struct fwd_rpc_call *call)
+{
+	struct timespec t0;
+	int rc = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (rc == 0 && since(&t0) < SLICE_US / 1e6)
+		rc = load_step(call, call->cursor);
+	fib4_set_budget(ip4_fib, FIB4_NO_BUDGET);
+	fib6_set_budget(ip6_fib, FIB6_NO_BUDGET);
+	if (rc < 0) {
+		LOG(NOTICE, "route load by uid %u pid %d: %s", (unsigned)call->peer.uid,
+		    (int)call->peer.pid, call->error);
+		return rc;
+	}
+	if (rc == 0)
+		return -EINPROGRESS;
+	if (call->req->route_load->last)
+		load_reply(call);
+	return 0;
+}
+
+/* The client went away mid-chunk: what was begun in the FIBs is completed. */
+static void load_cursor_free(void *cursor)
+{
+	free(cursor);
+	if (ip4_fib != NULL)
+		fib4_finish(ip4_fib);
+	if (ip6_fib != NULL)
+		fib6_finish(ip6_fib);
 }
 
 static int route_load(struct fwd_rpc_call *call)
@@ -60,23 +149,12 @@ static int route_load(struct fwd_rpc_call *call)
 		load.added = load.replaced = 0;
 		clock_gettime(CLOCK_MONOTONIC, &load.start);
 	}
-	for (size_t i = 0; i < q->n_lines; i++) {
-		int rc = load_line(call, q, i);
-		if (rc < 0)
-			return rc;
-	}
-	if (!q->last)
-		return 0;
-	Fwd__RouteLoadResp *r = fwd_rpc_alloc(call, sizeof(*r));
-	fwd__route_load_resp__init(r);
-	r->added = load.added;
-	r->replaced = load.replaced;
-	r->routes = ip4_rib.n_routes + ip6_rib.n_routes;
-	r->seconds = since(&load.start);
-	r->memory_bytes = fib4_memory(ip4_fib) + rib4_memory(&ip4_rib) + fib6_memory(ip6_fib) +
-	                  rib6_memory(&ip6_rib) + (uint64_t)nh_count * sizeof(struct nexthop);
-	call->resp->body_case = FWD__RESPONSE__BODY_ROUTE_LOAD;
-	call->resp->route_load = r;
+	call->cursor = calloc(1, sizeof(struct load_cursor));
+	if (call->cursor == NULL)
+		return fwd_rpc_error(call, ENOMEM, "out of memory");
+	call->cursor_free = load_cursor_free;
+	call->next = load_turn;
+	call->deferred = true;
 	return 0;
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_ROUTE_LOAD, route_load, FWD_RPC_CHANGE);

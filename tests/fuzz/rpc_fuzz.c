@@ -50,13 +50,16 @@ static bool one_request(const uint8_t *payload, size_t len, bool *versioned)
 		fwd_rpc_call_end(&call);
 		return false;
 	}
-	send_reply(call.resp);
+	if (!call.deferred)
+		send_reply(call.resp);
 	for (unsigned pages = 0; call.resp != NULL && call.resp->more; pages++) {
 		if (pages == MAX_PAGES)
 			abort(); /* a stream that never ends */
 		int more = fwd_rpc_next_page(&call);
 		if (more == -EAGAIN)
 			break; /* e.g. a capture waiting for packets: the client hangs up */
+		if (more == -EINPROGRESS)
+			continue; /* a deferred reply: its next slice */
 		send_reply(call.resp);
 	}
 	fwd_rpc_call_end(&call);

@@ -202,7 +202,34 @@ static struct model_entry *pick(void)
 	return model_find(a, len);
 }
 
+/* Sliced runs: each change under a random budget, a step now and then
+ * (the pending job meets the next changes, as `route load` meets other
+ * clients'), the job finished before every check. */
+static bool sliced;
+
+static void slice_begin(struct fib6 *f)
+{
+	static const int64_t budgets[] = { 1, 300, 5000, 70000, 700000 };
+
+	if (!sliced)
+		return;
+	if (fib6_pending(f) && rnd() % 2) {
+		fib6_set_budget(f, budgets[rnd() % RTE_DIM(budgets)]);
+		fib6_step(f);
+	}
+	fib6_set_budget(f, budgets[rnd() % RTE_DIM(budgets)]);
+}
+
+static void op_sliced(struct fib6 *f);
+
 static void op(struct fib6 *f)
+{
+	slice_begin(f);
+	op_sliced(f);
+	fib6_set_budget(f, FIB6_NO_BUDGET);
+}
+
+static void op_sliced(struct fib6 *f)
 {
 	struct model_entry *e = pick();
 
@@ -224,13 +251,15 @@ static void test_random_against_model(void **state)
 {
 	struct fib6 *f = fib6_create(8192, NULL, SOCKET_ID_ANY);
 
-	(void)state;
+	sliced = *state != NULL;
 	assert_non_null(f);
-	rnd_state = 88172645463325252ull;
+	rnd_state = sliced ? 0x5eed5eed5eedull : 88172645463325252ull;
 	n_model = 0;
 	for (unsigned round = 0; round < 40; round++) {
 		for (unsigned i = 0; i < 60; i++)
 			op(f);
+		fib6_finish(f);
+		assert_false(fib6_pending(f));
 		check_all(f);
 	}
 	/* remove everything, longest first: the FIB ends empty, every group returned */
@@ -537,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_concurrent_reader),
 		cmocka_unit_test(test_memory_accounting),
 		cmocka_unit_test(test_random_against_model),
+		cmocka_unit_test_prestate(test_random_against_model, &sliced),
 	};
 
 	if (test_eal_init("fib6_test") < 0)

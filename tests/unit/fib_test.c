@@ -156,23 +156,45 @@ static void op_host(struct rib4 *rib)
 	}
 }
 
+/* Sliced runs: each change under a random budget, a step now and then
+ * (the pending job meets the next changes, as `route load` meets other
+ * clients'), the job finished before every check. */
+static bool sliced;
+
+static void slice_begin(struct fib4 *f)
+{
+	static const int64_t budgets[] = { 1, 300, 5000, 70000, 700000 };
+
+	if (!sliced)
+		return;
+	if (fib4_pending(f) && rand() % 2) {
+		fib4_set_budget(f, budgets[rand() % RTE_DIM(budgets)]);
+		fib4_step(f);
+	}
+	fib4_set_budget(f, budgets[rand() % RTE_DIM(budgets)]);
+}
+
 static void test_random_against_model(void **state)
 {
 	struct fib4 *f = fib4_create(4096, NULL, 0);
 	struct rib4 rib;
 
-	(void)state;
+	sliced = *state != NULL;
 	assert_non_null(f);
 	rib4_init(&rib, f);
-	srand(42);
+	srand(sliced ? 4242 : 42);
 	n_model = 0;
 	for (unsigned round = 0; round < 40; round++) {
 		for (unsigned i = 0; i < 60; i++) {
+			slice_begin(f);
 			if (rand() % 3)
 				op_route(&rib);
 			else
 				op_host(&rib);
+			fib4_set_budget(f, FIB4_NO_BUDGET);
 		}
+		fib4_finish(f);
+		assert_false(fib4_pending(f));
 		check_all(f);
 	}
 	/* remove everything: the FIB must end empty, every tbl8 group returned */
@@ -221,6 +243,65 @@ static void test_default_route_and_replace(void **state)
 	assert_int_equal(fib4_lookup(f, 0x0a0102ff), 0);
 	assert_int_equal(fib4_add(f, 1, 33, 1), -EINVAL);
 	assert_int_equal(fib4_add(f, 1, 32, 0), -EINVAL);
+	fib4_free(f);
+}
+
+/* A /0 under a budget: written a slice at a time; a change where the job
+ * has still to go finishes it first, one where it has been waits for
+ * nothing. */
+static void test_sliced_default_route(void **state)
+{
+	struct fib4 *f = fib4_create(16, NULL, 0);
+	unsigned steps = 0;
+
+	(void)state;
+	assert_int_equal(fib4_add(f, 0x0a000000, 8, 200), 0);
+	fib4_set_budget(f, 5000);
+	assert_int_equal(fib4_add(f, 0, 0, 100), 0);
+	assert_true(fib4_pending(f));
+	assert_true(fib4_budget_spent(f));
+	assert_int_equal(fib4_lookup(f, 0x00000001), 100);
+	assert_int_equal(fib4_lookup(f, 0xc0000001), 0); /* not yet */
+	/* ahead of the job: it is finished first */
+	assert_int_equal(fib4_add(f, 0xc0000001, 32, 300), 0);
+	assert_false(fib4_pending(f));
+	assert_int_equal(fib4_lookup(f, 0xc0000002), 100);
+	assert_int_equal(fib4_lookup(f, 0xc0000001), 300);
+	assert_int_equal(fib4_lookup(f, 0x0a000001), 200);
+
+	/* replace the /0, step it through with a budget per turn */
+	fib4_set_budget(f, 5000);
+	assert_int_equal(fib4_add(f, 0, 0, 101), 0);
+	assert_true(fib4_pending(f));
+	/* behind the job: lands beside it */
+	fib4_set_budget(f, FIB4_NO_BUDGET);
+	assert_int_equal(fib4_add(f, 0x00000010, 32, 301), 0);
+	assert_true(fib4_pending(f));
+	assert_int_equal(fib4_lookup(f, 0x00000010), 301);
+	assert_int_equal(fib4_lookup(f, 0x00000011), 101);
+	assert_int_equal(fib4_lookup(f, 0xc0000002), 100);
+	while (fib4_pending(f)) {
+		fib4_set_budget(f, 1u << 18);
+		fib4_step(f);
+		steps++;
+	}
+	assert_int_equal(steps, (1u << 24) / (1u << 18));
+	assert_int_equal(fib4_lookup(f, 0xc0000002), 101);
+	assert_int_equal(fib4_lookup(f, 0xc0000001), 300);
+	assert_int_equal(fib4_lookup(f, 0x0a000001), 200);
+
+	/* a delete in slices, then a wide add finishes it first */
+	fib4_set_budget(f, 5000);
+	fib4_del(f, 0, 0, -1, 0);
+	assert_true(fib4_pending(f));
+	assert_int_equal(fib4_lookup(f, 0x00000011), 0);
+	assert_int_equal(fib4_lookup(f, 0xc0000002), 101);
+	fib4_set_budget(f, FIB4_NO_BUDGET);
+	assert_int_equal(fib4_add(f, 0x0b000000, 8, 201), 0);
+	assert_false(fib4_pending(f));
+	assert_int_equal(fib4_lookup(f, 0xc0000002), 0);
+	assert_int_equal(fib4_lookup(f, 0xc0000001), 300);
+	assert_int_equal(fib4_lookup(f, 0x0b000001), 201);
 	fib4_free(f);
 }
 
@@ -344,6 +425,8 @@ int main(void)
 		cmocka_unit_test(test_rib_iteration),
 		cmocka_unit_test(test_reserved_ranges),
 		cmocka_unit_test(test_random_against_model),
+		cmocka_unit_test_prestate(test_random_against_model, &sliced),
+		cmocka_unit_test(test_sliced_default_route),
 	};
 
 	if (rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0)
