@@ -17,8 +17,8 @@
 
 #define rpf_names fwd_conf_rpf_names
 
-static const struct conf_field port_row = CONF_F("rpf", CONF_ENUM, struct fwd_conf_port, rpf,
-                                                 .names = rpf_names, .def = FWD_RPF_OFF);
+static const struct conf_field port_row =
+        CONF_F("rpf", CONF_ENUM, struct fwd_conf_port, rpf, .names = rpf_names, .def = FWD_RPF_OFF);
 
 static uint8_t undo_rpf[FWD_MAX_PORTS]; /* before the last reload_apply */
 
@@ -29,7 +29,8 @@ static void rpf_check(struct fwd_conf_checker *c, const struct fwd_config *cfg)
 	for (unsigned i = 0; i < cfg->n_ports; i++)
 		if (cfg->ports[i].rpf != FWD_RPF_OFF && cfg->ports[i].mode != FWD_MODE_L3) {
 			snprintf(at, sizeof(at), "ports[%u].rpf", i);
-			fwd_conf_error(c, at, "only l3 ports filter by source (this port's mode is %s)",
+			fwd_conf_error(c, at,
+			               "only l3 ports filter by source (this port's mode is %s)",
 			               fwd_port_mode_name(cfg->ports[i].mode));
 		}
 }
