@@ -113,9 +113,11 @@ static struct rte_mbuf **__rte_noinline ip4_run_switch(struct ip4_ctx *c, unsign
 
 /* A source the watch table marked: martian, link-local or one of ours (a
  * local FIB entry) goes to the slow path; most are only alike. */
-static bool __rte_noinline ip4_src_fine(uint32_t src_be)
+static bool __rte_noinline ip4_src_fine(const struct rte_mbuf *m)
 {
-	uint32_t s = rte_be_to_cpu_32(src_be);
+	const struct rte_ipv4_hdr *ip =
+	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, L2_LEN);
+	uint32_t s = rte_be_to_cpu_32(ip->src_addr);
 
 	return !ip4_src_martian[s >> 24] && (s & 0xffff0000u) != IP4_LINK_LOCAL &&
 	       nh_table[fib4_lookup(ip4_fib, s)].type != NH_LOCAL;
@@ -163,7 +165,7 @@ static __rte_always_inline bool ip4_fast(struct ip4_ctx *c, struct rte_mbuf *m,
 	             : unlikely(!ip4_cksum20_ok(ip)))
 		return false;
 	/* martian, link-local, maybe ours (ip4.h): a closer look, out of the loop */
-	if (unlikely(ip4_src_watch[ip4_src_watch_idx(ip->src_addr)]) && !ip4_src_fine(ip->src_addr))
+	if (unlikely(ip4_src_watch[ip4_src_watch_idx(ip->src_addr)]) && !ip4_src_fine(m))
 		return false;
 	/* the last source byte and the first three of the destination, as one
 	 * load: the destination's top 24 bits without a shift */

@@ -46,8 +46,11 @@ extern uint8_t ip4_src_watch[1u << 16];
 static inline unsigned ip4_src_watch_idx(uint32_t src_be)
 {
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	/* bytes a.b.c.d load as d<<24|c<<16|b<<8|a: one rotation */
-	return (uint16_t)(src_be << 8 | src_be >> 24);
+	/* bytes a.b.c.d load as d<<24|c<<16|b<<8|a: one rotation (written
+	 * so that the compiler sees it), and the low 16 bits */
+	uint32_t r = src_be << 8 | src_be >> 24;
+
+	return r & 0xffff;
 #else
 	return (uint16_t)(src_be >> 16 & 0xff00) | (src_be & 0xff);
 #endif
