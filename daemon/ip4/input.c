@@ -111,18 +111,6 @@ static struct rte_mbuf **__rte_noinline ip4_run_switch(struct ip4_ctx *c, unsign
 	return c->b->pkts + c->b->n;
 }
 
-/* A source the watch table marked: martian, link-local or one of ours (a
- * local FIB entry) goes to the slow path; most are only alike. */
-static bool __rte_noinline ip4_src_fine(const struct rte_mbuf *m)
-{
-	const struct rte_ipv4_hdr *ip =
-	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, L2_LEN);
-	uint32_t s = rte_be_to_cpu_32(ip->src_addr);
-
-	return !ip4_src_martian[s >> 24] && (s & 0xffff0000u) != IP4_LINK_LOCAL &&
-	       nh_table[fib4_lookup(ip4_fib, s)].type != NH_LOCAL;
-}
-
 /*
  * The common case in few instructions and branches: an option-less IPv4
  * packet to our MAC, lengths consistent, checksum right, a unicast source
@@ -164,8 +152,9 @@ static __rte_always_inline bool ip4_fast(struct ip4_ctx *c, struct rte_mbuf *m,
 	                        RTE_MBUF_F_RX_IP_CKSUM_GOOD)
 	             : unlikely(!ip4_cksum20_ok(ip)))
 		return false;
-	/* martian, link-local, maybe ours (ip4.h): a closer look, out of the loop */
-	if (unlikely(ip4_src_watch[ip4_src_watch_idx(ip->src_addr)]) && !ip4_src_fine(m))
+	/* martian, link-local, maybe ours (ip4.h): the slow path looks closer
+	 * (a call here would cost the loop a register) */
+	if (unlikely(ip4_src_watch[ip4_src_watch_idx(ip->src_addr)]))
 		return false;
 	/* the last source byte and the first three of the destination, as one
 	 * load: the destination's top 24 bits without a shift */

@@ -112,13 +112,6 @@ static struct rte_mbuf **__rte_noinline ip6_run_switch(struct ip6_ctx *c, unsign
 	return c->b->pkts + c->b->n;
 }
 
-/* Is src one of ours (a local FIB entry)? For the few sources that end as
- * one of ours does. */
-static bool __rte_noinline ip6_src_local(const uint8_t src[16])
-{
-	return nh_table[fib6_lookup(ip6_fib, src)].type == NH_LOCAL;
-}
-
 /*
  * The checks of the file's header up to the FIB lookup. The frame leaves
  * exactly as long as the packet (padding trimmed and counted here: the slow
@@ -150,8 +143,8 @@ static __rte_always_inline bool ip6_fast(struct ip6_ctx *c, struct rte_mbuf *m,
 	memcpy(&src, ip->src_addr, sizeof(src));
 	if (unlikely(rte_be_to_cpu_64(src) - 1 >= SRC_FAST_LIMIT))
 		return false;
-	/* maybe one of ours (ip6.h): a closer look, out of the loop */
-	if (unlikely(ip6_src_watch[ip6_src_watch_idx(ip->src_addr)]) && ip6_src_local(ip->src_addr))
+	/* maybe one of ours (ip6.h): the slow path looks closer */
+	if (unlikely(ip6_src_watch[ip6_src_watch_idx(ip->src_addr)]))
 		return false;
 	if (unlikely(ip->proto == IPPROTO_HOPOPTS))
 		return false;

@@ -23,11 +23,11 @@ extern struct rib6 ip6_rib;
 #define IP6_MIN_MTU 1280 /* RFC 8200 5: every link carries this much */
 
 /*
- * Sources the fast path looks closer at, by their last 16 bits: non-zero
- * where one of our addresses ends so (ip6/addr6.c keeps it on the control
- * thread, single byte stores; workers read). A source that is really ours
- * (its FIB entry is local) goes to the slow path, which drops it
- * (own_source); the others are forwarded as usual.
+ * Sources the fast path leaves to the slow one, by their last 16 bits:
+ * non-zero where one of our addresses ends so (ip6/addr6.c keeps it on the
+ * control thread, single byte stores; workers read). The slow path drops a
+ * source that is really ours (its FIB entry is local: own_source) and
+ * forwards the others.
  */
 extern uint8_t ip6_src_watch[1u << 16];
 
