@@ -131,6 +131,10 @@ static int show_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 	show_link(t, p);
 	fwd_table_cell(t, "promiscuous:");
 	fwd_table_cell(t, "%s", p->promiscuous ? "yes" : "no");
+	if (p->rpf[0]) {
+		fwd_table_cell(t, "rpf:");
+		fwd_table_cell(t, "%s", p->rpf);
+	}
 	fwd_table_cell(t, "queues:");
 	fwd_table_cell(t, "rx %" PRIu32 " x %" PRIu32 " desc, tx %" PRIu32 " x %" PRIu32 " desc",
 	               p->rx_queues, p->rxd, p->tx_queues, p->txd);

@@ -44,6 +44,14 @@ enum fwd_port_mode {
 	FWD_MODE_BRIDGE,
 };
 
+/* ports[].rpf: what a packet's source must have to be forwarded (RFC 3704) */
+enum fwd_rpf {
+	FWD_RPF_OFF = 0,
+	FWD_RPF_LOOSE,  /* a route that is not blackhole, unreachable or prohibit */
+	FWD_RPF_STRICT, /* a route out of the port the packet came in by */
+};
+extern const char *const fwd_conf_rpf_names[]; /* "off", "loose", "strict"; NULL-terminated */
+
 /* Who asked for an address, route or neighbour. A reload makes what the
  * config file asked for equal to the new file and keeps what fwdctl added
  * unless the file now says otherwise about the same object. */
@@ -93,7 +101,8 @@ struct fwd_conf_port {
 	unsigned n_addresses;
 	struct fwd_prefix addresses[FWD_MAX_ADDRS]; /* l3 only; either family */
 	bool ra;                                    /* IPv6 router advertisements; default false */
-	bool tap; /* a kernel interface for the control plane (cp/tap.c); default false */
+	enum fwd_rpf rpf; /* unicast reverse-path filter (RFC 3704); l3 only, default off */
+	bool tap;         /* a kernel interface for the control plane (cp/tap.c); default false */
 	struct fwd_conf_pos pos;
 };
 

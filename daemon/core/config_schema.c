@@ -19,6 +19,13 @@ const char *const fwd_conf_mode_names[] = {
 	NULL,
 };
 
+const char *const fwd_conf_rpf_names[] = {
+	[FWD_RPF_OFF] = "off",
+	[FWD_RPF_LOOSE] = "loose",
+	[FWD_RPF_STRICT] = "strict",
+	NULL,
+};
+
 #define F    CONF_F
 #define LIST CONF_LIST
 #define SECTION(k, fields)                                    \

@@ -39,6 +39,10 @@
 	X(CONTROL_TX, "control_tx")     /* control-thread packet to a port being closed */ \
 	X(SCOPE, "scope")               /* IPv6: link-local beyond its link */             \
 	X(NDP_INVALID, "ndp_invalid")   /* IPv6: malformed or refused NDP */               \
+	X(MULTI_SEG, "multi_seg")       /* a frame in more than one mbuf segment */        \
+	X(OWN_SOURCE, "own_source")     /* source: our address or a directed broadcast */  \
+	X(LINK_LOCAL, "link_local")     /* IPv4 169.254/16 to forward (RFC 3927 7) */      \
+	X(RPF, "rpf")                   /* ports[].rpf: no route back (RFC 3704) */        \
 	X(POLICED_ARP, "policed_arp")                                                      \
 	X(POLICED_LOCAL, "policed_local")                                                  \
 	X(POLICED_RESOLVE, "policed_resolve")                                              \

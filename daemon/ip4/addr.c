@@ -284,6 +284,31 @@ static bool subnet_in_use(const struct fwd_ip4_prefix *s, uint32_t *bcast)
 	return used;
 }
 
+void ip4_src_watch_sync(void)
+{
+	static uint64_t want[(1u << 16) / 64];
+
+	memset(want, 0, sizeof(want));
+	for (unsigned port = 0; port < fwd_n_ports; port++)
+		for (unsigned i = 0; i < ip4_addrs[port].n; i++) {
+			uint32_t own[2] = { ip4_addrs[port].a[i].addr,
+				            bcast_of(&ip4_addrs[port].a[i]) };
+			for (unsigned k = 0; k < 2; k++) {
+				unsigned x = ip4_src_watch_idx(rte_cpu_to_be_32(own[k]));
+				if (own[k] != 0)
+					want[x / 64] |= UINT64_C(1) << (x % 64);
+			}
+		}
+	/* single byte stores: a worker sees the old mark or the new one */
+	for (unsigned x = 0; x < (1u << 16); x++) {
+		uint8_t v = ip4_src_watch[x] & ~IP4_WATCH_OWN;
+		if (want[x / 64] >> (x % 64) & 1)
+			v |= IP4_WATCH_OWN;
+		if (v != ip4_src_watch[x])
+			__atomic_store_n(&ip4_src_watch[x], v, __ATOMIC_RELAXED);
+	}
+}
+
 /* Take address i off port's list and out of the FIB. */
 static void addr_remove(uint8_t port, unsigned i)
 {
@@ -299,6 +324,7 @@ static void addr_remove(uint8_t port, unsigned i)
 		route4_connected_del(&s);
 	if (bcast != 0)
 		rib4_clear_local(&ip4_rib, bcast);
+	ip4_src_watch_sync();
 }
 
 int addr4_add(uint8_t port, const struct fwd_ip4_prefix *p, uint8_t origin, char *err,
@@ -319,6 +345,7 @@ int addr4_add(uint8_t port, const struct fwd_ip4_prefix *p, uint8_t origin, char
 		addr_remove(port, pa->n - 1); /* leave no half-added address behind */
 		return ERR(-rc, "FIB: %s", strerror(-rc));
 	}
+	ip4_src_watch_sync();
 	if (fwd_event_wanted(FWD_EVENT_ADDR)) {
 		char buf[FWD_PREFIX4_STRLEN];
 		fwd_event_addr("add", fwd_ports[port].name, fwd_ip4_prefix_fmt(p, buf), origin);

@@ -131,7 +131,9 @@ static __rte_always_inline bool ip4_fast(struct ip4_ctx *c, struct rte_mbuf *m,
 	unsigned frame = m->data_len;
 	uint32_t top;
 
-	if (unlikely(!ip4_head_ok(p, h)))
+	/* one segment (the pool and rx set-up make it so: port/port.c); the
+	 * slow path drops any other */
+	if (unlikely(!ip4_head_ok(p, h) || m->nb_segs != 1))
 		return false;
 	/* the total length, compared in network order with what the frame holds */
 	if (unlikely(ip->total_length != rte_cpu_to_be_16((uint16_t)(frame - L2_LEN)))) {
@@ -143,8 +145,7 @@ static __rte_always_inline bool ip4_fast(struct ip4_ctx *c, struct rte_mbuf *m,
 		m->pkt_len = want;
 		frame = want;
 	}
-	/* a frame of at least 34 bytes holds the header (a non-scattered rx holds
-	 * a frame in one segment) */
+	/* a frame of at least 34 bytes holds the header */
 	if (unlikely(frame < L2_LEN + sizeof(*ip)))
 		return false;
 	/* a NIC that checks leaves GOOD; anything else gets the full check, slowly */
@@ -152,7 +153,9 @@ static __rte_always_inline bool ip4_fast(struct ip4_ctx *c, struct rte_mbuf *m,
 	                        RTE_MBUF_F_RX_IP_CKSUM_GOOD)
 	             : unlikely(!ip4_cksum20_ok(ip)))
 		return false;
-	if (unlikely(ip4_src_martian[((const uint8_t *)&ip->src_addr)[0]]))
+	/* martian, link-local, maybe ours (ip4.h): the slow path looks closer
+	 * (a call here would cost the loop a register) */
+	if (unlikely(ip4_src_watch[ip4_src_watch_idx(ip->src_addr)]))
 		return false;
 	/* the last source byte and the first three of the destination, as one
 	 * load: the destination's top 24 bits without a shift */
@@ -234,16 +237,28 @@ static __rte_always_inline bool ip4_other_port(const struct nexthop *nh, unsigne
 #endif
 }
 
+/* Does the packet's source pass the port's reverse-path filter rpf? */
+static __rte_always_inline bool ip4_rpf_pass(const struct ip4_burst *b, uint8_t in, uint8_t rpf,
+                                             const struct rte_mbuf *m)
+{
+	const struct rte_ipv4_hdr *ip =
+	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, L2_LEN);
+	uint32_t nhi = fib4_lookup_view(b->fib, rte_be_to_cpu_32(ip->src_addr));
+
+	return nh_rpf_pass(b->nh, &b->nh[nhi], in, rpf == FWD_RPF_STRICT);
+}
+
 /* One frame, classified and forwarded; the rare cases leave the loop for
  * functions of their own. */
 static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burst *b, bool hw_cksum,
-                                        struct rte_mbuf **at, struct ip4_run *r)
+                                        uint8_t rpf, struct rte_mbuf **at, struct ip4_run *r)
 {
 	struct rte_mbuf *m = *at;
 	uint32_t d24;
 	unsigned len;
 
-	if (unlikely(!ip4_fast(c, m, &b->head, hw_cksum, &d24, &len))) {
+	if (unlikely(!ip4_fast(c, m, &b->head, hw_cksum, &d24, &len)) ||
+	    (rpf != FWD_RPF_OFF && !ip4_rpf_pass(b, c->in->idx, rpf, m))) {
 		/* IPv6 waits for the end of the burst, the run goes on: the
 		 * type is in the bytes the head check loaded (any frame has
 		 * them; ip6 finds a runt's length) */
@@ -303,7 +318,8 @@ static __rte_always_inline void ip4_prefetch_fib(struct fib4_view fib, const str
 /* At most FWD_TXBUF_CAP frames, in one pass. With hw_cksum a constant at
  * each call, each port kind gets a loop of its own. */
 static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd_port *in,
-                                          bool hw_cksum, struct rte_mbuf **pkts, unsigned n)
+                                          bool hw_cksum, uint8_t rpf, struct rte_mbuf **pkts,
+                                          unsigned n)
 {
 	const struct ip4_burst b = { fib4_view(ip4_fib), nh_table, ip4_head(in->mac48) };
 	struct ip4_ctx c; /* the run's fields are set when a run begins */
@@ -328,26 +344,39 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
 	}
 	for (struct rte_mbuf **stop = c.end - RTE_MIN(n, (unsigned)FIB_AHEAD); at < stop; at++) {
 		ip4_prefetch_fib(b.fib, at[FIB_AHEAD]);
-		ip4_one(&c, &b, hw_cksum, at, &r);
+		ip4_one(&c, &b, hw_cksum, rpf, at, &r);
 	}
 	for (; at < c.end; at++)
-		ip4_one(&c, &b, hw_cksum, at, &r);
+		ip4_one(&c, &b, hw_cksum, rpf, at, &r);
 	ip4_run_end(&c, r.port, r.out, r.bytes);
 	w->stats.port[in->idx].rx_bytes += r.bytes;
 	if (unlikely(c.n6 != 0))
 		ip4_pass_ip6(w, in, c.v6, c.n6);
 }
 
+static void __rte_noinline ip4_burst_rpf(struct fwd_worker *w, const struct fwd_port *in,
+                                         uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
+{
+	ip4_burst(w, in, false, rpf, pkts, n);
+}
+
 static void ip4_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
                       uint16_t n)
 {
+	uint8_t rpf = in->rpf; /* once per burst */
+
 	while (n != 0) {
 		uint16_t k = RTE_MIN(n, FWD_TXBUF_CAP);
 
-		if (in->rx_ip4_cksum)
-			ip4_burst(w, in, true, pkts, k);
+		/* the reverse-path filter has a loop of its own (one for both
+		 * modes, with the software checksum), so that the others pay
+		 * nothing for it */
+		if (unlikely(rpf != FWD_RPF_OFF))
+			ip4_burst_rpf(w, in, rpf, pkts, k);
+		else if (in->rx_ip4_cksum)
+			ip4_burst(w, in, true, FWD_RPF_OFF, pkts, k);
 		else
-			ip4_burst(w, in, false, pkts, k);
+			ip4_burst(w, in, false, FWD_RPF_OFF, pkts, k);
 		pkts += k;
 		n -= k;
 	}

@@ -45,6 +45,20 @@ const uint8_t ip4_src_martian[256] = {
 	R16(1),
 };
 
+uint8_t ip4_src_watch[1u << 16];
+
+RTE_INIT(ip4_src_watch_rows)
+{
+	for (unsigned o = 0; o < 256; o++)
+		if (ip4_src_martian[o] || o == IP4_LINK_LOCAL >> 24)
+			memset(&ip4_src_watch[o << 8], IP4_WATCH_ROW, 256);
+}
+
+static inline bool ip4_link_local(uint32_t a)
+{
+	return (a & 0xffff0000u) == IP4_LINK_LOCAL;
+}
+
 static inline struct rte_ipv4_hdr *ip4_hdr(struct rte_mbuf *m)
 {
 	return rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, L2_LEN);
@@ -53,7 +67,7 @@ static inline struct rte_ipv4_hdr *ip4_hdr(struct rte_mbuf *m)
 /* RFC 1812 5.2.2 and 5.3.7 checks; returns a drop reason, or -1 when fine. */
 static inline int ip4_check(struct rte_mbuf *m, const struct rte_ipv4_hdr *ip)
 {
-	if (unlikely(m->data_len < L2_LEN + sizeof(*ip) || m->nb_segs != 1))
+	if (unlikely(m->data_len < L2_LEN + sizeof(*ip)))
 		return FWD_DROP_BAD_HEADER;
 
 	unsigned avail = m->data_len - L2_LEN;
@@ -127,7 +141,16 @@ static void ip4_dst_reserved(struct fwd_worker *w, uint8_t in, struct rte_mbuf *
 	if (ip4_dst_class[dst >> 24] == IP4_MULTICAST || dst == UINT32_MAX)
 		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
 	else
-		fwd_drop(w, in, FWD_DROP_BAD_ADDRESS, m);
+		fwd_drop(w, in, ip4_link_local(dst) ? FWD_DROP_LINK_LOCAL : FWD_DROP_BAD_ADDRESS,
+		         m);
+}
+
+/* A source that must not come from outside (RFC 1812 5.3.7): one of our
+ * addresses or a directed broadcast of our subnets, both local in the FIB. */
+static inline bool ip4_src_ours(const struct rte_ipv4_hdr *ip)
+{
+	return unlikely(ip4_src_watch[ip4_src_watch_idx(ip->src_addr)] & IP4_WATCH_OWN) &&
+	       nh_table[fib4_lookup(ip4_fib, rte_be_to_cpu_32(ip->src_addr))].type == NH_LOCAL;
 }
 
 void ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
@@ -191,6 +214,20 @@ static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint8_t in, str
 		fwd_drop(w, in, FWD_DROP_NOT_FOR_US, m);
 }
 
+/* Why a packet from src, not for us, is not forwarded: a link-local source
+ * (RFC 3927 section 7) or the port's reverse-path filter; -1: it is. */
+static int ip4_src_refused(const struct fwd_port *in, uint32_t src)
+{
+	uint8_t rpf = in->rpf;
+
+	if (unlikely(ip4_link_local(src)))
+		return FWD_DROP_LINK_LOCAL;
+	if (rpf != FWD_RPF_OFF && !nh_rpf_pass(nh_table, &nh_table[fib4_lookup(ip4_fib, src)],
+	                                       in->idx, rpf == FWD_RPF_STRICT))
+		return FWD_DROP_RPF;
+	return -1;
+}
+
 /* Classify one frame; returns true when it is a unicast IPv4 packet to route. */
 static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_port *in,
                                         struct rte_mbuf *m, uint32_t *dst)
@@ -211,7 +248,9 @@ static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_p
 			fwd_drop(w, in->idx, FWD_DROP_UNSUPPORTED, m);
 		return false;
 	}
-	bad = ip4_check(m, ip);
+	bad = m->nb_segs != 1 ? FWD_DROP_MULTI_SEG : ip4_check(m, ip);
+	if (unlikely(bad < 0 && ip4_src_ours(ip)))
+		bad = FWD_DROP_OWN_SOURCE;
 	if (unlikely(bad >= 0)) {
 		fwd_drop(w, in->idx, bad, m);
 		return false;
@@ -243,6 +282,13 @@ void ip4_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_
 		return;
 	nhi = fib4_lookup(ip4_fib, dst);
 	nh = &nh_table[nhi];
+	if (unlikely(nh->type != NH_LOCAL)) {
+		int bad = ip4_src_refused(in, rte_be_to_cpu_32(ip->src_addr));
+		if (bad >= 0) {
+			fwd_drop(w, in->idx, bad, m);
+			return;
+		}
+	}
 	/* classification left the frame exactly the packet */
 	if (ip4_nh_takes(nh, ip, m->data_len)) {
 		uint8_t port = nh->port;

@@ -5,6 +5,7 @@
 
 #include "fwd_inet.h"
 #include "nexthop/nexthop.h"
+#include "ip4/ip4.h"
 #include "ip4/rib.h"
 
 static int node_cmp(const struct rib4_node *a, const struct rib4_node *b)
@@ -21,6 +22,7 @@ const struct rib4_reserved rib4_reserved[RIB4_N_RESERVED] = {
 	{ 0x00000000, 8 },
 	{ 0x7f000000, 8 },
 	{ 0xe0000000, 3 },
+	{ IP4_LINK_LOCAL, 16 }, /* RFC 3927 section 7 */
 };
 
 bool rib4_is_reserved(uint32_t addr, uint8_t len)
@@ -39,7 +41,7 @@ void rib4_init(struct rib4 *rib, struct fib4 *fib)
 	rib->fib = fib;
 	rib->n_nodes = 0;
 	rib->n_routes = 0;
-	/* /8 and /3 fill tbl24 entries only: no tbl8 group, so this cannot fail */
+	/* /16 and shorter fill tbl24 entries only: no tbl8 group, so this cannot fail */
 	for (unsigned i = 0; i < RIB4_N_RESERVED; i++)
 		fib4_add(fib, rib4_reserved[i].addr, rib4_reserved[i].len, NH_IDX_RESERVED);
 }

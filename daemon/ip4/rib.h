@@ -69,12 +69,13 @@ struct rib4 {
 
 /*
  * Destinations that are never routed (RFC 1812 5.3.7: 0/8, 127/8, and
- * 224/3, multicast, class E and the limited broadcast) have FIB entries of
+ * 224/3, multicast, class E and the limited broadcast; RFC 3927 section 7:
+ * link-local 169.254/16, counted as link_local) have FIB entries of
  * their own, next hop NH_IDX_RESERVED, so that the fast path needs no test
  * of its own for them: the lookup it does anyway sends them aside. A route
  * inside those ranges is kept in the RIB but never reaches the FIB.
  */
-#define RIB4_N_RESERVED 3
+#define RIB4_N_RESERVED 4
 extern const struct rib4_reserved {
 	uint32_t addr;
 	uint8_t len;

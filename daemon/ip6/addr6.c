@@ -352,10 +352,29 @@ static void addr_remove(uint8_t port, unsigned i)
 	memmove(&pa->state[i], &pa->state[i + 1], rest);
 	pa->n--;
 	running_stale = true;
+	ip6_src_watch_sync();
 	if (i > 0 && !prefix_in_use(&s))
 		route6_connected_del(&s);
 	if (pa->n > 0)
 		ndp_port_changed(port, ip6_addrs[port].ra);
+}
+
+void ip6_src_watch_sync(void)
+{
+	static uint64_t want[(1u << 16) / 64];
+
+	memset(want, 0, sizeof(want));
+	for (unsigned port = 0; port < fwd_n_ports; port++)
+		for (unsigned i = 0; i < ip6_addrs[port].n; i++) {
+			unsigned x = ip6_src_watch_idx(ip6_addrs[port].a[i].addr);
+			want[x / 64] |= UINT64_C(1) << (x % 64);
+		}
+	/* single byte stores: a worker sees the old mark or the new one */
+	for (unsigned x = 0; x < (1u << 16); x++) {
+		uint8_t v = (uint8_t)(want[x / 64] >> (x % 64) & 1);
+		if (v != ip6_src_watch[x])
+			__atomic_store_n(&ip6_src_watch[x], v, __ATOMIC_RELAXED);
+	}
 }
 
 /* Put an address on port's list, tentative, and start DAD for it. */
@@ -367,6 +386,7 @@ static void addr_append(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t or
 	pa->origin[pa->n] = origin;
 	pa->state[pa->n++] = ADDR6_TENTATIVE;
 	running_stale = true;
+	ip6_src_watch_sync();
 	ndp_dad_start(port, p->addr);
 }
 

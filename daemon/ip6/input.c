@@ -125,7 +125,8 @@ static __rte_always_inline bool ip6_fast(struct ip6_ctx *c, struct rte_mbuf *m,
 	unsigned frame = m->data_len;
 	uint64_t src;
 
-	if (unlikely(!ip6_head_ok(p, h)))
+	/* one segment (port/port.c makes it so): the slow path drops others */
+	if (unlikely(!ip6_head_ok(p, h) || m->nb_segs != 1))
 		return false;
 	/* read before the frame is known to hold it, as the head: a frame of
 	 * less than 54 bytes can only fail the test */
@@ -141,6 +142,9 @@ static __rte_always_inline bool ip6_fast(struct ip6_ctx *c, struct rte_mbuf *m,
 	}
 	memcpy(&src, ip->src_addr, sizeof(src));
 	if (unlikely(rte_be_to_cpu_64(src) - 1 >= SRC_FAST_LIMIT))
+		return false;
+	/* maybe one of ours (ip6.h): the slow path looks closer */
+	if (unlikely(ip6_src_watch[ip6_src_watch_idx(ip->src_addr)]))
 		return false;
 	if (unlikely(ip->proto == IPPROTO_HOPOPTS))
 		return false;
@@ -192,15 +196,27 @@ struct ip6_run {
 	unsigned port; /* the run's, NO_RUN: none */
 };
 
+/* Does the packet's source pass the port's reverse-path filter rpf? */
+static __rte_always_inline bool ip6_rpf_pass(const struct ip6_burst *b, uint8_t in, uint8_t rpf,
+                                             const struct rte_mbuf *m)
+{
+	const struct rte_ipv6_hdr *ip =
+	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, L2_LEN);
+	uint32_t nhi = fib6_lookup_view(b->fib, ip->src_addr);
+
+	return nh_rpf_pass(b->nh, &b->nh[nhi], in, rpf == FWD_RPF_STRICT);
+}
+
 /* One frame, classified and forwarded; the rare cases leave the loop for
  * functions of their own. */
-static __rte_always_inline void ip6_one(struct ip6_ctx *c, const struct ip6_burst *b,
+static __rte_always_inline void ip6_one(struct ip6_ctx *c, const struct ip6_burst *b, uint8_t rpf,
                                         struct rte_mbuf **at, struct ip6_run *r)
 {
 	struct rte_mbuf *m = *at;
 	unsigned len;
 
-	if (unlikely(!ip6_fast(c, m, &b->head, &len))) {
+	if (unlikely(!ip6_fast(c, m, &b->head, &len)) ||
+	    (rpf != FWD_RPF_OFF && !ip6_rpf_pass(b, c->in->idx, rpf, m))) {
 		ip6_one_slow(c, at, r->port, r->out, r->bytes);
 		r->port = NO_RUN;
 		return;
@@ -232,9 +248,9 @@ static __rte_always_inline void ip6_prefetch(const struct rte_mbuf *m)
 	rte_prefetch0((const uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM);
 }
 
-/* At most FWD_TXBUF_CAP frames, in one pass. */
-static void ip6_burst(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
-                      unsigned n)
+/* At most FWD_TXBUF_CAP frames, in one pass; rpf a constant at each call. */
+static __rte_always_inline void ip6_burst(struct fwd_worker *w, const struct fwd_port *in,
+                                          uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
 {
 	const struct ip6_burst b = { fib6_view(ip6_fib), nh_table, ip6_head(in->mac48) };
 	struct ip6_ctx c = { .w = w, .in = in, .end = pkts + n };
@@ -248,12 +264,25 @@ static void ip6_burst(struct fwd_worker *w, const struct fwd_port *in, struct rt
 	for (struct rte_mbuf **stop = c.end - RTE_MIN(n, (unsigned)PREFETCH_AHEAD); at < stop;
 	     at++) {
 		ip6_prefetch(at[PREFETCH_AHEAD]);
-		ip6_one(&c, &b, at, &r);
+		ip6_one(&c, &b, rpf, at, &r);
 	}
 	for (; at < c.end; at++)
-		ip6_one(&c, &b, at, &r);
+		ip6_one(&c, &b, rpf, at, &r);
 	ip6_run_end(&c, r.port, r.out, r.bytes);
 	w->stats.port[in->idx].rx_bytes += r.bytes;
+}
+
+/* The reverse-path filter's loop, so that the other pays nothing for it. */
+static void __rte_noinline ip6_burst_rpf(struct fwd_worker *w, const struct fwd_port *in,
+                                         uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
+{
+	ip6_burst(w, in, rpf, pkts, n);
+}
+
+static void __rte_noinline ip6_burst_plain(struct fwd_worker *w, const struct fwd_port *in,
+                                           struct rte_mbuf **pkts, unsigned n)
+{
+	ip6_burst(w, in, FWD_RPF_OFF, pkts, n);
 }
 
 /* The l3 input hands over at most FWD_TXBUF_CAP frames at a time; others
@@ -261,10 +290,15 @@ static void ip6_burst(struct fwd_worker *w, const struct fwd_port *in, struct rt
 static void ip6_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
                       uint16_t n)
 {
+	uint8_t rpf = in->rpf; /* once per burst */
+
 	while (n != 0) {
 		uint16_t k = RTE_MIN(n, FWD_TXBUF_CAP);
 
-		ip6_burst(w, in, pkts, k);
+		if (unlikely(rpf != FWD_RPF_OFF))
+			ip6_burst_rpf(w, in, rpf, pkts, k);
+		else
+			ip6_burst_plain(w, in, pkts, k);
 		pkts += k;
 		n -= k;
 	}

@@ -46,7 +46,7 @@ static inline int ip6_check(struct rte_mbuf *m, const struct rte_ipv6_hdr *ip)
 {
 	unsigned avail, plen;
 
-	if (unlikely(m->data_len < HDR_END || m->nb_segs != 1))
+	if (unlikely(m->data_len < HDR_END))
 		return FWD_DROP_BAD_HEADER;
 	avail = m->data_len - HDR_END;
 	plen = rte_be_to_cpu_16(ip->payload_len);
@@ -204,6 +204,15 @@ static void __rte_noinline ip6_group_frame(struct fwd_worker *w, uint8_t in, str
 		fwd_drop(w, in, FWD_DROP_NOT_FOR_US, m);
 }
 
+uint8_t ip6_src_watch[1u << 16];
+
+/* One of our addresses as the source of a packet from outside. */
+static inline bool ip6_src_ours(const uint8_t src[16])
+{
+	return unlikely(ip6_src_watch[ip6_src_watch_idx(src)]) &&
+	       nh_table[fib6_lookup(ip6_fib, src)].type == NH_LOCAL;
+}
+
 /* Classify one frame; returns true when it is an IPv6 packet to route. */
 static bool __rte_noinline ip6_classify(struct fwd_worker *w, const struct fwd_port *in,
                                         struct rte_mbuf *m)
@@ -219,7 +228,9 @@ static bool __rte_noinline ip6_classify(struct fwd_worker *w, const struct fwd_p
 		fwd_drop(w, in->idx, FWD_DROP_UNSUPPORTED, m);
 		return false;
 	}
-	bad = ip6_check(m, ip6_hdr(m));
+	bad = m->nb_segs != 1 ? FWD_DROP_MULTI_SEG : ip6_check(m, ip6_hdr(m));
+	if (unlikely(bad < 0 && ip6_src_ours(ip6_hdr(m)->src_addr)))
+		bad = FWD_DROP_OWN_SOURCE;
 	if (unlikely(bad >= 0)) {
 		fwd_drop(w, in->idx, bad, m);
 		return false;
@@ -243,5 +254,11 @@ void ip6_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_
 	if (!ip6_classify(w, in, m))
 		return;
 	nhi = fib6_lookup(ip6_fib, ip6_hdr(m)->dst_addr);
+	if (unlikely(in->rpf != FWD_RPF_OFF) && nh_table[nhi].type != NH_LOCAL &&
+	    !nh_rpf_pass(nh_table, &nh_table[fib6_lookup(ip6_fib, ip6_hdr(m)->src_addr)], in->idx,
+	                 in->rpf == FWD_RPF_STRICT)) {
+		fwd_drop(w, in->idx, FWD_DROP_RPF, m);
+		return;
+	}
 	ip6_forward_slow(w, in->idx, m, &nh_table[nhi], nhi);
 }

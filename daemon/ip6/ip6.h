@@ -22,6 +22,26 @@ extern struct rib6 ip6_rib;
 
 #define IP6_MIN_MTU 1280 /* RFC 8200 5: every link carries this much */
 
+/*
+ * Sources the fast path leaves to the slow one, by their last 16 bits:
+ * non-zero where one of our addresses ends so (ip6/addr6.c keeps it on the
+ * control thread, single byte stores; workers read). The slow path drops a
+ * source that is really ours (its FIB entry is local: own_source) and
+ * forwards the others.
+ */
+extern uint8_t ip6_src_watch[1u << 16];
+
+static inline unsigned ip6_src_watch_idx(const uint8_t a[16])
+{
+	uint16_t x;
+
+	memcpy(&x, &a[14], sizeof(x)); /* as it loads: one instruction */
+	return x;
+}
+
+/* Re-mark ip6_src_watch from the addresses the ports have (addr6.c). */
+void ip6_src_watch_sync(void);
+
 static inline bool ip6_is_multicast(const uint8_t a[16])
 {
 	return a[0] == 0xff;

@@ -70,9 +70,8 @@ static int pool_create(const struct fwd_config *cfg, unsigned n_workers)
 
 	for (unsigned i = 0; i < cfg->n_ports; i++)
 		max_mtu = RTE_MAX(max_mtu, cfg->ports[i].mtu);
-	/* frame = mtu + ethernet header + a VLAN tag + CRC */
-	unsigned room = RTE_MAX((unsigned)RTE_MBUF_DEFAULT_BUF_SIZE,
-	                        RTE_PKTMBUF_HEADROOM + max_mtu + RTE_ETHER_HDR_LEN + 4 + 4);
+	/* a frame of the largest MTU in one buffer (port/port.h) */
+	unsigned room = RTE_PKTMBUF_HEADROOM + fwd_rx_buf_size(max_mtu);
 	fwd.pool = mbuf_pool_new("fwd_pool", cfg->dataplane.mbufs + pinned, cache, (uint16_t)room,
 	                         (int)rte_socket_id());
 	if (fwd.pool == NULL) {

@@ -166,6 +166,40 @@ static inline uint32_t nh_group_pick(const struct nexthop *tbl, const struct nex
 	return grp->m[(uint32_t)(((uint64_t)h * n) >> 32)];
 }
 
+/* Does a member of group entry g (type NH_GROUP) leave by port? (workers) */
+static inline bool nh_group_has_port(const struct nexthop *tbl, const struct nexthop *g,
+                                     uint8_t port)
+{
+	const struct nh_group *grp = &nh_groups[__atomic_load_n(&g->grp, __ATOMIC_ACQUIRE)];
+
+	for (uint32_t k = 0; k < grp->n; k++)
+		if (tbl[grp->m[k]].port == port)
+			return true;
+	return false;
+}
+
+/*
+ * Does the route to a packet's source, next hop nh, pass the reverse-path
+ * filter mode (enum fwd_rpf, RFC 3704) of the port it came in by? Strict:
+ * the route leaves by that port (any member of an ECMP group); loose: any
+ * route that is not blackhole, unreachable or prohibit (as Linux's
+ * rp_filter=2). Our own addresses and reserved ranges never pass.
+ */
+static inline bool nh_rpf_pass(const struct nexthop *tbl, const struct nexthop *nh, uint8_t in,
+                               uint8_t strict)
+{
+	switch (nh->type) {
+	case NH_FWD:
+	case NH_PENDING:
+	case NH_CONNECTED:
+		return !strict || nh->port == in;
+	case NH_GROUP:
+		return !strict || nh_group_has_port(tbl, nh, in);
+	default:
+		return false;
+	}
+}
+
 /*
  * The group of members m[0..n-1] (2 <= n <= FWD_ECMP_MAX, neighbour entries
  * the caller holds one reference to each, from neigh_ref): the group takes

@@ -73,6 +73,55 @@ static int port_check_caps(struct fwd_port *p, const struct rte_eth_dev_info *in
 	return 0;
 }
 
+const char *fwd_port_rx_problem(unsigned frame, unsigned buf, unsigned min_buf, bool scattered)
+{
+	if (buf < min_buf)
+		return "the device needs larger rx buffers than the mbuf pool's";
+	if (frame > buf)
+		return "a frame of this MTU does not fit one rx buffer";
+	if (scattered)
+		return "the device would receive frames in several buffers (scattered rx)";
+	return NULL;
+}
+
+/* The largest frame the device takes at MTU mtu: its own overhead (as
+ * ethdev reckons it), at least ours. */
+static unsigned port_max_frame(const struct rte_eth_dev_info *info, unsigned mtu)
+{
+	unsigned over = RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+
+	/* virtual devices say UINT32_MAX and UINT16_MAX: not an overhead */
+	if (info->max_rx_pktlen > info->max_mtu && info->max_rx_pktlen - info->max_mtu <= 64)
+		over = RTE_MAX(over, info->max_rx_pktlen - info->max_mtu);
+	return mtu + RTE_MAX(over + 2 * RTE_VLAN_HLEN, (unsigned)FWD_FRAME_OVERHEAD);
+}
+
+/* Refuse a port whose frames of its MTU would not arrive in one mbuf: the
+ * input paths read the first segment only (the slow path drops others). */
+static int port_check_rx_fit(const struct fwd_port *p)
+{
+	struct rte_eth_dev_info info;
+	struct rte_eth_rxq_info qi;
+	unsigned buf = rte_pktmbuf_data_room_size(fwd.pool) - RTE_PKTMBUF_HEADROOM;
+	bool scattered = false;
+	const char *why;
+
+	if (rte_eth_dev_info_get(p->port_id, &info) < 0)
+		return 0;
+	for (uint16_t q = 0; q < p->n_rxq; q++)
+		if (rte_eth_rx_queue_info_get(p->port_id, q, &qi) == 0 && qi.scattered_rx)
+			scattered = true;
+	why = fwd_port_rx_problem(port_max_frame(&info, p->mtu), buf, info.min_rx_bufsize,
+	                          scattered);
+	if (why == NULL)
+		return 0;
+	LOG(ERR,
+	    "port %s: mtu %u: %s (frames up to %u bytes, %u-byte buffers, device %s); fwd "
+	    "forwards frames of one segment only: lower the mtu",
+	    p->name, p->mtu, why, port_max_frame(&info, p->mtu), buf, p->driver);
+	return -EINVAL;
+}
+
 static int port_setup_queues(struct fwd_port *p, int socket)
 {
 	int rc;
@@ -217,6 +266,8 @@ int fwd_ports_start(void)
 			return rc;
 		}
 		p->started = true;
+		if ((rc = port_check_rx_fit(p)) < 0)
+			return rc;
 		/* l3 ports take frames for their MAC and multicast (IPv6's NDP is
 		 * multicast); the others forward any frame */
 		if (p->mode != FWD_MODE_L3) {

@@ -22,6 +22,29 @@ unsigned fwd_ports_pinned_mbufs(const struct fwd_config *cfg, unsigned n_workers
 void fwd_ports_stop(void);
 void fwd_ports_close(void);
 
+/*
+ * One frame, one mbuf (doc/architecture.md, "Frames in one segment"): the
+ * input paths read a frame from its first segment only. A frame of MTU mtu
+ * is at most mtu + FWD_FRAME_OVERHEAD bytes (Ethernet header, CRC, two VLAN
+ * tags, as ixgbe counts); the pool's buffers hold fwd_rx_buf_size(mtu) of
+ * the largest MTU, rounded up to 1 KiB because NICs (ixgbe's SRRCTL) take
+ * buffer sizes in 1 KiB units and round down.
+ */
+#define FWD_FRAME_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + 2 * RTE_VLAN_HLEN)
+
+static inline unsigned fwd_rx_buf_size(unsigned mtu)
+{
+	return RTE_ALIGN_CEIL(RTE_MAX(mtu + FWD_FRAME_OVERHEAD, 2048u), 1024u);
+}
+
+/*
+ * Why a port of MTU mtu cannot receive its frames in one buffer of buf
+ * bytes, or NULL: frame is the largest frame the device takes for that MTU
+ * (mtu + its overhead), min_buf the least buffer it accepts, scattered
+ * whether it said it would scatter (rte_eth_rx_queue_info_get).
+ */
+const char *fwd_port_rx_problem(unsigned frame, unsigned buf, unsigned min_buf, bool scattered);
+
 /* Admin state: up/down. */
 int fwd_port_set_admin(struct fwd_port *p, bool up);
 

@@ -67,6 +67,9 @@ static Fwd__PortInfo *port_info(struct fwd_rpc_call *call, const struct fwd_port
 	pi->txd = p->txd;
 	pi->promiscuous = p->promiscuous;
 	pi->link_changes = p->link_changes;
+	if (p->mode == FWD_MODE_L3)
+		pi->rpf = fwd_rpc_strdup(call,
+		                         fwd_conf_rpf_names[p->rpf <= FWD_RPF_STRICT ? p->rpf : 0]);
 	port_queues(call, p, pi);
 	if (addr_fill != NULL)
 		addr_fill(call, p, pi);

@@ -10,6 +10,9 @@
  *   bits 3-5  copies - 1: a burst of 1..8 identical frames
  *   bit 6     a 2-byte big-endian length follows; another record after the frame
  *   bit 7     the "NIC" checked the IPv4 header checksum (ol_flags good or bad)
+ * A frame whose last byte is CHAIN_MARK arrives in two mbuf segments, as a
+ * NIC that scatters would give it: the first holds (byte before it) mod
+ * length bytes, at least one.
  * Neighbour and FDB state carries over from record to record (ARP learnt,
  * then a routed packet released) and is reset after the whole input.
  *
@@ -202,13 +205,24 @@ static uint64_t rx_cksum_flags(const uint8_t *f, unsigned len)
 	                                         : RTE_MBUF_F_RX_IP_CKSUM_BAD;
 }
 
+#define CHAIN_MARK 0xc5
+
 static struct rte_mbuf *rx_mbuf(const struct fwd_port *p, const uint8_t *f, unsigned len,
                                 bool offload)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(fwd.pool);
+	unsigned first = len;
 
 	CHECK(m != NULL, "mempool empty: %u in use", rte_mempool_in_use_count(fwd.pool));
-	memcpy(rte_pktmbuf_append(m, (uint16_t)len), f, len);
+	if (len >= 3 && f[len - 1] == CHAIN_MARK)
+		first = RTE_MAX(f[len - 2] % len, 1u);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)first), f, first);
+	if (first < len) {
+		struct rte_mbuf *s = rte_pktmbuf_alloc(fwd.pool);
+		CHECK(s != NULL, "mempool empty: %u in use", rte_mempool_in_use_count(fwd.pool));
+		memcpy(rte_pktmbuf_append(s, (uint16_t)(len - first)), f + first, len - first);
+		CHECK(rte_pktmbuf_chain(m, s) == 0, "chain");
+	}
 	m->port = p->port_id;
 	if (offload)
 		m->ol_flags |= rx_cksum_flags(f, len);

@@ -145,7 +145,7 @@ static void test_nested(void **state)
 	        "\"addresses\":[\"10.0.0.1/24\",\"10.0.1.1/24\"],\"rx_queue_workers\":["
 	        "{\"queue\":0,\"worker\":0,\"lcore\":0},{\"queue\":1,\"worker\":1,\"lcore\":2}],"
 	        "\"link_changes\":0,\"tap\":{\"name\":\"\",\"ifindex\":0,\"up\":0,\"down\":0,"
-	        "\"up_dropped\":0,\"down_dropped\":0}}");
+	        "\"up_dropped\":0,\"down_dropped\":0},\"rpf\":\"\"}");
 
 	/* an unset sub-message prints as its default object; repeated scalars as arrays */
 	st.n_worker_lcores = 2;

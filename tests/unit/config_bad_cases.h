@@ -129,6 +129,8 @@ static struct bad_case bad_cases[] = {
 	  "ports[0].addresses[0]: '2001:db8:1::1/129' is not an IPv6 address with prefix length "
 	  "(expected X:X::X/N, N = 0..128)" },
 	{ "ip6_ra_not_l3.yaml", 2, 68, "ports[0].ra: only l3 ports send router advertisements" },
+	{ "rpf_not_l3.yaml", 2, 69, "ports[0].rpf: only l3 ports filter by source" },
+	{ "rpf_bad_value.yaml", 2, 43, "unknown value 'yes' (expected off, loose or strict)" },
 	{ "ip6_route_host_bits.yaml", 4, 15,
 	  "routes[0].prefix: 2001:db8:5::1/48 has host bits set (the prefix is 2001:db8:5::/48)" },
 	{ "ip6_same_prefix.yaml", 3, 50,

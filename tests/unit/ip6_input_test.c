@@ -388,6 +388,61 @@ static void test_l3_handoff(void **state)
 	ip6_input_init();
 }
 
+static void test_sources(void **state)
+{
+	struct t6 t = pkt("2001:db8:1::1", "2001:db8:20::7");
+	struct snap a, b;
+
+	(void)state;
+	/* one of ours from outside, to be forwarded or to us */
+	expect_drop(&t, FWD_DROP_OWN_SOURCE);
+	t.dst = "2001:db8:1::1";
+	expect_drop(&t, FWD_DROP_OWN_SOURCE);
+	/* the same last 16 bits, not ours: forwarded */
+	t = pkt("2001:db8:9::1", "2001:db8:20::7");
+	input(&t, &a, &b);
+	assert_int_equal(b.tx[1], a.tx[1] + 1);
+}
+
+static void test_rpf(void **state)
+{
+	struct t6 t = pkt(ASKER, "2001:db8:20::7");
+	struct snap a, b;
+
+	(void)state;
+	fwd_ports[0].rpf = FWD_RPF_STRICT;
+	input(&t, &a, &b); /* connected on p0 */
+	assert_int_equal(b.tx[1], a.tx[1] + 1);
+	t.src = "2001:db8:30::9"; /* routed out of p2 */
+	expect_drop(&t, FWD_DROP_RPF);
+	fwd_ports[0].rpf = FWD_RPF_LOOSE;
+	input(&t, &a, &b);
+	assert_int_equal(b.tx[1], a.tx[1] + 1);
+	t.src = "2001:db8:77::9"; /* no route */
+	expect_drop(&t, FWD_DROP_RPF);
+	t.src = "2001:db8:66::9"; /* blackhole */
+	expect_drop(&t, FWD_DROP_RPF);
+	fwd_ports[0].rpf = FWD_RPF_OFF;
+	input(&t, &a, &b);
+	assert_int_equal(b.tx[1], a.tx[1] + 1);
+}
+
+static void test_multi_seg(void **state)
+{
+	struct t6 t = pkt(ASKER, "2001:db8:20::7");
+	struct rte_mbuf *m = t6_build(&t), *s = rte_pktmbuf_alloc(pool);
+	uint64_t before = w->stats.port[0].drop[FWD_DROP_MULTI_SEG];
+
+	(void)state;
+	assert_non_null(s);
+	memcpy(rte_pktmbuf_append(s, 4), rte_pktmbuf_mtod_offset(m, uint8_t *, m->data_len - 4), 4);
+	rte_pktmbuf_trim(m, 4);
+	assert_int_equal(rte_pktmbuf_chain(m, s), 0);
+	fwd_ip6_input(w, &fwd_ports[0], &m, 1);
+	assert_int_equal(w->stats.port[0].drop[FWD_DROP_MULTI_SEG], before + 1);
+	assert_int_equal(w->tx[1].n, 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -483,6 +538,7 @@ static int group_setup(void **state)
 	route("2001:db8:30::", 48, gw2);
 	route("fec0::", 10, gw);
 	route("2001:db8:66::", 48, NH_IDX_BLACKHOLE);
+	ip6_src_watch[ip6_src_watch_idx(a6("2001:db8:1::1"))] = 1; /* addr6.c's, for ours */
 	ip6_input_init();
 	return 0;
 }
@@ -507,8 +563,9 @@ int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		T(test_forward), T(test_burst), T(test_drops), T(test_bad_frames),
-		T(test_errors),  T(test_punts), T(test_local), T(test_l3_handoff),
+		T(test_forward), T(test_burst), T(test_drops),     T(test_bad_frames),
+		T(test_errors),  T(test_punts), T(test_local),     T(test_l3_handoff),
+		T(test_sources), T(test_rpf),   T(test_multi_seg),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
