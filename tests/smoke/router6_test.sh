@@ -190,7 +190,7 @@ expect "loaded: 2001:db8:61:b::/64 blackhole" \
 printf '2001:db8:61:c::/64 via %s\n2001:db8:61:zz::/64 via %s\n' $H2 $H2 >"$T/bad.txt"
 fwdctl route load "$T/bad.txt" 2>"$T/err"
 expect "a bad IPv6 line stops the load with FILE:LINE" "$(cat "$T/err")" = \
-	"fwdctl: route load: $T/bad.txt:2: bad prefix: 2001:db8:61:zz::/64"
+	"fwdctl: route load: $T/bad.txt:2: bad prefix: 2001:db8:61:zz::/64 (applied before it: 1 added, 0 replaced)"
 
 echo "-- config reload"
 write_cfg "  - { prefix: \"2001:db8:61:8::/64\", via: \"$H2\" }" 2001:db8:61:7::1/64
