@@ -94,6 +94,20 @@ static inline void ip4_send(struct fwd_worker *w, struct rte_mbuf *m, const stru
 	fwd_tx(w, nh->port, m);
 }
 
+/* Out through next hop nh if it simply forwards the packet (classification
+ * left the frame exactly the packet); false: it does not. */
+static inline bool ip4_forward_if_takes(struct fwd_worker *w, struct rte_mbuf *m,
+                                        const struct nexthop *nh, struct rte_ipv4_hdr *ip)
+{
+	uint8_t port = nh->port;
+
+	if (!ip4_nh_takes(nh, ip, m->data_len))
+		return false;
+	ip4_nh_rewrite(nh, rte_pktmbuf_mtod(m, uint8_t *), ip);
+	fwd_tx(w, port, m);
+	return true;
+}
+
 /* A routed packet whose next hop has no link address yet: the control thread
  * holds it until the neighbour answers. */
 static inline void ip4_punt_resolve(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
@@ -161,6 +175,10 @@ void ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
 	if (nh->type == NH_GROUP) {
 		nhi = nh_group_pick(nh_table, nh, ip4_flow_hash(ip));
 		nh = &nh_table[nhi];
+		/* the member may simply forward it: the slow path was here for
+		 * another reason (a source it looked at, options) */
+		if (ip4_forward_if_takes(w, m, nh, ip))
+			return;
 	}
 	switch (nh->type) {
 	case NH_LOCAL:
@@ -289,12 +307,6 @@ void ip4_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_
 			return;
 		}
 	}
-	/* classification left the frame exactly the packet */
-	if (ip4_nh_takes(nh, ip, m->data_len)) {
-		uint8_t port = nh->port;
-		ip4_nh_rewrite(nh, rte_pktmbuf_mtod(m, uint8_t *), ip);
-		fwd_tx(w, port, m);
-		return;
-	}
-	ip4_forward_slow(w, in->idx, m, nh, nhi);
+	if (!ip4_forward_if_takes(w, m, nh, ip))
+		ip4_forward_slow(w, in->idx, m, nh, nhi);
 }

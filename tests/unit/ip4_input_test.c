@@ -114,6 +114,9 @@ static void test_sources(void **state)
 	/* the same first and last octets, not ours: forwarded (the slow way) */
 	FWD(IP4(10, 9, 9, 1), IP4(10, 20, 0, 7));
 	FWD(IP4(10, 9, 9, 255), IP4(10, 20, 0, 7));
+	/* ... also over an ECMP route: the slow path sends it by the member */
+	FWD(IP4(10, 9, 9, 1), IP4(10, 40, 0, 7));
+	FWD(IP4(10, 9, 8, 1), IP4(10, 40, 0, 8));
 	/* RFC 3927 7: link-local neither from nor to, but to us is delivered */
 	DROP(IP4(169, 254, 7, 7), IP4(10, 20, 0, 7), FWD_DROP_LINK_LOCAL);
 	DROP(IP4(10, 0, 1, 2), IP4(169, 254, 7, 7), FWD_DROP_LINK_LOCAL);
