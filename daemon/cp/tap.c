@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Control-plane ports (ports[].tap, DESIGN.md section 10): one kernel TAP
+ * Control-plane ports (ports[].tap, doc/architecture.md): one kernel TAP
  * interface per such port, named like it, in the daemon's namespace, with
  * the port's MAC, MTU, link state (admin: IFF_UP, link: carrier) and
  * addresses of both families. The kernel must not speak ARP or NDP on it

@@ -68,7 +68,7 @@ static int build_argv(const struct fwd_config *cfg, const char *prog, struct eal
 		return -EINVAL;
 	rc |= push(a, "%s", prog);
 	if (fwd_config_lcores_mapped(cfg)) {
-		/* DESIGN.md 12: "0@0,1@1,2@1", each lcore written out for EAL */
+		/* dpdk.lcores, fwd.yaml(5): "0@0,1@1,2@1", each lcore written out for EAL */
 		char map[FWD_LCORES_STR_MAX * 2] = "";
 		size_t len = 0;
 		for (int i = 0; i < n && len < sizeof(map); i++)

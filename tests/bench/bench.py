@@ -191,7 +191,7 @@ def group(p, pcap, tag, with_full, only_full):
              bl.L3fwd(p, "l3fwd" + tag, "l3fwd lpm", pcap),
              bl.Fwd(p, "fwd-xc" + tag, "fwd xconnect", pcap, "xconnect"),
              bl.Fwd(p, "fwd-16" + tag, "fwd l3 16 routes", pcap, "l3")]
-    if with_full:   # the same routes, each over a 4-way ECMP group (DESIGN.md 11)
+    if with_full:   # the same routes, each over a 4-way ECMP group
         progs.append(bl.Fwd(p, "fwd-ecmp" + tag, "fwd l3 16 routes, 4-way ECMP", pcap, "l3",
                             ecmp=True))
     if only_full:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# ECMP (DESIGN.md 11): a route over two gateways on two ports spreads flows
+# ECMP: a route over two gateways on two ports spreads flows
 # over both, one flow always on one path; a gateway that does not answer
 # ARP/NDP is skipped once it failed; IPv6 too; config lists and reload;
 # unreachable, prohibit and dev routes.

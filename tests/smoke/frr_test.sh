@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# FRR end to end (DESIGN.md 10, 11): fwd with control-plane ports (tap: true)
+# FRR end to end: fwd with control-plane ports (tap: true)
 # and an FPM listener; FRR's zebra (-M dplane_fpm_nl) and bgpd in the
 # daemon's namespace, on the kernel interfaces fwd made; two BGP peers
 # (bgpd of their own, without zebra) in host namespaces reached through

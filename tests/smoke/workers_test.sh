@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Several workers (DESIGN.md 12) on this 2-CPU machine: lcores "0@0,1@1,2@1"
+# Several workers on this 2-CPU machine: lcores "0@0,1@1,2@1"
 # (two workers sharing CPU 1), three rx queues per port (af_packet qpairs=3,
 # the kernel's fanout hash spreads flows over them). Functional, not fast:
 # each worker forwards, a capture sees every worker's packets, a TCP flow

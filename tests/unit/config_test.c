@@ -248,7 +248,7 @@ static void test_lcores(void **state)
 		{ "0--1", -EINVAL },
 		{ "0;1", -EINVAL },
 		{ "99999999999999,1", -EINVAL },
-		/* lcores on CPUs (DESIGN.md 12) */
+		/* lcores on CPUs (fwd.yaml(5), dpdk.lcores) */
 		{ "0@0,1@1,2@1", 3, 0, 2 },
 		{ "0@0,3", 2, 0, 3 },
 		{ "0@0,1@1023", 2, 0, 1 },
