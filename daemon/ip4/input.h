@@ -28,7 +28,7 @@ static __rte_always_inline bool ip4_nh_takes(const struct nexthop *nh,
 }
 
 /*
- * The flow hash ECMP picks a member by: source, destination
+ * The flow hash by which ECMP picks a member: source, destination
  * and protocol, and the ports of TCP, UDP and SCTP when the packet is not a
  * fragment (so that all fragments of a datagram take one path). Like
  * Linux's fib_multipath_hash_policy 1. The header has been checked: its

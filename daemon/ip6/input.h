@@ -38,7 +38,7 @@ static __rte_always_inline bool ip6_nh_takes(const struct nexthop *nh,
 }
 
 /*
- * The flow hash ECMP picks a member by: source, destination,
+ * The flow hash by which ECMP picks a member: source, destination,
  * next header and, when it is TCP, UDP or SCTP right after the fixed
  * header, the ports (an extension header hides them: such packets hash
  * on addresses only, all fragments of a datagram alike). The packet's
