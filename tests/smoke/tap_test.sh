@@ -50,7 +50,8 @@ expect "p0 has the port's MTU" "$(ns_exec fw cat /sys/class/net/p0/mtu)" = 1500
 check "p0 is UP and NOARP" bash -c "ip -n $(ns fw) link show p0 | grep -q 'NOARP,UP'"
 check "p0 carries 10.71.1.1/24" wait_for 3 has_addr p0 10.71.1.1/24
 check "p0 carries 2001:db8:71:1::1/64 (after fwd's DAD)" wait_for 5 has_addr p0 2001:db8:71:1::1/64
-check "p0 carries fwd's link-local address and no other" \
+# the link-local's DAD may end after the global's (each waits 0-1 s first)
+check "p0 carries fwd's link-local address and no other" wait_for 5 \
 	bash -c "[ \$(ip -n $(ns fw) -6 addr show dev p0 scope link | grep -c inet6) -eq 1 ]"
 check "p1 carries 2001:db8:71:2::1/64" wait_for 5 has_addr p1 2001:db8:71:2::1/64
 
