@@ -158,11 +158,12 @@ static void punt_enqueue(struct fwd_worker *w, struct rte_ring *r, struct rte_mb
 	}
 	unsigned sent = n == 0 ? 0 : rte_ring_mp_enqueue_burst(r, (void **)pkts, n, NULL);
 
-	for (unsigned i = 0; i < sent; i++)
-		if (drop[i] != FWD_PUNT_NO_DROP)
+	for (unsigned i = 0; i < n; i++) {
+		if (i >= sent)
+			fwd_drop(w, port[i], FWD_DROP_PUNT_FULL, pkts[i]);
+		else if (drop[i] != FWD_PUNT_NO_DROP)
 			w->stats.port[port[i]].drop[drop[i]]++;
-	for (unsigned i = sent; i < n; i++)
-		fwd_drop(w, fwd_punt_meta(pkts[i])->in_port, FWD_DROP_PUNT_FULL, pkts[i]);
+	}
 }
 
 void fwd_punt_flush(struct fwd_worker *w)
