@@ -231,6 +231,19 @@ $(BENCH_DIR)/fib6_bench: tests/bench/fib6_bench.c $(FIB6_BENCH_OBJS) $(PROTO_OBJ
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIB6_BENCH_OBJS) $(PROTO_OBJS) $(LDLIBS)
 
+# tests/bench/flowgen.c: the flows group's hot source (a pcap replayed into a
+# net_memif ring), linked as l3fwd is by default.
+$(BENCH_DIR)/flowgen: tests/bench/flowgen.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O3 -g -Wall -Wextra -Werror -DALLOW_EXPERIMENTAL_API \
+		$(shell pkg-config --cflags libdpdk) -o $@ $< $(shell pkg-config --libs libdpdk)
+
+# tests/bench/xcpu.c: a cache line's round trip between two CPUs (the flows
+# group checks with it that the host left flowgen's CPU near the program's).
+$(BENCH_DIR)/xcpu: tests/bench/xcpu.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -pthread -o $@ $<
+
 # DPDK's l3fwd example, copied from dpdk-doc, patched to run on virtual
 # devices (tests/bench/l3fwd.patch) and built against the installed DPDK as
 # its Makefile builds it by default (shared libraries: build/l3fwd) and also
@@ -245,7 +258,7 @@ $(L3FWD_BINS) &: tests/bench/l3fwd.patch
 	CFLAGS=-g $(MAKE) -s -C $(BENCH_DIR)/l3fwd
 	CFLAGS=-g $(MAKE) -s -C $(BENCH_DIR)/l3fwd build/l3fwd-static
 
-bench-build: all $(BENCH_DIR)/route_churn $(BENCH_DIR)/fib6_bench $(L3FWD_BINS)
+bench-build: all $(BENCH_DIR)/route_churn $(BENCH_DIR)/fib6_bench $(BENCH_DIR)/flowgen $(BENCH_DIR)/xcpu $(L3FWD_BINS)
 
 bench:
 	@$(MAKE) --no-print-directory deps bench-deps

@@ -74,12 +74,15 @@ CHURN_SECONDS = float(os.environ.get("BENCH_CHURN_SECONDS", "10"))
 POLL_HZ = 10
 ONLY = os.environ.get("BENCH_ONLY", "main,churn,imix,ipv6,flows,scaling,burst").split(",")
 GROUP_TAGS = ("-imix", "-v6")   # the names' ends of every group's programs but main's
-OTHER_GROUPS = ("fwd-d", "l3fwd-d", "fwd-w", "l3fwd-w", "fwd-b")   # groups.py's, the burst's
+OTHER_GROUPS = groups.FLOWS_PREFIXES + ("fwd-w", "l3fwd-w", "fwd-b")   # groups.py's, the burst's
 
 
 # ------------------------------------------------------------- measurement
 def measure(prog):
-    """Resume, warm up, count over SECONDS, pause. Returns one round's figures."""
+    """Resume, warm up, count over SECONDS, pause. Returns one round's figures
+    (with a hot source, the CPUs' distance before and after: xcpu_ns)."""
+    gen = getattr(prog, "gen", None)
+    before = gen.probe() if gen else None
     prog.resume()
     try:
         time.sleep(WARMUP)
@@ -99,7 +102,12 @@ def measure(prog):
                          if v != a.reasons.get(k, 0)},
         "sink_count_diff": (b.sink - a.sink) - tx,   # sink PMD's count minus the program's
         "rx_minus_tx": (b.rx - a.rx) - tx,
+        "xcpu_ns": xcpu_ns(before, gen.probe() if gen else None),
     }
+
+
+def xcpu_ns(before, after):
+    return max(before, after) if before is not None and after is not None else None
 
 
 def alternate(progs, rounds, title, first=0, total=None):

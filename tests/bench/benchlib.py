@@ -45,6 +45,7 @@ SRC_NET6, SINK_NET6 = "2001:db8::1/64", "2001:db8:1::1/64"
 GATEWAYS6 = ["2001:db8:1::%d" % (2 + i) for i in range(4)]
 
 
+PCAP_PORT_MAC = "02:70:63:61:70:00"   # net_pcap's first port (gen_pcap.py)
 CONTROL_CPU = 0       # where the bench itself, fwdctl and route_churn run
 
 
@@ -75,6 +76,8 @@ class Paths:
         self.daemon = os.path.join(self.build, "fwd-daemon")
         self.fwdctl = os.path.join(self.build, "fwdctl")
         self.churn = os.path.join(self.out, "route_churn")
+        self.flowgen = os.path.join(self.out, "flowgen")
+        self.xcpu = os.path.join(self.out, "xcpu")
         self.l3fwd = os.path.join(self.out, "l3fwd", "build", "l3fwd")
         self.l3fwd_static = self.l3fwd + "-static"    # the same, DPDK linked in as in fwd
         self.table = os.path.join(self.out, "full-%d.txt" % FULL_ROUTES)
@@ -88,7 +91,7 @@ class Paths:
 
 def prepare_inputs(p):
     """The full table and the pcaps, generated once and kept in build/bench."""
-    for f in (p.daemon, p.fwdctl, p.l3fwd, p.l3fwd_static):
+    for f in (p.daemon, p.fwdctl, p.l3fwd, p.l3fwd_static, p.flowgen, p.xcpu):
         if not os.access(f, os.X_OK):
             die("%s missing: run 'make bench'" % f)
     if not os.path.exists(p.table):
@@ -190,7 +193,7 @@ def save_pids():
     if PIDFILE is not None:
         with open(PIDFILE, "w") as f:
             f.write("%d\n" % os.getpid())
-            f.write("".join("%d\n" % prog.proc.pid for prog in STARTED))
+            f.write("".join("%d\n" % pid for prog in STARTED for pid in prog.pids()))
 
 
 def reap_leftovers(paths):
@@ -230,8 +233,74 @@ def source(pcaps):
     return "net_pcap0,%s,infinite_rx=1" % ",".join("rx_pcap=" + f for f in pcaps)
 
 
-def vdevs(pcaps):
-    return ["--vdev", source(pcaps), "--vdev", "net_null0,no-rx=1"]
+class HotSource:
+    """The flows group's hot source: flowgen (tests/bench/flowgen.c) replays
+    a pcap into a net_memif ring on CPU 0, and the program under test reads
+    it as a memif client. A NIC writes each frame into the last-level cache
+    (DDIO); net_pcap's infinite_rx copies it out of an mbuf of its own, cold
+    when there are a million of them. It runs, pauses and stops with its
+    program."""
+
+    MEMORY_MB = 128
+
+    def __init__(self, paths, name, pcap, huge):
+        self.p, self.pcap, self.huge = paths, pcap, huge
+        self.prefix = "fwdbench-%s-gen" % name
+        self.sock = os.path.join(paths.run, name + ".memif")
+        self.logfile = os.path.join(paths.run, name + "-gen.log")
+        self.proc = None
+
+    def device(self):
+        # the MAC of net_pcap's first port, which the pcaps are addressed to
+        return "net_memif0,role=client,socket=%s,socket-abstract=no,mac=%s" % (self.sock,
+                                                                               PCAP_PORT_MAC)
+
+    def start(self, timeout=60):
+        if os.path.exists(self.sock):
+            os.unlink(self.sock)
+        shutil.rmtree("/var/run/dpdk/" + self.prefix, ignore_errors=True)
+        cmd = ([self.p.flowgen, "-l", str(CONTROL_CPU), "--file-prefix", self.prefix, "--no-pci"] +
+               eal_memory_args(self.huge, self.MEMORY_MB) +
+               ["--vdev", "net_memif0,role=server,socket=%s,socket-abstract=no" % self.sock,
+                "--", self.pcap])
+        with open(self.logfile, "w") as out:
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out,
+                                         stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while not os.path.exists(self.sock):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise OSError("flowgen did not start: %s" %
+                              open(self.logfile).read().strip().splitlines()[-1:])
+            time.sleep(0.1)
+
+    def probe(self, ms=20):
+        """ns of a cache line's round trip between the source's CPU and the
+        program's, now (xcpu.c); None if it could not tell."""
+        try:
+            r = subprocess.run([self.p.xcpu, str(CONTROL_CPU), FORWARDING_LCORE, str(ms)],
+                               capture_output=True, text=True, timeout=10)
+            return float(r.stdout) if r.returncode == 0 else None
+        except (subprocess.SubprocessError, ValueError):
+            return None
+
+    def signal(self, sig):
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, sig)
+
+    def stop(self, timeout=10):
+        """Before its client: memif's server may fault on a ring whose
+        client has gone."""
+        if self.proc is None:
+            return
+        self.signal(signal.SIGCONT)
+        self.signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+        shutil.rmtree("/var/run/dpdk/" + self.prefix, ignore_errors=True)
 
 
 def worker_lcores(workers, shared_cpu):
@@ -257,11 +326,12 @@ class Program:
     command line and sample()."""
 
     def __init__(self, paths, name, label, pcap, burst=32, wrapper=None, extra_mbufs=0,
-                 workers=1, shared_cpu=False):
+                 workers=1, shared_cpu=False, hot=False):
         """pcap: a file, or a list of them (one rx queue of the source each);
         extra_mbufs: as many mbufs more in the pool (a pcap of that many
         packets, which net_pcap keeps in mbufs); workers: forwarding lcores
-        (1..workers), shared_cpu: all of them on CPU 1."""
+        (1..workers), shared_cpu: all of them on CPU 1; hot: the pcap (one)
+        comes from a HotSource instead of net_pcap."""
         self.p, self.name, self.label, self.burst = paths, name, label, burst
         self.pcaps = list(pcap) if isinstance(pcap, (list, tuple)) else [pcap]
         self.extra_mbufs, self.workers, self.shared_cpu = extra_mbufs, workers, shared_cpu
@@ -273,12 +343,26 @@ class Program:
         self.huge = HUGEPAGES and not self.wrapper   # valgrind runs without hugepages
         self.proc = None
         self.error = None
+        self.gen = HotSource(paths, name, self.pcaps[0], self.huge) if hot else None
+        if hot:
+            self.memory_mb += HotSource.MEMORY_MB
 
     def command(self):
         raise NotImplementedError
 
+    def source(self):
+        return self.gen.device() if self.gen else source(self.pcaps)
+
+    def vdevs(self):
+        return ["--vdev", self.source(), "--vdev", "net_null0,no-rx=1"]
+
+    def pids(self):
+        return [x.proc.pid for x in (self, self.gen) if x is not None and x.proc is not None]
+
     def start(self):
         self.remove_runtime_dir()
+        if self.gen:
+            self.gen.start()
         with open(self.logfile, "w") as out:
             self.proc = subprocess.Popen(self.wrapper + self.command(), stdin=subprocess.DEVNULL,
                                          stdout=out, stderr=subprocess.STDOUT, env=self.env,
@@ -321,12 +405,18 @@ class Program:
     def pause(self):
         if self.alive():
             os.kill(self.proc.pid, signal.SIGSTOP)
+        if self.gen:
+            self.gen.signal(signal.SIGSTOP)
 
     def resume(self):
+        if self.gen:
+            self.gen.signal(signal.SIGCONT)
         if self.alive():
             os.kill(self.proc.pid, signal.SIGCONT)
 
     def stop(self, timeout=20):
+        if self.gen:
+            self.gen.stop()
         if self.proc is not None and self.proc.poll() is None:
             os.kill(self.proc.pid, signal.SIGCONT)
             os.kill(self.proc.pid, signal.SIGTERM)
@@ -381,7 +471,7 @@ class DpdkApp(Program):
 
     def eal(self):
         return (["-l", LCORES, "--main-lcore", "0", "--file-prefix", self.prefix, "--no-pci"] +
-                eal_memory_args(self.huge, self.memory_mb) + vdevs(self.pcaps))
+                eal_memory_args(self.huge, self.memory_mb) + self.vdevs())
 
     def sample(self):
         t0 = time.monotonic()
@@ -449,8 +539,9 @@ class Fwd(Program):
     V6_ROUTES via GATEWAYS6 and their static neighbours (so no NDP)."""
 
     def __init__(self, paths, name, label, pcap, mode, burst=32, full_table=False, wrapper=None,
-                 ipv6=False, ecmp=False, **kw):
+                 ipv6=False, ecmp=False, daemon=None, **kw):
         super().__init__(paths, name, label, pcap, burst, wrapper, **kw)
+        self.daemon = daemon   # another fwd-daemon binary (BENCH_FWD_ALT)
         self.mode, self.full_table, self.ipv6, self.ecmp = mode, full_table, ipv6, ecmp
         self.sock = os.path.join(paths.run, name + ".sock")
         self.conf = os.path.join(paths.run, name + ".yaml")
@@ -467,7 +558,7 @@ class Fwd(Program):
                 "  file_prefix: %s\ndataplane:\n  burst: %d\n  mbufs: %d\n"
                 "control:\n  socket: %s\n  socket_group: root\nports:\n" %
                 (lcores, hp, mem, self.prefix, self.burst, MBUFS + self.extra_mbufs, self.sock))
-        src = source(self.pcaps)
+        src = self.source()
         rxq = ", rx_queues: %d" % len(self.pcaps) if len(self.pcaps) > 1 else ""
         sink = "net_null0,no-rx=1"
         if self.mode == "xconnect":
@@ -496,7 +587,7 @@ class Fwd(Program):
             f.write(self.config())
         if os.path.exists(self.sock):   # left by a run that was killed
             os.unlink(self.sock)
-        return [self.p.daemon, "-c", self.conf]
+        return [self.daemon or self.p.daemon, "-c", self.conf]
 
     def fwdctl(self, *args, timeout=30):
         return subprocess.run([self.p.fwdctl, "-s", self.sock] + list(args), capture_output=True,

@@ -4,11 +4,22 @@ itself, for its rounds and statistics).
 
 flows    64 B routing on fwd l3 with the 1M-route table loaded, to 2 k, 64 k
          and 1 M distinct destinations (BENCH_FLOW_COUNTS), each a host in a
-         route of its own (gen_flows.py), beside l3fwd lpm on the same pcap.
-         net_pcap keeps every packet of its pcap in an mbuf, so each program
-         gets that many mbufs more (l3fwd: FWD_BENCH_EXTRA_MBUFS,
-         l3fwd.patch) and the memory for them. l3fwd keeps its 16 covering
-         routes: every route of the table is /24 or shorter, so a lookup is
+         route of its own (gen_flows.py), beside l3fwd lpm on the same pcap,
+         from two sources (BENCH_FLOW_SOURCES, "hot,pcap"):
+         hot   flowgen (flowgen.c) replays the pcap into a net_memif ring on
+               CPU 0, the program reads it as memif client: each frame is
+               in the cache when it arrives, as a NIC with DDIO delivers it,
+               so what the program misses is its own (FIB, next hops).
+               testpmd io on the same source says what the source gives.
+               The targets (1M >= 0.8x 2k, >= 1.0x l3fwd) are taken here.
+               BENCH_FWD_ALT=PATH runs another fwd-daemon beside fwd (A/B).
+         pcap  net_pcap infinite_rx, as everywhere else: it keeps every
+               packet of its pcap in an mbuf and copies it out on each
+               receive, so with 1M packets that copy misses the caches as
+               well, in both programs alike. Each program gets that many
+               mbufs more (l3fwd: FWD_BENCH_EXTRA_MBUFS, l3fwd.patch) and
+               the memory for them.
+         l3fwd keeps its 16 covering routes: every route of the table is /24 or shorter, so a lookup is
          one read of a 2^24-entry tbl24 (64 MiB) in both programs, at an
          index set by the destination whatever the routes; and rte_lpm
          loads a million routes too slowly to start it each round (its
@@ -31,6 +42,14 @@ from benchlib import log
 
 FLOW_COUNTS = [int(x) for x in os.environ.get("BENCH_FLOW_COUNTS",
                                               "2048,65536,1000000").split(",")]
+FLOW_SOURCES = [x for x in os.environ.get("BENCH_FLOW_SOURCES", "hot,pcap").split(",") if x]
+if set(FLOW_SOURCES) - {"hot", "pcap"} or not FLOW_SOURCES:
+    raise SystemExit("bench: BENCH_FLOW_SOURCES takes hot and/or pcap, not %r" %
+                     os.environ.get("BENCH_FLOW_SOURCES"))
+FLOWS_PREFIXES = ("fwd-d", "l3fwd-d", "fwd-h", "l3fwd-h", "testpmd-h", "fwdalt-")
+XCPU_FACTOR = 2.0   # near_rounds()
+# another fwd-daemon binary to run beside fwd in the flows group (an A/B of a change)
+FWD_ALT = os.environ.get("BENCH_FWD_ALT")
 SCALING_FORCE = os.environ.get("BENCH_SCALING_FORCE", "0") == "1"
 MAX_WORKERS = 16          # rx_queues' limit in fwd.yaml
 
@@ -47,45 +66,123 @@ def needed_pages(progs):
 
 
 # ------------------------------------------------------------------ flows
+# name tag, label, ratio-key suffix of each source
+SOURCES = {"pcap": ("d", "net_pcap", ""), "hot": ("h", "hot", " hot")}
+
+
 def flows_programs(p):
     progs = []
     for n in FLOW_COUNTS:
         pcap = bl.flows_pcaps(p, n)
-        progs += [bl.Fwd(p, "fwd-d%s" % short(n), "fwd l3 1M routes, %s dst" % short(n), pcap,
-                         "l3", full_table=True, extra_mbufs=n),
-                  bl.L3fwd(p, "l3fwd-d%s" % short(n), "l3fwd lpm, %s dst" % short(n), pcap,
-                           extra_mbufs=n)]
+        for src in FLOW_SOURCES:
+            tag, what, _ = SOURCES[src]
+            hot = src == "hot"
+            extra = 0 if hot else n     # net_pcap keeps every frame in an mbuf
+            s = short(n)
+            progs += [bl.Fwd(p, "fwd-%s%s" % (tag, s), "fwd 1M routes, %s dst, %s" % (s, what),
+                             pcap, "l3", full_table=True, extra_mbufs=extra, hot=hot),
+                      bl.L3fwd(p, "l3fwd-%s%s" % (tag, s), "l3fwd lpm, %s dst, %s" % (s, what),
+                               pcap, extra_mbufs=extra, hot=hot)]
+            if FWD_ALT:
+                progs.append(bl.Fwd(p, "fwdalt-%s%s" % (tag, s),
+                                    "fwd ALT 1M routes, %s dst, %s" % (s, what), pcap, "l3",
+                                    full_table=True, extra_mbufs=extra, hot=hot, daemon=FWD_ALT))
+            if hot:   # what the source itself gives: the ceiling
+                progs.append(bl.Testpmd(p, "testpmd-%s%s" % (tag, s),
+                                        "testpmd io, %s dst, %s" % (s, what), pcap, hot=True))
     return progs
 
 
 def run_flows(p, results, huge, h):
-    log("\n== flows: 64 B to %s distinct destinations" % ", ".join(short(n) for n in FLOW_COUNTS))
+    log("\n== flows: 64 B to %s distinct destinations, from %s" %
+        (", ".join(short(n) for n in FLOW_COUNTS), " and ".join(FLOW_SOURCES)))
     huge.up(needed_pages(flows_programs(p)))
     runs, labels = h.alternate_starts(lambda: flows_programs(p), h.ROUNDS, "flows",
                                       results["failed"])
+    results["flows_runs_all"] = runs
+    runs = near_rounds(runs, results)
     results["flows"] = {name: dict(label=labels[name], **(h.summary(v) or {}))
                         for name, v in runs.items()}
     results["flows_runs"] = runs
+
+
+def near_rounds(runs, results):
+    """The hot source's rounds taken while the host kept the source's CPU
+    and the program's near each other: a round trip between them (xcpu.c,
+    before and after the round) at most XCPU_FACTOR times the run's
+    fastest. Far apart, every frame's copy from one to the other costs
+    several times more (testpmd io alone: 23 Mpps near, 6 far on the
+    development VM) and every program runs at the source's pace, which
+    would pull every ratio towards 1."""
+    probes = [m["xcpu_ns"] for v in runs.values() for m in v if m.get("xcpu_ns")]
+    if not probes:
+        return runs
+    limit = XCPU_FACTOR * min(probes)
+    out, dropped = {}, {}
+    for name, v in runs.items():
+        hot = [m for m in v if m.get("xcpu_ns") is not None]
+        if not hot:
+            out[name] = v
+            continue
+        out[name] = [m for m in hot if m["xcpu_ns"] <= limit]
+        dropped[name] = len(v) - len(out[name])
+    results["flows_xcpu"] = {"fastest_ns": min(probes), "slowest_ns": max(probes),
+                             "limit_ns": limit, "dropped": dropped}
+    return out
 
 
 def flows_ratios(results, h):
     runs = results.get("flows_runs", {})
     base = short(FLOW_COUNTS[0])
     r, ci = {}, {}
-    for n in FLOW_COUNTS:
-        s = short(n)
-        pairs = [("fwd/l3fwd %s" % s, "fwd-d" + s, "l3fwd-d" + s)]
-        if s != base:
-            pairs += [("fwd %s/%s" % (s, base), "fwd-d" + s, "fwd-d" + base),
-                      ("l3fwd %s/%s" % (s, base), "l3fwd-d" + s, "l3fwd-d" + base)]
-        for name, a, b in pairs:
-            v = h.round_ratios(runs.get(a), runs.get(b))
-            if v:
-                r[name] = statistics.median(v)
-                ci[name] = h.median_interval(v)
+    for src in FLOW_SOURCES:
+        tag, _, sfx = SOURCES[src]
+        for n in FLOW_COUNTS:
+            s = short(n)
+            pairs = [("fwd/l3fwd %s%s" % (s, sfx), "fwd-%s%s" % (tag, s), "l3fwd-%s%s" % (tag, s)),
+                     ("ALT/fwd %s%s" % (s, sfx), "fwdalt-%s%s" % (tag, s), "fwd-%s%s" % (tag, s))]
+            if src == "hot":
+                pairs += [("fwd/testpmd %s%s" % (s, sfx), "fwd-%s%s" % (tag, s),
+                           "testpmd-%s%s" % (tag, s))]
+            if s != base:
+                pairs += [("fwd %s/%s%s" % (s, base, sfx), "fwd-%s%s" % (tag, s),
+                           "fwd-%s%s" % (tag, base)),
+                          ("l3fwd %s/%s%s" % (s, base, sfx), "l3fwd-%s%s" % (tag, s),
+                           "l3fwd-%s%s" % (tag, base))]
+            for name, a, b in pairs:
+                v = h.round_ratios(runs.get(a), runs.get(b))
+                if v:
+                    r[name] = statistics.median(v)
+                    ci[name] = h.median_interval(v)
     results.setdefault("ratios", {})["flows"] = r
     results.setdefault("ratio_intervals", {})["flows"] = ci
     return r, ci
+
+
+def print_xcpu(results):
+    x = results.get("flows_xcpu")
+    if not x:
+        return
+    n = sum(len(v) for k, v in results.get("flows_runs_all", {}).items() if k in x["dropped"])
+    log("hot source: CPU %d <-> %s round trip %.0f-%.0f ns; %d of %d rounds kept (<= %.0f ns)" %
+        (bl.CONTROL_CPU, bl.FORWARDING_LCORE, x["fastest_ns"], x["slowest_ns"],
+         n - sum(x["dropped"].values()), n, x["limit_ns"]))
+
+
+def flows_keys(name, base):
+    """The ratio keys printed beside program `name` (PROGRAM-TAGCOUNT)."""
+    prog, rest = name.rsplit("-", 1)
+    tag, d = rest[0], rest[1:]
+    sfx = next(v[2] for v in SOURCES.values() if v[0] == tag)
+    if prog == "fwd":
+        keys = ["fwd/l3fwd %s%s" % (d, sfx)]
+        keys += ["fwd/testpmd %s%s" % (d, sfx)] if sfx else []
+        return keys + (["fwd %s/%s%s" % (d, base, sfx)] if d != base else [])
+    if prog == "fwdalt":
+        return ["ALT/fwd %s%s" % (d, sfx)]
+    if prog == "l3fwd" and d != base:
+        return ["l3fwd %s/%s%s" % (d, base, sfx)]
+    return []
 
 
 def print_flows(results, h):
@@ -93,31 +190,33 @@ def print_flows(results, h):
         return
     r, ci = flows_ratios(results, h)
     base = short(FLOW_COUNTS[0])
-    log("\n%-28s %12s   %-15s %s" % ("64 B, distinct destinations", "median Mpps", "min-max",
+    log("\n%-32s %12s   %-15s %s" % ("64 B, distinct destinations", "median Mpps", "min-max",
                                        "ratio: per-round median (90% interval)"))
     for name, s in results["flows"].items():
-        d = name.split("-d")[-1]
-        keys = (["fwd/l3fwd %s" % d] + (["fwd %s/%s" % (d, base)] if d != base else [])
-                if name.startswith("fwd") else
-                ["l3fwd %s/%s" % (d, base)] if d != base else [])
-        texts = ["%s %.3f (%.3f-%.3f)" % ((k, r[k]) + ci[k]) for k in keys if k in r] or [""]
-        log("%-28s %s %s" % (s.get("label", name), h.fmt_mpps(s), texts[0]))
+        texts = ["%s %.3f (%.3f-%.3f)" % ((k, r[k]) + ci[k])
+                 for k in flows_keys(name, base) if k in r] or [""]
+        log("%-32s %s %s" % (s.get("label", name), h.fmt_mpps(s), texts[0]))
         for t in texts[1:]:
-            log("%-28s %s %s" % ("", " " * 30, t))
+            log("%-32s %s %s" % ("", " " * 30, t))
         if s.get("drops"):
-            log("%-28s   ! drops %d %s" % ("", s["drops"], s.get("drop_reasons", {})))
+            log("%-32s   ! drops %d %s" % ("", s["drops"], s.get("drop_reasons", {})))
+    print_xcpu(results)
     for name, err in results["failed"].items():
-        if name.startswith(("fwd-d", "l3fwd-d")):
-            log("%-28s failed: %s" % (name, err))
+        if name.startswith(FLOWS_PREFIXES):
+            log("%-32s failed: %s" % (name, err))
 
 
 def flows_targets(results):
-    """(name, value, floor, interval) of the flows group's targets."""
+    """(name, value, floor) of the flows group's targets: on the hot source
+    when it ran (a NIC's frames arrive in the cache; net_pcap's do not)."""
     r = results.get("ratios", {}).get("flows", {})
     ci = results.get("ratio_intervals", {}).get("flows", {})
     big, base = short(FLOW_COUNTS[-1]), short(FLOW_COUNTS[0])
-    return [("fwd %s dst >= 0.8x %s dst" % (big, base), "fwd %s/%s" % (big, base), 0.8),
-            ("fwd %s dst >= 1.0x l3fwd %s dst" % (big, big), "fwd/l3fwd %s" % big, 1.0)], r, ci
+    src = "hot" if "hot" in FLOW_SOURCES else FLOW_SOURCES[0]
+    sfx = SOURCES[src][2]
+    return [("fwd %s dst >= 0.8x %s dst%s" % (big, base, sfx),
+             "fwd %s/%s%s" % (big, base, sfx), 0.8),
+            ("fwd %s dst >= 1.0x l3fwd%s" % (big, sfx), "fwd/l3fwd %s%s" % (big, sfx), 1.0)], r, ci
 
 
 # ---------------------------------------------------------------- scaling
