@@ -5,7 +5,7 @@
 #   make check      install missing packages, build with ASan+UBSan, run every test
 #   make demo       install missing packages, build, run the namespace demo
 #   make deps       install the Debian packages fwd needs, when missing
-#   make bench      benchmarks against testpmd and l3fwd (not part of check; ~10 min)
+#   make bench      benchmarks against testpmd and l3fwd (not part of check; ~40 min)
 #   make bench-callgrind  instructions per packet of fwd and l3fwd under callgrind
 #   make bench-iperf  iperf3 TCP through testpmd, l3fwd and fwd on veth (not part of check)
 #   make bench-e2e    iperf3 and wrk through the kernel router and fwd (not part of check)
