@@ -26,7 +26,11 @@ On each router, once a ping h1 -> h2 passes:
   ping    E2E_PINGS echo requests h1 -> h2 5 ms apart: p50 and p99 RTT,
           the router's own latency with next to no load;
   iperf3  TCP h1 -> h2 for E2E_IPERF_SECONDS: the receiver's Gbit/s and
-          the sender's retransmits;
+          the sender's retransmits, and where the segments were lost:
+          the kernel's drop counters of every veth end (sysfs, ethtool -S)
+          and fwd's own, read or cleared around the run (af_packet's ring
+          drops are counted only in the socket, tp_drops, which DPDK 22.11
+          does not report: none of these moves for them);
   wrk     HTTP/1.1 keep-alive, E2E_WRK_THREADS threads and
           E2E_WRK_CONNECTIONS connections from h1 for E2E_WRK_SECONDS,
           `wrk --latency` to nginx in h2 serving a 1 KiB page: requests/s,
@@ -341,6 +345,39 @@ def tcp_counters(ns):
             "tlp": out.get("TcpExt.TCPLossProbes", 0)}
 
 
+def link_counters():
+    """The kernel's drop counters of every veth end: {"ns/if": {name: value}}
+    (sysfs statistics, and ethtool -S's per-queue XDP figures), so that a
+    frame lost between the hosts and fwd's rings shows where."""
+    out = {}
+    for ns, ifs in (("h1", ("v1",)), ("h2", ("v2",)), ("fw", ("d1", "d2"))):
+        for i in ifs:
+            c = {}
+            for name in ("rx_dropped", "tx_dropped", "rx_missed_errors", "tx_errors"):
+                r = ip.nsrun(ns, "cat", "/sys/class/net/%s/statistics/%s" % (i, name),
+                             check=False)
+                if r.returncode == 0 and r.stdout.strip().isdigit():
+                    c[name] = int(r.stdout)
+            r = ip.nsrun(ns, "ethtool", "-S", i, check=False)
+            for line in r.stdout.splitlines():
+                k, _, v = line.strip().partition(":")
+                if ("drop" in k or "xdp" in k or "full" in k) and v.strip().isdigit():
+                    c[k.strip()] = int(v)
+            out["%s/%s" % (ns, i)] = c
+    return out
+
+
+def counter_delta(before, after):
+    """The counters that moved."""
+    out = {}
+    for key, c in after.items():
+        d = {k: v - before.get(key, {}).get(k, 0) for k, v in c.items()}
+        d = {k: v for k, v in d.items() if v}
+        if d:
+            out[key] = d
+    return out
+
+
 def schedstat(tid):
     """ms on a CPU and ms runnable but waiting for one, of a thread."""
     try:
@@ -470,7 +507,13 @@ def one_run(p, row, nginx):
             base = os.path.join(p.run, "%s-%s" % (row[0], pl))
             res = {}
             res["ping"], e0 = pings(router, base)
+            if hasattr(router, "fwdctl"):
+                router.fwdctl("stats", "clear", timeout=10)
+            links = link_counters()
             res["iperf"], e1 = ip.iperf(router, base)
+            if res["iperf"]:   # where the segments it retransmits were lost
+                res["iperf"]["links"] = counter_delta(links, link_counters())
+                res["iperf"]["fwd"] = router.stats()
             res["wrk"], e2 = wrk(router, base, nginx)
             if e0 or e1 or e2:
                 res["error"] = e0 or e1 or e2
@@ -508,6 +551,16 @@ def summarise(runs):
     v = [r["iperf"]["retransmits"] for r in runs if r.get("iperf")]
     if v:
         s["iperf_retransmits"] = statistics.median(v)
+    # frames the kernel dropped on the router's veths during iperf3
+    v = [sum(c.get("rx_dropped", 0) + c.get("tx_dropped", 0)
+             for c in r["iperf"]["links"].values())
+         for r in runs if r.get("iperf") and "links" in r["iperf"]]
+    if v:
+        s["iperf_link_drops"] = statistics.median(v)
+    v = [sum(x["drops"] for k, x in r["iperf"]["fwd"].items() if k != "workers")
+         for r in runs if r.get("iperf") and r["iperf"].get("fwd")]
+    if v:
+        s["iperf_fwd_drops"] = statistics.median(v)
     # the share of the wrk run fwd's worker spent on its CPU, and waiting for it
     v = [r["wrk"]["sched"] for r in runs if r.get("wrk") and "fwd_worker_run_ms" in
          r["wrk"]["sched"]]
@@ -527,6 +580,10 @@ def cell(s, part, key, fmt):
     return c + (" %d/%d" % (f["n"], ROUNDS) if f["n"] < ROUNDS else "")
 
 
+def fmt_count(v):
+    return "-" if v is None else "%d" % v
+
+
 def print_table(results, elapsed):
     log("\nend to end through each router, %d rounds (%.0f s): %d pings 5 ms apart, iperf3 "
         "%d s, wrk -t%d -c%d %d s (1 KiB page); median [min-max] over the rounds" %
@@ -543,6 +600,14 @@ def print_table(results, elapsed):
             log("%-16s " % label +
                 "".join("%-*s" % (w, cell(s, *f[:2], f[3])) for w, f in zip(width, FIGURES)) +
                 "%s/%s" % (s.get("wrk_retrans", "-"), s.get("wrk_tlp", "-")))
+        for key, label, *_ in ROUTERS:
+            s = results["summary"][pl][key]
+            if "iperf_retransmits" in s:
+                log("  %s: iperf3 retransmitted %d segments; the kernel dropped %s frames on "
+                    "the veths, %s dropped %s (medians)" %
+                    (label, s["iperf_retransmits"], fmt_count(s.get("iperf_link_drops")),
+                     "fwd" if "iperf_fwd_drops" in s else "the router",
+                     fmt_count(s.get("iperf_fwd_drops"))))
         for key, label, *_ in ROUTERS:
             s = results["summary"][pl][key]
             if "worker_on_cpu_pct" in s:
