@@ -32,10 +32,10 @@
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
 
-#define SLOT 64        /* bytes a frame takes in the array */
+#define SLOT  64 /* bytes a frame takes in the array */
 #define BURST 32
-#define POOL 8191
-#define RING 1024
+#define POOL  8191
+#define RING  1024
 
 static volatile sig_atomic_t stop;
 
@@ -103,7 +103,7 @@ bad:
 
 static int port_up(uint16_t port, struct rte_mempool *pool)
 {
-	struct rte_eth_conf conf = {0};
+	struct rte_eth_conf conf = { 0 };
 	int ret = rte_eth_dev_configure(port, 1, 1, &conf);
 
 	if (ret == 0)
@@ -116,8 +116,7 @@ static int port_up(uint16_t port, struct rte_mempool *pool)
 }
 
 /* Fill the free part of pkts[] with the next frames; returns the new fill. */
-static uint16_t fill(struct rte_mbuf **pkts, uint16_t have, const struct frames *f,
-		     uint32_t *next)
+static uint16_t fill(struct rte_mbuf **pkts, uint16_t have, const struct frames *f, uint32_t *next)
 {
 	for (uint16_t i = have; i < BURST; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -135,7 +134,7 @@ int main(int argc, char **argv)
 	struct rte_mbuf *pkts[BURST], *rx[BURST];
 	uint64_t sent = 0, retries = 0, last_sent = 0, last_retries = 0, next_report;
 	struct rte_mempool *pool;
-	struct frames f = {0};
+	struct frames f = { 0 };
 	uint32_t next = 0;
 	uint16_t have = 0;
 	int n = rte_eal_init(argc, argv), ret;
@@ -149,11 +148,12 @@ int main(int argc, char **argv)
 	ret = read_pcap(argv[n + 1], &f);
 	if (ret < 0) {
 		fprintf(stderr, "flowgen: %s: %s\n", argv[n + 1],
-			ret == -EINVAL ? "not a pcap of frames of at most 64 bytes" : strerror(-ret));
+		        ret == -EINVAL ? "not a pcap of frames of at most 64 bytes"
+		                       : strerror(-ret));
 		return 1;
 	}
 	pool = rte_pktmbuf_pool_create("flowgen", POOL, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-				       rte_socket_id());
+	                               rte_socket_id());
 	if (pool == NULL || rte_eth_dev_count_avail() < 1 || port_up(0, pool) != 0) {
 		fprintf(stderr, "flowgen: cannot set up port 0 (a net_memif vdev)\n");
 		return 1;
@@ -183,7 +183,8 @@ int main(int argc, char **argv)
 		if (unlikely(rte_get_tsc_cycles() > next_report)) {
 			if (getenv("FLOWGEN_REPORT"))
 				printf("flowgen: %.2f Mpps, %lu full-ring retries\n",
-				       (sent - last_sent) / 1e6, (unsigned long)(retries - last_retries));
+				       (sent - last_sent) / 1e6,
+				       (unsigned long)(retries - last_retries));
 			last_sent = sent;
 			last_retries = retries;
 			next_report = rte_get_tsc_cycles() + rte_get_tsc_hz();
