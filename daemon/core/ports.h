@@ -48,6 +48,12 @@ struct fwd_port {
 	/* xstats baseline for `stats clear` */
 	unsigned n_xstats;
 	uint64_t *xstats_base;
+	/* af_xdp and af_packet: the kernel interface the PMD reads (its iface=
+	 * argument), "" for other ports; and that interface's rx_dropped when the
+	 * port started (metrics) and when it started or `stats clear` ran (frames the kernel
+	 * dropped before fwd's rings: on af_xdp, a full rx ring) */
+	char kif[16];
+	uint64_t kif_rx_dropped_start, kif_rx_dropped_base;
 } __rte_cache_aligned;
 
 extern struct fwd_port fwd_ports[FWD_MAX_PORTS];

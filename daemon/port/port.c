@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,40 @@ static int port_setup_queues(struct fwd_port *p, int socket)
 	return 0;
 }
 
+void fwd_port_kernel_iface(struct fwd_port *p)
+{
+	const char *arg = strstr(p->device, ",iface=");
+
+	p->kif[0] = '\0';
+	if (arg == NULL ||
+	    (strcmp(p->driver, "net_af_xdp") != 0 && strcmp(p->driver, "net_af_packet") != 0))
+		return;
+	arg += strlen(",iface=");
+	size_t n = strcspn(arg, ",");
+	if (n > 0 && n < sizeof(p->kif)) {
+		memcpy(p->kif, arg, n);
+		p->kif[n] = '\0';
+	}
+}
+
+int fwd_port_kif_rx_dropped(const struct fwd_port *p, uint64_t *v)
+{
+	char path[96];
+	FILE *f;
+	int rc = 0;
+
+	if (p->kif[0] == '\0' || strchr(p->kif, '/') != NULL)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/rx_dropped", p->kif);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -errno;
+	if (fscanf(f, "%" SCNu64, v) != 1)
+		rc = -EIO;
+	fclose(f);
+	return rc;
+}
+
 static int port_configure(struct fwd_port *p)
 {
 	struct rte_eth_dev_info info;
@@ -153,6 +188,7 @@ static int port_configure(struct fwd_port *p)
 	if (rc < 0)
 		return rc;
 	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
+	fwd_port_kernel_iface(p);
 	rc = port_check_caps(p, &info);
 	if (rc < 0)
 		return rc;
@@ -266,6 +302,9 @@ int fwd_ports_start(void)
 			return rc;
 		}
 		p->started = true;
+		if (fwd_port_kif_rx_dropped(p, &p->kif_rx_dropped_start) < 0)
+			p->kif_rx_dropped_start = 0;
+		p->kif_rx_dropped_base = p->kif_rx_dropped_start;
 		if ((rc = port_check_rx_fit(p)) < 0)
 			return rc;
 		/* l3 ports take frames for their MAC and multicast (IPv6's NDP is

@@ -20,6 +20,13 @@ int fwd_ports_start(void);
  * own rings, to add to dataplane.mbufs when sizing the pool: af_xdp's. */
 unsigned fwd_ports_pinned_mbufs(const struct fwd_config *cfg, unsigned n_workers);
 void fwd_ports_stop(void);
+/* p->kif from p->driver and p->device: af_xdp and af_packet read a kernel
+ * interface, named by iface= in the device string (both PMDs refuse a
+ * device without one); "" for other drivers or a name too long. */
+void fwd_port_kernel_iface(struct fwd_port *p);
+/* The kernel's rx_dropped count of p's interface (p->kif); -ENOENT if p has
+ * none, -errno if it cannot be read. Control thread. */
+int fwd_port_kif_rx_dropped(const struct fwd_port *p, uint64_t *v);
 void fwd_ports_close(void);
 
 /*

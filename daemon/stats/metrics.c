@@ -100,6 +100,19 @@ static void port_state_metrics(struct evbuffer *b)
 			evbuffer_add_printf(b,
 			                    "fwd_port_rx_missed_total{port=\"%s\"} %" PRIu64 "\n",
 			                    fwd_ports[p].name, hw.imissed);
+	family(b, "fwd_port_kernel_rx_dropped", "counter",
+	       "Frames the kernel dropped on an af_xdp or af_packet port's interface before "
+	       "fwd's rings (since the port started).");
+	for (unsigned p = 0; p < fwd_n_ports; p++) {
+		uint64_t v;
+		if (fwd_port_kif_rx_dropped(&fwd_ports[p], &v) == 0)
+			evbuffer_add_printf(
+			        b, "fwd_port_kernel_rx_dropped_total{port=\"%s\"} %" PRIu64 "\n",
+			        fwd_ports[p].name,
+			        v > fwd_ports[p].kif_rx_dropped_start
+			                ? v - fwd_ports[p].kif_rx_dropped_start
+			                : 0);
+	}
 }
 
 static const struct worker_family {

@@ -54,15 +54,20 @@ static int xstats_read(uint16_t port_id, struct rte_eth_xstat_name **names,
 	return n;
 }
 
+/* The DPDK xstats that are not 0 or are key ones, since start or `stats
+ * clear`; then, for a port on a kernel interface (af_xdp, af_packet), what
+ * the kernel dropped on it before fwd's rings, always: kernel_rx_dropped. */
 static void port_xstats(struct fwd_rpc_call *call, const struct fwd_port *p, Fwd__PortStats *ps)
 {
-	struct rte_eth_xstat_name *names;
-	struct rte_eth_xstat *vals;
+	struct rte_eth_xstat_name *names = NULL;
+	struct rte_eth_xstat *vals = NULL;
 	int n = xstats_read(p->port_id, &names, &vals);
+	uint64_t kdrop;
+	bool kif = fwd_port_kif_rx_dropped(p, &kdrop) == 0;
 
-	if (n == 0)
+	if (n == 0 && !kif)
 		return;
-	ps->xstats = (Fwd__Counter **)fwd_rpc_ptr_array(call, n);
+	ps->xstats = (Fwd__Counter **)fwd_rpc_ptr_array(call, n + kif);
 	for (int i = 0; i < n; i++) {
 		uint64_t v = vals[i].value;
 		if (p->xstats_base != NULL && (unsigned)i < p->n_xstats)
@@ -70,6 +75,10 @@ static void port_xstats(struct fwd_rpc_call *call, const struct fwd_port *p, Fwd
 		if (v != 0 || is_key_xstat(names[i].name))
 			ps->xstats[ps->n_xstats++] = counter_new(call, names[i].name, v);
 	}
+	if (kif)
+		ps->xstats[ps->n_xstats++] = counter_new(
+		        call, "kernel_rx_dropped",
+		        kdrop > p->kif_rx_dropped_base ? kdrop - p->kif_rx_dropped_base : 0);
 	free(names);
 	free(vals);
 }
@@ -158,6 +167,8 @@ static void xstats_baseline(struct fwd_port *p)
 	free(p->xstats_base);
 	p->xstats_base = b;
 	p->n_xstats = b != NULL ? (unsigned)n : 0;
+	if (fwd_port_kif_rx_dropped(p, &p->kif_rx_dropped_base) < 0)
+		p->kif_rx_dropped_base = 0;
 	if (n > 0) {
 		free(names);
 		free(vals);

@@ -9,7 +9,9 @@
 # (punt_flood: half forwarded, half TTL 1) between two af_xdp ports, and
 # rx_mbuf_allocation_errors stays 0: on af_xdp it grows by a whole burst on
 # every poll that finds packets waiting but cannot refill the fill ring
-# (README, "Reading the counters"), so any shortage shows at once.
+# (README, "Reading the counters"), so any shortage shows at once. And
+# frames the kernel drops on the port's interface before fwd's rings show
+# in the port's kernel_rx_dropped.
 #
 #   h1 10.44.1.2/24 --- p0 10.44.1.1 [fwd] p1 10.44.2.1 --- h2 10.44.2.2/24
 . "$(dirname "$0")/lib.sh"
@@ -58,4 +60,23 @@ for p in p0 p1; do
 	expect "$p: rx_mbuf_allocation_errors stays 0 ($n)" "$n" -eq 0
 done
 check "ping still works after the flood" ns_exec h1 ping -c 2 -i 0.2 -W 2 10.44.2.2
+
+# What the kernel drops before fwd's rings is counted too: with the daemon
+# stopped (SIGSTOP) its af_xdp rx ring fills and the veth drops the rest of
+# a flood (XDP redirect into a full ring), which p0's kernel_rx_dropped
+# reports, since `stats clear`, as the interface's rx_dropped counts it.
+kdrop() { ns_exec fw cat /sys/class/net/d1/statistics/rx_dropped; }
+must fwdctl stats clear
+n=$(xstat p0 kernel_rx_dropped)
+expect "kernel_rx_dropped is 0 after stats clear ($n)" "$n" -eq 0
+k0=$(kdrop)
+kill -STOP "$DAEMON_PID"
+ns_exec h1 "$FLOOD_BIN" v1 "$router_mac" 10.44.1.2 10.44.2.2 10.44.2.2 1 >"$T/flood2.out" 2>&1
+kill -CONT "$DAEMON_PID"
+k1=$(kdrop)
+n=$(xstat p0 kernel_rx_dropped)
+expect "the kernel dropped frames on d1 while the daemon was stopped ($((k1 - k0)))" \
+	$((k1 - k0)) -gt 0
+expect "p0's kernel_rx_dropped counts them ($n = $((k1 - k0)))" "$n" -eq $((k1 - k0))
+check "ping still works after the stop" ns_exec h1 ping -c 2 -i 0.2 -W 2 10.44.2.2
 smoke_done

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Counter aggregation: per-worker rows summed, clear baselines, rates. */
+/* Counter aggregation: per-worker rows summed, clear baselines, rates; the
+ * kernel interface whose drops an af_xdp or af_packet port reports. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "port/port.h"
 #include "stats/stats.h"
 
 static struct fwd_wstats w0, w1, w2;
@@ -94,6 +98,47 @@ static void test_drop_names(void **state)
 	assert_string_equal(fwd_drop_names[FWD_DROP_TTL_EXCEEDED], "ttl_exceeded");
 }
 
+static const char *kif(const char *driver, const char *device)
+{
+	static struct fwd_port p;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.driver, sizeof(p.driver), "%s", driver);
+	snprintf(p.device, sizeof(p.device), "%s", device);
+	fwd_port_kernel_iface(&p);
+	return p.kif;
+}
+
+static void test_kernel_iface(void **state)
+{
+	(void)state;
+	assert_string_equal(kif("net_af_xdp", "net_af_xdp0,iface=d1"), "d1");
+	assert_string_equal(kif("net_af_packet", "net_af_packet1,iface=veth-a.10,qpairs=3"),
+	                    "veth-a.10");
+	assert_string_equal(kif("net_af_xdp", "net_af_xdp0,start_queue=0,iface=eth1,busy_budget=0"),
+	                    "eth1");
+	assert_string_equal(kif("net_pcap", "net_pcap0,iface=eth0"), ""); /* not read by fwd */
+	assert_string_equal(kif("net_af_xdp", "net_af_xdp0,iface=0123456789abcdef"), ""); /* > 15 */
+	assert_string_equal(kif("net_af_xdp", "net_af_xdp0,iface="), "");
+	assert_string_equal(kif("net_af_xdp", "net_af_xdp0"), "");
+}
+
+static void test_kernel_rx_dropped(void **state)
+{
+	struct fwd_port p = { 0 };
+	uint64_t v = 7;
+
+	(void)state;
+	assert_int_equal(fwd_port_kif_rx_dropped(&p, &v), -ENOENT); /* no interface */
+	snprintf(p.kif, sizeof(p.kif), "../../x");
+	assert_int_equal(fwd_port_kif_rx_dropped(&p, &v), -ENOENT); /* no path tricks */
+	snprintf(p.kif, sizeof(p.kif), "fwdtest-none0");
+	assert_int_equal(fwd_port_kif_rx_dropped(&p, &v), -ENOENT);
+	assert_int_equal(v, 7);
+	snprintf(p.kif, sizeof(p.kif), "lo"); /* every network namespace has one */
+	assert_int_equal(fwd_port_kif_rx_dropped(&p, &v), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +146,8 @@ int main(void)
 		cmocka_unit_test(test_clear_baseline),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_drop_names),
+		cmocka_unit_test(test_kernel_iface),
+		cmocka_unit_test(test_kernel_rx_dropped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
