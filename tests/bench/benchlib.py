@@ -344,8 +344,6 @@ class Program:
         self.proc = None
         self.error = None
         self.gen = HotSource(paths, name, self.pcaps[0], self.huge) if hot else None
-        if hot:
-            self.memory_mb += HotSource.MEMORY_MB
 
     def command(self):
         raise NotImplementedError

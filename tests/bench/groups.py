@@ -62,7 +62,8 @@ def short(n):
 def needed_pages(progs):
     """2 MiB pages for programs that all stay alive (paused), with room for
     what they allocate beyond -m (EAL grows its heap on demand)."""
-    return sum(q.memory_mb for q in progs) * 5 // 8 + 256
+    return sum(q.memory_mb + (bl.HotSource.MEMORY_MB if q.gen else 0)
+               for q in progs) * 5 // 8 + 256
 
 
 # ------------------------------------------------------------------ flows
