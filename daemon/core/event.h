@@ -25,6 +25,11 @@
 
 #define FWD_EVENT_RING (1u << 15) /* events kept for the slowest subscriber (~12 MB) */
 #define FWD_EVENT_SUBS 64         /* subscribers at a time */
+/* Of those, `fwdctl monitor` (event_rpc.c) keeps the last places for root
+ * and lets any other user hold this many: no local user can lock the
+ * others out. */
+#define FWD_MONITOR_ROOT_RESERVE 16
+#define FWD_MONITOR_PER_USER     8
 
 /* Objects, as `fwdctl monitor OBJECT` names them. */
 #define FWD_EVENT_OBJECTS(X)                                          \

@@ -20,11 +20,18 @@
 #define HEARTBEAT_MS 1000 /* an empty page this often: a client that left is found */
 
 struct monitor {
+	struct monitor *prev, *next; /* in monitors */
 	struct fwd_event_sub *sub;
 	uint64_t last_page_ms;
 	uint64_t lost; /* in all */
 	pid_t pid;
+	uid_t uid;
 };
+
+/* The running monitors, to count each user's places (at most
+ * FWD_EVENT_SUBS, so a walk is cheap). */
+static struct monitor *monitors;
+static unsigned n_monitors;
 
 static uint64_t mono_ms(void)
 {
@@ -95,7 +102,41 @@ static void monitor_free(void *cursor)
 	LOG(INFO, "monitor of pid %d ended, %llu events lost", (int)mon->pid,
 	    (unsigned long long)mon->lost);
 	fwd_event_unsubscribe(mon->sub);
+	if (mon->prev != NULL)
+		mon->prev->next = mon->next;
+	else
+		monitors = mon->next;
+	if (mon->next != NULL)
+		mon->next->prev = mon->prev;
+	n_monitors--;
 	free(mon);
+}
+
+/*
+ * May uid start a monitor? Like the control socket's connections
+ * (core/rpc_server.c): root while any place is free; another user while
+ * more than FWD_MONITOR_ROOT_RESERVE places are free and it holds fewer
+ * than FWD_MONITOR_PER_USER, so users of the socket group cannot take
+ * every place and lock root (or one another) out.
+ */
+static int admit(struct fwd_rpc_call *call, uid_t uid)
+{
+	unsigned mine = 0;
+
+	if (uid == 0)
+		return 0;
+	if (n_monitors >= FWD_EVENT_SUBS - FWD_MONITOR_ROOT_RESERVE)
+		return fwd_rpc_error(call, EBUSY,
+		                     "%u monitors are running, the last %u places are root's",
+		                     n_monitors, FWD_MONITOR_ROOT_RESERVE);
+	for (const struct monitor *m = monitors; m != NULL; m = m->next)
+		mine += m->uid == uid;
+	if (mine >= FWD_MONITOR_PER_USER)
+		return fwd_rpc_error(
+		        call, EBUSY,
+		        "uid %d runs %u monitors already (the most a user but root may)", (int)uid,
+		        mine);
+	return 0;
 }
 
 static int parse_objects(struct fwd_rpc_call *call, const Fwd__MonitorReq *q, uint32_t *mask)
@@ -119,7 +160,7 @@ static int monitor_start(struct fwd_rpc_call *call)
 	uint32_t mask;
 	int rc = parse_objects(call, call->req->monitor, &mask);
 
-	if (rc < 0)
+	if (rc < 0 || (rc = admit(call, call->peer.uid)) < 0)
 		return rc;
 	mon = calloc(1, sizeof(*mon));
 	if (mon == NULL)
@@ -131,6 +172,12 @@ static int monitor_start(struct fwd_rpc_call *call)
 		                     FWD_EVENT_SUBS);
 	}
 	mon->pid = call->peer.pid;
+	mon->uid = call->peer.uid;
+	mon->next = monitors;
+	if (monitors != NULL)
+		monitors->prev = mon;
+	monitors = mon;
+	n_monitors++;
 	mon->last_page_ms = mono_ms();
 	page_new(call); /* an empty first page: the client knows it is subscribed */
 	call->next = monitor_next;
