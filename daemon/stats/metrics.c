@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * OpenMetrics endpoint (control.metrics: "A.B.C.D:PORT", off when empty):
- * GET /metrics on the control thread's event loop, evhttp doing the HTTP.
- * Everything is read from the same aggregation `fwdctl stats` uses, so the
- * numbers agree (counters restart at `stats clear`; scrapers treat that as
- * a counter reset). Requests are hostile: headers and body are capped,
- * idle and slow connections time out, only GET and HEAD are served.
+ * GET /metrics on the control thread's event loop, metrics_http.c doing
+ * the HTTP. Everything is read from the same aggregation `fwdctl stats`
+ * uses, so the numbers agree (counters restart at `stats clear`; scrapers
+ * treat that as a counter reset). The exposition is built at most once per
+ * METRICS_CACHE_MS whatever the number of GETs, so scrapes cannot make the
+ * control thread rebuild it in a loop.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,8 +18,6 @@
 #include <unistd.h>
 
 #include <event2/buffer.h>
-#include <event2/http.h>
-#include <event2/keyvalq_struct.h>
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mempool.h>
@@ -30,15 +29,19 @@
 #include "core/worker.h"
 #include "port/port.h"
 #include "core/counter.h"
+#include "stats/metrics.h"
 #include "stats/stats_ctl.h"
 
-#define MAX_HEADERS_SIZE 8192
-#define MAX_BODY_SIZE    1024
-#define TIMEOUT_S        10
-#define LISTEN_BACKLOG   16
-#define CONTENT_TYPE     "application/openmetrics-text; version=1.0.0; charset=utf-8"
+#define LISTEN_BACKLOG 128 /* metrics_http.c takes them 16 at a time */
 
-static struct evhttp *http;
+static struct {
+	char *data;
+	size_t len;
+	uint64_t built_ms;
+	bool stale; /* a `stats clear` came since it was built */
+} cache;
+
+static FWD_COUNTER(builds, "metrics_builds");
 
 /* Names in labels come from the validated config ([A-Za-z0-9_.-]) or from
  * our own tables, so they never need escaping. */
@@ -183,33 +186,52 @@ static void metrics_write(struct evbuffer *b)
 	evbuffer_add_printf(b, "# EOF\n");
 }
 
-static void on_request(struct evhttp_request *req, void *arg)
+static uint64_t mono_ms(void)
 {
-	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
-	const char *path = uri != NULL ? evhttp_uri_get_path(uri) : NULL;
-	struct evbuffer *b;
+	struct timespec ts;
 
-	(void)arg;
-	if (path == NULL || strcmp(path, "/metrics") != 0) {
-		evhttp_send_error(req, HTTP_NOTFOUND, NULL);
-		return;
-	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+const char *metrics_body(size_t *len)
+{
+	uint64_t now = mono_ms();
+	struct evbuffer *b;
+	char *data;
+	size_t n;
+
+	if (cache.data != NULL && !cache.stale && now - cache.built_ms < METRICS_CACHE_MS)
+		goto out;
 	b = evbuffer_new();
-	if (b == NULL) {
-		evhttp_send_error(req, HTTP_INTERNAL, NULL);
-		return;
-	}
+	if (b == NULL)
+		goto out;
 	metrics_write(b);
-	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", CONTENT_TYPE);
-	evhttp_send_reply(req, HTTP_OK, "OK", b); /* HEAD: evhttp sends the headers only */
+	n = evbuffer_get_length(b);
+	data = malloc(n);
+	if (data != NULL && evbuffer_remove(b, data, n) == (int)n) {
+		free(cache.data);
+		cache = (typeof(cache)){ .data = data, .len = n, .built_ms = now };
+		builds.value++;
+	} else {
+		free(data);
+	}
 	evbuffer_free(b);
+out:
+	*len = cache.len;
+	return cache.data;
+}
+
+static void cache_clear(void)
+{
+	cache.stale = true;
 }
 
 static void metrics_fini(void)
 {
-	if (http != NULL)
-		evhttp_free(http);
-	http = NULL;
+	metrics_http_stop();
+	free(cache.data);
+	cache = (typeof(cache)){ 0 };
 }
 
 /*
@@ -257,17 +279,9 @@ static int metrics_init(const struct fwd_config *cfg)
 		    strerror(-fd));
 		return 0;
 	}
-	http = evhttp_new(fwd.evbase);
-	if (http == NULL || evhttp_accept_socket_with_handle(http, fd) == NULL) {
-		close(fd);
-		metrics_fini();
-		return -ENOMEM;
-	}
-	evhttp_set_allowed_methods(http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
-	evhttp_set_max_headers_size(http, MAX_HEADERS_SIZE);
-	evhttp_set_max_body_size(http, MAX_BODY_SIZE);
-	evhttp_set_timeout(http, TIMEOUT_S);
-	evhttp_set_gencb(http, on_request, NULL);
+	fd = metrics_http_start(fwd.evbase, fd);
+	if (fd < 0)
+		return fd;
 	LOG(INFO, "metrics endpoint: http://%s/metrics", addr);
 	return 0;
 }
@@ -301,6 +315,7 @@ static const struct conf_field metrics_row =
 RTE_INIT(metrics_schema_register)
 {
 	fwd_config_schema_add("control", &metrics_row);
+	fwd_stats_on_clear(cache_clear);
 }
 
 static struct fwd_module metrics_module = {

@@ -80,7 +80,7 @@ static void test_no_lockout(void **state)
 	assert_int_equal(monitors(1000, TRIES), FWD_MONITOR_PER_USER);
 	assert_int_equal(monitor(1000), EBUSY);
 	assert_int_equal(monitors(1001, TRIES), FWD_MONITOR_PER_USER);
-	assert_int_equal(monitor(0), 0); /* root gets in */
+	assert_int_equal(monitor(0), 0);    /* root gets in */
 	assert_int_equal(monitor(1002), 0); /* and a third user */
 	end(&clients[0]);                   /* user 1000 stops one: it may start one again */
 	assert_int_equal(monitor(1000), 0);
