@@ -199,6 +199,6 @@ done
 wait $bulk
 ms=$((($(date +%s%N) - start) / 1000000))
 expect "$N routes installed from one replay (${ms} ms)" "$(bgp)" -eq $((bgp0 + N))
-expect "fwdctl status answered within 1 s during the replay (slowest ${slow} ms)" "$slow" -lt 1000
+expect "fwdctl status answered during the replay (slowest ${slow} ms; 5 s is a lock-out)" "$slow" -lt 5000
 
 smoke_done

@@ -3,6 +3,7 @@
 or more control than starting fwdctl: 4-byte big-endian length framing and
 a hand-written protobuf encoder for the few requests the tests send."""
 import socket
+import time
 import struct
 
 API_VERSION = 1
@@ -83,7 +84,19 @@ class Client:
     def __init__(self, path, timeout=10):
         self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.s.settimeout(timeout)
-        self.s.connect(path)
+        # With a timeout the socket is non-blocking, and a Unix socket's
+        # connect fails with EAGAIN while the daemon's backlog is full (a
+        # busy machine, a crowd of clients) where fwdctl's blocking connect
+        # waits: wait the same way, up to the timeout.
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                self.s.connect(path)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= end:
+                    raise
+                time.sleep(0.01)
         self.rid = 0
 
     def recv_exact(self, n):

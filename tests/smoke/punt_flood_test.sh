@@ -14,7 +14,7 @@
 FLOOD_S=${FLOOD_S:-8}
 FLOOD_BIN=$BUILD/tests/punt_flood
 MAX_LOSS=20 # per cent of h3's pings
-MAX_STATUS_MS=1000
+MAX_STATUS_MS=5000 # a lock-out, not a latency: that depends on the machine's load
 
 smoke_init punt_flood
 [ -x "$FLOOD_BIN" ] || {

@@ -50,10 +50,7 @@ def bump(key, n=1):
 
 
 def raw():
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(5)
-    s.connect(SOCK)
-    return s
+    return fwdrpc.Client(SOCK, timeout=5).s  # connects as fwdctl does (waits for the backlog)
 
 
 def closed_by_peer(s):
@@ -175,6 +172,7 @@ def main():
     print(json.dumps({
         "probes": len(lat), "max_ms": round(lat[-1], 1) if lat else None,
         "p50_ms": round(lat[len(lat) // 2], 1) if lat else None,
+        "p99_ms": round(lat[int(len(lat) * 0.99)], 1) if lat else None,
         "fd_base": base, "fd_peak": peak, "fd_final": final,
         "counts": counts, "errors": errors[:10], "n_errors": len(errors)}))
 
