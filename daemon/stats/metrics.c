@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -33,6 +34,7 @@
 #include "stats/stats_ctl.h"
 
 #define LISTEN_BACKLOG 128 /* metrics_http.c takes them 16 at a time */
+#define DEFER_ACCEPT_S 5   /* as long as a connection's deadline */
 
 static struct {
 	char *data;
@@ -235,16 +237,20 @@ static void metrics_fini(void)
 }
 
 /*
- * "A.B.C.D:PORT", already validated by the config loader. Bound here rather
- * than by evhttp_bind_socket, whose getaddrinfo(AI_ADDRCONFIG) refuses
- * 127.0.0.1 on a host (or namespace) whose only IPv4 address is loopback.
+ * "A.B.C.D:PORT", already validated by the config loader; no getaddrinfo
+ * (its AI_ADDRCONFIG refuses 127.0.0.1 on a host or namespace whose only
+ * IPv4 address is loopback). TCP_DEFER_ACCEPT: the kernel hands us a
+ * connection once its first bytes came, so a client that connects and
+ * sends nothing costs no descriptor, and a scraper is accepted with its
+ * request there to read at once, before other connections can push it
+ * out (metrics_http.c).
  */
 static int listen_on(const char *addr)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	const char *colon = strrchr(addr, ':');
 	char host[INET_ADDRSTRLEN];
-	int fd, one = 1, rc;
+	int fd, one = 1, defer_s = DEFER_ACCEPT_S, rc;
 
 	if (colon == NULL || (size_t)(colon - addr) >= sizeof(host))
 		return -EINVAL;
@@ -257,6 +263,7 @@ static int listen_on(const char *addr)
 	if (fd < 0)
 		return -errno;
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer_s, sizeof(defer_s)) < 0 ||
 	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, LISTEN_BACKLOG) < 0) {
 		rc = -errno;
 		close(fd);

@@ -13,6 +13,8 @@ smoke_init metrics_abuse
 ns_add fw
 lone_port fw d1
 METRICS=127.0.0.1:9112
+SLOW_N=${SLOW_N:-1000} # slow clients, for SLOW_S seconds, probed after SLOW_WAIT
+SLOW_S=${SLOW_S:-12} SLOW_WAIT=${SLOW_WAIT:-3}
 cfg=$(daemon_config <<-EOF
 	ports:
 	  - { name: p0, device: "net_af_packet0,iface=d1", addresses: [10.52.1.1/24] }
@@ -20,10 +22,12 @@ cfg=$(daemon_config <<-EOF
 )
 sed -i "s/^  socket_group: root\$/&\n  metrics: \"$METRICS\"/" "$cfg"
 must grep -q "metrics: \"$METRICS\"" "$cfg"
-NOFILE=$(ulimit -Sn)
-ulimit -Sn 1024 # the daemon's: systemd's unit gives 65,536, an attacker just needs more
 must daemon_start fw "$cfg"
-ulimit -Sn "$NOFILE"
+# 1,024 descriptors (soft and hard: DPDK raises the soft limit to the hard
+# one at start); systemd's unit gives 65,536, an attacker just needs more
+FD_LIMIT=${FD_LIMIT:-1024}
+must prlimit --pid "$DAEMON_PID" --nofile="$FD_LIMIT:$FD_LIMIT"
+log "daemon's $(grep "open files" "/proc/$DAEMON_PID/limits" | tr -s ' ')"
 
 get() { ns_exec fw curl -s --max-time 5 -o "$T/get.txt" -w '%{http_code}' "http://$METRICS/metrics"; }
 fds() { ls "/proc/$DAEMON_PID/fd" | wc -l; }
@@ -77,11 +81,11 @@ expect "a request trickled a byte every 0.5 s is cut after its deadline (${secs:
 
 # -- 1,000 slow connections, each taken again when closed
 FD_BASE=$(fds)
-ns_exec fw "$PY" "$SRCDIR/tests/smoke/metrics_slow.py" "${METRICS%:*}" "${METRICS#*:}" 1000 12 2 \
+ns_exec fw "$PY" "$SRCDIR/tests/smoke/metrics_slow.py" "${METRICS%:*}" "${METRICS#*:}" "$SLOW_N" "$SLOW_S" 2 \
 	>"$T/slow.json" 2>"$T/slow.err" &
 SLOW=$!
 SMOKE_PIDS+=($SLOW)
-sleep 3
+sleep "$SLOW_WAIT"
 ok_status=0 ok_get=0 fd_peak=0
 for i in $(seq 1 5); do
 	t0=$(date +%s%N)
@@ -100,10 +104,12 @@ for i in $(seq 1 5); do
 done
 wait "$SLOW"
 log "slowloris: $(cat "$T/slow.json" 2>/dev/null) $(tail -3 "$T/slow.err")"
-expect "fwdctl status answered while 1,000 slow clients hammer ($ok_status of 5)" "$ok_status" -eq 5
+expect "fwdctl status answered while $SLOW_N slow clients hammer ($ok_status of 5)" "$ok_status" -eq 5
 expect "a GET from another client answered meanwhile ($ok_get of 5)" "$ok_get" -eq 5
+# 64 places, and the descriptors of one accept batch (16) that libevent
+# closes at the end of the loop iteration that freed them
 expect "the daemon held at most its 64 places ($FD_BASE fds -> peak $fd_peak)" \
-	"$fd_peak" -le $((FD_BASE + 64 + 4))
+	"$fd_peak" -le $((FD_BASE + 64 + 16 + 4))
 slow() { json_get "d['$1']" <"$T/slow.json"; }
 expect "the slow clients were closed by the daemon ($(slow closed_by_server) times)" \
 	"$(slow closed_by_server)" -gt 100
