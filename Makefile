@@ -94,6 +94,10 @@ DEB_PKGS := build-essential pkg-config dpdk dpdk-dev libdpdk-dev dpdk-doc libyam
 	clang clang-format cppcheck valgrind libclang-rt-14-dev \
 	curl systemd mandoc groff-base man-db bash-completion python3-prometheus-client frr
 
+# apt-get waits up to 10 minutes for another apt or dpkg (unattended
+# upgrades, a second make deps) instead of failing at once on the lock
+APT_GET := DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
+
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
@@ -102,7 +106,7 @@ deps:
 		echo "deps: installing" $$missing; \
 		nostart=; if [ ! -e /usr/sbin/policy-rc.d ]; then nostart=1; \
 			printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; fi; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq \
 			--no-install-recommends $$missing >/dev/null; rc=$$?; \
 		[ -z "$$nostart" ] || rm -f /usr/sbin/policy-rc.d; [ $$rc -eq 0 ] || exit 1; \
 	else echo "deps: all packages present"; fi
@@ -216,7 +220,7 @@ bench-deps:
 	done); \
 	if [ -n "$$missing" ]; then \
 		echo "bench-deps: installing" $$missing; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq \
 			--no-install-recommends $$missing >/dev/null || exit 1; \
 	fi
 

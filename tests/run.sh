@@ -6,6 +6,7 @@
 # shows every failing line of its output (show_failure), then its tail.
 #
 #   tests/run.sh [BUILD_DIR] [PATTERN]     (default build/san; PATTERN filters test names)
+#   bash tests/run.sh build/san smoke/ops_test     one test (a failed run prints this line)
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${1:-build/san}
@@ -156,4 +157,9 @@ for f in "${failures[@]}"; do
 	echo "failed: $f"
 done
 echo "$passed passed, $failed failed"
+if [ "$failed" -ne 0 ]; then
+	# a PATTERN matches by substring: the test's own name reruns it alone
+	# (and unit tests of the same name), VERBOSE=1 with its whole output
+	echo "rerun one: bash tests/run.sh ${BUILD#"$SRCDIR"/} ${failures[0]}   (VERBOSE=1 for its whole output)"
+fi
 [ "$failed" -eq 0 ]
