@@ -342,6 +342,7 @@ FMT_SRCS = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 
 lint: $(PROTO_HDR)
 	/usr/bin/python3 tests/lint/layers.py
+	/usr/bin/python3 tests/lint/paths.py
 	clang-format --dry-run --Werror $(FMT_SRCS)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 		--inline-suppr --suppress=missingIncludeSystem --std=c11 \
@@ -356,7 +357,8 @@ clean:
 	rm -rf build
 
 # ----------------------------------------------------------------- install
-# DESIGN.md section 8. Always the optimised build (build/), whatever SAN says.
+# What goes where: fwd-daemon(8), FILES. Always the optimised build (build/),
+# whatever SAN says.
 # /etc/fwd.yaml is installed only when absent, and removed by uninstall only
 # while it is still the unedited sample.
 BINDIR        = $(PREFIX)/bin

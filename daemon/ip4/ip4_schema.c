@@ -2,8 +2,8 @@
 /*
  * The config keys IPv4 owns: ports[].addresses, routes[], neighbors[] (the
  * IPv4 static neighbours), dataplane.fib_tbl8s and dataplane.icmp_rate.
- * Their checks are ip4/ip4_check.c, their apply ip4/ip4_config.c, their
- * part of `config show` ip4/running.c.
+ * Their checks are ip4/ip4_check.c, their apply l3/l3_config.c (both
+ * families), their part of `config show` ip4/running.c.
  */
 #include <stddef.h>
 

@@ -92,8 +92,7 @@ static int neigh_running(struct fwd_config *run, uint64_t *omitted)
 	return 0;
 }
 
-/* Static neighbours come with the addresses they need (ip4/ip4_config.c,
- * ip6/ip6_config.c). */
+/* Static neighbours come with the addresses they need (l3/l3_config.c). */
 static struct fwd_module neigh_module = {
 	.name = "nexthop",
 	.depends_on = "punt",

@@ -72,8 +72,9 @@ expect "h2 learned on p2" "$(fdb_port $MAC2)" = p2
 expect "h3 learned on p3" "$(fdb_port $MAC3)" = p3
 before=$(tx p1)
 ns_exec h2 ping -c 10 -i 0.1 -W 2 -q 10.2.0.3 >/dev/null
-expect "h2 -> h3 unicast is not flooded to p1 ($(($(tx p1) - before)) frames)" \
-	"$(($(tx p1) - before))" -le 2
+after=$(tx p1) # (an empty reading fails the check, not bash's arithmetic)
+expect "h2 -> h3 unicast is not flooded to p1 (tx ${before:-?} -> ${after:-?})" \
+	"${after:-none}" -le $((${before:-0} + 2))
 sed -i 's/mac_max: 8/mac_max: 16/' "$T/fwd.yaml"
 check "config reload: mac_max 8 -> 16" fwdctl config reload
 check "flood again" flood

@@ -63,6 +63,7 @@ TRICKLE=$!
 # 20 GETs from one client as fast as it can: the exposition is built once
 # a second at most (no bound on how long they take: only the count matters)
 builds0=$(counter metrics_builds)
+expect "metrics_builds is a global counter ($builds0)" "${builds0:-none}" -ge 1
 secs=$(ns_exec fw "$PY" -c "import time, urllib.request
 t = time.monotonic()
 for i in range(20):
