@@ -128,12 +128,18 @@ int metrics_http_status(const char *line, bool *head)
 static const char *reason(int status)
 {
 	switch (status) {
-	case 200: return "OK";
-	case 404: return "Not Found";
-	case 405: return "Method Not Allowed";
-	case 431: return "Request Header Fields Too Large";
-	case 500: return "Internal Server Error";
-	default: return "Bad Request";
+	case 200:
+		return "OK";
+	case 404:
+		return "Not Found";
+	case 405:
+		return "Method Not Allowed";
+	case 431:
+		return "Request Header Fields Too Large";
+	case 500:
+		return "Internal Server Error";
+	default:
+		return "Bad Request";
 	}
 }
 
