@@ -4,11 +4,17 @@
  * FIB, next hops and neighbour tables (the neighbour harness: p0 10.0.0.1/24,
  * p1 172.16.0.1/16): what each address puts in the FIB, which gateways are
  * accepted, what removing an address takes with it, and the `route load`
- * line parser.
+ * line parser; then, with IPv6 on p0 (2001:db8:1::1/64), a sliced write
+ * (`route load`) that replaces a short prefix, checked entry by entry at
+ * every step, and neighbour host routes against routes in the IPv6 FIB.
  */
 #include "neigh_harness.h"
 
 #include "ip4/route.h"
+#include "ip6/addr6.h"
+#include "ip6/ip6.h"
+#include "ip6/ndp_priv.h"
+#include "ip6/route6.h"
 #include "l3/l3.h"
 
 static uint8_t nh_type(uint32_t ip)
@@ -278,6 +284,140 @@ static void test_ecmp_groups(void **state)
 	assert_int_equal(fib4_lookup(ip4_fib, IP(10, 55, 0, 1)), NH_IDX_CONNECTED + 1);
 }
 
+/* ------------------------------------------------------ sliced writes */
+
+static const uint8_t P0_G6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1, [15] = 1 };
+
+/* IPv6 as the daemon has it over the harness: a FIB with n_host groups for
+ * neighbours' /128s besides n routes' ones, 2001:db8:1::1/64 on p0. */
+static void ip6_up(uint32_t n, uint32_t n_host)
+{
+	struct fwd_ip6_prefix p = { .len = 64 };
+	char err[128];
+
+	ip6_fib = fib6_create_pools(n, n_host, NULL, SOCKET_ID_ANY);
+	assert_non_null(ip6_fib);
+	rib6_init(&ip6_rib, ip6_fib);
+	memset(ip6_addrs, 0, sizeof(ip6_addrs));
+	ndp_module_init();
+	assert_int_equal(addr6_port_up(0), 0);
+	memcpy(p.addr, P0_G6, 16);
+	assert_int_equal(addr6_add(0, &p, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
+}
+
+static void ip6_down(void)
+{
+	neigh_flush(FWD_MAX_PORTS, true); /* their host routes go before the FIB */
+	addr6_port_down(0);
+	ndp_module_fini();
+	rib6_clear(&ip6_rib);
+	fib6_free(ip6_fib);
+	ip6_fib = NULL;
+	memset(ip6_addrs, 0, sizeof(ip6_addrs));
+}
+
+/* Every first-level entry in [first, end) that a route holds leads to a
+ * live next hop of one of the gateways, as a worker would read it now (the
+ * others: reserved ranges, our subnets); returns how many lead to gw_old. */
+static uint32_t entries_live(uint32_t (*lookup)(uint32_t top), uint32_t first, uint32_t end,
+                             const struct fwd_ip *gw_old, const struct fwd_ip *gw_new)
+{
+	uint32_t on_old = 0;
+
+	for (uint32_t i = first; i < end; i++) {
+		uint32_t nh = lookup(i);
+		const struct fwd_ip *a = nh_addr(nh);
+		if (nh != NH_IDX_NONE && nh < NH_FIRST_DYNAMIC)
+			continue;
+		if (nh_table[nh].type != NH_PENDING ||
+		    (!fwd_ip_eq(a, gw_old) && !fwd_ip_eq(a, gw_new)))
+			fail_msg("entry %#x: next hop %u of type %u", i, nh, nh_table[nh].type);
+		on_old += fwd_ip_eq(a, gw_old);
+	}
+	return on_old;
+}
+
+static uint32_t lookup4_top(uint32_t top)
+{
+	return fib4_lookup(ip4_fib, top << 8 | 3);
+}
+
+static uint32_t lookup6_top(uint32_t top)
+{
+	uint8_t a[16] = { (uint8_t)(top >> 16), (uint8_t)(top >> 8), (uint8_t)top, [15] = 3 };
+
+	return fib6_lookup(ip6_fib, a);
+}
+
+/* Step a sliced write to its end as `route load` does, the neighbour tick's
+ * reclaim between slices, and check every entry of the /1 at every step. */
+static void sliced_write_check(bool v6, const struct fwd_ip *gw_old, const struct fwd_ip *gw_new)
+{
+	uint32_t (*lookup)(uint32_t) = v6 ? lookup6_top : lookup4_top, steps = 0, first_old = 0;
+
+	do {
+		nh_reclaim();
+		uint32_t on_old = entries_live(lookup, 1u << 23, 1u << 24, gw_old, gw_new);
+		if (steps++ == 0)
+			first_old = on_old;
+		if (v6)
+			fib6_set_budget(ip6_fib, 1 << 21);
+		else
+			fib4_set_budget(ip4_fib, 1 << 21);
+	} while (v6 ? fib6_step(ip6_fib) : fib4_step(ip4_fib));
+	if (v6)
+		fib6_set_budget(ip6_fib, FIB6_NO_BUDGET);
+	else
+		fib4_set_budget(ip4_fib, FIB4_NO_BUDGET);
+	nh_reclaim();
+	assert_true(steps >= 4 && first_old > 1u << 22);
+	assert_int_equal(entries_live(lookup, 1u << 23, 1u << 24, gw_old, gw_new), 0);
+	/* the old gateway's next hop went once the write was complete */
+	assert_null(neigh_lookup(*gw_old, 0));
+}
+
+/* 128.0.0.0/1 replaced under `route load`'s budget: entries the write has
+ * not reached keep the old next hop, which stays until the write is done. */
+static void test_sliced_replace4(void **state)
+{
+	const struct fwd_ip g2 = fwd_ip_v4(IP(10, 0, 0, 2)), g3 = fwd_ip_v4(IP(10, 0, 0, 3));
+	char err[128];
+
+	(void)state;
+	assert_int_equal(add_via(IP(128, 0, 0, 0), 1, IP(10, 0, 0, 2), -1, false, err), 0);
+	fib4_set_budget(ip4_fib, 1 << 21);
+	assert_int_equal(add_via(IP(128, 0, 0, 0), 1, IP(10, 0, 0, 3), -1, true, err), 1);
+	assert_true(fib4_pending(ip4_fib));
+	sliced_write_check(false, &g2, &g3);
+}
+
+static void test_sliced_replace6(void **state)
+{
+	struct fwd_ip g2 = { .family = AF_INET6 }, g3 = { .family = AF_INET6 };
+	struct route6_req r = { .prefix = { { 0x80 }, 1 },
+		                .type = ROUTE6_VIA,
+		                .n_via = 1,
+		                .dev = { -1 },
+		                .origin = FWD_ORIGIN_LOAD,
+		                .replace = true };
+	char err[128];
+
+	(void)state;
+	ip6_up(256, 0);
+	memcpy(g2.v6, P0_G6, 16);
+	memcpy(g3.v6, P0_G6, 16);
+	g2.v6[15] = 2;
+	g3.v6[15] = 3;
+	memcpy(r.via[0], g2.v6, 16);
+	assert_int_equal(route6_add(&r, err, sizeof(err)), 0);
+	fib6_set_budget(ip6_fib, 1 << 21);
+	memcpy(r.via[0], g3.v6, 16);
+	assert_int_equal(route6_add(&r, err, sizeof(err)), 1);
+	assert_true(fib6_pending(ip6_fib));
+	sliced_write_check(true, &g2, &g3);
+	ip6_down();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +428,8 @@ int main(void)
 		HARNESS_TEST(test_parse_line),
 		HARNESS_TEST(test_precedence_and_hook),
 		HARNESS_TEST(test_ecmp_groups),
+		HARNESS_TEST(test_sliced_replace4),
+		HARNESS_TEST(test_sliced_replace6),
 	};
 
 	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
