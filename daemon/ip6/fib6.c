@@ -402,6 +402,7 @@ int fib6_add_pool(struct fib6 *f, const uint8_t ip[16], uint8_t len, uint32_t nh
 	int rc = groups_reserve(f, groups_missing(f, a, last), hosts);
 	if (rc < 0) {
 		f->refused[pool == FIB6_POOL_HOSTS]++;
+		f->refused_room[pool == FIB6_POOL_HOSTS] = fib6_pool_room(f, pool);
 		return rc;
 	}
 	tbl = f->tbl24;

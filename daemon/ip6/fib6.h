@@ -103,7 +103,8 @@ struct fib6 {
 	/* run when the pending job completes (fib6_after_job) */
 	struct fib6_deferred after[FIB6_DEFERRED_MAX];
 	unsigned n_after;
-	uint64_t refused[2]; /* adds refused for space, by enum fib6_pool */
+	uint64_t refused[2];      /* adds refused for space, by enum fib6_pool */
+	uint32_t refused_room[2]; /* fib6_pool_room at the last refusal */
 };
 
 #define FIB6_NO_BUDGET INT64_MAX
