@@ -9,6 +9,7 @@
 #include <rte_lcore.h>
 
 #include "core/control.h"
+#include "core/counter.h"
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/module.h"
@@ -20,6 +21,10 @@
 #include "port/port.h"
 
 #define RECLAIM_MS 100
+
+/* adds the FIB refused for lack of groups, by pool (ip6/fib6.h), as of the last tick */
+FWD_COUNTER(fib6_route_no_room, "fib6_routes_refused_no_room");
+FWD_COUNTER(fib6_neigh_no_room, "fib6_neigh_hosts_refused_no_room");
 
 struct fib6 *ip6_fib;
 struct rib6 ip6_rib;
@@ -62,6 +67,8 @@ static void ip6_reclaim(void *arg)
 {
 	(void)arg;
 	fib6_reclaim(ip6_fib);
+	fib6_route_no_room.value = ip6_fib->refused[FIB6_POOL_ROUTES];
+	fib6_neigh_no_room.value = ip6_fib->refused[FIB6_POOL_HOSTS];
 	ip6_fib_room_check();
 }
 
