@@ -206,18 +206,6 @@ static uint32_t del_wide(struct fib4 *f, uint32_t first, uint32_t end, uint8_t l
 	return visited;
 }
 
-/* The job is complete: what waited for it runs (it may write to the FIB). */
-static void after_run(struct fib4 *f)
-{
-	struct fib4_deferred run[FIB4_DEFERRED_MAX];
-	unsigned n = f->n_after;
-
-	memcpy(run, f->after, n * sizeof(run[0]));
-	f->n_after = 0;
-	for (unsigned i = 0; i < n; i++)
-		run[i].fn(run[i].arg);
-}
-
 bool fib4_step(struct fib4 *f)
 {
 	struct fib4_job *j = &f->job;
@@ -230,8 +218,8 @@ bool fib4_step(struct fib4 *f)
 			f->budget -= n;
 		j->next = stop;
 	}
-	if (!fib4_pending(f) && f->n_after > 0)
-		after_run(f);
+	if (!fib4_pending(f) && f->after.n > 0)
+		fwd_deferred_run(&f->after); /* it may write to the FIB */
 	return fib4_pending(f);
 }
 
@@ -251,13 +239,10 @@ void fib4_set_budget(struct fib4 *f, int64_t entries)
 
 void fib4_after_job(struct fib4 *f, void (*fn)(uint32_t), uint32_t arg)
 {
-	if (fib4_pending(f) && f->n_after == FIB4_DEFERRED_MAX)
-		fib4_finish(f); /* runs those waiting */
-	if (!fib4_pending(f)) {
-		fn(arg);
+	if (fib4_pending(f) && fwd_deferred_add(&f->after, fn, arg))
 		return;
-	}
-	f->after[f->n_after++] = (struct fib4_deferred){ fn, arg };
+	fib4_finish(f); /* runs those kept */
+	fn(arg);
 }
 
 /*

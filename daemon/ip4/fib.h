@@ -34,6 +34,8 @@
 #include <rte_branch_prediction.h>
 #include <rte_prefetch.h>
 
+#include "core/deferred.h"
+
 /*
  * An entry: bit 31 says a tbl24 entry points to a tbl8 group, bit 30 that
  * a prefix covers it, bits 24-29 hold the prefix length, and bits 0-23 the
@@ -48,13 +50,6 @@
 #define FIB4_NH_MAX      FIB4_NH_MASK
 
 struct rte_rcu_qsbr;
-
-/* What to do once no FIB entry can hold a value a write replaces (fib4_after_job). */
-struct fib4_deferred {
-	void (*fn)(uint32_t arg);
-	uint32_t arg;
-};
-#define FIB4_DEFERRED_MAX 8
 
 struct fib4 {
 	/* read by workers */
@@ -81,8 +76,7 @@ struct fib4 {
 	} job;
 	int64_t budget; /* entries wide writes may still visit (FIB4_NO_BUDGET) */
 	/* run when the pending job completes (fib4_after_job) */
-	struct fib4_deferred after[FIB4_DEFERRED_MAX];
-	unsigned n_after;
+	struct fwd_deferred after;
 };
 
 #define FIB4_NO_BUDGET INT64_MAX

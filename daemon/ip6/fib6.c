@@ -273,18 +273,6 @@ static uint64_t unset_entries(struct fib6 *f, uint32_t *tbl, uint32_t first, uin
 	return visited;
 }
 
-/* The job is complete: what waited for it runs (it may write to the FIB). */
-static void after_run(struct fib6 *f)
-{
-	struct fib6_deferred run[FIB6_DEFERRED_MAX];
-	unsigned n = f->n_after;
-
-	memcpy(run, f->after, n * sizeof(run[0]));
-	f->n_after = 0;
-	for (unsigned i = 0; i < n; i++)
-		run[i].fn(run[i].arg);
-}
-
 bool fib6_step(struct fib6 *f)
 {
 	struct fib6_job *j = &f->job;
@@ -297,8 +285,8 @@ bool fib6_step(struct fib6 *f)
 			f->budget -= (int64_t)visited;
 		j->next += n;
 	}
-	if (!fib6_pending(f) && f->n_after > 0)
-		after_run(f);
+	if (!fib6_pending(f) && f->after.n > 0)
+		fwd_deferred_run(&f->after); /* it may write to the FIB */
 	return fib6_pending(f);
 }
 
@@ -318,13 +306,10 @@ void fib6_set_budget(struct fib6 *f, int64_t entries)
 
 void fib6_after_job(struct fib6 *f, void (*fn)(uint32_t), uint32_t arg)
 {
-	if (fib6_pending(f) && f->n_after == FIB6_DEFERRED_MAX)
-		fib6_finish(f); /* runs those waiting */
-	if (!fib6_pending(f)) {
-		fn(arg);
+	if (fib6_pending(f) && fwd_deferred_add(&f->after, fn, arg))
 		return;
-	}
-	f->after[f->n_after++] = (struct fib6_deferred){ fn, arg };
+	fib6_finish(f); /* runs those kept */
+	fn(arg);
 }
 
 /*

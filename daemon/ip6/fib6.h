@@ -35,6 +35,8 @@
 
 #include <rte_byteorder.h>
 
+#include "core/deferred.h"
+
 /*
  * An entry is one of:
  *   - a pointer to a tbl8 group: bit 31 (FIB6_EXT) set and bits 8-29 the
@@ -62,13 +64,6 @@ enum fib6_pool {
 	FIB6_POOL_ROUTES,
 	FIB6_POOL_HOSTS, /* the routes' own when the FIB has no hosts' pool */
 };
-
-/* What to do once no FIB entry can hold a value a write replaces (fib6_after_job). */
-struct fib6_deferred {
-	void (*fn)(uint32_t arg);
-	uint32_t arg;
-};
-#define FIB6_DEFERRED_MAX 8
 
 struct rte_rcu_qsbr;
 
@@ -101,8 +96,7 @@ struct fib6 {
 	} job;
 	int64_t budget; /* entries wide writes may still visit (FIB6_NO_BUDGET) */
 	/* run when the pending job completes (fib6_after_job) */
-	struct fib6_deferred after[FIB6_DEFERRED_MAX];
-	unsigned n_after;
+	struct fwd_deferred after;
 	uint64_t refused[2];      /* adds refused for space, by enum fib6_pool */
 	uint32_t refused_room[2]; /* fib6_pool_room at the last refusal */
 };
