@@ -153,12 +153,14 @@ struct fwd_config {
 		                           * 16384 or half of nexthops if less; below nexthops */
 		uint32_t fib_tbl8s;       /* extension: FIB tbl8 groups (routes longer than /24
 		                           * and neighbours share them), default 32768 */
-		uint32_t fib6_tbl8s;   /* extension: IPv6 FIB groups, default in ip6/ip6_schema.c */
-		uint32_t nexthops;     /* extension: next-hop table size, default 65536 */
-		uint32_t icmp_rate;    /* extension: ICMP errors per second, 0 = unlimited,
-		                        * default 100 (RFC 1812 4.3.2.8) */
-		uint32_t punt_rate[4]; /* extension: punt policer, packets a second per
-		                        * reason of each enum fwd_punt_class (core/punt.c) */
+		uint32_t fib6_tbl8s; /* extension: IPv6 FIB groups, default in ip6/ip6_schema.c */
+		uint32_t fib6_neigh_tbl8s; /* extension: IPv6 FIB groups for neighbours' /128s
+		                            * besides those (ip6/fib6.h), default there too */
+		uint32_t nexthops;         /* extension: next-hop table size, default 65536 */
+		uint32_t icmp_rate;        /* extension: ICMP errors per second, 0 = unlimited,
+		                            * default 100 (RFC 1812 4.3.2.8) */
+		uint32_t punt_rate[4];     /* extension: punt policer, packets a second per
+		                            * reason of each enum fwd_punt_class (core/punt.c) */
 	} dataplane;
 
 	struct {

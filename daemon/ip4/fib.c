@@ -218,6 +218,8 @@ bool fib4_step(struct fib4 *f)
 			f->budget -= n;
 		j->next = stop;
 	}
+	if (!fib4_pending(f) && f->after.n > 0)
+		fwd_deferred_run(&f->after); /* it may write to the FIB */
 	return fib4_pending(f);
 }
 
@@ -233,6 +235,14 @@ void fib4_finish(struct fib4 *f)
 void fib4_set_budget(struct fib4 *f, int64_t entries)
 {
 	f->budget = entries;
+}
+
+void fib4_after_job(struct fib4 *f, void (*fn)(uint32_t), uint32_t arg)
+{
+	if (fib4_pending(f) && fwd_deferred_add(&f->after, fn, arg))
+		return;
+	fib4_finish(f); /* runs those kept */
+	fn(arg);
 }
 
 /*

@@ -34,6 +34,8 @@
 #include <rte_branch_prediction.h>
 #include <rte_prefetch.h>
 
+#include "core/deferred.h"
+
 /*
  * An entry: bit 31 says a tbl24 entry points to a tbl8 group, bit 30 that
  * a prefix covers it, bits 24-29 hold the prefix length, and bits 0-23 the
@@ -73,6 +75,8 @@ struct fib4 {
 		bool del;
 	} job;
 	int64_t budget; /* entries wide writes may still visit (FIB4_NO_BUDGET) */
+	/* run when the pending job completes (fib4_after_job) */
+	struct fwd_deferred after;
 };
 
 #define FIB4_NO_BUDGET INT64_MAX
@@ -118,6 +122,14 @@ static inline bool fib4_pending(const struct fib4 *f)
 bool fib4_step(struct fib4 *f);
 /* Complete the pending job whatever the budget. */
 void fib4_finish(struct fib4 *f);
+/*
+ * Call fn(arg) once no entry can hold a value the last write replaced: at
+ * once, or when the pending job completes. A route's old next hop is
+ * released so: entries the job has not reached still point at it, and a
+ * released next hop may be reclaimed (NH_NONE) or handed to another
+ * neighbour before the job reaches them.
+ */
+void fib4_after_job(struct fib4 *f, void (*fn)(uint32_t), uint32_t arg);
 
 size_t fib4_memory(const struct fib4 *f);
 uint32_t fib4_tbl8_used(const struct fib4 *f);

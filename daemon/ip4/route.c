@@ -52,11 +52,13 @@ static int route4_gateway(const struct route4_req *r, struct route4 *rt, char *e
 	return 0;
 }
 
-/* Drop what a route held: its neighbour's or group's reference. */
+/* Drop what a route held: its neighbour's or group's reference, once no
+ * FIB entry can point at it (a sliced write of `route load` may leave
+ * entries on it until the write completes: ip4/fib.h). */
 static void route4_release(const struct route4 *rt)
 {
 	if (rt->type == ROUTE4_VIA)
-		nh_route_unref(rt->nh);
+		fib4_after_job(ip4_rib.fib, nh_route_unref, rt->nh);
 }
 
 /* The next hop of a route that has no gateway. */

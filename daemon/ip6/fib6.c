@@ -81,31 +81,45 @@ static inline uint32_t *group_entries(struct fib6 *f, uint32_t ext)
 	return &f->tbl8[ext & FIB6_GROUP_MASK];
 }
 
-struct fib6 *fib6_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket)
+struct fib6 *fib6_create_pools(uint32_t n_tbl8, uint32_t n_host_tbl8, struct rte_rcu_qsbr *rcu,
+                               int socket)
 {
 	struct fib6 *f = calloc(1, sizeof(*f));
+	uint32_t total = n_tbl8 + n_host_tbl8;
 
-	if (f == NULL || n_tbl8 < FIB6_TBL8_MIN || n_tbl8 > FIB6_TBL8_MAX)
+	if (f == NULL || n_tbl8 < FIB6_TBL8_MIN || n_tbl8 > FIB6_TBL8_MAX ||
+	    n_host_tbl8 > FIB6_TBL8_MAX - n_tbl8)
 		goto fail;
-	f->n_tbl8 = n_tbl8;
+	f->n_tbl8 = total;
+	f->host_first = n_tbl8;
 	f->rcu = rcu;
 	f->tbl24 = rte_zmalloc_socket("fib6_tbl24", TBL24_SIZE * sizeof(uint32_t),
 	                              RTE_CACHE_LINE_SIZE, socket);
-	f->tbl8 = rte_zmalloc_socket("fib6_tbl8", (size_t)n_tbl8 * GROUP_SIZE * sizeof(uint32_t),
+	f->tbl8 = rte_zmalloc_socket("fib6_tbl8", (size_t)total * GROUP_SIZE * sizeof(uint32_t),
 	                             RTE_CACHE_LINE_SIZE, socket);
 	f->free_groups = malloc(n_tbl8 * sizeof(*f->free_groups));
-	f->pending = malloc(n_tbl8 * sizeof(*f->pending));
-	if (f->tbl24 == NULL || f->tbl8 == NULL || f->free_groups == NULL || f->pending == NULL)
+	f->host_free = malloc((n_host_tbl8 > 0 ? n_host_tbl8 : 1) * sizeof(*f->host_free));
+	f->pending = malloc(total * sizeof(*f->pending));
+	if (f->tbl24 == NULL || f->tbl8 == NULL || f->free_groups == NULL || f->host_free == NULL ||
+	    f->pending == NULL)
 		goto fail;
 	/* hand out low group numbers first: they share pages with recent ones */
 	for (uint32_t i = 0; i < n_tbl8; i++)
 		f->free_groups[i] = n_tbl8 - 1 - i;
+	for (uint32_t i = 0; i < n_host_tbl8; i++)
+		f->host_free[i] = total - 1 - i;
 	f->n_free = n_tbl8;
+	f->n_host_free = n_host_tbl8;
 	f->budget = FIB6_NO_BUDGET;
 	return f;
 fail:
 	fib6_free(f);
 	return NULL;
+}
+
+struct fib6 *fib6_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket)
+{
+	return fib6_create_pools(n_tbl8, 0, rcu, socket);
 }
 
 void fib6_free(struct fib6 *f)
@@ -115,6 +129,7 @@ void fib6_free(struct fib6 *f)
 	rte_free(f->tbl24);
 	rte_free(f->tbl8);
 	free(f->free_groups);
+	free(f->host_free);
 	free(f->pending);
 	free(f);
 }
@@ -125,23 +140,55 @@ void fib6_reclaim(struct fib6 *f)
 		struct fib6_pending *p = &f->pending[f->pending_head];
 		if (f->rcu != NULL && rte_rcu_qsbr_check(f->rcu, p->token, false) != 1)
 			break;
-		f->free_groups[f->n_free++] = p->group;
+		if (p->group >= f->host_first) {
+			f->host_free[f->n_host_free++] = p->group;
+			f->n_host_pending--;
+		} else {
+			f->free_groups[f->n_free++] = p->group;
+		}
 		f->pending_head = (f->pending_head + 1) % f->n_tbl8;
 		f->n_pending--;
 	}
 }
 
-/* Make n groups free, waiting out the readers of freed ones if need be. */
-static int groups_reserve(struct fib6 *f, uint32_t n)
+/* Does a write for pool take the hosts' groups? Only where the FIB has them. */
+static bool hosts_pool(const struct fib6 *f, enum fib6_pool pool)
 {
-	if (f->n_free < n)
+	return pool == FIB6_POOL_HOSTS && f->host_first < f->n_tbl8;
+}
+
+static uint32_t pool_free(const struct fib6 *f, bool hosts)
+{
+	return hosts ? f->n_host_free : f->n_free;
+}
+
+static uint32_t pool_pending(const struct fib6 *f, bool hosts)
+{
+	return hosts ? f->n_host_pending : f->n_pending - f->n_host_pending;
+}
+
+uint32_t fib6_pool_room(const struct fib6 *f, enum fib6_pool pool)
+{
+	bool hosts = hosts_pool(f, pool);
+
+	return pool_free(f, hosts) + pool_pending(f, hosts);
+}
+
+/*
+ * Make n groups of a pool free. Routes wait out the readers of freed groups
+ * if need be; hosts never do: a flood of neighbours must not cost the
+ * control thread a blocking wait each, and their host routes are retried.
+ */
+static int groups_reserve(struct fib6 *f, uint32_t n, bool hosts)
+{
+	if (pool_free(f, hosts) < n)
 		fib6_reclaim(f);
-	if (f->n_free < n && f->n_free + f->n_pending >= n) {
+	if (!hosts && f->n_free < n && f->n_free + pool_pending(f, false) >= n) {
 		/* the spare groups are still visible to some worker: wait them out */
 		rte_rcu_qsbr_synchronize(f->rcu, RTE_QSBR_THRID_INVALID);
 		fib6_reclaim(f);
 	}
-	return f->n_free < n ? -ENOSPC : 0;
+	return pool_free(f, hosts) < n ? -ENOSPC : 0;
 }
 
 static void group_defer_free(struct fib6 *f, uint32_t group)
@@ -151,12 +198,13 @@ static void group_defer_free(struct fib6 *f, uint32_t group)
 	f->pending[tail].group = group;
 	f->pending[tail].token = f->rcu != NULL ? rte_rcu_qsbr_start(f->rcu) : 0;
 	f->n_pending++;
+	f->n_host_pending += group >= f->host_first;
 }
 
 /* Hang a reserved group under *slot, every entry a copy of what it held. */
-static void group_link(struct fib6 *f, uint32_t *slot)
+static void group_link(struct fib6 *f, uint32_t *slot, bool hosts)
 {
-	uint32_t group = f->free_groups[--f->n_free];
+	uint32_t group = hosts ? f->host_free[--f->n_host_free] : f->free_groups[--f->n_free];
 	uint32_t *g = &f->tbl8[group * GROUP_SIZE];
 
 	for (uint32_t i = 0; i < GROUP_SIZE; i++)
@@ -237,6 +285,8 @@ bool fib6_step(struct fib6 *f)
 			f->budget -= (int64_t)visited;
 		j->next += n;
 	}
+	if (!fib6_pending(f) && f->after.n > 0)
+		fwd_deferred_run(&f->after); /* it may write to the FIB */
 	return fib6_pending(f);
 }
 
@@ -252,6 +302,14 @@ void fib6_finish(struct fib6 *f)
 void fib6_set_budget(struct fib6 *f, int64_t entries)
 {
 	f->budget = entries;
+}
+
+void fib6_after_job(struct fib6 *f, void (*fn)(uint32_t), uint32_t arg)
+{
+	if (fib6_pending(f) && fwd_deferred_add(&f->after, fn, arg))
+		return;
+	fib6_finish(f); /* runs those kept */
+	fn(arg);
 }
 
 /*
@@ -305,6 +363,13 @@ static uint32_t groups_missing(const struct fib6 *f, const uint8_t ip[16], unsig
 
 int fib6_add(struct fib6 *f, const uint8_t ip[16], uint8_t len, uint32_t nh)
 {
+	return fib6_add_pool(f, ip, len, nh, FIB6_POOL_ROUTES);
+}
+
+int fib6_add_pool(struct fib6 *f, const uint8_t ip[16], uint8_t len, uint32_t nh,
+                  enum fib6_pool pool)
+{
+	bool hosts = hosts_pool(f, pool);
 	uint8_t a[16];
 	uint32_t *tbl, first, n;
 	unsigned last = last_level(len);
@@ -319,14 +384,17 @@ int fib6_add(struct fib6 *f, const uint8_t ip[16], uint8_t len, uint32_t nh)
 		return 0;
 	}
 	job_settle(f, top24(a), top24(a) + 1, false);
-	int rc = groups_reserve(f, groups_missing(f, a, last));
-	if (rc < 0)
+	int rc = groups_reserve(f, groups_missing(f, a, last), hosts);
+	if (rc < 0) {
+		f->refused[pool == FIB6_POOL_HOSTS]++;
+		f->refused_room[pool == FIB6_POOL_HOSTS] = fib6_pool_room(f, pool);
 		return rc;
+	}
 	tbl = f->tbl24;
 	for (unsigned level = 1; level <= last; level++) {
 		uint32_t *slot = &tbl[level == 1 ? top24(a) : a[1 + level]];
 		if (!(*slot & FIB6_EXT))
-			group_link(f, slot);
+			group_link(f, slot, hosts);
 		tbl = group_entries(f, *slot);
 	}
 	prefix_range(a, len, &first, &n);
@@ -372,5 +440,10 @@ size_t fib6_memory(const struct fib6 *f)
 
 uint32_t fib6_tbl8_used(const struct fib6 *f)
 {
-	return f->n_tbl8 - f->n_free - f->n_pending;
+	return f->n_tbl8 - f->n_free - f->n_host_free - f->n_pending;
+}
+
+uint32_t fib6_host_tbl8_used(const struct fib6 *f)
+{
+	return f->n_tbl8 - f->host_first - f->n_host_free - f->n_host_pending;
 }

@@ -18,6 +18,12 @@
  * load`) such a write stops when the budget is spent and the rest waits
  * as the pending job that fib6_step continues, as in the IPv4 FIB
  * (ip4/fib.h, doc/architecture.md "Route load in slices").
+ *
+ * Groups come from two pools (fib6_create_pools): routes' and hosts'. A
+ * host route (a neighbour's /128) takes the groups its path lacks from the
+ * hosts' pool, so that hosts an on-link attacker makes up by the thousand
+ * can never take the groups routes need (doc/architecture.md, "Neighbour
+ * host routes"). A group stays in the pool it came from whoever shares it.
  */
 #ifndef FWD_IP6_FIB_H
 #define FWD_IP6_FIB_H
@@ -28,6 +34,8 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+
+#include "core/deferred.h"
 
 /*
  * An entry is one of:
@@ -52,6 +60,11 @@
 #define FIB6_TBL8_MIN FIB6_LEVELS
 #define FIB6_TBL8_MAX (FIB6_GROUP_MASK / 256 + 1)
 
+enum fib6_pool {
+	FIB6_POOL_ROUTES,
+	FIB6_POOL_HOSTS, /* the routes' own when the FIB has no hosts' pool */
+};
+
 struct rte_rcu_qsbr;
 
 struct fib6 {
@@ -60,10 +73,14 @@ struct fib6 {
 	uint32_t *tbl8;  /* n_tbl8 groups of 256 entries */
 
 	/* control thread only */
-	uint32_t n_tbl8;
-	uint32_t n_free;
+	uint32_t n_tbl8;       /* both pools: groups [0, host_first) are the routes' */
+	uint32_t host_first;   /* groups [host_first, n_tbl8) the hosts' (none: n_tbl8) */
+	uint32_t n_free;       /* the routes' pool */
 	uint32_t *free_groups; /* stack */
-	uint32_t n_pending;    /* freed, waiting for a grace period */
+	uint32_t n_host_free;  /* the hosts' pool */
+	uint32_t *host_free;   /* stack */
+	uint32_t n_pending;    /* freed, waiting for a grace period (both pools) */
+	uint32_t n_host_pending;
 	uint32_t pending_head;
 	struct fib6_pending {
 		uint32_t group;
@@ -78,19 +95,30 @@ struct fib6 {
 		bool del;
 	} job;
 	int64_t budget; /* entries wide writes may still visit (FIB6_NO_BUDGET) */
+	/* run when the pending job completes (fib6_after_job) */
+	struct fwd_deferred after;
+	uint64_t refused[2];      /* adds refused for space, by enum fib6_pool */
+	uint32_t refused_room[2]; /* fib6_pool_room at the last refusal */
 };
 
 #define FIB6_NO_BUDGET INT64_MAX
 
 /* rcu may be NULL when no reader runs concurrently (tests, tools).
- * n_tbl8: FIB6_TBL8_MIN..FIB6_TBL8_MAX (NULL otherwise, as on no memory). */
+ * n_tbl8: FIB6_TBL8_MIN..FIB6_TBL8_MAX (NULL otherwise, as on no memory),
+ * the routes' groups; n_host_tbl8 more for host routes (0: they share the
+ * routes'), both together at most FIB6_TBL8_MAX. fib6_create: no hosts' pool. */
+struct fib6 *fib6_create_pools(uint32_t n_tbl8, uint32_t n_host_tbl8, struct rte_rcu_qsbr *rcu,
+                               int socket);
 struct fib6 *fib6_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket);
 void fib6_free(struct fib6 *f);
 /*
  * Point prefix ip/len at nh (1..FIB6_NH_MAX), replacing what the prefix
  * itself had and leaving more specific prefixes alone. -ENOSPC, with the
- * table unchanged, when the tbl8 groups the prefix needs are not free.
+ * table unchanged, when the tbl8 groups the prefix needs are not free in
+ * pool (fib6_add: the routes'); counted in refused[pool].
  */
+int fib6_add_pool(struct fib6 *f, const uint8_t ip[16], uint8_t len, uint32_t nh,
+                  enum fib6_pool pool);
 int fib6_add(struct fib6 *f, const uint8_t ip[16], uint8_t len, uint32_t nh);
 /*
  * Remove prefix ip/len: its entries fall back to its parent, the longest
@@ -113,8 +141,18 @@ static inline bool fib6_pending(const struct fib6 *f)
 }
 bool fib6_step(struct fib6 *f);
 void fib6_finish(struct fib6 *f);
+/*
+ * Call fn(arg) once no entry can hold a value the last write replaced: at
+ * once, or when the pending job completes (a route's old next hop is
+ * released then, never while entries the job has not reached point at it).
+ */
+void fib6_after_job(struct fib6 *f, void (*fn)(uint32_t), uint32_t arg);
 size_t fib6_memory(const struct fib6 *f);
+/* Groups in use, in both pools or in the hosts' pool alone (0 when none). */
 uint32_t fib6_tbl8_used(const struct fib6 *f);
+uint32_t fib6_host_tbl8_used(const struct fib6 *f);
+/* Free groups in pool, those waiting out their grace period included. */
+uint32_t fib6_pool_room(const struct fib6 *f, enum fib6_pool pool);
 
 /* The tables of a FIB, read once per burst into registers: stores to packet
  * bytes may alias anything, so the compiler would reload them per packet. */

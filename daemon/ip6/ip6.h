@@ -20,6 +20,17 @@ extern struct fib6 *ip6_fib;
 /* The RIB, control thread only. */
 extern struct rib6 ip6_rib;
 
+/*
+ * Told when the FIB, having refused a route for lack of groups, has room
+ * again (groups freed since), at most once a second: routes refused before
+ * may fit now. Neighbours whose /128 was refused are retried the same way
+ * by ip6 itself (nexthop's neigh_addresses_changed). One hook; NULL
+ * removes it. ip6_fib_room_check is the reclaim tick's look (tests call it).
+ */
+void ip6_fib_set_room_hook(void (*fn)(void));
+void ip6_fib_room_check(void);
+#define IP6_ROOM_TICKS 10 /* reclaim ticks (100 ms) between two retries */
+
 #define IP6_MIN_MTU 1280 /* RFC 8200 5: every link carries this much */
 
 /*

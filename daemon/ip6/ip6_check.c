@@ -12,6 +12,7 @@
 #include <rte_common.h>
 
 #include "ip6/addr6.h"
+#include "ip6/fib6.h"
 #include "ip6/ip6_config.h"
 
 #define WHY_MAX       200
@@ -93,6 +94,9 @@ void ip6_config_check(struct fwd_conf_checker *c, const struct fwd_config *cfg)
 		return;
 	}
 	addr6_view_config(v, cfg);
+	if (cfg->dataplane.fib6_neigh_tbl8s > FIB6_TBL8_MAX - cfg->dataplane.fib6_tbl8s)
+		fwd_conf_error(c, "dataplane.fib6_neigh_tbl8s",
+		               "with dataplane.fib6_tbl8s at most %u groups in all", FIB6_TBL8_MAX);
 	check_addresses(c, cfg, v);
 	for (unsigned i = 0; i < cfg->n_routes && !fwd_conf_full(c); i++)
 		check_route(c, cfg, v, i);

@@ -3,11 +3,13 @@
  * port, the input workers hand IPv6 frames to (the config is applied by
  * l3/l3_config.c). */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_lcore.h>
 
 #include "core/control.h"
+#include "core/counter.h"
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/module.h"
@@ -15,30 +17,73 @@
 #include "ip6/ip6.h"
 #include "ip6/input.h"
 #include "ip6/ndp.h"
+#include "nexthop/neigh.h"
 #include "port/port.h"
 
 #define RECLAIM_MS 100
 
+/* adds the FIB refused for lack of groups, by pool (ip6/fib6.h), as of the last tick */
+FWD_COUNTER(fib6_route_no_room, "fib6_routes_refused_no_room");
+FWD_COUNTER(fib6_neigh_no_room, "fib6_neigh_hosts_refused_no_room");
+
 struct fib6 *ip6_fib;
 struct rib6 ip6_rib;
 static struct event *reclaim_ev;
+static void (*room_hook)(void);
+static struct {
+	uint64_t retried; /* the pool's refusals when it was last retried */
+	unsigned ticks;   /* since then */
+} room[2];                /* by enum fib6_pool */
+
+void ip6_fib_set_room_hook(void (*fn)(void))
+{
+	room_hook = fn;
+}
+
+/* Has pool refused an add since its last retry, and freed groups since? */
+static bool room_returned(enum fib6_pool pool)
+{
+	if (room[pool].ticks < IP6_ROOM_TICKS) {
+		room[pool].ticks++;
+		return false;
+	}
+	if (ip6_fib->refused[pool] == room[pool].retried ||
+	    fib6_pool_room(ip6_fib, pool) <= ip6_fib->refused_room[pool])
+		return false;
+	room[pool].retried = ip6_fib->refused[pool];
+	room[pool].ticks = 0;
+	return true;
+}
+
+void ip6_fib_room_check(void)
+{
+	if (room_returned(FIB6_POOL_ROUTES) && room_hook != NULL)
+		room_hook();
+	if (room_returned(FIB6_POOL_HOSTS))
+		neigh_addresses_changed(); /* gives their /128 to those without */
+}
 
 static void ip6_reclaim(void *arg)
 {
 	(void)arg;
 	fib6_reclaim(ip6_fib);
+	fib6_route_no_room.value = ip6_fib->refused[FIB6_POOL_ROUTES];
+	fib6_neigh_no_room.value = ip6_fib->refused[FIB6_POOL_HOSTS];
+	ip6_fib_room_check();
 }
 
 static int ip6_init(const struct fwd_config *cfg)
 {
 	int rc;
 
-	ip6_fib = fib6_create(cfg->dataplane.fib6_tbl8s, fwd.rcu, (int)rte_socket_id());
+	ip6_fib = fib6_create_pools(cfg->dataplane.fib6_tbl8s, cfg->dataplane.fib6_neigh_tbl8s,
+	                            fwd.rcu, (int)rte_socket_id());
 	if (ip6_fib == NULL) {
-		LOG(ERR, "IPv6 FIB of %u groups: out of memory (raise dpdk.memory_mb)",
-		    cfg->dataplane.fib6_tbl8s);
+		LOG(ERR, "IPv6 FIB of %u + %u groups: out of memory (raise dpdk.memory_mb)",
+		    cfg->dataplane.fib6_tbl8s, cfg->dataplane.fib6_neigh_tbl8s);
 		return -ENOMEM;
 	}
+	memset(room, 0, sizeof(room));
 	rib6_init(&ip6_rib, ip6_fib);
 	memset(ip6_addrs, 0, sizeof(ip6_addrs));
 	reclaim_ev = fwd_timer_every(RECLAIM_MS * 1000, ip6_reclaim, NULL);
@@ -66,10 +111,21 @@ static void ip6_fini(void)
 	memset(ip6_addrs, 0, sizeof(ip6_addrs));
 }
 
+static int ip6_reload_check(const struct fwd_config *cur, const struct fwd_config *next, char *err,
+                            size_t errlen)
+{
+	if (cur->dataplane.fib6_tbl8s == next->dataplane.fib6_tbl8s &&
+	    cur->dataplane.fib6_neigh_tbl8s == next->dataplane.fib6_neigh_tbl8s)
+		return 0;
+	snprintf(err, errlen, "changing dataplane.fib6_tbl8s or fib6_neigh_tbl8s needs a restart");
+	return -EBUSY;
+}
+
 static struct fwd_module ip6_module = {
 	.name = "ip6",
 	.depends_on = "punt nexthop port",
 	.init = ip6_init,
 	.fini = ip6_fini,
+	.reload_check = ip6_reload_check,
 };
 FWD_MODULE(ip6_module);

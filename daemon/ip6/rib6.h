@@ -5,6 +5,8 @@
  * (connected, via a gateway, or blackhole), a local address (/128), a
  * neighbour host entry (/128 of a neighbour on a global connected prefix).
  * The FIB holds the next hop of the strongest (local > route > neighbour).
+ * A node that only a neighbour wants takes its groups from the FIB's
+ * hosts' pool (ip6/fib6.h), so neighbours never starve routes.
  *
  * Destinations never routed have FIB entries of their own with next hop
  * NH_IDX_RESERVED: multicast ff00::/8, link-local fe80::/10 (our own

@@ -61,10 +61,11 @@ static int route6_gateway(const struct route6_req *r, struct route6 *rt, char *e
 	return 0;
 }
 
+/* Drop what a route held once no FIB entry can point at it (as route4_release). */
 static void route6_release(const struct route6 *rt)
 {
 	if (rt->type == ROUTE6_VIA)
-		nh_route_unref(rt->nh);
+		fib6_after_job(ip6_rib.fib, nh_route_unref, rt->nh);
 }
 
 /* The next hop of a route that has no gateway. */

@@ -10,6 +10,7 @@
 #include "core/rpc.h"
 #include "ip4/addr.h"
 #include "ip6/addr6.h"
+#include "ip6/ip6.h"
 #include "l3/l3.h"
 #include "port/port.h"
 
@@ -87,6 +88,7 @@ static void (*addrs_changed_hook)(void);
 void l3_addr_set_changed_hook(void (*fn)(void))
 {
 	addrs_changed_hook = fn;
+	ip6_fib_set_room_hook(fn); /* room again in the FIB: refused routes may fit too */
 }
 
 /* Add or remove an address of either family. */

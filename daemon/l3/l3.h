@@ -90,8 +90,10 @@ typedef void (*l3_route_removed_fn)(const struct fwd_prefix *p, uint8_t origin);
 void l3_route_set_removed_hook(l3_route_removed_fn fn);
 
 /* Told after fwdctl added or removed an address (routes through a subnet
- * that went are gone with it; a route refused before may fit now). A
- * reload tells its modules itself (their commit). One hook; NULL removes it. */
+ * that went are gone with it; a route refused before may fit now), and when
+ * the IPv6 FIB has room again after refusing a route for lack of groups
+ * (ip6_fib_set_room_hook). A reload tells its modules itself (their
+ * commit). One hook; NULL removes it. */
 void l3_addr_set_changed_hook(void (*fn)(void));
 
 #endif

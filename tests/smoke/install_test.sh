@@ -94,7 +94,7 @@ for o in status port addr route neigh bridge stats capture monitor config; do
 done
 for k in lcores hugepages memory_mb file_prefix args burst mbufs neigh_timeout_s fib_tbl8s \
 	nexthops neigh_max socket socket_group admin_group metrics name device mode peer bridge rx_queues rxd mtu \
-	addresses ra fib6_tbl8s mac_aging_s fdb_max prefix via dev blackhole address mac port; do
+	addresses ra fib6_tbl8s fib6_neigh_tbl8s mac_aging_s fdb_max prefix via dev blackhole address mac port; do
 	grep -q "^\.BR* $k\b\|^\.BR rxd\b" "$D/usr/share/man/man5/fwd.yaml.5" ||
 		fail "fwd.yaml(5) documents $k"
 done

@@ -467,6 +467,63 @@ static void test_rcu_deferred_reuse(void **state)
 	rte_free(rcu);
 }
 
+/* Host routes take their groups from a pool of their own: routes keep
+ * theirs whatever hosts come, a freed group goes back to its own pool, and
+ * a host never waits out a grace period for one (it is refused instead). */
+static void test_host_pool(void **state)
+{
+	size_t sz = rte_rcu_qsbr_get_memsize(1);
+	struct rte_rcu_qsbr *rcu = rte_zmalloc(NULL, sz, RTE_CACHE_LINE_SIZE);
+	uint8_t net[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, 1 }, h1[16], h2[16], h3[16];
+	uint8_t r[16] = { 0x20, 0x01, 0x0d, 0xb9, 0, 1 };
+
+	(void)state;
+	assert_null(fib6_create_pools(FIB6_TBL8_MAX, 1, NULL, SOCKET_ID_ANY));
+	assert_non_null(rcu);
+	assert_int_equal(rte_rcu_qsbr_init(rcu, 1), 0);
+	assert_int_equal(rte_rcu_qsbr_thread_register(rcu, 0), 0);
+	struct fib6 *f = fib6_create_pools(FIB6_LEVELS + 2, 16, rcu, SOCKET_ID_ANY);
+	assert_non_null(f);
+	assert_int_equal(fib6_add(f, net, 64, 10), 0); /* 5 routes' groups */
+	memcpy(h1, net, 16);
+	memcpy(h2, net, 16);
+	memcpy(h3, net, 16);
+	h1[15] = 1;               /* levels 6-13 under the /64: 8 hosts' groups */
+	h2[9] = 0x22, h2[15] = 2; /* from level 8: 6 more */
+	h3[9] = 0x33, h3[15] = 3; /* 6 more: 2 left */
+	assert_int_equal(fib6_add_pool(f, h1, 128, 11, FIB6_POOL_HOSTS), 0);
+	assert_int_equal(fib6_add_pool(f, h2, 128, 12, FIB6_POOL_HOSTS), 0);
+	assert_int_equal(fib6_host_tbl8_used(f), 14);
+	assert_int_equal(fib6_tbl8_used(f), 19);
+	assert_int_equal(fib6_add_pool(f, h3, 128, 13, FIB6_POOL_HOSTS), -ENOSPC);
+	assert_int_equal(f->refused[FIB6_POOL_HOSTS], 1);
+	assert_int_equal(f->refused_room[FIB6_POOL_HOSTS], 2);
+	/* the routes' 10 groups left are for routes: five /48s of 2 each; then
+	 * one is refused though the hosts' pool has the 2 it wants */
+	for (unsigned i = 0; i < 5; i++, r[3]++)
+		assert_int_equal(fib6_add(f, r, 48, 20 + i), 0);
+	assert_int_equal(fib6_add(f, r, 48, 25), -ENOSPC);
+	assert_int_equal(f->refused[FIB6_POOL_ROUTES], 1);
+	assert_int_equal(fib6_pool_room(f, FIB6_POOL_ROUTES), 0);
+	assert_int_equal(fib6_pool_room(f, FIB6_POOL_HOSTS), 2);
+	/* a freed host's groups wait for readers, then come back to the hosts */
+	rte_rcu_qsbr_thread_online(rcu, 0);
+	fib6_del(f, h2, 128, 64, 10);
+	assert_int_equal(f->n_host_pending, 6);
+	assert_int_equal(fib6_add_pool(f, h3, 128, 13, FIB6_POOL_HOSTS), -ENOSPC); /* no wait */
+	assert_int_equal(fib6_pool_room(f, FIB6_POOL_HOSTS), 8);
+	rte_rcu_qsbr_quiescent(rcu, 0);
+	fib6_reclaim(f);
+	assert_int_equal(f->n_host_free, 8);
+	assert_int_equal(fib6_add_pool(f, h3, 128, 13, FIB6_POOL_HOSTS), 0);
+	assert_int_equal(fib6_lookup(f, h3), 13);
+	assert_int_equal(fib6_lookup(f, h2), 10);
+	assert_int_equal(fib6_host_tbl8_used(f), 14);
+	rte_rcu_qsbr_thread_offline(rcu, 0);
+	fib6_free(f);
+	rte_free(rcu);
+}
+
 /* A worker looking up one address while the control thread changes the
  * prefixes around it and groups come and go (a small FIB: each is reused
  * soon after its grace period): it only ever sees what a prefix gives. */
@@ -563,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_uniform_group_stays),
 		cmocka_unit_test(test_nospc_changes_nothing),
 		cmocka_unit_test(test_rcu_deferred_reuse),
+		cmocka_unit_test(test_host_pool),
 		cmocka_unit_test(test_concurrent_reader),
 		cmocka_unit_test(test_memory_accounting),
 		cmocka_unit_test(test_random_against_model),

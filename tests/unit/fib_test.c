@@ -305,6 +305,55 @@ static void test_sliced_default_route(void **state)
 	fib4_free(f);
 }
 
+static uint32_t after_calls[16], n_after_calls;
+
+static void after_call(uint32_t arg)
+{
+	after_calls[n_after_calls++ % RTE_DIM(after_calls)] = arg;
+}
+
+/* What waits for a sliced write (a replaced route's next hop) runs when it
+ * completes, however it completes, and at once when none is pending; more
+ * than the FIB keeps completes the write first. */
+static void test_after_job(void **state)
+{
+	struct fib4 *f = fib4_create(16, NULL, 0);
+
+	(void)state;
+	n_after_calls = 0;
+	fib4_after_job(f, after_call, 1);
+	assert_int_equal(n_after_calls, 1);
+	fib4_set_budget(f, 5000);
+	assert_int_equal(fib4_add(f, 0, 0, 100), 0);
+	fib4_after_job(f, after_call, 2);
+	assert_int_equal(n_after_calls, 1);
+	while (fib4_step(f)) {
+		assert_int_equal(n_after_calls, 1);
+		fib4_set_budget(f, 1u << 20);
+	}
+	assert_int_equal(n_after_calls, 2);
+	assert_int_equal(after_calls[1], 2);
+	/* a wide write finishes the job (and runs what waited) before its own */
+	fib4_set_budget(f, 5000);
+	fib4_del(f, 0, 0, -1, 0);
+	fib4_after_job(f, after_call, 3);
+	assert_int_equal(fib4_add(f, 0x0b000000, 8, 201), 0);
+	assert_int_equal(n_after_calls, 3);
+	/* full: the job is completed, then the ninth runs too */
+	assert_int_equal(fib4_add(f, 0, 1, 102), 0);
+	assert_true(fib4_pending(f));
+	for (uint32_t i = 0; i < FWD_DEFERRED_MAX; i++)
+		fib4_after_job(f, after_call, 10 + i);
+	assert_int_equal(n_after_calls, 3);
+	fib4_after_job(f, after_call, 99);
+	assert_false(fib4_pending(f));
+	assert_int_equal(n_after_calls, 3 + FWD_DEFERRED_MAX + 1);
+	assert_int_equal(after_calls[3], 10);
+	assert_int_equal(after_calls[3 + FWD_DEFERRED_MAX], 99);
+	fib4_set_budget(f, FIB4_NO_BUDGET);
+	fib4_free(f);
+}
+
 static void test_tbl8_exhaustion(void **state)
 {
 	struct fib4 *f = fib4_create(2, NULL, 0);
@@ -427,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_random_against_model),
 		cmocka_unit_test_prestate(test_random_against_model, &sliced),
 		cmocka_unit_test(test_sliced_default_route),
+		cmocka_unit_test(test_after_job),
 	};
 
 	if (rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0)

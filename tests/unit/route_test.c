@@ -4,11 +4,17 @@
  * FIB, next hops and neighbour tables (the neighbour harness: p0 10.0.0.1/24,
  * p1 172.16.0.1/16): what each address puts in the FIB, which gateways are
  * accepted, what removing an address takes with it, and the `route load`
- * line parser.
+ * line parser; then, with IPv6 on p0 (2001:db8:1::1/64), a sliced write
+ * (`route load`) that replaces a short prefix, checked entry by entry at
+ * every step, and neighbour host routes against routes in the IPv6 FIB.
  */
 #include "neigh_harness.h"
 
 #include "ip4/route.h"
+#include "ip6/addr6.h"
+#include "ip6/ip6.h"
+#include "ip6/ndp_priv.h"
+#include "ip6/route6.h"
 #include "l3/l3.h"
 
 static uint8_t nh_type(uint32_t ip)
@@ -278,6 +284,278 @@ static void test_ecmp_groups(void **state)
 	assert_int_equal(fib4_lookup(ip4_fib, IP(10, 55, 0, 1)), NH_IDX_CONNECTED + 1);
 }
 
+/* ------------------------------------------------------ sliced writes */
+
+static const uint8_t P0_G6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1, [15] = 1 };
+
+/* IPv6 as the daemon has it over the harness: a FIB with n_host groups for
+ * neighbours' /128s besides n routes' ones, 2001:db8:1::1/64 on p0. */
+static void ip6_up(uint32_t n, uint32_t n_host)
+{
+	struct fwd_ip6_prefix p = { .len = 64 };
+	char err[128];
+
+	ip6_fib = fib6_create_pools(n, n_host, NULL, SOCKET_ID_ANY);
+	assert_non_null(ip6_fib);
+	rib6_init(&ip6_rib, ip6_fib);
+	memset(ip6_addrs, 0, sizeof(ip6_addrs));
+	ndp_module_init();
+	assert_int_equal(addr6_port_up(0), 0);
+	memcpy(p.addr, P0_G6, 16);
+	assert_int_equal(addr6_add(0, &p, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
+}
+
+static void ip6_down(void)
+{
+	neigh_flush(FWD_MAX_PORTS, true); /* their host routes go before the FIB */
+	addr6_port_down(0);
+	ndp_module_fini();
+	rib6_clear(&ip6_rib);
+	fib6_free(ip6_fib);
+	ip6_fib = NULL;
+	memset(ip6_addrs, 0, sizeof(ip6_addrs));
+}
+
+/* Every first-level entry in [first, end) that a route holds leads to a
+ * live next hop of one of the gateways, as a worker would read it now (the
+ * others: reserved ranges, our subnets); returns how many lead to gw_old. */
+static uint32_t entries_live(uint32_t (*lookup)(uint32_t top), uint32_t first, uint32_t end,
+                             const struct fwd_ip *gw_old, const struct fwd_ip *gw_new)
+{
+	uint32_t on_old = 0;
+
+	for (uint32_t i = first; i < end; i++) {
+		uint32_t nh = lookup(i);
+		const struct fwd_ip *a = nh_addr(nh);
+		if (nh != NH_IDX_NONE && nh < NH_FIRST_DYNAMIC)
+			continue;
+		if (nh_table[nh].type != NH_PENDING ||
+		    (!fwd_ip_eq(a, gw_old) && !fwd_ip_eq(a, gw_new)))
+			fail_msg("entry %#x: next hop %u of type %u", i, nh, nh_table[nh].type);
+		on_old += fwd_ip_eq(a, gw_old);
+	}
+	return on_old;
+}
+
+static uint32_t lookup4_top(uint32_t top)
+{
+	return fib4_lookup(ip4_fib, top << 8 | 3);
+}
+
+static uint32_t lookup6_top(uint32_t top)
+{
+	uint8_t a[16] = { (uint8_t)(top >> 16), (uint8_t)(top >> 8), (uint8_t)top, [15] = 3 };
+
+	return fib6_lookup(ip6_fib, a);
+}
+
+/* Step a sliced write to its end as `route load` does, the neighbour tick's
+ * reclaim between slices, and check every entry of the /1 at every step. */
+static void sliced_write_check(bool v6, const struct fwd_ip *gw_old, const struct fwd_ip *gw_new)
+{
+	uint32_t (*lookup)(uint32_t) = v6 ? lookup6_top : lookup4_top, steps = 0, first_old = 0;
+
+	do {
+		nh_reclaim();
+		uint32_t on_old = entries_live(lookup, 1u << 23, 1u << 24, gw_old, gw_new);
+		if (steps++ == 0)
+			first_old = on_old;
+		if (v6)
+			fib6_set_budget(ip6_fib, 1 << 21);
+		else
+			fib4_set_budget(ip4_fib, 1 << 21);
+	} while (v6 ? fib6_step(ip6_fib) : fib4_step(ip4_fib));
+	if (v6)
+		fib6_set_budget(ip6_fib, FIB6_NO_BUDGET);
+	else
+		fib4_set_budget(ip4_fib, FIB4_NO_BUDGET);
+	nh_reclaim();
+	assert_true(steps >= 3 && first_old > 1u << 21);
+	assert_int_equal(entries_live(lookup, 1u << 23, 1u << 24, gw_old, gw_new), 0);
+	/* the old gateway's next hop went once the write was complete */
+	assert_null(neigh_lookup(*gw_old, 0));
+}
+
+/* 128.0.0.0/1 replaced under `route load`'s budget: entries the write has
+ * not reached keep the old next hop, which stays until the write is done. */
+static void test_sliced_replace4(void **state)
+{
+	const struct fwd_ip g2 = fwd_ip_v4(IP(10, 0, 0, 2)), g3 = fwd_ip_v4(IP(10, 0, 0, 3));
+	char err[128];
+
+	(void)state;
+	assert_int_equal(add_via(IP(128, 0, 0, 0), 1, IP(10, 0, 0, 2), -1, false, err), 0);
+	fib4_set_budget(ip4_fib, 1 << 21);
+	assert_int_equal(add_via(IP(128, 0, 0, 0), 1, IP(10, 0, 0, 3), -1, true, err), 1);
+	assert_true(fib4_pending(ip4_fib));
+	sliced_write_check(false, &g2, &g3);
+}
+
+static void test_sliced_replace6(void **state)
+{
+	struct fwd_ip g2 = { .family = AF_INET6 }, g3 = { .family = AF_INET6 };
+	struct route6_req r = { .prefix = { { 0x80 }, 1 },
+		                .type = ROUTE6_VIA,
+		                .n_via = 1,
+		                .dev = { -1 },
+		                .origin = FWD_ORIGIN_LOAD,
+		                .replace = true };
+	char err[128];
+
+	(void)state;
+	ip6_up(256, 0);
+	memcpy(g2.v6, P0_G6, 16);
+	memcpy(g3.v6, P0_G6, 16);
+	g2.v6[15] = 2;
+	g3.v6[15] = 3;
+	memcpy(r.via[0], g2.v6, 16);
+	assert_int_equal(route6_add(&r, err, sizeof(err)), 0);
+	fib6_set_budget(ip6_fib, 1 << 21);
+	memcpy(r.via[0], g3.v6, 16);
+	assert_int_equal(route6_add(&r, err, sizeof(err)), 1);
+	assert_true(fib6_pending(ip6_fib));
+	sliced_write_check(true, &g2, &g3);
+	ip6_down();
+}
+
+/* ------------------------------------------- neighbour host routes (IPv6) */
+
+#define FLOOD_HOSTS 2000
+
+/* The i-th host of a scan of p0's /64: a random interface identifier. */
+static struct fwd_ip scan_host(unsigned i)
+{
+	struct fwd_ip a = { .family = AF_INET6 };
+	uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull;
+
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ull;
+	memcpy(a.v6, P0_G6, 8);
+	memcpy(&a.v6[8], &x, 8);
+	return a;
+}
+
+/* Neighbours of the scan that exist, and of those how many have their /128. */
+static unsigned scan_count(unsigned *in_fib)
+{
+	unsigned n = 0;
+
+	*in_fib = 0;
+	for (unsigned i = 0; i < FLOOD_HOSTS; i++) {
+		struct fwd_ip a = scan_host(i);
+		struct neigh *nb = neigh_lookup(a, 0);
+		n += nb != NULL;
+		*in_fib += nb != NULL && fib6_lookup(ip6_fib, a.v6) == nb->nh;
+	}
+	return n;
+}
+
+static int add6_line(const char *line, uint8_t origin)
+{
+	struct l3_route r;
+	char err[256];
+	int rc = l3_route_parse_line(line, &r, err, sizeof(err));
+
+	r.origin = origin;
+	return rc < 0 ? rc : l3_route_add(&r, err, sizeof(err));
+}
+
+/*
+ * An on-link host answers the router's solicitations for every address of
+ * a scan of its /64 through the router (each a glean, then its solicited
+ * NA: FLOOD_HOSTS resolved neighbours); then fwdctl adds a /48 and FPM a
+ * /56. Groups: n routes' ones, n_host for neighbours' /128s.
+ */
+static void scan_then_routes(uint32_t n, uint32_t n_host, int *rc48, int *rc_fpm)
+{
+	unsigned in_fib;
+
+	ip6_up(n, n_host);
+	for (unsigned i = 0; i < FLOOD_HOSTS; i++) {
+		struct fwd_ip a = scan_host(i);
+		assert_non_null(neigh_new_resolving(a, 0));
+		neigh_heard_advert(a, 0, &MAC_A, true, false);
+		sent_clear();
+	}
+	assert_int_equal(scan_count(&in_fib), FLOOD_HOSTS);
+	*rc48 = add6_line("2001:db9:1::/48 via 2001:db8:1::2", FWD_ORIGIN_RPC);
+	*rc_fpm = add6_line("2001:dba:2::/56 via 2001:db8:1::3", FWD_ORIGIN_BGP);
+	print_message("fib6_tbl8s %u, fib6_neigh_tbl8s %u: %u of %u neighbours with a /128, "
+	              "groups used %u (neighbours' pool %u); route add /48: %s, FPM /56: %s\n",
+	              n, n_host, in_fib, FLOOD_HOSTS, fib6_tbl8_used(ip6_fib),
+	              fib6_host_tbl8_used(ip6_fib), *rc48 < 0 ? strerror(-*rc48) : "added",
+	              *rc_fpm < 0 ? strerror(-*rc_fpm) : "added");
+}
+
+/* Before: one pool, which the neighbours empty, and routes are refused. */
+static void test_neigh_hosts_shared_pool(void **state)
+{
+	int rc48, rc_fpm;
+
+	(void)state;
+	scan_then_routes(2048, 0, &rc48, &rc_fpm);
+	assert_true(rc48 == -ENOSPC || rc_fpm == -ENOSPC);
+	ip6_down();
+}
+
+static unsigned room_hook_calls;
+
+static void room_hook(void)
+{
+	room_hook_calls++;
+}
+
+static void room_ticks(void)
+{
+	for (unsigned i = 0; i <= IP6_ROOM_TICKS; i++) {
+		fib6_reclaim(ip6_fib);
+		ip6_fib_room_check();
+	}
+}
+
+/* After: neighbours take their own pool, routes keep theirs; what was
+ * refused for room is placed when room comes back. */
+static void test_neigh_hosts_own_pool(void **state)
+{
+	unsigned in_fib, n;
+	int rc48, rc_fpm;
+
+	(void)state;
+	scan_then_routes(1024, 1024, &rc48, &rc_fpm);
+	assert_int_equal(rc48, 0);
+	assert_int_equal(rc_fpm, 0);
+	scan_count(&in_fib);
+	assert_true(in_fib > 100 && in_fib < FLOOD_HOSTS);
+	assert_true(ip6_fib->refused[FIB6_POOL_HOSTS] > 0);
+	assert_true(fib6_host_tbl8_used(ip6_fib) > 1000);
+	assert_true(fib6_tbl8_used(ip6_fib) - fib6_host_tbl8_used(ip6_fib) < 32);
+	/* fewer neighbours: those left without a /128 get it on the next tick */
+	neigh_set_max(100);
+	room_ticks();
+	n = scan_count(&in_fib);
+	assert_int_equal(n, 100);
+	assert_int_equal(in_fib, 100);
+	/* routes refused for room: the hook hears when some comes back */
+	l3_addr_set_changed_hook(room_hook);
+	room_hook_calls = 0;
+	char line[64];
+	unsigned k = 0;
+	do
+		snprintf(line, sizeof(line), "2001:dc0:%x::/64 blackhole", k);
+	while (add6_line(line, FWD_ORIGIN_BGP) == 0 && ++k < 4096);
+	room_ticks();
+	assert_int_equal(room_hook_calls, 0); /* nothing freed yet */
+	struct fwd_prefix p;
+	assert_int_equal(fwd_prefix_parse("2001:dc0:1::/64", &p, false), 0);
+	char err[128];
+	assert_int_equal(l3_route_del(&p, err, sizeof(err)), 0);
+	room_ticks();
+	assert_int_equal(room_hook_calls, 1);
+	assert_int_equal(add6_line(line, FWD_ORIGIN_BGP), 0);
+	l3_addr_set_changed_hook(NULL);
+	ip6_down();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +566,10 @@ int main(void)
 		HARNESS_TEST(test_parse_line),
 		HARNESS_TEST(test_precedence_and_hook),
 		HARNESS_TEST(test_ecmp_groups),
+		HARNESS_TEST(test_sliced_replace4),
+		HARNESS_TEST(test_sliced_replace6),
+		HARNESS_TEST(test_neigh_hosts_shared_pool),
+		HARNESS_TEST(test_neigh_hosts_own_pool),
 	};
 
 	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
