@@ -25,8 +25,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <rte_common.h>
+
 #include "cp/fpm_map.h"
 #include "cp/fpm_priv.h"
+#include "cp/fpm_use.h"
 #include "cp/ifmap.h"
 
 enum route_state {
@@ -47,7 +50,9 @@ struct fpm_route {
 	struct fwd_prefix prefix;
 	uint8_t type, origin, state;
 	bool stale;
-	uint32_t nh_id; /* a next-hop object or group, or 0: nh[] */
+	bool queued;        /* in the work queue to be placed again */
+	struct fpm_use use; /* linked under nh_id (cp/fpm_use.h) */
+	uint32_t nh_id;     /* a next-hop object or group, or 0: nh[] */
 	unsigned n_nh;
 	struct fpm_nh *nh; /* heap, n_nh of them */
 };
@@ -58,13 +63,13 @@ struct fpm_obj {
 	unsigned n_grp; /* > 0: a group of these ids */
 	struct fpm_grp grp[FWD_ECMP_MAX];
 	struct fpm_nh nh; /* a single next hop (n_grp 0, not blackhole) */
+	struct fpm_use member[FWD_ECMP_MAX]; /* linked under grp[i].id */
 };
 
 struct fpm_stats fpm_stats;
 
 static struct fpm_map routes = { .key_off = 0, .key_len = sizeof(struct rkey) };
 static struct fpm_map objs = { .key_off = 0, .key_len = sizeof(uint32_t) };
-static uint64_t waiting; /* routes in ST_WAITING */
 static bool self;        /* the FIB changes are ours: the l3 hook ignores them */
 
 static int origin_of_l3(const struct fwd_prefix *p)
@@ -103,7 +108,6 @@ static void account(const struct fpm_route *e, int sign)
 		fpm_stats.installed_by_origin[e->origin] += d;
 	}
 	fpm_stats.shadowed += e->state == ST_SHADOWED ? d : 0;
-	waiting += e->state == ST_WAITING ? d : 0;
 }
 
 static int fib_add(const struct l3_route *r, char *err, size_t errlen)
@@ -242,6 +246,7 @@ static void route_remove(struct fpm_route *e)
 	account(e, -1);
 	if (e->state == ST_INSTALLED)
 		fib_del_ours(&e->prefix);
+	fpm_use_unlink(&e->use);
 	fpm_map_del(&routes, e);
 	fpm_stats.routes = routes.n;
 	route_free(e);
@@ -282,6 +287,11 @@ static void route_set(const struct fpm_msg *m)
 	e->prefix = m->prefix;
 	e->type = m->type;
 	e->origin = m->origin;
+	if (e->nh_id != m->nh_id) {
+		fpm_use_unlink(&e->use);
+		if (m->nh_id != 0)
+			fpm_use_link(&e->use, m->nh_id, 0);
+	}
 	e->nh_id = m->nh_id;
 	e->n_nh = m->n_nh;
 	e->nh = nh;
@@ -291,24 +301,9 @@ static void route_set(const struct fpm_msg *m)
 	install(e);
 }
 
-/* Does route e use next-hop object id (directly or as a group's member)? */
-static bool uses(const struct fpm_route *e, uint32_t id)
-{
-	const struct fpm_obj *g;
-
-	if (e->nh_id == 0)
-		return false;
-	if (e->nh_id == id)
-		return true;
-	g = fpm_map_get(&objs, &e->nh_id);
-	for (unsigned i = 0; g != NULL && i < g->n_grp; i++)
-		if (g->grp[i].id == id)
-			return true;
-	return false;
-}
-
-/* Work left for later turns of the loop (a group many routes use changed,
- * a sweep): prefixes, looked up again when their turn comes. */
+/* Work left for later turns of the loop besides the next-hop ids' jobs
+ * (cp/fpm_use.h): routes to place again after a reload, a sweep. Prefixes,
+ * looked up again when their turn comes; a route is queued once. */
 enum { WORK_PLACE, WORK_SWEEP };
 
 struct work {
@@ -319,8 +314,10 @@ struct work {
 static struct work *queue;
 static size_t q_head, q_len, q_cap;
 
-static void queue_push(const struct rkey *k, uint8_t op)
+static void queue_push(struct fpm_route *e, uint8_t op)
 {
+	if (op == WORK_PLACE && e->queued)
+		return;
 	if (q_len == q_cap) {
 		size_t cap = q_cap ? q_cap * 2 : 1024;
 		struct work *q = realloc(queue, cap * sizeof(*q));
@@ -331,23 +328,23 @@ static void queue_push(const struct rkey *k, uint8_t op)
 		queue = q;
 		q_cap = cap;
 	}
-	queue[q_len++] = (struct work){ *k, op };
+	queue[q_len++] = (struct work){ e->key, op };
+	e->queued |= op == WORK_PLACE;
 }
 
-/* Place again every route that uses id (after it changed or went away). */
-static void reinstall_users(uint32_t id)
+/* Link (or unlink) the member slots of group o under their ids. */
+static void members_link(struct fpm_obj *o, bool link)
 {
-	struct fpm_route *e;
-
-	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;)
-		if (uses(e, id))
-			queue_push(&e->key, WORK_PLACE);
+	for (unsigned i = 0; i < o->n_grp; i++)
+		if (link)
+			fpm_use_link(&o->member[i], o->grp[i].id, o->id);
+		else
+			fpm_use_unlink(&o->member[i]);
 }
 
 static void obj_set(const struct fpm_msg *m)
 {
 	struct fpm_obj *o = fpm_map_get(&objs, &m->id);
-	bool existed = o != NULL;
 
 	if (o == NULL) {
 		if ((o = calloc(1, sizeof(*o))) == NULL ||
@@ -358,13 +355,20 @@ static void obj_set(const struct fpm_msg *m)
 		}
 		fpm_stats.groups = objs.n;
 	}
+	members_link(o, false);
 	o->blackhole = m->blackhole;
 	o->n_grp = m->n_grp;
 	memcpy(o->grp, m->grp, sizeof(o->grp));
 	o->nh = m->nh[0];
+	members_link(o, true);
 	fpm_stats.ctr[FPM_C_ECMP_TRUNC] += m->truncated;
-	if (existed || waiting > 0)
-		reinstall_users(m->id);
+	fpm_use_changed(m->id); /* its routes, or those waiting for it */
+}
+
+static void obj_free(struct fpm_obj *o)
+{
+	members_link(o, false);
+	free(o);
 }
 
 static void obj_del(uint32_t id)
@@ -377,8 +381,8 @@ static void obj_del(uint32_t id)
 	}
 	fpm_map_del(&objs, o);
 	fpm_stats.groups = objs.n;
-	free(o);
-	reinstall_users(id); /* as the kernel: its routes go (here: wait for it) */
+	obj_free(o);
+	fpm_use_changed(id); /* as the kernel: its routes go (here: wait for it) */
 }
 
 void fpm_table_apply(const struct fpm_msg *m, void *arg)
@@ -425,6 +429,7 @@ static void freeze(struct fpm_route *e)
 
 	if (e->nh_id == 0)
 		return;
+	fpm_use_unlink(&e->use);
 	e->nh_id = 0;
 	if (o != NULL && o->blackhole && e->type == L3_ROUTE_VIA)
 		e->type = L3_ROUTE_BLACKHOLE;
@@ -446,15 +451,21 @@ static void objs_clear(void)
 	struct fpm_obj *o;
 
 	for (size_t i = 0; (o = fpm_map_next(&objs, &i)) != NULL;)
-		free(o);
+		obj_free(o);
 	fpm_map_free(&objs);
 	fpm_stats.groups = 0;
+}
+
+static void requeue(struct fpm_use *u)
+{
+	queue_push(container_of(u, struct fpm_route, use), WORK_PLACE);
 }
 
 void fpm_table_mark_stale(void)
 {
 	struct fpm_route *e;
 
+	fpm_use_clear(requeue); /* the ids go; what their jobs had left to do stays */
 	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;) {
 		account(e, -1);
 		freeze(e);
@@ -486,11 +497,18 @@ void fpm_table_sweep_start(void)
 
 	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;)
 		if (e->stale)
-			queue_push(&e->key, WORK_SWEEP);
+			queue_push(e, WORK_SWEEP);
+}
+
+static void place_use(struct fpm_use *u)
+{
+	install(container_of(u, struct fpm_route, use));
 }
 
 bool fpm_table_work(uint64_t deadline_ns)
 {
+	if (fpm_use_work(deadline_ns, place_use))
+		return true;
 	for (unsigned n = 0; q_head < q_len; n++) {
 		if ((n & 63) == 63 && fpm_now_ns() > deadline_ns)
 			return true;
@@ -499,6 +517,7 @@ bool fpm_table_work(uint64_t deadline_ns)
 		if (e == NULL)
 			continue;
 		if (w->op == WORK_PLACE) {
+			e->queued = false;
 			install(e);
 		} else if (e->stale) {
 			route_remove(e);
@@ -517,7 +536,7 @@ void fpm_table_recheck(void)
 		int o = e->state == ST_INSTALLED ? ops->origin(&e->prefix) : -1;
 		if (e->state == ST_NONE ||
 		    (e->state == ST_INSTALLED && (o < 0 || !fwd_origin_is_fpm((enum fwd_origin)o))))
-			queue_push(&e->key, WORK_PLACE);
+			queue_push(e, WORK_PLACE);
 	}
 }
 
@@ -552,6 +571,7 @@ void fpm_table_clear(void)
 {
 	void *x;
 
+	fpm_use_clear(NULL);
 	for (size_t i = 0; (x = fpm_map_next(&routes, &i)) != NULL;)
 		route_free(x);
 	objs_clear();
@@ -559,6 +579,5 @@ void fpm_table_clear(void)
 	free(queue);
 	queue = NULL;
 	q_head = q_len = q_cap = 0;
-	waiting = 0;
 	memset(&fpm_stats, 0, sizeof(fpm_stats));
 }
