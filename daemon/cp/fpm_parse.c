@@ -445,6 +445,28 @@ static int walk(const uint8_t *p, size_t len, void (*fn)(const struct fpm_msg *,
 	return (int)d->index;
 }
 
+bool fpm_frame_apply(const uint8_t *p, size_t len, size_t *off,
+                     bool (*fn)(const struct fpm_msg *m, void *arg), void *arg)
+{
+	enum fpm_err e;
+	char why[8];
+	struct dec d = { 0, &e, why, sizeof(why) };
+	struct nlmsghdr h;
+	struct fpm_msg m;
+
+	while (*off + sizeof(h) <= len) {
+		memcpy(&h, p + *off, sizeof(h));
+		if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len - *off)
+			break; /* not checked by fpm_frame_parse: the caller's bug */
+		d.index++;
+		bool more = message(&d, &h, p + *off + NLMSG_HDRLEN, &m) < 0 || fn(&m, arg);
+		*off += h.nlmsg_len;
+		if (!more)
+			return *off >= len;
+	}
+	return true;
+}
+
 int fpm_frame_parse(const uint8_t *p, size_t len, void (*fn)(const struct fpm_msg *m, void *arg),
                     void *arg, enum fpm_err *e, char *why, size_t whylen)
 {

@@ -127,6 +127,15 @@ int fpm_frame_len(const uint8_t hdr[FPM_HDR_LEN], enum fpm_err *e);
 int fpm_frame_parse(const uint8_t *p, size_t len, void (*fn)(const struct fpm_msg *m, void *arg),
                     void *arg, enum fpm_err *e, char *why, size_t whylen);
 
+/*
+ * Apply the messages of a payload that fpm_frame_parse has checked, from
+ * byte *off on, one at a time until fn returns false; *off moves past each
+ * one applied. True when the last one is applied. So a frame of costly
+ * messages can be spread over turns of the loop.
+ */
+bool fpm_frame_apply(const uint8_t *p, size_t len, size_t *off,
+                     bool (*fn)(const struct fpm_msg *m, void *arg), void *arg);
+
 /* The origin of a netlink rtm_protocol (RTPROT_*, FRR's numbers included). */
 uint8_t fpm_origin_of_proto(uint8_t proto);
 
@@ -168,6 +177,8 @@ void fpm_table_sweep_start(void);
 /* Do queued work (routes placed again after their group changed, a sweep)
  * until deadline_ns (fpm_now_ns); true when some is left for later. */
 bool fpm_table_work(uint64_t deadline_ns);
+/* Is some work queued? */
+bool fpm_table_pending(void);
 /* After a reload: queue the routes the FIB refused (their gateway may be on
  * a subnet now) and those it lost without the l3 hook hearing (an address
  * that went took the routes through it). */

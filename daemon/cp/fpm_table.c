@@ -528,6 +528,11 @@ bool fpm_table_work(uint64_t deadline_ns)
 	return false;
 }
 
+bool fpm_table_pending(void)
+{
+	return q_head < q_len || fpm_use_queued() > 0;
+}
+
 void fpm_table_recheck(void)
 {
 	struct fpm_route *e;

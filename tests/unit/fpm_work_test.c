@@ -17,11 +17,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
+#include <rte_common.h>
+
 #include "cp/fpm.h"
 #include "cp/fpm_priv.h"
+#include "cp/fpm_use.h"
 
 static uint64_t n_adds, n_dels;
 
@@ -193,6 +197,15 @@ static int teardown(void **state)
 
 /* ----------------------------------------------------------------- tests */
 
+/* CPU time of this thread: other work on a loaded machine does not count. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 static double secs(uint64_t ns)
 {
 	return (double)ns / 1e9;
@@ -220,10 +233,89 @@ static void test_updates_cost_once(void **state)
 	assert_int_equal(fpm_stats.installed, n);
 }
 
+/* The control loop's turn (cp/fpm_conn.c): queued work for half the
+ * slice, then messages until the deadline, at least one of each. */
+static bool step(const struct fpm_msg *m, void *deadline)
+{
+	fpm_table_apply(m, NULL);
+	return fpm_now_ns() < *(const uint64_t *)deadline;
+}
+
+static bool turn(const struct buf *b, size_t *off, uint64_t now, uint64_t slice)
+{
+	uint64_t deadline = now + slice;
+	bool left = fpm_table_work(now + slice / 2);
+
+	if (*off < b->len && !fpm_frame_apply(b->b, b->len, off, step, &deadline))
+		left = true;
+	return left || fpm_table_pending();
+}
+
+/* A deadline already past: each turn places at most one batch of routes
+ * or applies one message, and the updates' routes are placed once. */
+static void test_turns_are_bounded(void **state)
+{
+	static struct buf b;
+	enum fpm_err e;
+	char why[200];
+	unsigned n = 20000, turns = 0;
+	size_t off = 0;
+
+	(void)state;
+	load(n);
+	b.len = 0;
+	for (unsigned i = 0; i < 100; i++)
+		nh1(&b, (uint8_t)(3 + i % 200));
+	assert_int_equal(fpm_frame_parse(b.b, b.len, NULL, NULL, &e, why, sizeof(why)), 100);
+	uint64_t adds = n_adds, msgs = fpm_stats.ctr[FPM_C_MESSAGES];
+	for (bool more = true; more; turns++) {
+		uint64_t a = n_adds, m = fpm_stats.ctr[FPM_C_MESSAGES];
+		more = turn(&b, &off, 0, 0);
+		assert_true(n_adds - a <= 64);
+		assert_true(fpm_stats.ctr[FPM_C_MESSAGES] - m <= 1);
+		assert_true(fpm_use_queued() <= 1); /* one group: one job */
+	}
+	assert_int_equal(fpm_stats.ctr[FPM_C_MESSAGES] - msgs, 100);
+	assert_true(n_adds - adds >= n && n_adds - adds <= 2 * (uint64_t)n);
+	assert_true(turns >= n / 64);
+}
+
+/* The time of the longest turn with the daemon's 2 ms slice, and the
+ * re-adds: FPM_WORK_ROUTES on one group, one frame of FPM_WORK_UPDATES. */
+static void test_turns_in_time(void **state)
+{
+	static struct buf b;
+	unsigned n = env("FPM_WORK_ROUTES", 200000), u = env("FPM_WORK_UPDATES", 100), turns = 0;
+	uint64_t longest = 0, longest_cpu = 0, t0, c0, start;
+	size_t off = 0;
+
+	(void)state;
+	load(n);
+	b.len = 0;
+	for (unsigned i = 0; i < u; i++)
+		nh1(&b, (uint8_t)(3 + i % 200));
+	uint64_t adds = n_adds;
+	start = fpm_now_ns();
+	for (bool more = true; more; turns++) {
+		t0 = fpm_now_ns();
+		c0 = cpu_ns();
+		more = turn(&b, &off, t0, 2000000);
+		longest = RTE_MAX(longest, fpm_now_ns() - t0);
+		longest_cpu = RTE_MAX(longest_cpu, cpu_ns() - c0);
+	}
+	printf("# sliced: %u turns in %.3f s, the longest %.2f ms (%.2f ms of CPU), %" PRIu64
+	       " re-adds\n",
+	       turns, secs(fpm_now_ns() - start), (double)longest / 1e6, (double)longest_cpu / 1e6,
+	       n_adds - adds);
+	assert_true(longest_cpu < 20000000); /* a slice of 2 ms, a message or a batch over it */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_updates_cost_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_turns_are_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_turns_in_time, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
