@@ -66,6 +66,9 @@ enum fpm_ctr {
 	FPM_C_INSTALL_FAIL, /* the FIB refused the route (its message in last_install_error) */
 	FPM_C_DEL_UNKNOWN,  /* a delete of a prefix or id zebra never sent */
 	FPM_C_STALE_SWEPT,  /* stale routes removed after a replay */
+	FPM_C_ENCAP_MPLS,   /* routes refused: an MPLS label push (RTA_ENCAP/NHA_ENCAP) */
+	FPM_C_ENCAP_SEG6,   /* routes refused: SRv6 (seg6, seg6local) */
+	FPM_C_ENCAP_OTHER,  /* routes refused: another lightweight tunnel */
 	FPM_C_MAX
 };
 
@@ -101,6 +104,9 @@ struct fpm_msg {
 	uint8_t type;   /* enum l3_route_type */
 	uint8_t origin; /* enum fwd_origin */
 	uint32_t nh_id; /* RTA_NH_ID, 0: none */
+	/* routes and next-hop objects: an encapsulation fwd cannot do, as the
+	 * enum fpm_ctr that counts its refusal (0: none) */
+	uint8_t encap;
 	/* routes (their next hops) and next-hop objects (one, or a group) */
 	unsigned n_nh;
 	bool truncated; /* more than FWD_ECMP_MAX were given */

@@ -26,6 +26,9 @@ const char *const fpm_ctr_names[FPM_C_MAX] = {
 	[FPM_C_INSTALL_FAIL] = "install_failed",
 	[FPM_C_DEL_UNKNOWN] = "delete_unknown",
 	[FPM_C_STALE_SWEPT] = "stale_removed",
+	[FPM_C_ENCAP_MPLS] = "refused_mpls",
+	[FPM_C_ENCAP_SEG6] = "refused_srv6",
+	[FPM_C_ENCAP_OTHER] = "refused_encap",
 };
 
 static Fwd__FpmCount **counts(struct fwd_rpc_call *call, const char *const *names,

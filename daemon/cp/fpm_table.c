@@ -51,6 +51,7 @@ struct fpm_route {
 	uint8_t type, origin, state;
 	bool stale;
 	bool queued;        /* in the work queue to be placed again */
+	uint8_t encap;      /* refused for an encapsulation: its enum fpm_ctr, or 0 */
 	struct fpm_use use; /* linked under nh_id (cp/fpm_use.h) */
 	uint32_t nh_id;     /* a next-hop object or group, or 0: nh[] */
 	unsigned n_nh;
@@ -60,6 +61,7 @@ struct fpm_route {
 struct fpm_obj {
 	uint32_t id; /* first: the map's key */
 	bool blackhole;
+	uint8_t encap;  /* an encapsulation fwd cannot do: its enum fpm_ctr, or 0 */
 	unsigned n_grp; /* > 0: a group of these ids */
 	struct fpm_grp grp[FWD_ECMP_MAX];
 	struct fpm_nh nh; /* a single next hop (n_grp 0, not blackhole) */
@@ -151,6 +153,8 @@ static int nhs_of_obj(const struct fpm_route *e, uint32_t id, struct l3_route *r
 
 	if (o == NULL)
 		return *why = FPM_C_NHG_UNKNOWN, -1;
+	if (o->encap != 0)
+		return *why = (enum fpm_ctr)o->encap, -1;
 	if (o->blackhole) {
 		r->type = L3_ROUTE_BLACKHOLE;
 		return 0;
@@ -164,6 +168,8 @@ static int nhs_of_obj(const struct fpm_route *e, uint32_t id, struct l3_route *r
 		const struct fpm_obj *m = fpm_map_get(&objs, &o->grp[i].id);
 		if (m == NULL || m->n_grp != 0)
 			return *why = FPM_C_NHG_UNKNOWN, -1;
+		if (m->encap != 0)
+			return *why = (enum fpm_ctr)m->encap, -1;
 		if (m->blackhole || r->n_nh >= FWD_ECMP_MAX)
 			continue;
 		if (nh_of(e, &m->nh, &r->nh[r->n_nh++], why) < 0)
@@ -211,6 +217,10 @@ static enum route_state place(const struct fpm_route *e)
 		return fpm_stats.ctr[FPM_C_CONNECTED]++, ST_CONNECTED;
 	if (o >= 0 && !fwd_origin_is_fpm((enum fwd_origin)o))
 		return ST_SHADOWED;
+	if (e->encap != 0) { /* counted when it came: not installed bare */
+		fib_del_ours(&e->prefix);
+		return ST_NONE;
+	}
 	if (resolve(e, &r, &why) < 0) {
 		fpm_stats.ctr[why]++;
 		fib_del_ours(&e->prefix);
@@ -297,6 +307,8 @@ static void route_set(const struct fpm_msg *m)
 	e->nh = nh;
 	if (nh != NULL)
 		memcpy(nh, m->nh, m->n_nh * sizeof(*nh));
+	e->encap = m->encap;
+	fpm_stats.ctr[m->encap] += m->encap != 0;
 	fpm_stats.ctr[FPM_C_ECMP_TRUNC] += m->truncated;
 	install(e);
 }
@@ -357,6 +369,7 @@ static void obj_set(const struct fpm_msg *m)
 	}
 	members_link(o, false);
 	o->blackhole = m->blackhole;
+	o->encap = m->encap;
 	o->n_grp = m->n_grp;
 	memcpy(o->grp, m->grp, sizeof(o->grp));
 	o->nh = m->nh[0];
@@ -433,6 +446,11 @@ static void freeze(struct fpm_route *e)
 	e->nh_id = 0;
 	if (o != NULL && o->blackhole && e->type == L3_ROUTE_VIA)
 		e->type = L3_ROUTE_BLACKHOLE;
+	if (o != NULL && o->encap != 0)
+		e->encap = o->encap; /* refused it stays */
+	for (unsigned i = 0; o != NULL && i < o->n_grp; i++)
+		if ((m = fpm_map_get(&objs, &o->grp[i].id)) != NULL && m->encap != 0)
+			e->encap = m->encap;
 	if (o != NULL && o->n_grp == 0 && !o->blackhole)
 		nh[n++] = o->nh;
 	for (unsigned i = 0; o != NULL && i < o->n_grp; i++)
