@@ -7,6 +7,10 @@
  * the loop, checked message by message (a frame may hold hundreds), so that
  * a full table's replay never holds up the RPC.
  *
+ * Only root and control.fpm_user may connect (fpm_peer.c finds the owner
+ * of the peer's socket): anyone else is closed before a byte is read and
+ * counted, and zebra's session goes on.
+ *
  * The end of a replay: zebra sends its whole table when it connects, but
  * a bgpd that restarted with it sends its routes only once it has learned
  * them again. So the routes of the previous connection (stale since this
@@ -246,11 +250,16 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen,
                       void *arg)
 {
+	char peer[sizeof(fpm_session.peer)];
+	uid_t uid = (uid_t)-1;
 	int one = 1;
 
 	(void)l;
 	(void)salen;
 	(void)arg;
+	peer_fmt(sa, peer, sizeof(peer));
+	if (!fpm_peer_vetted(fd, peer, &uid))
+		return; /* before a byte is read, and zebra's session goes on */
 	if (conn != NULL)
 		conn_close("replaced by a new connection");
 	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
@@ -262,15 +271,16 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
 	bufferevent_setcb(conn, on_read, NULL, on_event, NULL);
 	bufferevent_setwatermark(conn, EV_READ, 0, READ_HIGH_WM);
 	bufferevent_enable(conn, EV_READ);
-	peer_fmt(sa, fpm_session.peer, sizeof(fpm_session.peer));
+	snprintf(fpm_session.peer, sizeof(fpm_session.peer), "%s", peer);
+	fpm_session.peer_uid = (uint32_t)uid;
 	fpm_session.connected = true;
 	fpm_session.connections++;
 	fpm_session.connected_since = time(NULL);
 	fpm_session.up_ns = fpm_session.last_frame_ns = fpm_now_ns();
 	fpm_table_mark_stale();
 	fpm_session.sweep_pending = fpm_stats.stale > 0 || fpm_stats.groups > 0;
-	LOG(NOTICE, "FPM connection from %s; %" PRIu64 " routes of the last one are stale",
-	    fpm_session.peer, fpm_stats.stale);
+	LOG(NOTICE, "FPM connection from %s (uid %u); %" PRIu64 " routes of the last one are stale",
+	    fpm_session.peer, (unsigned)uid, fpm_stats.stale);
 }
 
 uint64_t fpm_sweep_due_ns(void)
@@ -372,6 +382,8 @@ static int fpm_init(const struct fwd_config *cfg)
 	if (more == NULL || ticks == NULL)
 		return -ENOMEM;
 	fpm_session.grace_s = cfg->control.fpm_grace_s;
+	fpm_peer_user_set(cfg->control.fpm_user, NULL);
+	fpm_table_set_max(cfg->control.fpm_max_routes);
 	l3_route_set_removed_hook(removed_hook);
 	l3_addr_set_changed_hook(fpm_commit);
 	listener_open(cfg->control.fpm);
@@ -396,6 +408,8 @@ static int fpm_reload_apply(const struct fwd_config *cur, const struct fwd_confi
 {
 	(void)cur;
 	fpm_session.grace_s = next->control.fpm_grace_s;
+	fpm_peer_user_set(next->control.fpm_user, log);
+	fpm_table_set_max(next->control.fpm_max_routes);
 	if (strcmp(fpm_session.listen, next->control.fpm) == 0 &&
 	    (next->control.fpm[0] == '\0' || fpm_session.listening))
 		return 0;
@@ -425,6 +439,10 @@ static const struct conf_field fpm_rows[] = {
 	       .valid = valid_fpm),
 	CONF_F("fpm_grace_s", CONF_UINT, struct fwd_config, control.fpm_grace_s, .min = 0,
 	       .max = 86400, .def = FPM_GRACE_DEFAULT),
+	CONF_F("fpm_user", CONF_STR, struct fwd_config, control.fpm_user, .min = 1,
+	       .def_str = "frr", .valid = fwd_conf_valid_name),
+	CONF_F("fpm_max_routes", CONF_UINT, struct fwd_config, control.fpm_max_routes, .min = 1,
+	       .max = 100000000, .def = FPM_MAX_ROUTES_DEFAULT),
 };
 
 RTE_INIT(fpm_schema_register)

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/config.h"
 #include "fwd_inet.h"
@@ -31,6 +32,9 @@
 #define FPM_TYPE_NETLINK  1
 #define FPM_QUIET_S       3  /* a replay has ended when the stream is quiet this long */
 #define FPM_GRACE_DEFAULT 30 /* control.fpm_grace_s */
+/* control.fpm_max_routes: two full tables of both families (about 1M IPv4
+ * and 200k IPv6 routes each today) with room to grow */
+#define FPM_MAX_ROUTES_DEFAULT 3000000
 
 /* Errors that refuse a whole frame and close the connection. */
 enum fpm_err {
@@ -69,6 +73,8 @@ enum fpm_ctr {
 	FPM_C_ENCAP_MPLS,   /* routes refused: an MPLS label push (RTA_ENCAP/NHA_ENCAP) */
 	FPM_C_ENCAP_SEG6,   /* routes refused: SRv6 (seg6, seg6local) */
 	FPM_C_ENCAP_OTHER,  /* routes refused: another lightweight tunnel */
+	FPM_C_ROUTE_LIMIT,  /* routes refused: the session holds control.fpm_max_routes */
+	FPM_C_NH_LIMIT,     /* next-hop objects refused: as many as control.fpm_max_routes */
 	FPM_C_MAX
 };
 
@@ -145,6 +151,23 @@ bool fpm_frame_apply(const uint8_t *p, size_t len, size_t *off,
 /* The origin of a netlink rtm_protocol (RTPROT_*, FRR's numbers included). */
 uint8_t fpm_origin_of_proto(uint8_t proto);
 
+/* fpm_peer.c ------------------------------------------------------------- */
+
+/* The uid that owns the local socket at the other end of TCP connection
+ * fd (NETLINK_SOCK_DIAG): 0, or -errno (-ENOENT: no such local socket, as
+ * for a peer on another host or network namespace). */
+int fpm_peer_uid(int fd, uid_t *uid);
+/* A user's uid from its name: 0, or -errno (-ENOENT: no such user). */
+int fpm_user_uid(const char *name, uid_t *uid);
+/* May the owner of fd's peer feed routes (root or control.fpm_user)? If
+ * not, fd is closed, counted and logged (once a second at most); *uid is
+ * the owner found. peer names the connection in the log. */
+bool fpm_peer_vetted(int fd, const char *peer, uid_t *uid);
+struct fwd_reload_log;
+/* control.fpm_user resolved now (start, reload; log NULL at start): a user
+ * that does not exist leaves root alone, with a warning. */
+void fpm_peer_user_set(const char *name, struct fwd_reload_log *log);
+
 /* fpm_table.c ------------------------------------------------------------ */
 
 /* What the table does to fwd's FIB: l3's functions; tests put their own. */
@@ -172,6 +195,10 @@ struct fpm_stats {
 extern struct fpm_stats fpm_stats;
 
 void fpm_table_set_ops(const struct fpm_fib_ops *ops); /* NULL: l3's */
+/* At most max routes sent by this connection (stale ones not counted) and
+ * as many next-hop objects; more are refused, counted. */
+void fpm_table_set_max(uint64_t max);
+uint64_t fpm_table_max(void);
 /* Apply one decoded message. */
 void fpm_table_apply(const struct fpm_msg *m, void *arg);
 /* A new connection: every route known now is stale until sent again, with

@@ -20,6 +20,7 @@
  * never takes away one of fwd's. Control thread only.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,7 @@ struct fpm_stats fpm_stats;
 static struct fpm_map routes = { .key_off = 0, .key_len = sizeof(struct rkey) };
 static struct fpm_map objs = { .key_off = 0, .key_len = sizeof(uint32_t) };
 static bool self;        /* the FIB changes are ours: the l3 hook ignores them */
+static uint64_t max_routes = FPM_MAX_ROUTES_DEFAULT; /* control.fpm_max_routes */
 
 static int origin_of_l3(const struct fwd_prefix *p)
 {
@@ -86,6 +88,16 @@ static const struct fpm_fib_ops *ops = &l3_ops;
 void fpm_table_set_ops(const struct fpm_fib_ops *o)
 {
 	ops = o != NULL ? o : &l3_ops;
+}
+
+void fpm_table_set_max(uint64_t max)
+{
+	max_routes = max;
+}
+
+uint64_t fpm_table_max(void)
+{
+	return max_routes;
 }
 
 static struct rkey key_of(const struct fwd_prefix *p)
@@ -277,10 +289,27 @@ static struct fpm_route *route_new(const struct rkey *k)
 	return e;
 }
 
+/* Would route e (NULL: new) be one more of this connection's, past the cap? */
+static bool over_max(const struct fpm_route *e, const struct fwd_prefix *p)
+{
+	char buf[FWD_PREFIX_STRLEN];
+
+	if ((e != NULL && !e->stale) || fpm_stats.routes - fpm_stats.stale < max_routes)
+		return false;
+	fpm_stats.ctr[FPM_C_ROUTE_LIMIT]++;
+	snprintf(fpm_stats.last_install_error, sizeof(fpm_stats.last_install_error),
+	         "%s: control.fpm_max_routes (%" PRIu64 ") reached", fwd_prefix_fmt(p, buf),
+	         max_routes);
+	return true;
+}
+
 static void route_set(const struct fpm_msg *m)
 {
 	struct rkey k = key_of(&m->prefix);
 	struct fpm_route *e = fpm_map_get(&routes, &k);
+
+	if (over_max(e, &m->prefix))
+		return; /* a stale one stays so, and goes with the sweep */
 	struct fpm_nh *nh = m->n_nh > 0 ? malloc(m->n_nh * sizeof(*nh)) : NULL;
 
 	if ((m->n_nh > 0 && nh == NULL) || (e == NULL && (e = route_new(&k)) == NULL)) {
@@ -358,6 +387,10 @@ static void obj_set(const struct fpm_msg *m)
 {
 	struct fpm_obj *o = fpm_map_get(&objs, &m->id);
 
+	if (o == NULL && objs.n >= max_routes) {
+		fpm_stats.ctr[FPM_C_NH_LIMIT]++;
+		return;
+	}
 	if (o == NULL) {
 		if ((o = calloc(1, sizeof(*o))) == NULL ||
 		    (o->id = m->id, fpm_map_put(&objs, o)) < 0) {

@@ -5,7 +5,7 @@
  * group, then one frame of FPM_WORK_UPDATES (default 100) updates of its
  * member. Each route is placed again once per change the loop sees, not
  * once per update, and no turn of the loop's work outlasts its slice by
- * more than one message. The FIB is a counter.
+ * more than one message. And control.fpm_max_routes. The FIB is a counter.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -101,8 +101,8 @@ static void msg_end(struct buf *b, size_t at)
 	memcpy(b->b + at, &len, 4);
 }
 
-/* Next-hop 1 via 10.0.0.gw on ifindex 10. */
-static void nh1(struct buf *b, uint8_t gw)
+/* Next-hop id via 10.0.0.gw on ifindex 10. */
+static void nh(struct buf *b, uint32_t id, uint8_t gw)
 {
 	struct nhmsg m = { .nh_family = AF_INET, .nh_protocol = RTPROT_ZEBRA };
 	uint32_t a = htonl(0x0a000000u | gw);
@@ -110,11 +110,16 @@ static void nh1(struct buf *b, uint8_t gw)
 	size_t at;
 
 	msg(b, RTM_NEWNEXTHOP, &m, sizeof(m), &at);
-	attr_u32(b, NHA_ID, 1);
+	attr_u32(b, NHA_ID, id);
 	put(b, &h, sizeof(h));
 	put(b, &a, 4);
 	attr_u32(b, NHA_OIF, 10);
 	msg_end(b, at);
+}
+
+static void nh1(struct buf *b, uint8_t gw)
+{
+	nh(b, 1, gw);
 }
 
 /* Group 100 = { 1 }. */
@@ -192,6 +197,7 @@ static int teardown(void **state)
 	(void)state;
 	fpm_table_clear();
 	fpm_table_set_ops(NULL);
+	fpm_table_set_max(FPM_MAX_ROUTES_DEFAULT);
 	return 0;
 }
 
@@ -231,6 +237,60 @@ static void test_updates_cost_once(void **state)
 	       n, u, secs(dt), n_adds - adds);
 	assert_true(n_adds - adds <= 2 * (uint64_t)n);
 	assert_int_equal(fpm_stats.installed, n);
+}
+
+static void routes(struct buf *b, unsigned from, unsigned to)
+{
+	b->len = 0;
+	for (unsigned i = from; i < to; i++)
+		route(b, i);
+	feed_all(b);
+	assert_false(fpm_table_work(UINT64_MAX));
+}
+
+/* control.fpm_max_routes: what one connection may hold; the routes of the
+ * last one (stale) do not count, sending one again does. */
+static void test_max_routes(void **state)
+{
+	static struct buf b;
+
+	(void)state;
+	fpm_table_set_max(100);
+	b.len = 0;
+	nh1(&b, 2);
+	grp100(&b);
+	feed_all(&b);
+	routes(&b, 0, 150);
+	assert_int_equal(fpm_stats.routes, 100);
+	assert_int_equal(fpm_stats.installed, 100);
+	assert_int_equal(fpm_stats.ctr[FPM_C_ROUTE_LIMIT], 50);
+	assert_non_null(strstr(fpm_stats.last_install_error, "10.0.149.0/24: control.fpm_max_routes"));
+	routes(&b, 5, 6); /* a route it holds may change */
+	assert_int_equal(fpm_stats.ctr[FPM_C_ROUTE_LIMIT], 50);
+
+	fpm_table_mark_stale(); /* a new connection */
+	b.len = 0;
+	nh1(&b, 2);
+	grp100(&b);
+	feed_all(&b);
+	routes(&b, 100, 200);
+	assert_int_equal(fpm_stats.routes, 200);
+	assert_int_equal(fpm_stats.stale, 100);
+	assert_int_equal(fpm_stats.ctr[FPM_C_ROUTE_LIMIT], 50);
+	routes(&b, 0, 1); /* one of the last connection's, sent again: one more */
+	routes(&b, 250, 251);
+	assert_int_equal(fpm_stats.ctr[FPM_C_ROUTE_LIMIT], 52);
+	assert_int_equal(fpm_table_sweep(), 100);
+	assert_int_equal(fpm_stats.routes, 100);
+
+	/* next-hop objects: as many as routes */
+	fpm_table_set_max(3);
+	b.len = 0;
+	nh(&b, 2, 3);
+	nh(&b, 3, 4);
+	feed_all(&b);
+	assert_int_equal(fpm_stats.groups, 3);
+	assert_int_equal(fpm_stats.ctr[FPM_C_NH_LIMIT], 1);
 }
 
 /* The control loop's turn (cp/fpm_conn.c): queued work for half the
@@ -315,6 +375,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_updates_cost_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_turns_are_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_max_routes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_turns_in_time, setup, teardown),
 	};
 
