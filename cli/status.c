@@ -80,8 +80,8 @@ static void print_fpm_session(struct fwd_table *t, const Fwd__FpmStatus *f)
 		fwd_table_cell(t, "root and %s (uid %" PRId64 "); %" PRIu64 " refused",
 		               fwd_sanitize(f->user), f->user_uid, f->refused);
 	else
-		fwd_table_cell(t, "root only (no user %s); %" PRIu64 " refused", fwd_sanitize(f->user),
-		               f->refused);
+		fwd_table_cell(t, "root only (no user %s); %" PRIu64 " refused",
+		               fwd_sanitize(f->user), f->refused);
 	if (f->last_refused_at != 0) {
 		kv(t, "fpm last refused peer");
 		fwd_table_cell(t, "%s ago: %s", ago(b, f->last_refused_at),
@@ -104,8 +104,9 @@ static void print_fpm(struct fwd_table *t, const Fwd__FpmStatus *f)
 	               f->frames, f->messages, f->bytes, f->connections);
 	kv(t, "fpm routes");
 	fwd_table_cell(t,
-	               "%" PRIu64 " from zebra (at most %" PRIu64 "), %" PRIu64 " installed, %" PRIu64
-	               " shadowed by fwd's routes, %" PRIu64 " next-hop groups",
+	               "%" PRIu64 " from zebra (at most %" PRIu64 "), %" PRIu64
+	               " installed, %" PRIu64 " shadowed by fwd's routes, %" PRIu64
+	               " next-hop groups",
 	               f->routes, f->max_routes, f->installed, f->shadowed, f->groups);
 	print_counts(t, "fpm by origin", f->installed_by_origin, f->n_installed_by_origin);
 	kv(t, "fpm stale");

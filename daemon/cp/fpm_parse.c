@@ -194,8 +194,7 @@ static int via_of(struct dec *d, const uint8_t *v, size_t n, struct fwd_ip *ip)
 }
 
 /* The gateway attributes inside one rtnexthop. */
-static int nh_attrs(struct dec *d, int family, struct attrs a, struct fpm_nh *nh,
-                    struct fpm_msg *m)
+static int nh_attrs(struct dec *d, int family, struct attrs a, struct fpm_nh *nh, struct fpm_msg *m)
 {
 	const uint8_t *v;
 	uint16_t t;
@@ -484,7 +483,7 @@ static int walk(const uint8_t *p, size_t len, void (*fn)(const struct fpm_msg *,
 bool fpm_frame_apply(const uint8_t *p, size_t len, size_t *off,
                      bool (*fn)(const struct fpm_msg *m, void *arg), void *arg)
 {
-	enum fpm_err e;
+	enum fpm_err e = FPM_ERR_MAX;
 	char why[8];
 	struct dec d = { 0, &e, why, sizeof(why) };
 	struct nlmsghdr h;

@@ -62,7 +62,8 @@ static void id_put(const struct sockaddr_storage *sa, __be16 *port, __be32 addr[
 }
 
 /* The request for the socket whose local end is peer and remote end self. */
-static int diag_ask(int nl, const struct sockaddr_storage *self, const struct sockaddr_storage *peer)
+static int diag_ask(int nl, const struct sockaddr_storage *self,
+                    const struct sockaddr_storage *peer)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -105,8 +106,7 @@ static int diag_answer(int nl, uid_t *uid)
 		memcpy(&err, NLMSG_DATA(&buf.h), sizeof(err));
 		return err.error < 0 ? err.error : -EPROTO;
 	}
-	if (buf.h.nlmsg_type != SOCK_DIAG_BY_FAMILY ||
-	    buf.h.nlmsg_len < NLMSG_LENGTH(sizeof(msg)))
+	if (buf.h.nlmsg_type != SOCK_DIAG_BY_FAMILY || buf.h.nlmsg_len < NLMSG_LENGTH(sizeof(msg)))
 		return -EPROTO;
 	memcpy(&msg, NLMSG_DATA(&buf.h), sizeof(msg));
 	*uid = msg.idiag_uid;

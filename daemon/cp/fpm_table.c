@@ -65,7 +65,7 @@ struct fpm_obj {
 	uint8_t encap;  /* an encapsulation fwd cannot do: its enum fpm_ctr, or 0 */
 	unsigned n_grp; /* > 0: a group of these ids */
 	struct fpm_grp grp[FWD_ECMP_MAX];
-	struct fpm_nh nh; /* a single next hop (n_grp 0, not blackhole) */
+	struct fpm_nh nh;                    /* a single next hop (n_grp 0, not blackhole) */
 	struct fpm_use member[FWD_ECMP_MAX]; /* linked under grp[i].id */
 };
 
@@ -73,7 +73,7 @@ struct fpm_stats fpm_stats;
 
 static struct fpm_map routes = { .key_off = 0, .key_len = sizeof(struct rkey) };
 static struct fpm_map objs = { .key_off = 0, .key_len = sizeof(uint32_t) };
-static bool self;        /* the FIB changes are ours: the l3 hook ignores them */
+static bool self; /* the FIB changes are ours: the l3 hook ignores them */
 static uint64_t max_routes = FPM_MAX_ROUTES_DEFAULT; /* control.fpm_max_routes */
 
 static int origin_of_l3(const struct fwd_prefix *p)

@@ -652,7 +652,8 @@ static void test_encap_refused(void **state)
 	attr_ip(&b, RTA_GATEWAY, "10.0.0.2");
 	encap(&b, RTA_ENCAP_TYPE, RTA_ENCAP, LWTUNNEL_ENCAP_MPLS);
 	msg_end(&b);
-	route_begin(&b, RTM_NEWROUTE, "2001:db8:5::/48", 186, RTN_UNICAST); /* SRv6, one path of two */
+	route_begin(&b, RTM_NEWROUTE, "2001:db8:5::/48", 186,
+	            RTN_UNICAST); /* SRv6, one path of two */
 	nest_begin(&b, RTA_MULTIPATH);
 	size_t mp = b.nest; /* encap() nests again */
 	rtnh(&b, 10, "fe80::1");

@@ -158,7 +158,7 @@ static void route(struct buf *b, unsigned i)
 
 static void feed_all(struct buf *b)
 {
-	enum fpm_err e;
+	enum fpm_err e = FPM_ERR_MAX;
 	char why[200];
 
 	assert_true(fpm_frame_parse(b->b, b->len, fpm_table_apply, NULL, &e, why, sizeof(why)) > 0);
@@ -232,8 +232,7 @@ static void test_updates_cost_once(void **state)
 	feed_all(&b);
 	assert_false(fpm_table_work(UINT64_MAX));
 	uint64_t dt = fpm_now_ns() - t0;
-	printf("# %u routes on one group, %u updates in one frame: %.3f s, %" PRIu64
-	       " re-adds\n",
+	printf("# %u routes on one group, %u updates in one frame: %.3f s, %" PRIu64 " re-adds\n",
 	       n, u, secs(dt), n_adds - adds);
 	assert_true(n_adds - adds <= 2 * (uint64_t)n);
 	assert_int_equal(fpm_stats.installed, n);
@@ -264,7 +263,8 @@ static void test_max_routes(void **state)
 	assert_int_equal(fpm_stats.routes, 100);
 	assert_int_equal(fpm_stats.installed, 100);
 	assert_int_equal(fpm_stats.ctr[FPM_C_ROUTE_LIMIT], 50);
-	assert_non_null(strstr(fpm_stats.last_install_error, "10.0.149.0/24: control.fpm_max_routes"));
+	assert_non_null(
+	        strstr(fpm_stats.last_install_error, "10.0.149.0/24: control.fpm_max_routes"));
 	routes(&b, 5, 6); /* a route it holds may change */
 	assert_int_equal(fpm_stats.ctr[FPM_C_ROUTE_LIMIT], 50);
 
@@ -316,7 +316,7 @@ static bool turn(const struct buf *b, size_t *off, uint64_t now, uint64_t slice)
 static void test_turns_are_bounded(void **state)
 {
 	static struct buf b;
-	enum fpm_err e;
+	enum fpm_err e = FPM_ERR_MAX;
 	char why[200];
 	unsigned n = 20000, turns = 0;
 	size_t off = 0;
