@@ -11,10 +11,8 @@
  *   - the connected subnets and addresses of fwd's ports, which zebra
  *     learns from the TAP interfaces and echoes back, are never installed;
  *   - after a reconnection every route is stale until zebra sends it again,
- *     and what is still stale at the end of the replay is removed. Next-hop
- *     ids are the connection's own (a restarted zebra numbers its objects
- *     anew): a stale route keeps the next hops its id stood for, written
- *     out, and the objects themselves are forgotten.
+ *     and what is still stale at the end of the replay is removed
+ *     (cp/fpm_stale.c).
  *
  * The table only ever removes from the FIB a route of an FPM origin, so it
  * never takes away one of fwd's. Control thread only.
@@ -30,49 +28,14 @@
 
 #include "cp/fpm_map.h"
 #include "cp/fpm_priv.h"
+#include "cp/fpm_table.h"
 #include "cp/fpm_use.h"
 #include "cp/ifmap.h"
 
-enum route_state {
-	ST_NONE,      /* not in the FIB: refused (counted) or removed by fwdctl */
-	ST_WAITING,   /* not in the FIB: its next-hop id is unknown so far */
-	ST_INSTALLED, /* in the FIB */
-	ST_SHADOWED,  /* a fwd route holds the prefix */
-	ST_CONNECTED, /* an echo of a connected subnet or address of fwd's */
-};
-
-struct rkey {
-	uint8_t family, len, pad[2];
-	uint8_t addr[16];
-};
-
-struct fpm_route {
-	struct rkey key; /* first: the map's key */
-	struct fwd_prefix prefix;
-	uint8_t type, origin, state;
-	bool stale;
-	bool queued;        /* in the work queue to be placed again */
-	uint8_t encap;      /* refused for an encapsulation: its enum fpm_ctr, or 0 */
-	struct fpm_use use; /* linked under nh_id (cp/fpm_use.h) */
-	uint32_t nh_id;     /* a next-hop object or group, or 0: nh[] */
-	unsigned n_nh;
-	struct fpm_nh *nh; /* heap, n_nh of them */
-};
-
-struct fpm_obj {
-	uint32_t id; /* first: the map's key */
-	bool blackhole;
-	uint8_t encap;  /* an encapsulation fwd cannot do: its enum fpm_ctr, or 0 */
-	unsigned n_grp; /* > 0: a group of these ids */
-	struct fpm_grp grp[FWD_ECMP_MAX];
-	struct fpm_nh nh;                    /* a single next hop (n_grp 0, not blackhole) */
-	struct fpm_use member[FWD_ECMP_MAX]; /* linked under grp[i].id */
-};
-
 struct fpm_stats fpm_stats;
 
-static struct fpm_map routes = { .key_off = 0, .key_len = sizeof(struct rkey) };
-static struct fpm_map objs = { .key_off = 0, .key_len = sizeof(uint32_t) };
+struct fpm_map fpm_routes = { .key_off = 0, .key_len = sizeof(struct rkey) };
+struct fpm_map fpm_objs = { .key_off = 0, .key_len = sizeof(uint32_t) };
 static bool self; /* the FIB changes are ours: the l3 hook ignores them */
 static uint64_t max_routes = FPM_MAX_ROUTES_DEFAULT; /* control.fpm_max_routes */
 
@@ -88,6 +51,11 @@ static const struct fpm_fib_ops *ops = &l3_ops;
 void fpm_table_set_ops(const struct fpm_fib_ops *o)
 {
 	ops = o != NULL ? o : &l3_ops;
+}
+
+int fpm_fib_origin(const struct fwd_prefix *p)
+{
+	return ops->origin(p);
 }
 
 void fpm_table_set_max(uint64_t max)
@@ -112,7 +80,7 @@ static struct rkey key_of(const struct fwd_prefix *p)
 }
 
 /* Add (sign 1) or take away (-1) route e from the gauges. */
-static void account(const struct fpm_route *e, int sign)
+void fpm_route_account(const struct fpm_route *e, int sign)
 {
 	uint64_t d = (uint64_t)(int64_t)sign;
 
@@ -161,7 +129,7 @@ static int nh_of(const struct fpm_route *e, const struct fpm_nh *z, struct l3_nh
 /* The next hops that next-hop object id stands for, appended to r. */
 static int nhs_of_obj(const struct fpm_route *e, uint32_t id, struct l3_route *r, enum fpm_ctr *why)
 {
-	const struct fpm_obj *o = fpm_map_get(&objs, &id);
+	const struct fpm_obj *o = fpm_map_get(&fpm_objs, &id);
 
 	if (o == NULL)
 		return *why = FPM_C_NHG_UNKNOWN, -1;
@@ -177,7 +145,7 @@ static int nhs_of_obj(const struct fpm_route *e, uint32_t id, struct l3_route *r
 		return nh_of(e, &o->nh, &r->nh[r->n_nh++], why);
 	}
 	for (unsigned i = 0; i < o->n_grp; i++) {
-		const struct fpm_obj *m = fpm_map_get(&objs, &o->grp[i].id);
+		const struct fpm_obj *m = fpm_map_get(&fpm_objs, &o->grp[i].id);
 		if (m == NULL || m->n_grp != 0)
 			return *why = FPM_C_NHG_UNKNOWN, -1;
 		if (m->encap != 0)
@@ -248,11 +216,11 @@ static enum route_state place(const struct fpm_route *e)
 	return ST_INSTALLED;
 }
 
-static void install(struct fpm_route *e)
+void fpm_route_install(struct fpm_route *e)
 {
-	account(e, -1);
+	fpm_route_account(e, -1);
 	e->state = (uint8_t)place(e);
-	account(e, 1);
+	fpm_route_account(e, 1);
 }
 
 static void route_free(struct fpm_route *e)
@@ -263,14 +231,14 @@ static void route_free(struct fpm_route *e)
 	free(e);
 }
 
-static void route_remove(struct fpm_route *e)
+void fpm_route_remove(struct fpm_route *e)
 {
-	account(e, -1);
+	fpm_route_account(e, -1);
 	if (e->state == ST_INSTALLED)
 		fib_del_ours(&e->prefix);
 	fpm_use_unlink(&e->use);
-	fpm_map_del(&routes, e);
-	fpm_stats.routes = routes.n;
+	fpm_map_del(&fpm_routes, e);
+	fpm_stats.routes = fpm_routes.n;
 	route_free(e);
 }
 
@@ -281,11 +249,11 @@ static struct fpm_route *route_new(const struct rkey *k)
 	if (e == NULL)
 		return NULL;
 	e->key = *k;
-	if (fpm_map_put(&routes, e) < 0) {
+	if (fpm_map_put(&fpm_routes, e) < 0) {
 		free(e);
 		return NULL;
 	}
-	fpm_stats.routes = routes.n;
+	fpm_stats.routes = fpm_routes.n;
 	return e;
 }
 
@@ -306,7 +274,7 @@ static bool over_max(const struct fpm_route *e, const struct fwd_prefix *p)
 static void route_set(const struct fpm_msg *m)
 {
 	struct rkey k = key_of(&m->prefix);
-	struct fpm_route *e = fpm_map_get(&routes, &k);
+	struct fpm_route *e = fpm_map_get(&fpm_routes, &k);
 
 	if (over_max(e, &m->prefix))
 		return; /* a stale one stays so, and goes with the sweep */
@@ -319,9 +287,9 @@ static void route_set(const struct fpm_msg *m)
 		         "out of memory");
 		return;
 	}
-	account(e, -1);
+	fpm_route_account(e, -1);
 	e->stale = false;
-	account(e, 1);
+	fpm_route_account(e, 1);
 	free(e->nh);
 	e->prefix = m->prefix;
 	e->type = m->type;
@@ -339,38 +307,7 @@ static void route_set(const struct fpm_msg *m)
 	e->encap = m->encap;
 	fpm_stats.ctr[m->encap] += m->encap != 0;
 	fpm_stats.ctr[FPM_C_ECMP_TRUNC] += m->truncated;
-	install(e);
-}
-
-/* Work left for later turns of the loop besides the next-hop ids' jobs
- * (cp/fpm_use.h): routes to place again after a reload, a sweep. Prefixes,
- * looked up again when their turn comes; a route is queued once. */
-enum { WORK_PLACE, WORK_SWEEP };
-
-struct work {
-	struct rkey key;
-	uint8_t op;
-};
-
-static struct work *queue;
-static size_t q_head, q_len, q_cap;
-
-static void queue_push(struct fpm_route *e, uint8_t op)
-{
-	if (op == WORK_PLACE && e->queued)
-		return;
-	if (q_len == q_cap) {
-		size_t cap = q_cap ? q_cap * 2 : 1024;
-		struct work *q = realloc(queue, cap * sizeof(*q));
-		if (q == NULL) {
-			fpm_stats.ctr[FPM_C_INSTALL_FAIL]++;
-			return;
-		}
-		queue = q;
-		q_cap = cap;
-	}
-	queue[q_len++] = (struct work){ e->key, op };
-	e->queued |= op == WORK_PLACE;
+	fpm_route_install(e);
 }
 
 /* Link (or unlink) the member slots of group o under their ids. */
@@ -385,20 +322,20 @@ static void members_link(struct fpm_obj *o, bool link)
 
 static void obj_set(const struct fpm_msg *m)
 {
-	struct fpm_obj *o = fpm_map_get(&objs, &m->id);
+	struct fpm_obj *o = fpm_map_get(&fpm_objs, &m->id);
 
-	if (o == NULL && objs.n >= max_routes) {
+	if (o == NULL && fpm_objs.n >= max_routes) {
 		fpm_stats.ctr[FPM_C_NH_LIMIT]++;
 		return;
 	}
 	if (o == NULL) {
 		if ((o = calloc(1, sizeof(*o))) == NULL ||
-		    (o->id = m->id, fpm_map_put(&objs, o)) < 0) {
+		    (o->id = m->id, fpm_map_put(&fpm_objs, o)) < 0) {
 			free(o);
 			fpm_stats.ctr[FPM_C_INSTALL_FAIL]++;
 			return;
 		}
-		fpm_stats.groups = objs.n;
+		fpm_stats.groups = fpm_objs.n;
 	}
 	members_link(o, false);
 	o->blackhole = m->blackhole;
@@ -408,10 +345,10 @@ static void obj_set(const struct fpm_msg *m)
 	o->nh = m->nh[0];
 	members_link(o, true);
 	fpm_stats.ctr[FPM_C_ECMP_TRUNC] += m->truncated;
-	fpm_use_changed(m->id); /* its routes, or those waiting for it */
+	fpm_use_changed(m->id); /* its fpm_routes, or those waiting for it */
 }
 
-static void obj_free(struct fpm_obj *o)
+void fpm_obj_free(struct fpm_obj *o)
 {
 	members_link(o, false);
 	free(o);
@@ -419,15 +356,15 @@ static void obj_free(struct fpm_obj *o)
 
 static void obj_del(uint32_t id)
 {
-	struct fpm_obj *o = fpm_map_get(&objs, &id);
+	struct fpm_obj *o = fpm_map_get(&fpm_objs, &id);
 
 	if (o == NULL) {
 		fpm_stats.ctr[FPM_C_DEL_UNKNOWN]++;
 		return;
 	}
-	fpm_map_del(&objs, o);
-	fpm_stats.groups = objs.n;
-	obj_free(o);
+	fpm_map_del(&fpm_objs, o);
+	fpm_stats.groups = fpm_objs.n;
+	fpm_obj_free(o);
 	fpm_use_changed(id); /* as the kernel: its routes go (here: wait for it) */
 }
 
@@ -449,8 +386,8 @@ void fpm_table_apply(const struct fpm_msg *m, void *arg)
 	case FPM_MSG_ROUTE_DEL:
 		fpm_stats.ctr[FPM_C_ROUTE_DEL]++;
 		k = key_of(&m->prefix);
-		if ((e = fpm_map_get(&routes, &k)) != NULL)
-			route_remove(e);
+		if ((e = fpm_map_get(&fpm_routes, &k)) != NULL)
+			fpm_route_remove(e);
 		else
 			fpm_stats.ctr[FPM_C_DEL_UNKNOWN]++;
 		return;
@@ -465,75 +402,6 @@ void fpm_table_apply(const struct fpm_msg *m, void *arg)
 	}
 }
 
-/* Write out the next hops route e's id stands for, so that it no longer
- * depends on ids (a new connection's ids mean other things). */
-static void freeze(struct fpm_route *e)
-{
-	const struct fpm_obj *o = fpm_map_get(&objs, &e->nh_id), *m;
-	struct fpm_nh nh[FWD_ECMP_MAX];
-	unsigned n = 0;
-
-	if (e->nh_id == 0)
-		return;
-	fpm_use_unlink(&e->use);
-	e->nh_id = 0;
-	if (o != NULL && o->blackhole && e->type == L3_ROUTE_VIA)
-		e->type = L3_ROUTE_BLACKHOLE;
-	if (o != NULL && o->encap != 0)
-		e->encap = o->encap; /* refused it stays */
-	for (unsigned i = 0; o != NULL && i < o->n_grp; i++)
-		if ((m = fpm_map_get(&objs, &o->grp[i].id)) != NULL && m->encap != 0)
-			e->encap = m->encap;
-	if (o != NULL && o->n_grp == 0 && !o->blackhole)
-		nh[n++] = o->nh;
-	for (unsigned i = 0; o != NULL && i < o->n_grp; i++)
-		if ((m = fpm_map_get(&objs, &o->grp[i].id)) != NULL && m->n_grp == 0 &&
-		    !m->blackhole && n < FWD_ECMP_MAX)
-			nh[n++] = m->nh;
-	free(e->nh);
-	e->nh = n > 0 ? malloc(n * sizeof(*nh)) : NULL;
-	e->n_nh = e->nh != NULL ? n : 0;
-	if (e->nh != NULL)
-		memcpy(e->nh, nh, n * sizeof(*nh));
-}
-
-static void objs_clear(void)
-{
-	struct fpm_obj *o;
-
-	for (size_t i = 0; (o = fpm_map_next(&objs, &i)) != NULL;)
-		obj_free(o);
-	fpm_map_free(&objs);
-	fpm_stats.groups = 0;
-}
-
-static void requeue(struct fpm_use *u)
-{
-	queue_push(container_of(u, struct fpm_route, use), WORK_PLACE);
-}
-
-void fpm_table_mark_stale(void)
-{
-	struct fpm_route *e;
-
-	fpm_use_clear(requeue); /* the ids go; what their jobs had left to do stays */
-	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;) {
-		account(e, -1);
-		freeze(e);
-		if (e->state == ST_WAITING)
-			e->state = ST_NONE; /* for an id of the old connection: never to come */
-		e->stale = true;
-		account(e, 1);
-	}
-	objs_clear();
-	/* a sweep still under way was the last connection's: this one has its grace */
-	size_t keep = q_head;
-	for (size_t i = q_head; i < q_len; i++)
-		if (queue[i].op != WORK_SWEEP)
-			queue[keep++] = queue[i];
-	q_len = keep;
-}
-
 uint64_t fpm_now_ns(void)
 {
 	struct timespec t;
@@ -542,85 +410,32 @@ uint64_t fpm_now_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-void fpm_table_sweep_start(void)
-{
-	struct fpm_route *e;
-
-	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;)
-		if (e->stale)
-			queue_push(e, WORK_SWEEP);
-}
-
-static void place_use(struct fpm_use *u)
-{
-	install(container_of(u, struct fpm_route, use));
-}
-
-bool fpm_table_work(uint64_t deadline_ns)
-{
-	if (fpm_use_work(deadline_ns, place_use))
-		return true;
-	for (unsigned n = 0; q_head < q_len; n++) {
-		if ((n & 63) == 63 && fpm_now_ns() > deadline_ns)
-			return true;
-		const struct work *w = &queue[q_head++];
-		struct fpm_route *e = fpm_map_get(&routes, &w->key);
-		if (e == NULL)
-			continue;
-		if (w->op == WORK_PLACE) {
-			e->queued = false;
-			install(e);
-		} else if (e->stale) {
-			route_remove(e);
-			fpm_stats.ctr[FPM_C_STALE_SWEPT]++;
-		}
-	}
-	q_head = q_len = 0;
-	return false;
-}
-
-bool fpm_table_pending(void)
-{
-	return q_head < q_len || fpm_use_queued() > 0;
-}
-
-void fpm_table_recheck(void)
-{
-	struct fpm_route *e;
-
-	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;) {
-		int o = e->state == ST_INSTALLED ? ops->origin(&e->prefix) : -1;
-		if (e->state == ST_NONE ||
-		    (e->state == ST_INSTALLED && (o < 0 || !fwd_origin_is_fpm((enum fwd_origin)o))))
-			queue_push(e, WORK_PLACE);
-	}
-}
-
-unsigned fpm_table_sweep(void)
-{
-	uint64_t before = fpm_stats.ctr[FPM_C_STALE_SWEPT];
-
-	fpm_table_sweep_start();
-	fpm_table_work(UINT64_MAX);
-	return (unsigned)(fpm_stats.ctr[FPM_C_STALE_SWEPT] - before);
-}
-
 void fpm_table_removed(const struct fwd_prefix *p, uint8_t origin)
 {
 	struct rkey k = key_of(p);
 	struct fpm_route *e;
 
-	if (self || (e = fpm_map_get(&routes, &k)) == NULL)
+	if (self || (e = fpm_map_get(&fpm_routes, &k)) == NULL)
 		return;
 	if (!fwd_origin_is_fpm((enum fwd_origin)origin)) {
-		install(e); /* fwd's route went away: zebra's comes back */
+		fpm_route_install(e); /* fwd's route went away: zebra's comes back */
 		return;
 	}
 	/* Ours went: replaced by a fwd route, or deleted by fwdctl. */
 	int o = ops->origin(p);
-	account(e, -1);
+	fpm_route_account(e, -1);
 	e->state = o >= 0 && !fwd_origin_is_fpm((enum fwd_origin)o) ? ST_SHADOWED : ST_NONE;
-	account(e, 1);
+	fpm_route_account(e, 1);
+}
+
+void fpm_objs_clear(void)
+{
+	struct fpm_obj *o;
+
+	for (size_t i = 0; (o = fpm_map_next(&fpm_objs, &i)) != NULL;)
+		fpm_obj_free(o);
+	fpm_map_free(&fpm_objs);
+	fpm_stats.groups = 0;
 }
 
 void fpm_table_clear(void)
@@ -628,12 +443,10 @@ void fpm_table_clear(void)
 	void *x;
 
 	fpm_use_clear(NULL);
-	for (size_t i = 0; (x = fpm_map_next(&routes, &i)) != NULL;)
+	for (size_t i = 0; (x = fpm_map_next(&fpm_routes, &i)) != NULL;)
 		route_free(x);
-	objs_clear();
-	fpm_map_free(&routes);
-	free(queue);
-	queue = NULL;
-	q_head = q_len = q_cap = 0;
+	fpm_objs_clear();
+	fpm_map_free(&fpm_routes);
+	fpm_work_clear();
 	memset(&fpm_stats, 0, sizeof(fpm_stats));
 }
