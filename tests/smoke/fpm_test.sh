@@ -231,18 +231,27 @@ N=${FPM_BULK:-20000}
 want=$(($(fpm installed) + N))
 bgp() { fwdctl -j route list | json_get "sum(1 for r in d['routes'] if r.get('origin')=='bgp')"; }
 bgp0=$(bgp)
+# probe_status LIMIT_S COND...: fwdctl status over and over while COND holds
+# (LIMIT_S seconds at most); the slowest answer in ms goes to $slow
+probe_status() {
+	local limit=$1 begin t0 dt
+	shift
+	begin=$(date +%s%N)
+	slow=0
+	while "$@"; do
+		t0=$(date +%s%N)
+		fwdctl status >/dev/null
+		dt=$((($(date +%s%N) - t0) / 1000000))
+		[ $dt -gt "$slow" ] && slow=$dt
+		[ $(($(date +%s%N) - begin)) -gt $((limit * 1000000000)) ] && break
+		sleep 0.1
+	done
+}
 start=$(date +%s%N)
 send "bulk $N 10.100.0.0 via 10.41.2.2" &
 bulk=$!
-slow=0
-while kill -0 $bulk 2>/dev/null || [ "$(fpm installed)" -lt "$want" ]; do
-	t0=$(date +%s%N)
-	fwdctl status >/dev/null
-	dt=$((($(date +%s%N) - t0) / 1000000))
-	[ $dt -gt "$slow" ] && slow=$dt
-	[ $(($(date +%s%N) - start)) -gt 120000000000 ] && break
-	sleep 0.2
-done
+replaying() { kill -0 $bulk 2>/dev/null || [ "$(fpm installed)" -lt "$want" ]; }
+probe_status 120 replaying
 wait $bulk
 ms=$((($(date +%s%N) - start) / 1000000))
 expect "$N routes installed from one replay (${ms} ms)" "$(bgp)" -eq $((bgp0 + N))
@@ -260,16 +269,8 @@ upd=$!
 SMOKE_PIDS+=("$upd")
 check "$N routes on group 901 (next hop 900 via 10.41.2.2) installed" wait_for 8 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j status | $PY -c 'import json,sys; print(json.load(sys.stdin)[\"fpm\"].get(\"installed\", 0))')\" -ge $want ]"
 expect "... via 10.41.2.2" "$(via_of 172.16.0.1)/$(via_of $last)" = 10.41.2.2/10.41.2.2
-start=$(date +%s%N)
-slow=0
-while kill -0 $upd 2>/dev/null || [ "$(via_of 172.16.0.1)" != 10.41.2.3 ] || [ "$(via_of $last)" != 10.41.2.3 ]; do
-	t0=$(date +%s%N)
-	fwdctl status >/dev/null
-	dt=$((($(date +%s%N) - t0) / 1000000))
-	[ $dt -gt "$slow" ] && slow=$dt
-	[ $(($(date +%s%N) - start)) -gt 30000000000 ] && break
-	sleep 0.1
-done
+updating() { kill -0 $upd 2>/dev/null || [ "$(via_of 172.16.0.1)" != 10.41.2.3 ] || [ "$(via_of $last)" != 10.41.2.3 ]; }
+probe_status 30 updating
 wait $upd
 expect "after the updates, the first and last of them via 10.41.2.3" "$(via_of 172.16.0.1)/$(via_of $last)" = 10.41.2.3/10.41.2.3
 expect "fwdctl status answered within 1 s meanwhile (slowest ${slow} ms)" "$slow" -lt 1000

@@ -238,6 +238,15 @@ static void test_updates_cost_once(void **state)
 	assert_int_equal(fpm_stats.installed, n);
 }
 
+/* Next hop 1 via 10.0.0.2 and group 100 of it. */
+static void group_up(struct buf *b)
+{
+	b->len = 0;
+	nh1(b, 2);
+	grp100(b);
+	feed_all(b);
+}
+
 static void routes(struct buf *b, unsigned from, unsigned to)
 {
 	b->len = 0;
@@ -255,10 +264,7 @@ static void test_max_routes(void **state)
 
 	(void)state;
 	fpm_table_set_max(100);
-	b.len = 0;
-	nh1(&b, 2);
-	grp100(&b);
-	feed_all(&b);
+	group_up(&b);
 	routes(&b, 0, 150);
 	assert_int_equal(fpm_stats.routes, 100);
 	assert_int_equal(fpm_stats.installed, 100);
@@ -269,10 +275,7 @@ static void test_max_routes(void **state)
 	assert_int_equal(fpm_stats.ctr[FPM_C_ROUTE_LIMIT], 50);
 
 	fpm_table_mark_stale(); /* a new connection */
-	b.len = 0;
-	nh1(&b, 2);
-	grp100(&b);
-	feed_all(&b);
+	group_up(&b);
 	routes(&b, 100, 200);
 	assert_int_equal(fpm_stats.routes, 200);
 	assert_int_equal(fpm_stats.stale, 100);
