@@ -65,14 +65,27 @@ static void print_fpm_session(struct fwd_table *t, const Fwd__FpmStatus *f)
 		fwd_table_cell(t, "%s%s%s", f->listen[0] ? fwd_sanitize(f->listen) : "off",
 		               f->listen_error[0] ? ": " : "", fwd_sanitize(f->listen_error));
 	else if (f->connected)
-		fwd_table_cell(t, "%s: connected from %s for %s", fwd_sanitize(f->listen),
-		               fwd_sanitize(f->peer), ago(a, f->connected_since));
+		fwd_table_cell(t, "%s: connected from %s (uid %" PRIu32 ") for %s",
+		               fwd_sanitize(f->listen), fwd_sanitize(f->peer), f->peer_uid,
+		               ago(a, f->connected_since));
 	else
 		fwd_table_cell(t, "%s: listening, not connected", fwd_sanitize(f->listen));
 	if (f->disconnected_at != 0) {
 		kv(t, "fpm last down");
 		fwd_table_cell(t, "%s ago: %s", ago(b, f->disconnected_at),
 		               fwd_sanitize(f->disconnect_reason));
+	}
+	kv(t, "fpm peers");
+	if (f->user_uid >= 0)
+		fwd_table_cell(t, "root and %s (uid %" PRId64 "); %" PRIu64 " refused",
+		               fwd_sanitize(f->user), f->user_uid, f->refused);
+	else
+		fwd_table_cell(t, "root only (no user %s); %" PRIu64 " refused",
+		               fwd_sanitize(f->user), f->refused);
+	if (f->last_refused_at != 0) {
+		kv(t, "fpm last refused peer");
+		fwd_table_cell(t, "%s ago: %s", ago(b, f->last_refused_at),
+		               fwd_sanitize(f->last_refused));
 	}
 }
 
@@ -91,9 +104,10 @@ static void print_fpm(struct fwd_table *t, const Fwd__FpmStatus *f)
 	               f->frames, f->messages, f->bytes, f->connections);
 	kv(t, "fpm routes");
 	fwd_table_cell(t,
-	               "%" PRIu64 " from zebra, %" PRIu64 " installed, %" PRIu64
-	               " shadowed by fwd's routes, %" PRIu64 " next-hop groups",
-	               f->routes, f->installed, f->shadowed, f->groups);
+	               "%" PRIu64 " from zebra (at most %" PRIu64 "), %" PRIu64
+	               " installed, %" PRIu64 " shadowed by fwd's routes, %" PRIu64
+	               " next-hop groups",
+	               f->routes, f->max_routes, f->installed, f->shadowed, f->groups);
 	print_counts(t, "fpm by origin", f->installed_by_origin, f->n_installed_by_origin);
 	kv(t, "fpm stale");
 	if (f->sweep_at != 0)

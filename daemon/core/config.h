@@ -170,6 +170,8 @@ struct fwd_config {
 		char metrics[64];                /* extension: "HOST:PORT" OpenMetrics, "" = off */
 		char fpm[64];         /* "HOST:PORT" FRR zebra's FPM (cp/fpm.h), "" = off */
 		uint32_t fpm_grace_s; /* stale FPM routes live at least this long; default 30 */
+		char fpm_user[FWD_NAME_MAX]; /* who may connect to fpm besides root; "frr" */
+		uint32_t fpm_max_routes;     /* routes one FPM session may hold; 3,000,000 */
 	} control;
 
 	unsigned n_ports;

@@ -28,6 +28,13 @@ struct fpm_session {
 	uint64_t connections, bytes;
 	uint64_t up_ns, last_frame_ns; /* CLOCK_MONOTONIC */
 	uint32_t grace_s;              /* control.fpm_grace_s */
+	uint32_t peer_uid;             /* the owner of the connected peer's socket */
+	/* who may connect: root and control.fpm_user (uid -1: no such user) */
+	char user[32];
+	int64_t user_uid;
+	uint64_t refused;       /* connections closed unread: not root nor user */
+	char last_refused[160]; /* the last of them: who and why */
+	time_t last_refused_at;
 };
 
 extern struct fpm_session fpm_session;

@@ -4,7 +4,12 @@
  * one zebra connection, on the control thread's event loop. A new
  * connection replaces the one before (zebra restarted; the old one may be
  * half-open). The stream is read in slices of at most SLICE_NS per turn of
- * the loop, so that a full table's replay never holds up the RPC.
+ * the loop, checked message by message (a frame may hold hundreds), so that
+ * a full table's replay never holds up the RPC.
+ *
+ * Only root and control.fpm_user may connect (fpm_peer.c finds the owner
+ * of the peer's socket): anyone else is closed before a byte is read and
+ * counted, and zebra's session goes on.
  *
  * The end of a replay: zebra sends its whole table when it connects, but
  * a bgpd that restarted with it sends its routes only once it has learned
@@ -49,6 +54,8 @@ static struct bufferevent *conn;
 static struct event *more;  /* parse on: the input still holds frames */
 static struct event *ticks; /* the sweep's clock */
 static char closing[128];   /* zebra closed: the frames it sent first are parsed, then this */
+static bool head_checked;   /* the frame at the head of the input is checked whole */
+static size_t head_off;     /* and its messages before this offset applied */
 
 /* "A.B.C.D:PORT" or "[X::X]:PORT" into sa: 0 or -EINVAL. */
 static int addr_parse(const char *s, struct sockaddr_storage *sa, socklen_t *len)
@@ -104,6 +111,7 @@ static void conn_close(const char *reason)
 		return;
 	bufferevent_free(conn);
 	conn = NULL;
+	head_checked = false; /* the rest of a frame half applied is lost with it */
 	fpm_session.connected = false;
 	fpm_session.disconnected_at = time(NULL);
 	snprintf(fpm_session.disconnect_reason, sizeof(fpm_session.disconnect_reason), "%s",
@@ -124,8 +132,18 @@ static void refuse(enum fpm_err e, const char *why)
 	conn_close(reason);
 }
 
-/* One whole frame of len bytes at the head of in; false: it closed the connection. */
-static bool frame(struct evbuffer *in, size_t len)
+/* One message of the head frame; false when the slice is over. */
+static bool step(const struct fpm_msg *m, void *deadline)
+{
+	fpm_table_apply(m, NULL);
+	return fpm_now_ns() < *(const uint64_t *)deadline;
+}
+
+enum { FRAME_DONE, FRAME_MORE, FRAME_CLOSED };
+
+/* The whole frame of len bytes at the head of in, checked whole the first
+ * time, then applied message by message until deadline. */
+static int frame(struct evbuffer *in, size_t len, uint64_t deadline)
 {
 	const uint8_t *p = evbuffer_pullup(in, (ssize_t)len);
 	enum fpm_err e = FPM_ERR_MAX;
@@ -133,27 +151,34 @@ static bool frame(struct evbuffer *in, size_t len)
 
 	if (p == NULL) {
 		conn_close("out of memory");
-		return false;
+		return FRAME_CLOSED;
 	}
-	if (fpm_frame_parse(p + FPM_HDR_LEN, len - FPM_HDR_LEN, fpm_table_apply, NULL, &e, why,
-	                    sizeof(why)) < 0) {
-		refuse(e, why);
-		return false;
+	if (!head_checked) {
+		if (fpm_frame_parse(p + FPM_HDR_LEN, len - FPM_HDR_LEN, NULL, NULL, &e, why,
+		                    sizeof(why)) < 0) {
+			refuse(e, why);
+			return FRAME_CLOSED;
+		}
+		head_checked = true;
+		head_off = 0;
 	}
+	if (!fpm_frame_apply(p + FPM_HDR_LEN, len - FPM_HDR_LEN, &head_off, step, &deadline))
+		return FRAME_MORE;
+	head_checked = false;
 	fpm_stats.ctr[FPM_C_FRAMES]++;
 	fpm_session.bytes += len;
 	evbuffer_drain(in, len);
-	return true;
+	return FRAME_DONE;
 }
 
-/* Whole frames that have arrived, until deadline: true when it stopped
- * with work or a whole frame left for the next turn. */
+/* Whole frames that have arrived, until deadline (at least one message):
+ * true when it stopped with a frame left for the next turn. */
 static bool parse_frames(uint64_t deadline)
 {
 	enum fpm_err e = FPM_ERR_MAX;
 	uint8_t hdr[FPM_HDR_LEN];
 	struct evbuffer *in;
-	int len;
+	int len, rc, n = 0;
 
 	while (conn != NULL) { /* a bad frame closes it */
 		in = bufferevent_get_input(conn);
@@ -166,11 +191,13 @@ static bool parse_frames(uint64_t deadline)
 		}
 		if (evbuffer_get_length(in) < (size_t)len)
 			break;
-		if (fpm_now_ns() >= deadline)
+		if (n++ > 0 && fpm_now_ns() >= deadline)
 			return true;
 		fpm_session.last_frame_ns = fpm_now_ns();
-		if (frame(in, (size_t)len) && fpm_table_work(deadline))
-			return true; /* a group change left work: it goes first */
+		if ((rc = frame(in, (size_t)len, deadline)) == FRAME_CLOSED)
+			return false;
+		if (rc == FRAME_MORE)
+			return true;
 	}
 	if (conn != NULL && closing[0] != '\0')
 		conn_close(closing); /* what it sent before it closed is in */
@@ -178,12 +205,17 @@ static bool parse_frames(uint64_t deadline)
 }
 
 /* One slice of the loop's time: queued work (routes of a changed group, a
- * sweep), then frames; what is left goes on at the next turn. */
+ * sweep) for half of it, then frames; each gets at least a batch or a
+ * message, and what is left goes on at the next turn. Messages do not wait
+ * for the work they queue, so that the updates of one group that a frame
+ * or a burst of frames brings cost one pass over its routes, not one each. */
 static void work_some(void)
 {
-	uint64_t deadline = fpm_now_ns() + SLICE_NS;
+	uint64_t now = fpm_now_ns();
+	bool left = fpm_table_work(now + SLICE_NS / 2);
 
-	if (fpm_table_work(deadline) || parse_frames(deadline))
+	left = parse_frames(now + SLICE_NS) || left || fpm_table_pending();
+	if (left)
 		event_active(more, 0, 0);
 }
 
@@ -218,11 +250,16 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen,
                       void *arg)
 {
+	char peer[sizeof(fpm_session.peer)];
+	uid_t uid = (uid_t)-1;
 	int one = 1;
 
 	(void)l;
 	(void)salen;
 	(void)arg;
+	peer_fmt(sa, peer, sizeof(peer));
+	if (!fpm_peer_vetted(fd, peer, &uid))
+		return; /* before a byte is read, and zebra's session goes on */
 	if (conn != NULL)
 		conn_close("replaced by a new connection");
 	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
@@ -234,15 +271,16 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
 	bufferevent_setcb(conn, on_read, NULL, on_event, NULL);
 	bufferevent_setwatermark(conn, EV_READ, 0, READ_HIGH_WM);
 	bufferevent_enable(conn, EV_READ);
-	peer_fmt(sa, fpm_session.peer, sizeof(fpm_session.peer));
+	snprintf(fpm_session.peer, sizeof(fpm_session.peer), "%s", peer);
+	fpm_session.peer_uid = (uint32_t)uid;
 	fpm_session.connected = true;
 	fpm_session.connections++;
 	fpm_session.connected_since = time(NULL);
 	fpm_session.up_ns = fpm_session.last_frame_ns = fpm_now_ns();
 	fpm_table_mark_stale();
 	fpm_session.sweep_pending = fpm_stats.stale > 0 || fpm_stats.groups > 0;
-	LOG(NOTICE, "FPM connection from %s; %" PRIu64 " routes of the last one are stale",
-	    fpm_session.peer, fpm_stats.stale);
+	LOG(NOTICE, "FPM connection from %s (uid %u); %" PRIu64 " routes of the last one are stale",
+	    fpm_session.peer, (unsigned)uid, fpm_stats.stale);
 }
 
 uint64_t fpm_sweep_due_ns(void)
@@ -344,6 +382,8 @@ static int fpm_init(const struct fwd_config *cfg)
 	if (more == NULL || ticks == NULL)
 		return -ENOMEM;
 	fpm_session.grace_s = cfg->control.fpm_grace_s;
+	fpm_peer_user_set(cfg->control.fpm_user, NULL);
+	fpm_table_set_max(cfg->control.fpm_max_routes);
 	l3_route_set_removed_hook(removed_hook);
 	l3_addr_set_changed_hook(fpm_commit);
 	listener_open(cfg->control.fpm);
@@ -368,6 +408,8 @@ static int fpm_reload_apply(const struct fwd_config *cur, const struct fwd_confi
 {
 	(void)cur;
 	fpm_session.grace_s = next->control.fpm_grace_s;
+	fpm_peer_user_set(next->control.fpm_user, log);
+	fpm_table_set_max(next->control.fpm_max_routes);
 	if (strcmp(fpm_session.listen, next->control.fpm) == 0 &&
 	    (next->control.fpm[0] == '\0' || fpm_session.listening))
 		return 0;
@@ -397,6 +439,10 @@ static const struct conf_field fpm_rows[] = {
 	       .valid = valid_fpm),
 	CONF_F("fpm_grace_s", CONF_UINT, struct fwd_config, control.fpm_grace_s, .min = 0,
 	       .max = 86400, .def = FPM_GRACE_DEFAULT),
+	CONF_F("fpm_user", CONF_STR, struct fwd_config, control.fpm_user, .min = 1,
+	       .def_str = "frr", .valid = fwd_conf_valid_name),
+	CONF_F("fpm_max_routes", CONF_UINT, struct fwd_config, control.fpm_max_routes, .min = 1,
+	       .max = 100000000, .def = FPM_MAX_ROUTES_DEFAULT),
 };
 
 RTE_INIT(fpm_schema_register)

@@ -8,6 +8,7 @@
  * at its end leaves the ones before it unapplied.
  */
 #include <arpa/inet.h>
+#include <linux/lwtunnel.h>
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 #include <stdarg.h>
@@ -154,6 +155,31 @@ static int u32_of(struct dec *d, const uint8_t *v, size_t n, uint32_t *out, cons
 	return 0;
 }
 
+/*
+ * RTA_ENCAP_TYPE/NHA_ENCAP_TYPE (u16) and RTA_ENCAP/NHA_ENCAP (its nested
+ * data): labels or segments fwd cannot push. Either one marks m, with the
+ * counter of its kind; the route is refused, not installed bare.
+ */
+static int encap_attr(struct dec *d, bool is_type, const uint8_t *v, size_t n, struct fpm_msg *m)
+{
+	uint16_t type = LWTUNNEL_ENCAP_MAX + 1;
+
+	if (is_type) {
+		if (n < sizeof(type))
+			return fail(d, FPM_ERR_ATTR, "ENCAP_TYPE of %zu bytes", n);
+		memcpy(&type, v, sizeof(type));
+		if (type == LWTUNNEL_ENCAP_NONE)
+			return 0;
+	}
+	if (type == LWTUNNEL_ENCAP_MPLS)
+		m->encap = FPM_C_ENCAP_MPLS;
+	else if (type == LWTUNNEL_ENCAP_SEG6 || type == LWTUNNEL_ENCAP_SEG6_LOCAL)
+		m->encap = FPM_C_ENCAP_SEG6;
+	else if (m->encap == 0 || is_type)
+		m->encap = FPM_C_ENCAP_OTHER; /* RTA_ENCAP alone: the kind is its type's */
+	return 0;
+}
+
 /* RTA_VIA: struct rtvia, a family and an address of that family. */
 static int via_of(struct dec *d, const uint8_t *v, size_t n, struct fwd_ip *ip)
 {
@@ -168,7 +194,7 @@ static int via_of(struct dec *d, const uint8_t *v, size_t n, struct fwd_ip *ip)
 }
 
 /* The gateway attributes inside one rtnexthop. */
-static int nh_attrs(struct dec *d, int family, struct attrs a, struct fpm_nh *nh)
+static int nh_attrs(struct dec *d, int family, struct attrs a, struct fpm_nh *nh, struct fpm_msg *m)
 {
 	const uint8_t *v;
 	uint16_t t;
@@ -179,6 +205,9 @@ static int nh_attrs(struct dec *d, int family, struct attrs a, struct fpm_nh *nh
 		if (t == RTA_GATEWAY && addr_of(d, family, v, n, &nh->gw, "RTA_GATEWAY") < 0)
 			return -1;
 		if (t == RTA_VIA && via_of(d, v, n, &nh->gw) < 0)
+			return -1;
+		if ((t == RTA_ENCAP_TYPE || t == RTA_ENCAP) &&
+		    encap_attr(d, t == RTA_ENCAP_TYPE, v, n, m) < 0)
 			return -1;
 	}
 	return rc < 0 ? fail(d, FPM_ERR_ATTR, "attribute overruns its rtnexthop") : 0;
@@ -197,7 +226,7 @@ static int multipath(struct dec *d, int family, const uint8_t *v, size_t n, stru
 			            h.rtnh_len, n);
 		struct fpm_nh nh = { .ifindex = h.rtnh_ifindex > 0 ? (uint32_t)h.rtnh_ifindex : 0 };
 		struct attrs a = { v + sizeof(h), h.rtnh_len - sizeof(h) };
-		if (nh_attrs(d, family, a, &nh) < 0)
+		if (nh_attrs(d, family, a, &nh, m) < 0)
 			return -1;
 		if (m->n_nh < FWD_ECMP_MAX)
 			m->nh[m->n_nh++] = nh;
@@ -235,6 +264,9 @@ static int route_attr(struct dec *d, int family, uint16_t t, const uint8_t *v, s
 		return u32_of(d, v, n, &m->nh_id, "RTA_NH_ID");
 	case RTA_MULTIPATH:
 		return multipath(d, family, v, n, m);
+	case RTA_ENCAP_TYPE:
+	case RTA_ENCAP:
+		return encap_attr(d, t == RTA_ENCAP_TYPE, v, n, m);
 	default:
 		return 0; /* RTA_PRIORITY, RTA_PREFSRC, RTA_METRICS, ...: not fwd's business */
 	}
@@ -355,6 +387,9 @@ static int nh_attr(struct dec *d, int family, uint16_t t, const uint8_t *v, size
 			return fail(d, FPM_ERR_FAMILY, "NHA_GATEWAY in a next hop of family %d",
 			            family);
 		return addr_of(d, family, v, n, &m->nh[0].gw, "NHA_GATEWAY");
+	case NHA_ENCAP_TYPE:
+	case NHA_ENCAP:
+		return encap_attr(d, t == NHA_ENCAP_TYPE, v, n, m);
 	case NHA_GROUP:
 		if (n == 0 || n % sizeof(g) != 0)
 			return fail(d, FPM_ERR_NEXTHOP, "NHA_GROUP of %zu bytes", n);
@@ -367,7 +402,7 @@ static int nh_attr(struct dec *d, int family, uint16_t t, const uint8_t *v, size
 		}
 		return 0;
 	default:
-		return 0; /* NHA_GROUP_TYPE, NHA_ENCAP, ...: not fwd's business */
+		return 0; /* NHA_GROUP_TYPE, NHA_FDB, ...: not fwd's business */
 	}
 }
 
@@ -443,6 +478,28 @@ static int walk(const uint8_t *p, size_t len, void (*fn)(const struct fpm_msg *,
 		len -= h.nlmsg_len;
 	}
 	return (int)d->index;
+}
+
+bool fpm_frame_apply(const uint8_t *p, size_t len, size_t *off,
+                     bool (*fn)(const struct fpm_msg *m, void *arg), void *arg)
+{
+	enum fpm_err e = FPM_ERR_MAX;
+	char why[8];
+	struct dec d = { 0, &e, why, sizeof(why) };
+	struct nlmsghdr h;
+	struct fpm_msg m;
+
+	while (*off + sizeof(h) <= len) {
+		memcpy(&h, p + *off, sizeof(h));
+		if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len - *off)
+			break; /* not checked by fpm_frame_parse: the caller's bug */
+		d.index++;
+		bool more = message(&d, &h, p + *off + NLMSG_HDRLEN, &m) < 0 || fn(&m, arg);
+		*off += h.nlmsg_len;
+		if (!more)
+			return *off >= len;
+	}
+	return true;
 }
 
 int fpm_frame_parse(const uint8_t *p, size_t len, void (*fn)(const struct fpm_msg *m, void *arg),

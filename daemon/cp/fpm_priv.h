@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/config.h"
 #include "fwd_inet.h"
@@ -31,6 +32,9 @@
 #define FPM_TYPE_NETLINK  1
 #define FPM_QUIET_S       3  /* a replay has ended when the stream is quiet this long */
 #define FPM_GRACE_DEFAULT 30 /* control.fpm_grace_s */
+/* control.fpm_max_routes: two full tables of both families (about 1M IPv4
+ * and 200k IPv6 routes each today) with room to grow */
+#define FPM_MAX_ROUTES_DEFAULT 3000000
 
 /* Errors that refuse a whole frame and close the connection. */
 enum fpm_err {
@@ -66,6 +70,11 @@ enum fpm_ctr {
 	FPM_C_INSTALL_FAIL, /* the FIB refused the route (its message in last_install_error) */
 	FPM_C_DEL_UNKNOWN,  /* a delete of a prefix or id zebra never sent */
 	FPM_C_STALE_SWEPT,  /* stale routes removed after a replay */
+	FPM_C_ENCAP_MPLS,   /* routes refused: an MPLS label push (RTA_ENCAP/NHA_ENCAP) */
+	FPM_C_ENCAP_SEG6,   /* routes refused: SRv6 (seg6, seg6local) */
+	FPM_C_ENCAP_OTHER,  /* routes refused: another lightweight tunnel */
+	FPM_C_ROUTE_LIMIT,  /* routes refused: the session holds control.fpm_max_routes */
+	FPM_C_NH_LIMIT,     /* next-hop objects refused: as many as control.fpm_max_routes */
 	FPM_C_MAX
 };
 
@@ -101,6 +110,9 @@ struct fpm_msg {
 	uint8_t type;   /* enum l3_route_type */
 	uint8_t origin; /* enum fwd_origin */
 	uint32_t nh_id; /* RTA_NH_ID, 0: none */
+	/* routes and next-hop objects: an encapsulation fwd cannot do, as the
+	 * enum fpm_ctr that counts its refusal (0: none) */
+	uint8_t encap;
 	/* routes (their next hops) and next-hop objects (one, or a group) */
 	unsigned n_nh;
 	bool truncated; /* more than FWD_ECMP_MAX were given */
@@ -127,8 +139,34 @@ int fpm_frame_len(const uint8_t hdr[FPM_HDR_LEN], enum fpm_err *e);
 int fpm_frame_parse(const uint8_t *p, size_t len, void (*fn)(const struct fpm_msg *m, void *arg),
                     void *arg, enum fpm_err *e, char *why, size_t whylen);
 
+/*
+ * Apply the messages of a payload that fpm_frame_parse has checked, from
+ * byte *off on, one at a time until fn returns false; *off moves past each
+ * one applied. True when the last one is applied. So a frame of costly
+ * messages can be spread over turns of the loop.
+ */
+bool fpm_frame_apply(const uint8_t *p, size_t len, size_t *off,
+                     bool (*fn)(const struct fpm_msg *m, void *arg), void *arg);
+
 /* The origin of a netlink rtm_protocol (RTPROT_*, FRR's numbers included). */
 uint8_t fpm_origin_of_proto(uint8_t proto);
+
+/* fpm_peer.c ------------------------------------------------------------- */
+
+/* The uid that owns the local socket at the other end of TCP connection
+ * fd (NETLINK_SOCK_DIAG): 0, or -errno (-ENOENT: no such local socket, as
+ * for a peer on another host or network namespace). */
+int fpm_peer_uid(int fd, uid_t *uid);
+/* A user's uid from its name: 0, or -errno (-ENOENT: no such user). */
+int fpm_user_uid(const char *name, uid_t *uid);
+/* May the owner of fd's peer feed routes (root or control.fpm_user)? If
+ * not, fd is closed, counted and logged (once a second at most); *uid is
+ * the owner found. peer names the connection in the log. */
+bool fpm_peer_vetted(int fd, const char *peer, uid_t *uid);
+struct fwd_reload_log;
+/* control.fpm_user resolved now (start, reload; log NULL at start): a user
+ * that does not exist leaves root alone, with a warning. */
+void fpm_peer_user_set(const char *name, struct fwd_reload_log *log);
 
 /* fpm_table.c ------------------------------------------------------------ */
 
@@ -157,6 +195,10 @@ struct fpm_stats {
 extern struct fpm_stats fpm_stats;
 
 void fpm_table_set_ops(const struct fpm_fib_ops *ops); /* NULL: l3's */
+/* At most max routes sent by this connection (stale ones not counted) and
+ * as many next-hop objects; more are refused, counted. */
+void fpm_table_set_max(uint64_t max);
+uint64_t fpm_table_max(void);
 /* Apply one decoded message. */
 void fpm_table_apply(const struct fpm_msg *m, void *arg);
 /* A new connection: every route known now is stale until sent again, with
@@ -168,6 +210,8 @@ void fpm_table_sweep_start(void);
 /* Do queued work (routes placed again after their group changed, a sweep)
  * until deadline_ns (fpm_now_ns); true when some is left for later. */
 bool fpm_table_work(uint64_t deadline_ns);
+/* Is some work queued? */
+bool fpm_table_pending(void);
 /* After a reload: queue the routes the FIB refused (their gateway may be on
  * a subnet now) and those it lost without the l3 hook hearing (an address
  * that went took the routes through it). */

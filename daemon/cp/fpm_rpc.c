@@ -26,6 +26,11 @@ const char *const fpm_ctr_names[FPM_C_MAX] = {
 	[FPM_C_INSTALL_FAIL] = "install_failed",
 	[FPM_C_DEL_UNKNOWN] = "delete_unknown",
 	[FPM_C_STALE_SWEPT] = "stale_removed",
+	[FPM_C_ENCAP_MPLS] = "refused_mpls",
+	[FPM_C_ENCAP_SEG6] = "refused_srv6",
+	[FPM_C_ENCAP_OTHER] = "refused_encap",
+	[FPM_C_ROUTE_LIMIT] = "route_limit",
+	[FPM_C_NH_LIMIT] = "nexthop_limit",
 };
 
 static Fwd__FpmCount **counts(struct fwd_rpc_call *call, const char *const *names,
@@ -96,6 +101,13 @@ Fwd__FpmStatus *fpm_status(struct fwd_rpc_call *call)
 	s->last_error = fwd_rpc_strdup(call, fpm_stats.last_error);
 	s->last_install_error = fwd_rpc_strdup(call, fpm_stats.last_install_error);
 	s->grace_s = fpm_session.grace_s;
+	s->user = fwd_rpc_strdup(call, fpm_session.user);
+	s->user_uid = fpm_session.user_uid;
+	s->peer_uid = fpm_session.peer_uid;
+	s->refused = fpm_session.refused;
+	s->last_refused = fwd_rpc_strdup(call, fpm_session.last_refused);
+	s->last_refused_at = (uint64_t)fpm_session.last_refused_at;
+	s->max_routes = fpm_table_max();
 	fill_counts(call, s);
 	return s;
 }

@@ -11,61 +11,33 @@
  *   - the connected subnets and addresses of fwd's ports, which zebra
  *     learns from the TAP interfaces and echoes back, are never installed;
  *   - after a reconnection every route is stale until zebra sends it again,
- *     and what is still stale at the end of the replay is removed. Next-hop
- *     ids are the connection's own (a restarted zebra numbers its objects
- *     anew): a stale route keeps the next hops its id stood for, written
- *     out, and the objects themselves are forgotten.
+ *     and what is still stale at the end of the replay is removed
+ *     (cp/fpm_stale.c).
  *
  * The table only ever removes from the FIB a route of an FPM origin, so it
  * never takes away one of fwd's. Control thread only.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <rte_common.h>
+
 #include "cp/fpm_map.h"
 #include "cp/fpm_priv.h"
+#include "cp/fpm_table.h"
+#include "cp/fpm_use.h"
 #include "cp/ifmap.h"
-
-enum route_state {
-	ST_NONE,      /* not in the FIB: refused (counted) or removed by fwdctl */
-	ST_WAITING,   /* not in the FIB: its next-hop id is unknown so far */
-	ST_INSTALLED, /* in the FIB */
-	ST_SHADOWED,  /* a fwd route holds the prefix */
-	ST_CONNECTED, /* an echo of a connected subnet or address of fwd's */
-};
-
-struct rkey {
-	uint8_t family, len, pad[2];
-	uint8_t addr[16];
-};
-
-struct fpm_route {
-	struct rkey key; /* first: the map's key */
-	struct fwd_prefix prefix;
-	uint8_t type, origin, state;
-	bool stale;
-	uint32_t nh_id; /* a next-hop object or group, or 0: nh[] */
-	unsigned n_nh;
-	struct fpm_nh *nh; /* heap, n_nh of them */
-};
-
-struct fpm_obj {
-	uint32_t id; /* first: the map's key */
-	bool blackhole;
-	unsigned n_grp; /* > 0: a group of these ids */
-	struct fpm_grp grp[FWD_ECMP_MAX];
-	struct fpm_nh nh; /* a single next hop (n_grp 0, not blackhole) */
-};
 
 struct fpm_stats fpm_stats;
 
-static struct fpm_map routes = { .key_off = 0, .key_len = sizeof(struct rkey) };
-static struct fpm_map objs = { .key_off = 0, .key_len = sizeof(uint32_t) };
-static uint64_t waiting; /* routes in ST_WAITING */
-static bool self;        /* the FIB changes are ours: the l3 hook ignores them */
+struct fpm_map fpm_routes = { .key_off = 0, .key_len = sizeof(struct rkey) };
+struct fpm_map fpm_objs = { .key_off = 0, .key_len = sizeof(uint32_t) };
+static bool self; /* the FIB changes are ours: the l3 hook ignores them */
+static uint64_t max_routes = FPM_MAX_ROUTES_DEFAULT; /* control.fpm_max_routes */
 
 static int origin_of_l3(const struct fwd_prefix *p)
 {
@@ -81,6 +53,21 @@ void fpm_table_set_ops(const struct fpm_fib_ops *o)
 	ops = o != NULL ? o : &l3_ops;
 }
 
+int fpm_fib_origin(const struct fwd_prefix *p)
+{
+	return ops->origin(p);
+}
+
+void fpm_table_set_max(uint64_t max)
+{
+	max_routes = max;
+}
+
+uint64_t fpm_table_max(void)
+{
+	return max_routes;
+}
+
 static struct rkey key_of(const struct fwd_prefix *p)
 {
 	struct rkey k = { .family = p->family, .len = p->len };
@@ -93,7 +80,7 @@ static struct rkey key_of(const struct fwd_prefix *p)
 }
 
 /* Add (sign 1) or take away (-1) route e from the gauges. */
-static void account(const struct fpm_route *e, int sign)
+void fpm_route_account(const struct fpm_route *e, int sign)
 {
 	uint64_t d = (uint64_t)(int64_t)sign;
 
@@ -103,7 +90,6 @@ static void account(const struct fpm_route *e, int sign)
 		fpm_stats.installed_by_origin[e->origin] += d;
 	}
 	fpm_stats.shadowed += e->state == ST_SHADOWED ? d : 0;
-	waiting += e->state == ST_WAITING ? d : 0;
 }
 
 static int fib_add(const struct l3_route *r, char *err, size_t errlen)
@@ -143,10 +129,12 @@ static int nh_of(const struct fpm_route *e, const struct fpm_nh *z, struct l3_nh
 /* The next hops that next-hop object id stands for, appended to r. */
 static int nhs_of_obj(const struct fpm_route *e, uint32_t id, struct l3_route *r, enum fpm_ctr *why)
 {
-	const struct fpm_obj *o = fpm_map_get(&objs, &id);
+	const struct fpm_obj *o = fpm_map_get(&fpm_objs, &id);
 
 	if (o == NULL)
 		return *why = FPM_C_NHG_UNKNOWN, -1;
+	if (o->encap != 0)
+		return *why = (enum fpm_ctr)o->encap, -1;
 	if (o->blackhole) {
 		r->type = L3_ROUTE_BLACKHOLE;
 		return 0;
@@ -157,9 +145,11 @@ static int nhs_of_obj(const struct fpm_route *e, uint32_t id, struct l3_route *r
 		return nh_of(e, &o->nh, &r->nh[r->n_nh++], why);
 	}
 	for (unsigned i = 0; i < o->n_grp; i++) {
-		const struct fpm_obj *m = fpm_map_get(&objs, &o->grp[i].id);
+		const struct fpm_obj *m = fpm_map_get(&fpm_objs, &o->grp[i].id);
 		if (m == NULL || m->n_grp != 0)
 			return *why = FPM_C_NHG_UNKNOWN, -1;
+		if (m->encap != 0)
+			return *why = (enum fpm_ctr)m->encap, -1;
 		if (m->blackhole || r->n_nh >= FWD_ECMP_MAX)
 			continue;
 		if (nh_of(e, &m->nh, &r->nh[r->n_nh++], why) < 0)
@@ -207,6 +197,10 @@ static enum route_state place(const struct fpm_route *e)
 		return fpm_stats.ctr[FPM_C_CONNECTED]++, ST_CONNECTED;
 	if (o >= 0 && !fwd_origin_is_fpm((enum fwd_origin)o))
 		return ST_SHADOWED;
+	if (e->encap != 0) { /* counted when it came: not installed bare */
+		fib_del_ours(&e->prefix);
+		return ST_NONE;
+	}
 	if (resolve(e, &r, &why) < 0) {
 		fpm_stats.ctr[why]++;
 		fib_del_ours(&e->prefix);
@@ -222,11 +216,11 @@ static enum route_state place(const struct fpm_route *e)
 	return ST_INSTALLED;
 }
 
-static void install(struct fpm_route *e)
+void fpm_route_install(struct fpm_route *e)
 {
-	account(e, -1);
+	fpm_route_account(e, -1);
 	e->state = (uint8_t)place(e);
-	account(e, 1);
+	fpm_route_account(e, 1);
 }
 
 static void route_free(struct fpm_route *e)
@@ -237,13 +231,14 @@ static void route_free(struct fpm_route *e)
 	free(e);
 }
 
-static void route_remove(struct fpm_route *e)
+void fpm_route_remove(struct fpm_route *e)
 {
-	account(e, -1);
+	fpm_route_account(e, -1);
 	if (e->state == ST_INSTALLED)
 		fib_del_ours(&e->prefix);
-	fpm_map_del(&routes, e);
-	fpm_stats.routes = routes.n;
+	fpm_use_unlink(&e->use);
+	fpm_map_del(&fpm_routes, e);
+	fpm_stats.routes = fpm_routes.n;
 	route_free(e);
 }
 
@@ -254,18 +249,35 @@ static struct fpm_route *route_new(const struct rkey *k)
 	if (e == NULL)
 		return NULL;
 	e->key = *k;
-	if (fpm_map_put(&routes, e) < 0) {
+	if (fpm_map_put(&fpm_routes, e) < 0) {
 		free(e);
 		return NULL;
 	}
-	fpm_stats.routes = routes.n;
+	fpm_stats.routes = fpm_routes.n;
 	return e;
+}
+
+/* Would route e (NULL: new) be one more of this connection's, past the cap? */
+static bool over_max(const struct fpm_route *e, const struct fwd_prefix *p)
+{
+	char buf[FWD_PREFIX_STRLEN];
+
+	if ((e != NULL && !e->stale) || fpm_stats.routes - fpm_stats.stale < max_routes)
+		return false;
+	fpm_stats.ctr[FPM_C_ROUTE_LIMIT]++;
+	snprintf(fpm_stats.last_install_error, sizeof(fpm_stats.last_install_error),
+	         "%s: control.fpm_max_routes (%" PRIu64 ") reached", fwd_prefix_fmt(p, buf),
+	         max_routes);
+	return true;
 }
 
 static void route_set(const struct fpm_msg *m)
 {
 	struct rkey k = key_of(&m->prefix);
-	struct fpm_route *e = fpm_map_get(&routes, &k);
+	struct fpm_route *e = fpm_map_get(&fpm_routes, &k);
+
+	if (over_max(e, &m->prefix))
+		return; /* a stale one stays so, and goes with the sweep */
 	struct fpm_nh *nh = m->n_nh > 0 ? malloc(m->n_nh * sizeof(*nh)) : NULL;
 
 	if ((m->n_nh > 0 && nh == NULL) || (e == NULL && (e = route_new(&k)) == NULL)) {
@@ -275,110 +287,85 @@ static void route_set(const struct fpm_msg *m)
 		         "out of memory");
 		return;
 	}
-	account(e, -1);
+	fpm_route_account(e, -1);
 	e->stale = false;
-	account(e, 1);
+	fpm_route_account(e, 1);
 	free(e->nh);
 	e->prefix = m->prefix;
 	e->type = m->type;
 	e->origin = m->origin;
+	if (e->nh_id != m->nh_id) {
+		fpm_use_unlink(&e->use);
+		if (m->nh_id != 0)
+			fpm_use_link(&e->use, m->nh_id, 0);
+	}
 	e->nh_id = m->nh_id;
 	e->n_nh = m->n_nh;
 	e->nh = nh;
 	if (nh != NULL)
 		memcpy(nh, m->nh, m->n_nh * sizeof(*nh));
+	e->encap = m->encap;
+	fpm_stats.ctr[m->encap] += m->encap != 0;
 	fpm_stats.ctr[FPM_C_ECMP_TRUNC] += m->truncated;
-	install(e);
+	fpm_route_install(e);
 }
 
-/* Does route e use next-hop object id (directly or as a group's member)? */
-static bool uses(const struct fpm_route *e, uint32_t id)
+/* Link (or unlink) the member slots of group o under their ids. */
+static void members_link(struct fpm_obj *o, bool link)
 {
-	const struct fpm_obj *g;
-
-	if (e->nh_id == 0)
-		return false;
-	if (e->nh_id == id)
-		return true;
-	g = fpm_map_get(&objs, &e->nh_id);
-	for (unsigned i = 0; g != NULL && i < g->n_grp; i++)
-		if (g->grp[i].id == id)
-			return true;
-	return false;
-}
-
-/* Work left for later turns of the loop (a group many routes use changed,
- * a sweep): prefixes, looked up again when their turn comes. */
-enum { WORK_PLACE, WORK_SWEEP };
-
-struct work {
-	struct rkey key;
-	uint8_t op;
-};
-
-static struct work *queue;
-static size_t q_head, q_len, q_cap;
-
-static void queue_push(const struct rkey *k, uint8_t op)
-{
-	if (q_len == q_cap) {
-		size_t cap = q_cap ? q_cap * 2 : 1024;
-		struct work *q = realloc(queue, cap * sizeof(*q));
-		if (q == NULL) {
-			fpm_stats.ctr[FPM_C_INSTALL_FAIL]++;
-			return;
-		}
-		queue = q;
-		q_cap = cap;
-	}
-	queue[q_len++] = (struct work){ *k, op };
-}
-
-/* Place again every route that uses id (after it changed or went away). */
-static void reinstall_users(uint32_t id)
-{
-	struct fpm_route *e;
-
-	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;)
-		if (uses(e, id))
-			queue_push(&e->key, WORK_PLACE);
+	for (unsigned i = 0; i < o->n_grp; i++)
+		if (link)
+			fpm_use_link(&o->member[i], o->grp[i].id, o->id);
+		else
+			fpm_use_unlink(&o->member[i]);
 }
 
 static void obj_set(const struct fpm_msg *m)
 {
-	struct fpm_obj *o = fpm_map_get(&objs, &m->id);
-	bool existed = o != NULL;
+	struct fpm_obj *o = fpm_map_get(&fpm_objs, &m->id);
 
+	if (o == NULL && fpm_objs.n >= max_routes) {
+		fpm_stats.ctr[FPM_C_NH_LIMIT]++;
+		return;
+	}
 	if (o == NULL) {
 		if ((o = calloc(1, sizeof(*o))) == NULL ||
-		    (o->id = m->id, fpm_map_put(&objs, o)) < 0) {
+		    (o->id = m->id, fpm_map_put(&fpm_objs, o)) < 0) {
 			free(o);
 			fpm_stats.ctr[FPM_C_INSTALL_FAIL]++;
 			return;
 		}
-		fpm_stats.groups = objs.n;
+		fpm_stats.groups = fpm_objs.n;
 	}
+	members_link(o, false);
 	o->blackhole = m->blackhole;
+	o->encap = m->encap;
 	o->n_grp = m->n_grp;
 	memcpy(o->grp, m->grp, sizeof(o->grp));
 	o->nh = m->nh[0];
+	members_link(o, true);
 	fpm_stats.ctr[FPM_C_ECMP_TRUNC] += m->truncated;
-	if (existed || waiting > 0)
-		reinstall_users(m->id);
+	fpm_use_changed(m->id); /* its fpm_routes, or those waiting for it */
+}
+
+void fpm_obj_free(struct fpm_obj *o)
+{
+	members_link(o, false);
+	free(o);
 }
 
 static void obj_del(uint32_t id)
 {
-	struct fpm_obj *o = fpm_map_get(&objs, &id);
+	struct fpm_obj *o = fpm_map_get(&fpm_objs, &id);
 
 	if (o == NULL) {
 		fpm_stats.ctr[FPM_C_DEL_UNKNOWN]++;
 		return;
 	}
-	fpm_map_del(&objs, o);
-	fpm_stats.groups = objs.n;
-	free(o);
-	reinstall_users(id); /* as the kernel: its routes go (here: wait for it) */
+	fpm_map_del(&fpm_objs, o);
+	fpm_stats.groups = fpm_objs.n;
+	fpm_obj_free(o);
+	fpm_use_changed(id); /* as the kernel: its routes go (here: wait for it) */
 }
 
 void fpm_table_apply(const struct fpm_msg *m, void *arg)
@@ -399,8 +386,8 @@ void fpm_table_apply(const struct fpm_msg *m, void *arg)
 	case FPM_MSG_ROUTE_DEL:
 		fpm_stats.ctr[FPM_C_ROUTE_DEL]++;
 		k = key_of(&m->prefix);
-		if ((e = fpm_map_get(&routes, &k)) != NULL)
-			route_remove(e);
+		if ((e = fpm_map_get(&fpm_routes, &k)) != NULL)
+			fpm_route_remove(e);
 		else
 			fpm_stats.ctr[FPM_C_DEL_UNKNOWN]++;
 		return;
@@ -415,63 +402,6 @@ void fpm_table_apply(const struct fpm_msg *m, void *arg)
 	}
 }
 
-/* Write out the next hops route e's id stands for, so that it no longer
- * depends on ids (a new connection's ids mean other things). */
-static void freeze(struct fpm_route *e)
-{
-	const struct fpm_obj *o = fpm_map_get(&objs, &e->nh_id), *m;
-	struct fpm_nh nh[FWD_ECMP_MAX];
-	unsigned n = 0;
-
-	if (e->nh_id == 0)
-		return;
-	e->nh_id = 0;
-	if (o != NULL && o->blackhole && e->type == L3_ROUTE_VIA)
-		e->type = L3_ROUTE_BLACKHOLE;
-	if (o != NULL && o->n_grp == 0 && !o->blackhole)
-		nh[n++] = o->nh;
-	for (unsigned i = 0; o != NULL && i < o->n_grp; i++)
-		if ((m = fpm_map_get(&objs, &o->grp[i].id)) != NULL && m->n_grp == 0 &&
-		    !m->blackhole && n < FWD_ECMP_MAX)
-			nh[n++] = m->nh;
-	free(e->nh);
-	e->nh = n > 0 ? malloc(n * sizeof(*nh)) : NULL;
-	e->n_nh = e->nh != NULL ? n : 0;
-	if (e->nh != NULL)
-		memcpy(e->nh, nh, n * sizeof(*nh));
-}
-
-static void objs_clear(void)
-{
-	struct fpm_obj *o;
-
-	for (size_t i = 0; (o = fpm_map_next(&objs, &i)) != NULL;)
-		free(o);
-	fpm_map_free(&objs);
-	fpm_stats.groups = 0;
-}
-
-void fpm_table_mark_stale(void)
-{
-	struct fpm_route *e;
-
-	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;) {
-		account(e, -1);
-		freeze(e);
-		if (e->state == ST_WAITING)
-			e->state = ST_NONE; /* for an id of the old connection: never to come */
-		e->stale = true;
-		account(e, 1);
-	}
-	objs_clear();
-	/* a sweep still under way was the last connection's: this one has its grace */
-	size_t keep = q_head;
-	for (size_t i = q_head; i < q_len; i++)
-		if (queue[i].op != WORK_SWEEP)
-			queue[keep++] = queue[i];
-	q_len = keep;
-}
-
 uint64_t fpm_now_ns(void)
 {
 	struct timespec t;
@@ -480,85 +410,43 @@ uint64_t fpm_now_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-void fpm_table_sweep_start(void)
-{
-	struct fpm_route *e;
-
-	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;)
-		if (e->stale)
-			queue_push(&e->key, WORK_SWEEP);
-}
-
-bool fpm_table_work(uint64_t deadline_ns)
-{
-	for (unsigned n = 0; q_head < q_len; n++) {
-		if ((n & 63) == 63 && fpm_now_ns() > deadline_ns)
-			return true;
-		const struct work *w = &queue[q_head++];
-		struct fpm_route *e = fpm_map_get(&routes, &w->key);
-		if (e == NULL)
-			continue;
-		if (w->op == WORK_PLACE) {
-			install(e);
-		} else if (e->stale) {
-			route_remove(e);
-			fpm_stats.ctr[FPM_C_STALE_SWEPT]++;
-		}
-	}
-	q_head = q_len = 0;
-	return false;
-}
-
-void fpm_table_recheck(void)
-{
-	struct fpm_route *e;
-
-	for (size_t i = 0; (e = fpm_map_next(&routes, &i)) != NULL;) {
-		int o = e->state == ST_INSTALLED ? ops->origin(&e->prefix) : -1;
-		if (e->state == ST_NONE ||
-		    (e->state == ST_INSTALLED && (o < 0 || !fwd_origin_is_fpm((enum fwd_origin)o))))
-			queue_push(&e->key, WORK_PLACE);
-	}
-}
-
-unsigned fpm_table_sweep(void)
-{
-	uint64_t before = fpm_stats.ctr[FPM_C_STALE_SWEPT];
-
-	fpm_table_sweep_start();
-	fpm_table_work(UINT64_MAX);
-	return (unsigned)(fpm_stats.ctr[FPM_C_STALE_SWEPT] - before);
-}
-
 void fpm_table_removed(const struct fwd_prefix *p, uint8_t origin)
 {
 	struct rkey k = key_of(p);
 	struct fpm_route *e;
 
-	if (self || (e = fpm_map_get(&routes, &k)) == NULL)
+	if (self || (e = fpm_map_get(&fpm_routes, &k)) == NULL)
 		return;
 	if (!fwd_origin_is_fpm((enum fwd_origin)origin)) {
-		install(e); /* fwd's route went away: zebra's comes back */
+		fpm_route_install(e); /* fwd's route went away: zebra's comes back */
 		return;
 	}
 	/* Ours went: replaced by a fwd route, or deleted by fwdctl. */
 	int o = ops->origin(p);
-	account(e, -1);
+	fpm_route_account(e, -1);
 	e->state = o >= 0 && !fwd_origin_is_fpm((enum fwd_origin)o) ? ST_SHADOWED : ST_NONE;
-	account(e, 1);
+	fpm_route_account(e, 1);
+}
+
+void fpm_objs_clear(void)
+{
+	struct fpm_obj *o;
+
+	for (size_t i = 0; (o = fpm_map_next(&fpm_objs, &i)) != NULL;)
+		fpm_obj_free(o);
+	fpm_map_free(&fpm_objs);
+	fpm_stats.groups = 0;
 }
 
 void fpm_table_clear(void)
 {
 	void *x;
 
-	for (size_t i = 0; (x = fpm_map_next(&routes, &i)) != NULL;)
+	fpm_use_clear(NULL);
+	for (size_t i = 0; (x = fpm_map_next(&fpm_routes, &i)) != NULL;)
 		route_free(x);
-	objs_clear();
-	fpm_map_free(&routes);
-	free(queue);
-	queue = NULL;
-	q_head = q_len = q_cap = 0;
-	waiting = 0;
+	fpm_objs_clear();
+	fpm_map_free(&fpm_routes);
+	fpm_work_clear();
 	memset(&fpm_stats, 0, sizeof(fpm_stats));
 }

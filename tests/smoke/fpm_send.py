@@ -7,13 +7,18 @@ frames (version 1, type 1, 16-bit big-endian length with the header).
     fpm_send.py HOST:PORT [--hold S] [--expect-close S] [--out FILE] OP...
 
 OPs, each one frame unless said:
-    add PREFIX via GW[,GW...] [dev IFINDEX] [proto N]   (several GWs: RTA_MULTIPATH)
+    add PREFIX via GW[,GW...] [dev IFINDEX] [proto N] [mpls LABEL]
+                                        (several GWs: RTA_MULTIPATH; mpls: a
+                                        label push, RTA_ENCAP as zebra writes it)
     add PREFIX blackhole|unreachable|prohibit [proto N]
     del PREFIX
     nh ID via GW [dev IFINDEX]          RTM_NEWNEXTHOP
     group ID ID,ID...                   RTM_NEWNEXTHOP with NHA_GROUP
     addnh PREFIX ID [proto N]           a route by RTA_NH_ID
     bulk N FIRST via GW [proto N]       N /24s from FIRST, many to a frame
+    bulk N FIRST nhid ID [proto N]      the same on next-hop object ID
+    nhupdates ID COUNT via GW,GW...     COUNT RTM_NEWNEXTHOP of ID in one frame,
+                                        taking the gateways in turn
     bad                                 a frame with nlmsg_len past its end
     sleep S
 
@@ -29,6 +34,7 @@ import time
 
 RTM_NEWROUTE, RTM_DELROUTE, RTM_NEWNEXTHOP = 24, 25, 104
 RTA_DST, RTA_OIF, RTA_GATEWAY, RTA_MULTIPATH, RTA_TABLE, RTA_NH_ID = 1, 4, 5, 9, 15, 30
+RTA_ENCAP_TYPE, RTA_ENCAP, LWTUNNEL_ENCAP_MPLS, MPLS_IPTUNNEL_DST = 21, 22, 1, 1
 NHA_ID, NHA_GROUP, NHA_OIF, NHA_GATEWAY = 1, 2, 5, 6
 RTN = {"unicast": 1, "blackhole": 6, "unreachable": 7, "prohibit": 8}
 AF = {4: socket.AF_INET, 6: socket.AF_INET6}
@@ -52,7 +58,7 @@ def frame(msgs):
     return struct.pack("!BBH", 1, 1, len(data) + 4) + data
 
 
-def route(t, prefix, rtype="unicast", gws=(), dev=0, proto=186, nh_id=0):
+def route(t, prefix, rtype="unicast", gws=(), dev=0, proto=186, nh_id=0, label=None):
     net = ipaddress.ip_network(prefix)
     fam = AF[net.version]
     body = struct.pack("=BBBBBBBBI", fam, net.prefixlen, 0, 0, 254, proto, 0, RTN[rtype], 0)
@@ -70,6 +76,9 @@ def route(t, prefix, rtype="unicast", gws=(), dev=0, proto=186, nh_id=0):
         body += attr(RTA_MULTIPATH, hops)
     if dev and len(gws) <= 1:
         body += attr(RTA_OIF, struct.pack("=I", dev))
+    if label is not None:  # bottom of stack, label << 12 in network order
+        body += attr(RTA_ENCAP_TYPE, struct.pack("=H", LWTUNNEL_ENCAP_MPLS))
+        body += attr(RTA_ENCAP, attr(MPLS_IPTUNNEL_DST, struct.pack("!I", label << 12 | 1 << 8)))
     return nlmsg(t, body)
 
 
@@ -90,12 +99,12 @@ def opts(words):
     return {words[i]: words[i + 1] for i in range(0, len(words) - 1, 2)}
 
 
-def bulk(n, first, gw, proto):
+def bulk(n, first, gw, proto, nh_id=0):
     base = int(ipaddress.ip_address(first))
     msgs, size = [], 4
     for i in range(n):
         m = route(RTM_NEWROUTE, "%s/24" % ipaddress.ip_address(base + (i << 8)),
-                  gws=(gw,), proto=proto)
+                  gws=(gw,) if gw else (), proto=proto, nh_id=nh_id)
         if size + len(m) > 65535:
             yield frame(msgs)
             msgs, size = [], 4
@@ -112,8 +121,10 @@ def frames(op):
         yield frame([route(RTM_NEWROUTE, w[1], w[2], proto=int(o.get("proto", 186)))])
     elif w[0] == "add":
         o = opts(w[2:])
+        label = int(o["mpls"]) if "mpls" in o else None
         yield frame([route(RTM_NEWROUTE, w[1], gws=o["via"].split(","),
-                           dev=int(o.get("dev", 0)), proto=int(o.get("proto", 186)))])
+                           dev=int(o.get("dev", 0)), proto=int(o.get("proto", 186)),
+                           label=label)])
     elif w[0] == "del":
         yield frame([route(RTM_DELROUTE, w[1])])
     elif w[0] == "nh":
@@ -126,7 +137,12 @@ def frames(op):
         yield frame([route(RTM_NEWROUTE, w[1], nh_id=int(w[2]), proto=int(o.get("proto", 186)))])
     elif w[0] == "bulk":
         o = opts(w[3:])
-        yield from bulk(int(w[1]), w[2], o["via"], int(o.get("proto", 186)))
+        yield from bulk(int(w[1]), w[2], o.get("via"), int(o.get("proto", 186)),
+                        int(o.get("nhid", 0)))
+    elif w[0] == "nhupdates":
+        o = opts(w[3:])
+        gws = o["via"].split(",")
+        yield frame([nexthop(int(w[1]), gws[i % len(gws)]) for i in range(int(w[2]))])
     elif w[0] == "bad":
         m = route(RTM_NEWROUTE, "10.99.0.0/16", gws=("10.0.0.2",))
         yield frame([struct.pack("=I", len(m) + 100) + m[4:]])
@@ -155,12 +171,17 @@ def main(argv):
     host, port = addr.rsplit(":", 1)
     host = host.strip("[]")
     s = socket.create_connection((host, int(port)), timeout=10)
-    for op in args:
-        if op.split()[0] == "sleep":
-            time.sleep(float(op.split()[1]))
-            continue
-        for f in frames(op):
-            s.sendall(f)
+    try:
+        for op in args:
+            if op.split()[0] == "sleep":
+                time.sleep(float(op.split()[1]))
+                continue
+            for f in frames(op):
+                s.sendall(f)
+    except (ConnectionResetError, BrokenPipeError):
+        if close_wait:
+            return 0  # closed before it took everything: as expected
+        raise
     if close_wait:
         s.settimeout(close_wait)
         try:

@@ -6,7 +6,11 @@
 # counted error and the routes stay; fwd's own routes win on the same
 # prefix and a reload leaves zebra's alone; a reconnection with a partial
 # replay removes what was not sent again once the grace is over; a reload
-# moves the listener; a bulk replay keeps the RPC prompt.
+# moves the listener; a bulk replay keeps the RPC prompt. Only root and
+# control.fpm_user may connect: a process running as nobody is closed
+# unread, counted, and leaves root's session alone. Routes with an MPLS
+# push are refused; 100 updates of a group 20,000 routes use keep the RPC
+# prompt too.
 #
 #   h1 10.41.1.2/24 --- p0 10.41.1.1 [fwd] p1 10.41.2.1 --- h2 10.41.2.2/24
 #      2001:db8:41:1::2    2001:db8:41:1::1  2001:db8:41:2::1    2001:db8:41:2::2
@@ -32,6 +36,7 @@ write_cfg() {
 	daemon_config >/dev/null <<-EOF
 	  fpm: "$FPM"
 	  fpm_grace_s: 2
+	${FPM_USER:+  fpm_user: $FPM_USER}
 	ports:
 	  - { name: p0, device: "net_af_packet0,iface=d1", addresses: [10.41.1.1/24, "2001:db8:41:1::1/64"] }
 	  - { name: p1, device: "net_af_packet1,iface=d2", addresses: [10.41.2.1/24, "2001:db8:41:2::1/64"${P1_EXTRA:-}] }
@@ -40,6 +45,12 @@ write_cfg() {
 }
 
 send() { ns_exec fw timeout 60 "$PY" "$SRCDIR/tests/smoke/fpm_send.py" "$FPM" "$@"; }
+send_as() { # USER GROUP ARGS: send as another user
+	local u=$1 g=$2
+	shift 2
+	ns_exec fw setpriv --reuid="$u" --regid="$g" --clear-groups \
+		timeout 60 "$PY" "$SRCDIR/tests/smoke/fpm_send.py" "$FPM" "$@"
+}
 fpm() { fwdctl -j status | json_get "d['fpm'].get('$1', 0)"; }
 fpm_counter() { fwdctl -j status | json_get "[c.get('value', 0) for c in d['fpm']['$1'] if c['name']=='$2'][0]"; }
 origin() { fwdctl -j route list | json_get "([r.get('origin') for r in d['routes'] if r['prefix']=='$1'] + ['none'])[0]"; }
@@ -67,6 +78,42 @@ check "zebra deletes 10.41.3.0/24" send "del 10.41.3.0/24"
 check "the route is gone" wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j route list | grep -c 10.41.3.0/24)\" = 0 ]"
 ns_exec h1 ping -c 1 -W 1 10.41.3.1 >"$T/unreach" 2>&1
 check "after the delete: net unreachable" grep -q "Destination Net Unreachable" "$T/unreach"
+
+# -- who may connect: root and control.fpm_user (frr by default); anyone
+#    else is closed before a byte is read, counted, and zebra's session
+#    (here root's, held open past the sweep: it sends the routes to keep)
+#    goes on
+send --hold 6 "add 10.41.30.0/24 blackhole" "add 10.41.5.0/24 blackhole proto 196" &
+held=$!
+SMOKE_PIDS+=("$held")
+check "root's session is up" wait_for 5 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j status | $PY -c 'import json,sys; print(json.load(sys.stdin)[\"fpm\"].get(\"connected\", False))')\" = True ]"
+check "a process running as nobody is closed" \
+	send_as nobody nogroup --expect-close 5 "add 10.41.31.0/24 blackhole"
+expect "refused and counted" "$(fpm refused)" -eq 1
+expect "its route is not installed" "$(origin 10.41.31.0/24)" = none
+expect "root's session is still connected" "$(fpm connected)" = True
+expect "... as uid 0" "$(fpm peer_uid)" -eq 0
+check "status names the refused peer" bash -c "$FWDCTL_BIN -s $SOCK status | grep -q 'fpm last refused peer:.*uid 65534 is neither root nor frr'"
+check "the daemon log says why" grep -q "FPM connection refused (1 so far).*uid 65534" "$T/daemon.log"
+wait "$held"
+expect "root's route is in" "$(origin 10.41.30.0/24)" = bgp
+FPM_USER=nobody write_cfg
+check "config reload with fpm_user: nobody" fwdctl config reload
+check "nobody may connect now" send_as nobody nogroup "add 10.41.31.0/24 blackhole"
+check "... and its route is in" wait_for 5 bash -c "$FWDCTL_BIN -s $SOCK -j route list | grep -q 10.41.31.0/24"
+expect "not counted as refused" "$(fpm refused)" -eq 1
+FPM_USER=no-such-user-fwd write_cfg
+check "config reload with a user that does not exist" fwdctl config reload
+check "status: root only" bash -c "$FWDCTL_BIN -s $SOCK status | grep -q 'fpm peers: *root only (no user no-such-user-fwd)'"
+check "root still may" send "del 10.41.30.0/24" "del 10.41.31.0/24"
+write_cfg
+fwdctl config reload >/dev/null
+
+# -- a route that pushes an MPLS label is refused, counted by kind
+check "zebra sends a route with an MPLS label push" send "add 10.41.32.0/24 via 10.41.2.2 mpls 100"
+check "it is refused and counted (refused_mpls)" wait_for 5 bash -c "$FWDCTL_BIN -s $SOCK status | grep -q 'fpm counters:.*refused_mpls 1'"
+expect "not installed" "$(origin 10.41.32.0/24)" = none
+send "del 10.41.32.0/24"
 
 # -- multipath and the drop types need ECMP (branch ecmp); until then the FIB
 #    refuses them ("not supported yet"), counted
@@ -184,21 +231,49 @@ N=${FPM_BULK:-20000}
 want=$(($(fpm installed) + N))
 bgp() { fwdctl -j route list | json_get "sum(1 for r in d['routes'] if r.get('origin')=='bgp')"; }
 bgp0=$(bgp)
+# probe_status LIMIT_S COND...: fwdctl status over and over while COND holds
+# (LIMIT_S seconds at most); the slowest answer in ms goes to $slow
+probe_status() {
+	local limit=$1 begin t0 dt
+	shift
+	begin=$(date +%s%N)
+	slow=0
+	while "$@"; do
+		t0=$(date +%s%N)
+		fwdctl status >/dev/null
+		dt=$((($(date +%s%N) - t0) / 1000000))
+		[ $dt -gt "$slow" ] && slow=$dt
+		[ $(($(date +%s%N) - begin)) -gt $((limit * 1000000000)) ] && break
+		sleep 0.1
+	done
+}
 start=$(date +%s%N)
 send "bulk $N 10.100.0.0 via 10.41.2.2" &
 bulk=$!
-slow=0
-while kill -0 $bulk 2>/dev/null || [ "$(fpm installed)" -lt "$want" ]; do
-	t0=$(date +%s%N)
-	fwdctl status >/dev/null
-	dt=$((($(date +%s%N) - t0) / 1000000))
-	[ $dt -gt "$slow" ] && slow=$dt
-	[ $(($(date +%s%N) - start)) -gt 120000000000 ] && break
-	sleep 0.2
-done
+replaying() { kill -0 $bulk 2>/dev/null || [ "$(fpm installed)" -lt "$want" ]; }
+probe_status 120 replaying
 wait $bulk
 ms=$((($(date +%s%N) - start) / 1000000))
 expect "$N routes installed from one replay (${ms} ms)" "$(bgp)" -eq $((bgp0 + N))
 expect "fwdctl status answered during the replay (slowest ${slow} ms; 5 s is a lock-out)" "$slow" -lt 5000
+
+# -- $N routes on one next-hop group, then 100 updates of its member in one
+#    frame (ids are the connection's: one connection, updates after a pause):
+#    placed again in slices, once, and fwdctl stays prompt
+via_of() { fwdctl -j route get "$1" | json_get "d['route']['via']" 2>/dev/null; }
+last=172.$((16 + ((N - 1) >> 8))).$(((N - 1) & 255)).1 # in the last /24
+want=$(($(fpm installed) + N))
+send --hold 1 "nh 900 via 10.41.2.2" "group 901 900" "bulk $N 172.16.0.0 nhid 901" "sleep 8" \
+	"nhupdates 900 100 via 10.41.2.2,10.41.2.3" &
+upd=$!
+SMOKE_PIDS+=("$upd")
+check "$N routes on group 901 (next hop 900 via 10.41.2.2) installed" wait_for 8 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j status | $PY -c 'import json,sys; print(json.load(sys.stdin)[\"fpm\"].get(\"installed\", 0))')\" -ge $want ]"
+expect "... via 10.41.2.2" "$(via_of 172.16.0.1)/$(via_of $last)" = 10.41.2.2/10.41.2.2
+updating() { kill -0 $upd 2>/dev/null || [ "$(via_of 172.16.0.1)" != 10.41.2.3 ] || [ "$(via_of $last)" != 10.41.2.3 ]; }
+probe_status 30 updating
+wait $upd
+expect "after the updates, the first and last of them via 10.41.2.3" "$(via_of 172.16.0.1)/$(via_of $last)" = 10.41.2.3/10.41.2.3
+expect "fwdctl status answered within 1 s meanwhile (slowest ${slow} ms)" "$slow" -lt 1000
+expect "the 100 updates counted" "$(fpm_counter counters nexthop_add)" -ge 102
 
 smoke_done

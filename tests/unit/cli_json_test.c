@@ -161,7 +161,9 @@ static void test_nested(void **state)
 	              "\"frames\":0,\"messages\":0,\"bytes\":0,\"routes\":0,\"installed\":0,"
 	              "\"installed_by_origin\":[],\"groups\":0,\"stale\":0,\"sweep_at\":0,"
 	              "\"shadowed\":0,\"counters\":[],\"errors\":[],\"last_error\":\"\","
-	              "\"last_install_error\":\"\",\"grace_s\":0}}");
+	              "\"last_install_error\":\"\",\"grace_s\":0,\"user\":\"\",\"user_uid\":0,"
+	              "\"peer_uid\":0,\"refused\":0,\"last_refused\":\"\",\"last_refused_at\":0,"
+	              "\"max_routes\":0}}");
 }
 
 static void test_bytes_and_oneof(void **state)

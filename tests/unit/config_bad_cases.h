@@ -78,6 +78,9 @@ static struct bad_case bad_cases[] = {
 	  "control.fpm: invalid value '::1:2620': expected A.B.C.D:PORT or [X::X]:PORT" },
 	{ "fpm_port.yaml", 2, 8, "control.fpm: invalid value '127.0.0.1:0'" },
 	{ "fpm_grace.yaml", 3, 16, "control.fpm_grace_s: 86401 is out of range (0..86400)" },
+	{ "fpm_max_routes.yaml", 3, 19,
+	  "control.fpm_max_routes: 0 is out of range (1..100000000)" },
+	{ "fpm_user.yaml", 3, 13, "control.fpm_user: invalid value 'frr zebra'" },
 	{ "many_errors.yaml", 2, 46, "ports[0].mtu: 0 is out of range" },
 	/* cross references */
 	{ "dup_port_name.yaml", 3, 13,

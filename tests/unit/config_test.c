@@ -40,6 +40,8 @@ static void assert_defaults(const struct fwd_config *cfg)
 	assert_string_equal(cfg->control.metrics, "");
 	assert_string_equal(cfg->control.fpm, "");
 	assert_int_equal(cfg->control.fpm_grace_s, 30);
+	assert_string_equal(cfg->control.fpm_user, "frr");
+	assert_int_equal(cfg->control.fpm_max_routes, 3000000);
 	assert_int_equal(fwd_config_n_workers(cfg), 1);
 }
 

@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <linux/lwtunnel.h>
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 #include <setjmp.h>
@@ -622,6 +623,90 @@ static void test_types_tables_skips(void **state)
 	assert_int_equal(fpm_stats.ctr[FPM_C_SKIP_MSG], 2);
 	assert_int_equal(fpm_stats.ctr[FPM_C_SKIP_FAMILY], 1);
 	assert_int_equal(fpm_stats.ctr[FPM_C_MESSAGES], 8);
+}
+
+/* An RTA_ENCAP_TYPE (u16) and its nested RTA_ENCAP with one attribute,
+ * as zebra writes a label push (MPLS_IPTUNNEL_DST) or an SRv6 header. */
+static void encap(struct buf *b, uint16_t type_attr, uint16_t encap_attr, uint16_t kind)
+{
+	uint32_t label = htonl(100u << 12 | 1u << 8);
+
+	attr(b, type_attr, &kind, sizeof(kind));
+	nest_begin(b, encap_attr);
+	attr(b, 1, &label, sizeof(label));
+	nest_end(b);
+}
+
+/* Routes with an encapsulation fwd cannot push are refused, counted by
+ * kind, and take zebra's earlier plain route at the prefix out. */
+static void test_encap_refused(void **state)
+{
+	static struct buf b;
+	static const uint32_t grp[] = { 20, 21 };
+
+	(void)state;
+	add_route("198.51.100.0/24", "10.0.0.2", 10, 186);
+	assert_non_null(fib_get("198.51.100.0/24"));
+	frame_begin(&b);
+	route_begin(&b, RTM_NEWROUTE, "198.51.100.0/24", 186, RTN_UNICAST); /* MPLS push */
+	attr_ip(&b, RTA_GATEWAY, "10.0.0.2");
+	encap(&b, RTA_ENCAP_TYPE, RTA_ENCAP, LWTUNNEL_ENCAP_MPLS);
+	msg_end(&b);
+	route_begin(&b, RTM_NEWROUTE, "2001:db8:5::/48", 186,
+	            RTN_UNICAST); /* SRv6, one path of two */
+	nest_begin(&b, RTA_MULTIPATH);
+	size_t mp = b.nest; /* encap() nests again */
+	rtnh(&b, 10, "fe80::1");
+	size_t at = b.len;
+	struct rtnexthop h = { .rtnh_ifindex = 11 };
+	put(&b, &h, sizeof(h));
+	attr_ip(&b, RTA_GATEWAY, "fe80::2");
+	encap(&b, RTA_ENCAP_TYPE, RTA_ENCAP, LWTUNNEL_ENCAP_SEG6);
+	unsigned short len = (unsigned short)(b.len - at);
+	memcpy(b.b + at, &len, sizeof(len));
+	b.nest = mp;
+	nest_end(&b);
+	msg_end(&b);
+	route_begin(&b, RTM_NEWROUTE, "198.51.101.0/24", 186, RTN_UNICAST); /* ENCAP_TYPE none */
+	attr_ip(&b, RTA_GATEWAY, "10.0.0.2");
+	attr(&b, RTA_ENCAP_TYPE, (uint16_t[]){ LWTUNNEL_ENCAP_NONE }, 2);
+	msg_end(&b);
+	assert_int_equal(feed(&b, NULL), 3);
+	assert_null(fib_get("198.51.100.0/24"));
+	assert_null(fib_get("2001:db8:5::/48"));
+	assert_non_null(fib_get("198.51.101.0/24"));
+	assert_int_equal(fpm_stats.ctr[FPM_C_ENCAP_MPLS], 1);
+	assert_int_equal(fpm_stats.ctr[FPM_C_ENCAP_SEG6], 1);
+	assert_int_equal(fpm_stats.routes, 3);
+	assert_int_equal(fpm_stats.installed, 1);
+
+	/* a next-hop object with NHA_ENCAP: the routes on it or on a group
+	 * holding it are refused; a plain member alone is fine */
+	frame_begin(&b);
+	nexthop(&b, 20, "10.0.0.3", 10);
+	msg_begin(&b, RTM_NEWNEXTHOP);
+	nhm(&b, AF_INET);
+	attr_u32(&b, NHA_ID, 21);
+	attr_ip(&b, NHA_GATEWAY, "10.0.0.4");
+	attr_u32(&b, NHA_OIF, 10);
+	encap(&b, NHA_ENCAP_TYPE, NHA_ENCAP, LWTUNNEL_ENCAP_MPLS);
+	msg_end(&b);
+	group(&b, 22, grp, 2);
+	route_nhid(&b, "198.51.102.0/24", 21);
+	route_nhid(&b, "198.51.103.0/24", 22);
+	route_nhid(&b, "198.51.104.0/24", 20);
+	assert_int_equal(feed(&b, NULL), 6);
+	assert_null(fib_get("198.51.102.0/24"));
+	assert_null(fib_get("198.51.103.0/24"));
+	assert_non_null(fib_get("198.51.104.0/24"));
+	assert_int_equal(fpm_stats.ctr[FPM_C_ENCAP_MPLS], 3);
+
+	/* frozen by a reconnection, a refused route stays refused */
+	fpm_table_mark_stale();
+	fpm_table_recheck();
+	assert_false(fpm_table_work(UINT64_MAX));
+	assert_null(fib_get("198.51.103.0/24"));
+	assert_null(fib_get("198.51.100.0/24"));
 }
 
 static void test_origins(void **state)
@@ -1316,6 +1401,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_group_change_in_slices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_del_and_new_in_one_frame, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_types_tables_skips, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_encap_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_origins, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_headers, setup, teardown),
