@@ -125,7 +125,7 @@ cp "$T/good.yaml" "$T/fwd.yaml"
 
 # -- config show is a config the daemon accepts
 fwdctl config show >"$T/running.yaml"
-check "config show passes fwd-daemon --check" "$FWD_DAEMON" --check -c "$T/running.yaml"
+check "config show passes fwd-daemon --check" ns_exec fw "$FWD_DAEMON" --check -c "$T/running.yaml"
 check "config show includes the runtime route" grep -q "10.31.3.0/24" "$T/running.yaml"
 
 smoke_done
