@@ -118,6 +118,7 @@ cp "$T/bad.yaml" "$T/fwd.yaml"
 check_fails "a bad file is refused" fwdctl config reload
 cp "$T/good.yaml" "$T/fwd.yaml"
 expect "... and nothing changed" "$(route_present 198.51.100.0/24)" = True
+ip -n "$(ns fw)" link add d3 type veth peer name d3p # exists: the device test passes
 sed 's/net_af_packet1,iface=d2/net_af_packet1,iface=d3/' "$T/good.yaml" >"$T/fwd.yaml"
 fwdctl config reload 2>"$T/err"
 check "a device change is refused as needing a restart" grep -q "needs a restart" "$T/err"
