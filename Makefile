@@ -130,7 +130,15 @@ $(DROP_NAMES_HDR): daemon/core/drop.h
 	@mkdir -p $(@D)
 	sed -n 's/^[[:space:]]*X([A-Z0-9_]*, *\("[a-z0-9_]*"\)).*/\1,/p' $< >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/cli/capture_drops.o $(BUILD)/tests/unit/capture_epb_test: $(DROP_NAMES_HDR)
+# ... and what each means, for `capture drops -l`: "{ "name", "its comment" },"
+DROP_HELP_HDR := $(BUILD)/proto/fwd_drop_help.h
+$(DROP_HELP_HDR): daemon/core/drop.h
+	@mkdir -p $(@D)
+	sed -n 's/^[[:space:]]*X([A-Z0-9_]*, *\("[a-z0-9_]*"\))[[:space:]]*\(\/\*[[:space:]]*\(.*[^[:space:]]\)[[:space:]]*\*\/\)\{0,1\}.*/{ \1, "\3" },/p' \
+		$< >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/cli/capture_drops.o $(BUILD)/tests/unit/capture_epb_test: $(DROP_NAMES_HDR) \
+	$(DROP_HELP_HDR)
 
 $(BUILD)/obj/proto/fwd.pb-c.o: $(PROTO_GEN)
 	@mkdir -p $(@D)

@@ -53,6 +53,18 @@ static void prefix(struct fwd_cli *cli)
 	        cli->command ? cli->command : "");
 }
 
+/* The daemon's message as it wrote it: a config diagnostic is several lines
+ * (file:line:col, the line, a caret under the column); one newline ends it. */
+static void print_refusal(struct fwd_cli *cli, char *msg)
+{
+	size_t n = strlen(fwd_sanitize_text(msg));
+
+	while (n > 0 && msg[n - 1] == '\n')
+		msg[--n] = '\0';
+	prefix(cli);
+	fprintf(cli->err, "%s\n", msg);
+}
+
 static int connect_daemon(struct fwd_cli *cli)
 {
 	int rc;
@@ -78,6 +90,7 @@ static int connect_daemon(struct fwd_cli *cli)
 struct page_ctx {
 	struct fwd_cli *cli;
 	fwd_cli_print_fn print;
+	fwd_cli_verdict_fn verdict;
 	void *arg;
 	struct fwd_json_merge *merge;
 };
@@ -87,6 +100,8 @@ static int on_page(Fwd__Response *resp, void *arg)
 	struct page_ctx *p = arg;
 	int rc = 0;
 
+	if (p->verdict != NULL)
+		p->verdict(resp, p->arg);
 	if (p->merge != NULL)
 		return fwd_json_merge_page(p->merge, resp);
 	if (p->print != NULL)
@@ -116,7 +131,13 @@ static int transport_error(struct fwd_cli *cli, int rc)
 
 int fwd_cli_call(struct fwd_cli *cli, Fwd__Request *req, fwd_cli_print_fn print, void *arg)
 {
-	struct page_ctx p = { .cli = cli, .print = print, .arg = arg };
+	return fwd_cli_call_verdict(cli, req, print, NULL, arg);
+}
+
+int fwd_cli_call_verdict(struct fwd_cli *cli, Fwd__Request *req, fwd_cli_print_fn print,
+                         fwd_cli_verdict_fn verdict, void *arg)
+{
+	struct page_ctx p = { .cli = cli, .print = print, .verdict = verdict, .arg = arg };
 	int rc;
 
 	rc = connect_daemon(cli);
@@ -131,8 +152,7 @@ int fwd_cli_call(struct fwd_cli *cli, Fwd__Request *req, fwd_cli_print_fn print,
 	fwd_json_merge_end(p.merge, rc == 0);
 	fflush(cli->out);
 	if (rc == 1) {
-		prefix(cli);
-		fprintf(cli->err, "%s\n", fwd_sanitize(cli->client->error));
+		print_refusal(cli, cli->client->error);
 		return FWD_EXIT_REFUSED;
 	}
 	return rc < 0 ? transport_error(cli, rc) : FWD_EXIT_OK;

@@ -173,7 +173,8 @@ static int parse_args(struct fwd_cli *cli, int argc, char **argv, Fwd__CaptureSt
 	return 0;
 }
 
-/* "capture drops ... -l": the reason names, one a line; no daemon needed. */
+/* "capture drops ... -l": the reasons, one a line with its meaning; no
+ * daemon needed. */
 static bool wants_list(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -197,7 +198,7 @@ static int capture_run(struct fwd_cli *cli, int argc, char **argv)
 		return fwd_cli_usage(cli, "bad port name: %.*s", FWD_CLI_NAME_MAX, argv[0]);
 	cs.drops = strcmp(argv[0], "drops") == 0;
 	if (cs.drops && wants_list(argc, argv))
-		return fwd_drop_reasons_print(cli->out, "\n"), FWD_EXIT_OK;
+		return fwd_drop_reasons_describe(cli->out), FWD_EXIT_OK;
 	cs.reasons = reasons;
 	if (parse_args(cli, argc, argv, &cs, &c))
 		return FWD_EXIT_USAGE;

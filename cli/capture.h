@@ -21,5 +21,7 @@ void fwd_capture_describe(const uint8_t *frame, size_t len, char *out, size_t ou
  * separated by sep, ending with a newline. */
 bool fwd_drop_reason_known(const char *name);
 void fwd_drop_reasons_print(FILE *f, const char *sep);
+/* `capture drops -l`: every reason with what it means, one a line. */
+void fwd_drop_reasons_describe(FILE *f);
 
 #endif

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "client.h"
 #include "fwd_frame.h"
+#include "fwd_suggest.h"
 
 #ifndef FWD_VERSION
 #define FWD_VERSION "unknown"
@@ -53,7 +54,10 @@ static void print_object_usage(FILE *f, const struct fwd_cli_object *o, const ch
 	while (*u != '\0') {
 		size_t n = strcspn(u, "\n");
 
-		fprintf(f, "%sfwdctl %.*s\n", prefix, (int)n, u);
+		if (u[0] == ' ') /* goes on from the line before */
+			fprintf(f, "%s       %.*s\n", rest, (int)n, u);
+		else
+			fprintf(f, "%sfwdctl %.*s\n", prefix, (int)n, u);
 		prefix = rest;
 		u += n + (u[n] == '\n');
 	}
@@ -62,7 +66,7 @@ static void print_object_usage(FILE *f, const struct fwd_cli_object *o, const ch
 static void print_help(FILE *f)
 {
 	fputs("usage: fwdctl [-s SOCKET] [-j|--json] [-4|-6] OBJECT COMMAND [ARGS]\n"
-	      "       fwdctl -h|--help | --version\n\n"
+	      "       fwdctl help [OBJECT] | -h|--help | --version\n\n"
 	      "options:\n"
 	      "  -s, --socket PATH  control socket (default: $FWD_SOCKET, "
 	      "else " FWD_CLI_SOCKET_DEFAULT ")\n"
@@ -83,7 +87,51 @@ static void print_short_usage(FILE *f)
 	fputs("usage: fwdctl [-s SOCKET] [-j|--json] [-4|-6] OBJECT COMMAND [ARGS]\nobjects:", f);
 	for (const struct fwd_cli_object *o = objects; o != NULL; o = o->next)
 		fprintf(f, " %s", o->name);
-	fputs("\n'fwdctl --help' lists the commands\n", f);
+	fputs("\n'fwdctl help [OBJECT]' lists the commands\n", f);
+}
+
+/* The usage line that names cmd after the object's name ("[-4|-6] route
+ * list", "route add ..."), and the indented lines that go on from it. */
+static bool usage_line_is(const char *line, size_t n, const char *obj, const char *cmd)
+{
+	size_t lo = strlen(obj), lc = strlen(cmd);
+
+	if (n > 8 && strncmp(line, "[-4|-6] ", 8) == 0)
+		line += 8, n -= 8;
+	return n > lo + lc && strncmp(line, obj, lo) == 0 && line[lo] == ' ' &&
+	       strncmp(line + lo + 1, cmd, lc) == 0 &&
+	       (line[lo + 1 + lc] == ' ' || n == lo + 1 + lc);
+}
+
+static unsigned usage_lines(const struct fwd_cli_object *o)
+{
+	unsigned n = 1;
+
+	for (const char *u = o->usage; *u != '\0'; u++)
+		n += *u == '\n';
+	return n;
+}
+
+/* After a mistake in a known command: that command's forms only. */
+static void print_command_usage(FILE *f, const struct fwd_cli_object *o, const char *cmd)
+{
+	const char *u = o->usage, *prefix = "usage: ";
+	bool in = false;
+
+	while (*u != '\0') {
+		size_t n = strcspn(u, "\n");
+
+		if (u[0] != ' ')
+			in = usage_line_is(u, n, o->name, cmd);
+		if (in) {
+			fprintf(f, "%s%s%.*s\n", prefix, u[0] == ' ' ? "       " : "fwdctl ",
+			        (int)n, u);
+			prefix = "       ";
+		}
+		u += n + (u[n] == '\n');
+	}
+	if (prefix[0] == 'u') /* no line of its own: the object's */
+		print_object_usage(f, o, "usage: ", "       ");
 }
 
 int fwd_cli_usage(struct fwd_cli *cli, const char *fmt, ...)
@@ -96,7 +144,13 @@ int fwd_cli_usage(struct fwd_cli *cli, const char *fmt, ...)
 	vfprintf(cli->err, fmt, ap);
 	va_end(ap);
 	fputc('\n', cli->err);
-	print_object_usage(cli->err, cli->obj, "usage: ", "       ");
+	if (cli->command != NULL)
+		print_command_usage(cli->err, cli->obj, cli->command);
+	else if (usage_lines(cli->obj) <= 4)
+		print_object_usage(cli->err, cli->obj, "usage: ", "       ");
+	else /* route's ten lines would hide the message */
+		fprintf(cli->err, "usage: fwdctl %s COMMAND ... ('fwdctl help %s' lists them)\n",
+		        cli->obj->name, cli->obj->name);
 	return FWD_EXIT_USAGE;
 }
 
@@ -197,6 +251,43 @@ static int run_object(struct fwd_cli *cli, int argc, char **argv)
 	return rc;
 }
 
+static int unknown_object(FILE *err, const char *name)
+{
+	const char *best = NULL;
+	unsigned best_d = ~0u;
+
+	for (const struct fwd_cli_object *o = objects; o != NULL; o = o->next)
+		if (fwd_suggest_better(name, strlen(name), o->name, &best_d))
+			best = o->name;
+	fprintf(err, "fwdctl: unknown object: %.*s", FWD_CLI_NAME_MAX, name);
+	if (best != NULL)
+		fprintf(err, " (did you mean '%s'?)", best);
+	fputc('\n', err);
+	print_short_usage(err);
+	return FWD_EXIT_USAGE;
+}
+
+/* fwdctl help: the whole help; fwdctl help OBJECT: that object's forms. */
+static int help(struct fwd_cli *cli, int argc, char **argv)
+{
+	const struct fwd_cli_object *o;
+
+	if (argc == 0) {
+		print_help(cli->out);
+		return FWD_EXIT_OK;
+	}
+	if (argc > 1) {
+		fputs("fwdctl: help takes one OBJECT\n", cli->err);
+		print_short_usage(cli->err);
+		return FWD_EXIT_USAGE;
+	}
+	o = find_object(argv[0]);
+	if (o == NULL)
+		return unknown_object(cli->err, argv[0]);
+	print_object_usage(cli->out, o, "usage: ", "       ");
+	return FWD_EXIT_OK;
+}
+
 int fwd_cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct fwd_cli cli = { .out = out, .err = err };
@@ -216,12 +307,11 @@ int fwd_cli_main(int argc, char **argv, FILE *out, FILE *err)
 		print_short_usage(err);
 		return FWD_EXIT_USAGE;
 	}
+	if (strcmp(argv[i], "help") == 0)
+		return help(&cli, argc - i - 1, argv + i + 1);
 	cli.obj = find_object(argv[i]);
-	if (cli.obj == NULL) {
-		fprintf(err, "fwdctl: unknown object: %s\n", argv[i]);
-		print_short_usage(err);
-		return FWD_EXIT_USAGE;
-	}
+	if (cli.obj == NULL)
+		return unknown_object(err, argv[i]);
 	if (i + 1 < argc && (!strcmp(argv[i + 1], "help") || !strcmp(argv[i + 1], "-h") ||
 	                     !strcmp(argv[i + 1], "--help"))) {
 		print_object_usage(out, cli.obj, "usage: ", "       ");
@@ -233,8 +323,25 @@ int fwd_cli_main(int argc, char **argv, FILE *out, FILE *err)
 	return rc;
 }
 
+/* The words of ip(8) and other tools that fwdctl spells differently. */
+static bool synonym(const char *typed, const char *cmd)
+{
+	static const char *const pairs[][2] = {
+		{ "show", "list" }, { "ls", "list" },    { "delete", "del" },
+		{ "rm", "del" },    { "remove", "del" }, { "lookup", "get" },
+	};
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (strcmp(typed, pairs[i][0]) == 0 && strcmp(cmd, pairs[i][1]) == 0)
+			return true;
+	return false;
+}
+
 int fwd_cli_dispatch(struct fwd_cli *cli, const struct fwd_cli_cmd *cmds, int argc, char **argv)
 {
+	const char *best = NULL;
+	unsigned best_d = ~0u;
+
 	if (argc == 0)
 		return fwd_cli_usage(cli, "missing command");
 	for (const struct fwd_cli_cmd *c = cmds; c->name != NULL; c++) {
@@ -243,5 +350,12 @@ int fwd_cli_dispatch(struct fwd_cli *cli, const struct fwd_cli_cmd *cmds, int ar
 			return c->run(cli, argc, argv);
 		}
 	}
+	for (const struct fwd_cli_cmd *c = cmds; c->name != NULL; c++)
+		if (fwd_suggest_better(argv[0], strlen(argv[0]), c->name, &best_d) ||
+		    synonym(argv[0], c->name))
+			best = c->name, best_d = 0;
+	if (best != NULL)
+		return fwd_cli_usage(cli, "unknown command: %.*s (did you mean '%s'?)",
+		                     FWD_CLI_NAME_MAX, argv[0], best);
 	return fwd_cli_usage(cli, "unknown command: %.*s", FWD_CLI_NAME_MAX, argv[0]);
 }

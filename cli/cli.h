@@ -95,6 +95,15 @@ typedef int (*fwd_cli_print_fn)(struct fwd_cli *cli, const Fwd__Response *resp, 
  */
 int fwd_cli_call(struct fwd_cli *cli, Fwd__Request *req, fwd_cli_print_fn print, void *arg);
 
+/*
+ * The same, where a successful reply can still say no (config check: ok is
+ * false): verdict sees every page, with -j too, so that the exit status does
+ * not depend on -j. It reads the page and stores what it found in arg.
+ */
+typedef void (*fwd_cli_verdict_fn)(const Fwd__Response *resp, void *arg);
+int fwd_cli_call_verdict(struct fwd_cli *cli, Fwd__Request *req, fwd_cli_print_fn print,
+                         fwd_cli_verdict_fn verdict, void *arg);
+
 /* Close the connection (the next fwd_cli_call reconnects). */
 void fwd_cli_disconnect(struct fwd_cli *cli);
 

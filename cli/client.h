@@ -14,8 +14,8 @@ struct fwd_client {
 	int fd;
 	int timeout_ms;
 	uint32_t last_id;
-	int status;      /* the refusing page's status (errno) */
-	char error[256]; /* and its message */
+	int status;       /* the refusing page's status (errno) */
+	char error[1024]; /* and its message (a config diagnostic: several lines) */
 };
 
 /* Returns 0, or -errno (-ENAMETOOLONG, -ENOENT, -ECONNREFUSED, -ETIMEDOUT, ...). */

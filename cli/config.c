@@ -35,14 +35,21 @@ struct check_result {
 	bool ok;
 };
 
-static int check_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
+static void check_verdict(const Fwd__Response *r, void *arg)
 {
 	struct check_result *res = arg;
 
+	if (r->body_case == FWD__RESPONSE__BODY_CONFIG_CHECK)
+		res->ok = r->config_check->ok;
+}
+
+static int check_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
+{
+	const struct check_result *res = arg;
+
 	if (r->body_case != FWD__RESPONSE__BODY_CONFIG_CHECK)
 		return 0;
-	res->ok = r->config_check->ok;
-	fputs(fwd_sanitize(r->config_check->errors), cli->err);
+	fputs(fwd_sanitize_text(r->config_check->errors), cli->err);
 	if (res->ok)
 		fprintf(cli->out, "configuration ok\n");
 	return 0;
@@ -82,9 +89,10 @@ static int config_check(struct fwd_cli *cli, const char *path)
 		check.path = (char *)path;
 		req.body_case = FWD__REQUEST__BODY_CONFIG_CHECK;
 		req.config_check = &check;
-		rc = fwd_cli_call(cli, &req, check_print, &res);
-		/* with -j the document says ok:false; the exit status says it too */
-		if (rc == FWD_EXIT_OK && !cli->json && !res.ok)
+		rc = fwd_cli_call_verdict(cli, &req, check_print, check_verdict, &res);
+		/* with -j the document says ok:false and the exit status says it too:
+		 * a script that tests $? must not take a refused file */
+		if (rc == FWD_EXIT_OK && !res.ok)
 			rc = FWD_EXIT_REFUSED;
 	}
 	free(check.content.data);

@@ -79,6 +79,14 @@ char *fwd_sanitize(char *s)
 	return s;
 }
 
+char *fwd_sanitize_text(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; *p; p++)
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			*p = '?';
+	return s;
+}
+
 size_t fwd_table_rows(const struct fwd_table *t)
 {
 	return t ? t->n / t->ncols - t->header : 0;

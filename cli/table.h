@@ -24,6 +24,9 @@ void fwd_table_free(struct fwd_table *t);
 
 /* Replace terminal control characters in s (daemon strings are untrusted). */
 char *fwd_sanitize(char *s);
+/* The same for text of several lines (the daemon's diagnostics: a message, the
+ * line it is about and a caret under the column): newline and tab are kept. */
+char *fwd_sanitize_text(char *s);
 
 #define FWD_FMT_LEN 32
 

@@ -252,6 +252,15 @@ typedef void (*fwd_conf_check_fn)(struct fwd_conf_checker *c, const struct fwd_c
 void fwd_config_register_check(fwd_conf_check_fn fn);
 void fwd_conf_error(struct fwd_conf_checker *c, const char *path, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
+/*
+ * Checks of what a file asks of this machine (a device's interface, a PCI
+ * address and its driver), run after the others by loads in a process that
+ * set fwd_config_machine_checks: fwd-daemon (--check, start-up, reload,
+ * `fwdctl config check`), never the unit tests or fuzzers, whose files name
+ * devices this machine does not have.
+ */
+extern bool fwd_config_machine_checks;
+void fwd_config_register_machine_check(fwd_conf_check_fn fn);
 /* Was the value at path written in the file? */
 bool fwd_conf_given(const struct fwd_conf_checker *c, const char *path);
 /* True once so many errors were reported that looking further is pointless. */

@@ -147,14 +147,22 @@ static void check_ports(struct conf_ctx *c, const struct fwd_config *cfg)
 
 #define MAX_CHECKS 16
 
-static fwd_conf_check_fn checks[MAX_CHECKS];
-static unsigned n_checks;
+static fwd_conf_check_fn checks[MAX_CHECKS], machine_checks[MAX_CHECKS];
+static unsigned n_checks, n_machine_checks;
+bool fwd_config_machine_checks;
 
 void fwd_config_register_check(fwd_conf_check_fn fn)
 {
 	if (n_checks == MAX_CHECKS)
 		abort(); /* a broken invariant of the build, not of a config */
 	checks[n_checks++] = fn;
+}
+
+void fwd_config_register_machine_check(fwd_conf_check_fn fn)
+{
+	if (n_machine_checks == MAX_CHECKS)
+		abort();
+	machine_checks[n_machine_checks++] = fn;
 }
 
 void fwd_conf_error(struct fwd_conf_checker *fc, const char *path, const char *fmt, ...)
@@ -205,4 +213,9 @@ void conf_check(struct conf_ctx *c, const struct fwd_config *cfg)
 	check_ports(c, cfg);
 	for (unsigned i = 0; i < n_checks; i++)
 		checks[i]((struct fwd_conf_checker *)c, cfg);
+	/* the machine only once the file holds together: a port named twice
+	 * is reported once, not also for its device */
+	for (unsigned i = 0; fwd_config_machine_checks && c->diag.n == 0 && i < n_machine_checks;
+	     i++)
+		machine_checks[i]((struct fwd_conf_checker *)c, cfg);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A config back to YAML, by walking the same schema the loader uses, so
- * every key is written (defaults included) and a new key needs no code here.
+ * every key is written (defaults included, but for the quiet ones that would
+ * be said again on every list item) and a new key needs no code here.
  */
 #include <errno.h>
 #include <string.h>
@@ -88,11 +89,16 @@ static void emit_scalar(FILE *out, const struct conf_field *f, const char *src)
 	}
 }
 
-/* Optional keys that have no value: an empty name, an absent next hop. */
+/* Optional keys that have no value: an empty name, an absent next hop; and
+ * quiet keys at their default. */
 static bool unset(const struct conf_field *f, const char *src)
 {
 	if (f->required)
 		return false;
+	if (f->quiet && f->kind == CONF_BOOL)
+		return *(const bool *)src == (f->def != 0);
+	if (f->quiet && f->kind == CONF_UINT)
+		return load_uint(src, f->size) == f->def;
 	if (f->kind == CONF_STR)
 		return f->min > 0 && f->def_str == NULL && src[0] == '\0';
 	if (f->kind == CONF_IP)
@@ -169,7 +175,9 @@ static void emit_map(FILE *out, const struct conf_field *fields, const char *obj
 
 int fwd_config_emit(const struct fwd_config *cfg, FILE *out)
 {
-	fputs("# fwd configuration (see fwd.yaml(5)); every key is shown\n", out);
+	fputs("# fwd configuration (see fwd.yaml(5)); every key is shown but for a\n"
+	      "# list item's flags at their default (a route's blackhole when false)\n",
+	      out);
 	emit_map(out, conf_root_fields, (const char *)cfg, 0, false);
 	return ferror(out) ? -EIO : 0;
 }

@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/config_priv.h"
+#include "fwd_suggest.h"
 
 #define Q(n, buf) conf_quote((n)->str, (n)->len, (buf), sizeof(buf))
 
@@ -251,37 +251,11 @@ void conf_decode_scalar(struct conf_ctx *c, const struct conf_field *f, const st
 	decoders[f->kind].fn(c, f, n, dst, path);
 }
 
-/* Case-insensitive Levenshtein distance; b is a schema key (short). */
-static unsigned distance(const char *a, size_t la, const char *b)
-{
-	unsigned row[CONF_QUOTE_MAX + 1];
-	size_t lb = strlen(b);
-
-	if (lb > CONF_QUOTE_MAX)
-		return ~0u;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned up = row[j];
-			unsigned sub = diag + (strncasecmp(a + i - 1, b + j - 1, 1) != 0);
-			unsigned best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
-
-			row[j] = sub < best ? sub : best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
 void conf_unknown_key(struct conf_ctx *c, const struct conf_field *fields, const struct ynode *k,
                       const char *path)
 {
 	const char *best = NULL, *sep = path[0] ? ": " : "";
-	unsigned best_d = 3; /* suggest only close misspellings */
+	unsigned best_d = ~0u;
 	char q[CONF_QUOTE_MAX + 8];
 
 	if (k->type != YN_SCALAR) {
@@ -289,14 +263,9 @@ void conf_unknown_key(struct conf_ctx *c, const struct conf_field *fields, const
 		         k->type == YN_SEQ ? "a list" : "a mapping");
 		return;
 	}
-	for (const struct conf_field *f = fields; k->len <= CONF_QUOTE_MAX && f->key; f++) {
-		unsigned d = distance(k->str, k->len, f->key);
-
-		if (d < best_d && d < strlen(f->key)) {
-			best_d = d;
+	for (const struct conf_field *f = fields; k->len <= CONF_QUOTE_MAX && f->key; f++)
+		if (fwd_suggest_better(k->str, k->len, f->key, &best_d))
 			best = f->key;
-		}
-	}
 	if (best)
 		conf_err(&c->diag, k->pos, "%s%sunknown key '%s' (did you mean '%s'?)", path, sep,
 		         Q(k, q), best);

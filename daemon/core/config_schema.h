@@ -48,6 +48,8 @@ struct conf_field {
 	size_t pos_off;
 	const char *(*valid)(const char *s); /* STR, HSTR: NULL or why s is refused */
 	const char *const *names;            /* ENUM, NULL-terminated */
+	bool quiet; /* BOOL, UINT, ENUM: config show leaves it out at its default (a
+	             * route's blackhole: false would be said on every route) */
 };
 
 /* Feature-side helpers to write rows (types of core/config.h only). */

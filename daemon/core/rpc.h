@@ -56,7 +56,7 @@ struct fwd_rpc_call {
 	void (*cursor_free)(void *cursor);
 	bool deferred; /* next produces the reply, see above */
 
-	char error[256];
+	char error[1024]; /* a config diagnostic is a few lines: see fwd_reload */
 };
 
 enum fwd_rpc_kind {

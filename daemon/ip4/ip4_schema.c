@@ -25,9 +25,9 @@ static const struct conf_field route_fields[] = {
 	CONF_F("prefix", CONF_NET, R, prefix, .required = true),
 	CONF_LIST("via", R, via, n_via, route_via, 1, FWD_ECMP_MAX, .one_ok = true),
 	CONF_F("dev", CONF_STR, R, dev, .min = 1),
-	CONF_F("blackhole", CONF_BOOL, R, blackhole, .def = false),
-	CONF_F("unreachable", CONF_BOOL, R, unreachable, .def = false),
-	CONF_F("prohibit", CONF_BOOL, R, prohibit, .def = false),
+	CONF_F("blackhole", CONF_BOOL, R, blackhole, .def = false, .quiet = true),
+	CONF_F("unreachable", CONF_BOOL, R, unreachable, .def = false, .quiet = true),
+	CONF_F("prohibit", CONF_BOOL, R, prohibit, .def = false, .quiet = true),
 	{ .key = NULL },
 };
 

@@ -11,6 +11,7 @@
 
 #include "main/eal.h"
 #include "core/log.h"
+#include "port/port_check.h"
 
 #define EAL_ARGV_MAX (32 + 2 * FWD_MAX_PORTS + FWD_MAX_EAL_ARGS)
 
@@ -42,18 +43,6 @@ static void eal_argv_free(struct eal_argv *a)
 	for (int i = 0; i < a->argc; i++)
 		free(a->argv[i]);
 	a->argc = 0;
-}
-
-/* PCI addresses look like 0000:03:00.0 or 03:00.0; anything else is a vdev. */
-bool fwd_device_is_pci(const char *dev)
-{
-	unsigned dom, bus, slot, fn;
-	int end = 0;
-
-	if (sscanf(dev, "%x:%x:%x.%x%n", &dom, &bus, &slot, &fn, &end) == 4 && dev[end] == '\0')
-		return true;
-	end = 0;
-	return sscanf(dev, "%x:%x.%x%n", &bus, &slot, &fn, &end) == 3 && dev[end] == '\0';
 }
 
 static int build_argv(const struct fwd_config *cfg, const char *prog, struct eal_argv *a)

@@ -11,6 +11,4 @@ int fwd_eal_init(const struct fwd_config *cfg, const char *prog);
 
 void fwd_eal_cleanup(void);
 
-bool fwd_device_is_pci(const char *dev);
-
 #endif

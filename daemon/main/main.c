@@ -89,6 +89,7 @@ int main(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	fwd_config_machine_checks = true; /* the devices too: port/port_check.c */
 	fwd.cfg = fwd_config_load(o.config, stderr);
 	if (fwd.cfg == NULL)
 		return 1;

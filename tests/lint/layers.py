@@ -12,7 +12,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 # headers generated into the build tree or found through -Iproto
-PROTO = {"fwd.pb-c.h", "fwd_drop_names.h"} | {f for f in os.listdir(os.path.join(ROOT, "proto")) if f.endswith(".h")}
+PROTO = {"fwd.pb-c.h", "fwd_drop_names.h", "fwd_drop_help.h"} | {f for f in os.listdir(os.path.join(ROOT, "proto")) if f.endswith(".h")}
 
 
 def read_layers(path):

@@ -30,7 +30,14 @@ for f in "${files[@]}"; do
 done
 expect "nothing else installed" "$(find "$D" -type f | wc -l)" -eq ${#files[@]}
 check "/etc/fwd.yaml is the sample" cmp "$SRCDIR/conf/fwd.yaml" "$D/etc/fwd.yaml"
-check "the installed sample is a valid config" "$D/usr/sbin/fwd-daemon" --check -c "$D/etc/fwd.yaml"
+# valid but for the example ports' PCI addresses, which this machine has not
+# (--check looks at the devices: port/port_check.c)
+sample_ok() {
+	"$D/usr/sbin/fwd-daemon" --check -c "$1" >"$T/check.out" 2>&1
+	! grep -E '^[^ ]*:[0-9]+:[0-9]+: ' "$T/check.out" |
+		grep -vE ': ports\[[0-9]+\]\.device: (no PCI device|PCI device .* which DPDK cannot)'
+}
+check "the installed sample is valid but for its example PCI devices" sample_ok "$D/etc/fwd.yaml"
 check "fwd-daemon is the optimised build (no sanitizers)" \
 	sh -c "! ldd '$D/usr/sbin/fwd-daemon' | grep -q -e asan -e ubsan"
 check "fwdctl runs" "$D/usr/bin/fwdctl" --version
@@ -86,9 +93,10 @@ for m in man8/fwd-daemon.8 man8/fwdctl.8 man5/fwd.yaml.5; do
 		"groff -man -Tutf8 -ww -z '$D/usr/share/man/$m' 2>&1 | grep . && exit 1 || exit 0"
 	check "$m: man renders it" sh -c "MANWIDTH=80 man -l '$D/usr/share/man/$m' | grep -q NAME"
 done
-check "fwd.yaml(5)'s example is a valid config" sh -c \
+check "fwd.yaml(5)'s example extracted" sh -c \
 	"sed -n '/^\.EX\$/,/^\.EE\$/p' '$D/usr/share/man/man5/fwd.yaml.5' | sed '1d;\$d;s/\\\\-/-/g' \
-	>'$T/example.yaml' && '$D/usr/sbin/fwd-daemon' --check -c '$T/example.yaml'"
+	>'$T/example.yaml'"
+check "fwd.yaml(5)'s example is valid but for its PCI devices" sample_ok "$T/example.yaml"
 for o in status port addr route neigh bridge stats capture monitor config; do
 	check "fwdctl(8) documents $o" grep -q "^\.SS $o\$" "$D/usr/share/man/man8/fwdctl.8"
 done
@@ -108,7 +116,8 @@ complete_at() {
 		_fwdctl; echo "${COMPREPLY[*]}"' _ "$D/usr/share/bash-completion/completions/fwdctl" "$1"
 }
 expect "completion: objects" "$(complete_at 'fwdctl ')" = \
-	"status port addr route neigh bridge stats capture monitor config"
+	"status port addr route neigh bridge stats capture monitor config help"
+expect "completion: help's objects" "$(complete_at 'fwdctl help r')" = "route"
 expect "completion: monitor objects" "$(complete_at 'fwdctl monitor route ')" = \
 	"port addr route neigh fdb config drops"
 expect "completion: port commands" "$(complete_at 'fwdctl -j port ')" = "list show set"

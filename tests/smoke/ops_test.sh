@@ -25,7 +25,8 @@ EOF
 )
 sed -i "s/^  socket_group: root\$/  socket_group: $GROUP\n  metrics: \"$METRICS\"/" "$cfg"
 must grep -q "metrics: \"$METRICS\"" "$cfg"
-check "fwd-daemon --check accepts the config" "$FWD_DAEMON" --check -c "$cfg"
+check "fwd-daemon --check accepts the config (in its namespace, where d1 and d2 are)" \
+	ns_exec fw "$FWD_DAEMON" --check -c "$cfg"
 check_fails "fwd-daemon --log-level bogus is refused" "$FWD_DAEMON" --log-level bogus -c "$cfg"
 
 # sd_notify to an abstract socket (they are per network namespace: listen in fw's)

@@ -209,7 +209,7 @@ check "ping6 h1 -> h2 after the reloads" ping6 h1 $H2
 
 echo "-- config show"
 fwdctl config show >"$T/running.yaml"
-check "config show passes fwd-daemon --check" "$FWD_DAEMON" --check -c "$T/running.yaml"
+check "config show passes fwd-daemon --check" ns_exec fw "$FWD_DAEMON" --check -c "$T/running.yaml"
 check "config show has p0's IPv6 address" grep -q "2001:db8:61:1::1/64" "$T/running.yaml"
 shown_route() {
 	"$PY" -c 'import sys, yaml

@@ -120,6 +120,7 @@ cp "$T/bad.yaml" "$T/fwd.yaml"
 check_fails "a bad file is refused" fwdctl config reload
 cp "$T/good.yaml" "$T/fwd.yaml"
 expect "... and nothing changed" "$(route_present 198.51.100.0/24)" = True
+ip -n "$(ns fw)" link add d3 type veth peer name d3p # exists: the device test passes
 sed 's/net_af_packet1,iface=d2/net_af_packet1,iface=d3/' "$T/good.yaml" >"$T/fwd.yaml"
 fwdctl config reload 2>"$T/err"
 check "a device change is refused as needing a restart" grep -q "needs a restart" "$T/err"
@@ -127,7 +128,7 @@ cp "$T/good.yaml" "$T/fwd.yaml"
 
 # -- config show is a config the daemon accepts
 fwdctl config show >"$T/running.yaml"
-check "config show passes fwd-daemon --check" "$FWD_DAEMON" --check -c "$T/running.yaml"
+check "config show passes fwd-daemon --check" ns_exec fw "$FWD_DAEMON" --check -c "$T/running.yaml"
 check "config show includes the runtime route" grep -q "10.31.3.0/24" "$T/running.yaml"
 
 smoke_done

@@ -110,6 +110,49 @@ static void test_help(void **state)
 	expect("stats -h", 0, "fwdctl stats clear", NULL);
 }
 
+static int lines(const char *s)
+{
+	int n = 0;
+
+	while ((s = strchr(s, '\n')) != NULL)
+		s++, n++;
+	return n;
+}
+
+/* A typo gets a suggestion and a short usage, not the whole help. */
+static void test_manners(void **state)
+{
+	int before = atomic_load(&fake.requests);
+
+	(void)state;
+	expect("rotue list", 2, NULL, "fwdctl: unknown object: rotue (did you mean 'route'?)\n");
+	assert_true(lines(err_buf) <= 4);
+	expect("stattus", 2, NULL, "(did you mean 'status'?)");
+	expect("xyzzy list", 2, NULL, "fwdctl: unknown object: xyzzy\nusage: fwdctl ");
+	expect("route ad 10.0.0.0/8 blackhole", 2, NULL,
+	       "fwdctl: route: unknown command: ad (did you mean 'add'?)\n");
+	assert_true(lines(err_buf) <= 2);
+	expect("route show", 2, NULL,
+	       "unknown command: show (did you mean 'list'?)\n"
+	       "usage: fwdctl route COMMAND ... ('fwdctl help route' lists them)\n");
+	expect("neigh rm 10.0.0.2 dev p0", 2, NULL, "(did you mean 'del'?)");
+	expect("config chek x", 2, NULL, "(did you mean 'check'?)");
+	/* a known command with bad arguments: its own forms only */
+	expect("route add 10.0.0.0/8 via", 2, NULL, "usage: fwdctl route add PREFIX via");
+	assert_null(strstr(err_buf, "route load"));
+	assert_null(strstr(err_buf, "route list"));
+	assert_true(lines(err_buf) <= 4);
+	/* help [OBJECT] */
+	expect("help", 0, "usage: fwdctl [-s SOCKET]", NULL);
+	assert_non_null(strstr(out_buf, "fwdctl route del PREFIX\n"));
+	expect("help route", 0, "usage: fwdctl [-4|-6] route list\n", NULL);
+	assert_null(strstr(out_buf, "port"));
+	assert_null(strstr(out_buf, "fwdctl    ")); /* continuation lines not prefixed */
+	expect("help rotue", 2, NULL, "(did you mean 'route'?)");
+	expect("help route add", 2, NULL, "help takes one OBJECT");
+	assert_int_equal(atomic_load(&fake.requests), before); /* nothing was sent */
+}
+
 static void test_unreachable(void **state)
 {
 	(void)state;
@@ -274,6 +317,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_usage_errors, test_setup),
 		cmocka_unit_test_setup(test_help, test_setup),
+		cmocka_unit_test_setup(test_manners, test_setup),
 		cmocka_unit_test_setup(test_unreachable, test_setup),
 		cmocka_unit_test_setup(test_status, test_setup),
 		cmocka_unit_test_setup(test_port, test_setup),

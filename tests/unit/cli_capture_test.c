@@ -289,10 +289,16 @@ static void test_drops(void **state)
 	assert_int_equal(cli_run("capture drops rx"), FWD_EXIT_USAGE);
 	assert_int_equal(cli_run("capture drops -c 0"), FWD_EXIT_USAGE);
 	assert_int_equal(cli_run("capture drops -c"), FWD_EXIT_USAGE);
-	/* -l: the names, one a line */
+	/* -l: the names, one a line, each with what it means (drop.h's comments) */
 	assert_int_equal(cli_run("capture drops -l"), 0);
-	assert_true(strncmp(out_buf, "tx_full\nport_down\n", 18) == 0);
-	assert_non_null(strstr(out_buf, "\nttl_exceeded\nno_route\n"));
+	assert_true(strncmp(out_buf, "tx_full              egress queue full\nport_down ", 48) ==
+	            0);
+	assert_non_null(strstr(out_buf, "\nttl_exceeded         TTL <= 1 on a packet to forward\n"
+	                                "no_route             no FIB entry\n"));
+	assert_non_null(
+	        strstr(out_buf, "\npoliced_ttl          punted ttl packets over their rate"));
+	for (const char *l = out_buf; *l != '\0'; l = strchr(l, '\n') + 1)
+		assert_true(strcspn(l, "\n") > 22); /* no reason without its meaning */
 	assert_int_equal(atomic_load(&fake.requests), before);
 }
 

@@ -205,6 +205,29 @@ static void test_block_style(void **state)
 	fwd_config_free(cfg);
 }
 
+/* config show: a route says blackhole/unreachable/prohibit only when true
+ * (and dev or via only when it has them); the rest of the file every key. */
+static void test_emit_route_defaults(void **state)
+{
+	struct fwd_config *cfg = load_good(DATA_DIR "/good/flow.yaml");
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_int_equal(fwd_config_emit(cfg, f), 0);
+	fclose(f);
+	assert_null(strstr(text, "blackhole: false"));
+	assert_null(strstr(text, "unreachable: false"));
+	assert_null(strstr(text, "prohibit: false"));
+	assert_non_null(strstr(text, "  - prefix: 10.99.0.0/16\n    blackhole: true\n"));
+	assert_non_null(strstr(text, "  - prefix: 0.0.0.0/0\n    via: 192.0.2.2\n  - prefix:"));
+	assert_non_null(strstr(text, "ra: false")); /* other defaults are still written */
+	assert_round_trip(cfg);
+	free(text);
+	fwd_config_free(cfg);
+}
+
 /* Strings with YAML-significant characters survive emit -> load. */
 static void test_emit_quoting(void **state)
 {
@@ -437,12 +460,19 @@ static void test_reader_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_new_defaults),     cmocka_unit_test(test_minimal),
-		cmocka_unit_test(test_sample),           cmocka_unit_test(test_flow_style),
-		cmocka_unit_test(test_block_style),      cmocka_unit_test(test_emit_quoting),
-		cmocka_unit_test(test_lcores),           cmocka_unit_test(test_mode_names),
-		cmocka_unit_test(test_bad_files_listed), cmocka_unit_test(test_cannot_open),
-		cmocka_unit_test(test_reader_errors),    cmocka_unit_test(test_neigh_max_default),
+		cmocka_unit_test(test_new_defaults),
+		cmocka_unit_test(test_minimal),
+		cmocka_unit_test(test_sample),
+		cmocka_unit_test(test_flow_style),
+		cmocka_unit_test(test_block_style),
+		cmocka_unit_test(test_emit_quoting),
+		cmocka_unit_test(test_emit_route_defaults),
+		cmocka_unit_test(test_lcores),
+		cmocka_unit_test(test_mode_names),
+		cmocka_unit_test(test_bad_files_listed),
+		cmocka_unit_test(test_cannot_open),
+		cmocka_unit_test(test_reader_errors),
+		cmocka_unit_test(test_neigh_max_default),
 	};
 	struct CMUnitTest bad[N(bad_cases)];
 	int failed;
