@@ -43,6 +43,11 @@
 	X(OWN_SOURCE, "own_source")     /* source: our address or a directed broadcast */  \
 	X(LINK_LOCAL, "link_local")     /* IPv4 169.254/16 to forward (RFC 3927 7) */      \
 	X(RPF, "rpf")                   /* ports[].rpf: no route back (RFC 3704) */        \
+	X(TRUNCATED, "truncated")       /* frame shorter than its IP length says */        \
+	X(REASM_TIMEOUT, "reasm_timeout") /* to us: datagram not whole in time */          \
+	X(REASM_FULL, "reasm_full")     /* to us: reassembly table or datagram full */     \
+	X(REASM_OVERLAP, "reasm_overlap") /* to us: overlapping fragment (RFC 5722) */     \
+	X(REASM_INVALID, "reasm_invalid") /* to us: fragment lengths inconsistent */       \
 	X(POLICED_ARP, "policed_arp")                                                      \
 	X(POLICED_LOCAL, "policed_local")                                                  \
 	X(POLICED_RESOLVE, "policed_resolve")                                              \
