@@ -7,8 +7,9 @@
  * unreachable, both from the address the packet was sent to; but not TCP:
  * it runs no TCP service and sends no RSTs. It serves nothing on broadcast
  * or multicast addresses (no echo to them: RFC 1812 4.3.3.6 allows the
- * silence, and it starves smurf attacks). Every packet here ends as a
- * reply, or as a counted drop.
+ * silence, and it starves smurf attacks). Fragments are put together first
+ * (reasm4.c) and the whole datagram comes back here. Every packet here
+ * ends as a reply, or as a counted drop.
  */
 #include <string.h>
 

@@ -47,7 +47,9 @@ void local4_reassemble(struct rte_mbuf *m, uint8_t port)
 		.head_len = IP4_L2_LEN + hlen,
 		.timeout_s = REASM4_TIMEOUT_S,
 	};
-	struct fwd_punt_meta meta = { .reason = FWD_PUNT_LOCAL, .in_port = port, .out_port = port,
+	struct fwd_punt_meta meta = { .reason = FWD_PUNT_LOCAL,
+		                      .in_port = port,
+		                      .out_port = port,
 		                      .drop = FWD_PUNT_NO_DROP };
 	struct rte_mbuf *whole;
 	uint16_t aux;

@@ -45,8 +45,10 @@ void local6_reassemble(struct rte_mbuf *m, uint8_t port, unsigned frag_off, unsi
 		.aux = (uint16_t)(nh_off << 8 | fh[0]), /* nh_off < head_len <= REASM_HEAD_MAX */
 		.timeout_s = REASM6_TIMEOUT_S,
 	};
-	struct fwd_punt_meta meta = { .reason = FWD_PUNT_LOCAL6, .in_port = port,
-		                      .out_port = port, .drop = FWD_PUNT_NO_DROP };
+	struct fwd_punt_meta meta = { .reason = FWD_PUNT_LOCAL6,
+		                      .in_port = port,
+		                      .out_port = port,
+		                      .drop = FWD_PUNT_NO_DROP };
 	struct rte_mbuf *whole;
 	uint16_t aux;
 

@@ -70,7 +70,8 @@ static uintptr_t ring_map(int fd, size_t *len)
 		return 0;
 	snprintf(tag, sizeof(tag), "socket:[%ju]", (uintmax_t)st.st_ino);
 	while (found == 0 && fgets(line, sizeof(line), f) != NULL)
-		if (strstr(line, tag) != NULL && sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &lo, &hi) == 2) {
+		if (strstr(line, tag) != NULL &&
+		    sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &lo, &hi) == 2) {
 			found = lo;
 			*len = hi - lo;
 		}

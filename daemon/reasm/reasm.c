@@ -38,13 +38,13 @@ struct piece {
 struct entry {
 	bool used;
 	struct reasm_key key;
-	uint64_t deadline;  /* TSC */
-	unsigned total;     /* payload length once the last fragment came, else 0 */
-	unsigned have;      /* payload bytes in */
-	unsigned n;         /* pieces */
-	uint16_t head_len;  /* 0 until the first fragment came */
+	uint64_t deadline; /* TSC */
+	unsigned total;    /* payload length once the last fragment came, else 0 */
+	unsigned have;     /* payload bytes in */
+	unsigned n;        /* pieces */
+	uint16_t head_len; /* 0 until the first fragment came */
 	uint16_t aux;
-	uint8_t *buf;       /* the payload */
+	uint8_t *buf; /* the payload */
 	unsigned cap;
 	uint8_t head[REASM_HEAD_MAX];
 	struct piece piece[REASM_MAX_PIECES]; /* sorted by off */
@@ -131,8 +131,7 @@ static int lengths_ok(const struct entry *e, const struct reasm_frag *f)
 		return FWD_DROP_REASM_INVALID; /* two different ends */
 	if (e->total != 0 && end > e->total)
 		return FWD_DROP_REASM_INVALID;
-	if (!f->more && e->n != 0 &&
-	    e->piece[e->n - 1].off + e->piece[e->n - 1].len > end)
+	if (!f->more && e->n != 0 && e->piece[e->n - 1].off + e->piece[e->n - 1].len > end)
 		return FWD_DROP_REASM_INVALID; /* data past the end */
 	if (e->n == REASM_MAX_PIECES)
 		return FWD_DROP_REASM_FULL;
@@ -284,7 +283,8 @@ int reasm_init(void)
 		return -ENOMEM;
 	big_pool = rte_pktmbuf_pool_create("fwd_reasm", BIG_MBUFS, 0, 0, BIG_ROOM, rte_socket_id());
 	if (big_pool == NULL) {
-		LOG(WARNING, "no pool for reassembled datagrams (%s): those larger than a frame are dropped",
+		LOG(WARNING,
+		    "no pool for reassembled datagrams (%s): those larger than a frame are dropped",
 		    rte_strerror(rte_errno));
 	}
 	return 0;

@@ -47,13 +47,13 @@ struct reasm_key {
 /* One fragment, as its family read it from the frame in the mbuf. */
 struct reasm_frag {
 	struct reasm_key key;
-	unsigned off;         /* of its data in the datagram's payload, bytes */
-	unsigned len;         /* of its data */
-	bool more;            /* more fragments follow (MF, M) */
-	const uint8_t *data;  /* its data, in the frame */
-	unsigned head_len;    /* bytes of the frame before the payload in the whole datagram */
-	uint16_t aux;         /* the family's note from the first fragment, handed back */
-	unsigned timeout_s;   /* deadline of a datagram this fragment starts */
+	unsigned off;        /* of its data in the datagram's payload, bytes */
+	unsigned len;        /* of its data */
+	bool more;           /* more fragments follow (MF, M) */
+	const uint8_t *data; /* its data, in the frame */
+	unsigned head_len;   /* bytes of the frame before the payload in the whole datagram */
+	uint16_t aux;        /* the family's note from the first fragment, handed back */
+	unsigned timeout_s;  /* deadline of a datagram this fragment starts */
 };
 
 /*

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Fragments arriving at the router (RFC 791, RFC 1812 4.2.2.7, 4.3.2.7).
-On af_xdp ports: on af_packet the kernel would reassemble them first (see
-conftest.py). Topology and addresses: conftest.py."""
+On af_xdp ports (af_packet ones see them as they came too since
+port/af_packet.c). Topology and addresses: conftest.py."""
 from scapy.layers.inet import ICMP, IP, defragment, fragment
 from scapy.layers.l2 import Ether
 

@@ -378,7 +378,7 @@ static void test_options(void **state)
 static void test_routing_and_fragments(void **state)
 {
 	static const uint8_t rh_left[8] = { 58, 0, 4, 1, 0, 0, 0, 0 };
-	static const uint8_t frag_first[8] = { 58, 0, 0, 1, 0, 0, 0, 9 }; /* more to come */
+	static const uint8_t frag_first[8] = { 58, 0, 0, 1, 0, 0, 0, 9 };  /* more to come */
 	static const uint8_t frag_later[8] = { 58, 0, 0, 32, 0, 0, 0, 9 }; /* at 32, the last */
 	static const uint8_t frag_over[8] = { 58, 0, 0, 24, 0, 0, 0, 9 };  /* at 24, the last */
 	static const uint8_t atomic[8] = { 58, 0, 0, 0, 0, 0, 0, 7 };      /* RFC 6946 */

@@ -154,8 +154,8 @@ static void test_invalid(void **state)
 	uint64_t before = drops(FWD_DROP_REASM_INVALID);
 
 	(void)state;
-	assert_null(add(8, 0, 12, true)); /* more to come, not a multiple of 8 */
-	assert_null(add(8, 0, 0, false)); /* empty */
+	assert_null(add(8, 0, 12, true));                 /* more to come, not a multiple of 8 */
+	assert_null(add(8, 0, 0, false));                 /* empty */
 	assert_null(add(8, REASM_MAX_PAYLOAD, 8, false)); /* too big */
 	assert_int_equal(drops(FWD_DROP_REASM_INVALID), before + 3);
 	assert_null(add(9, 0, 800, true));
@@ -206,8 +206,8 @@ int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		T(test_in_order), T(test_out_of_order), T(test_overlap), T(test_timeout),
-		T(test_table_full), T(test_invalid),    T(test_large),
+		T(test_in_order),   T(test_out_of_order), T(test_overlap), T(test_timeout),
+		T(test_table_full), T(test_invalid),      T(test_large),
 	};
 	int rc;
 
