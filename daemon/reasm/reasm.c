@@ -265,6 +265,15 @@ unsigned reasm_pending(void)
 	return n;
 }
 
+unsigned reasm_held(void)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; table != NULL && i < REASM_ENTRIES; i++)
+		n += table[i].n;
+	return n;
+}
+
 void reasm_flush(void)
 {
 	reasm_expire(UINT64_MAX);

@@ -71,8 +71,10 @@ struct rte_mbuf *reasm_add(struct rte_mbuf *m, uint8_t port, const struct reasm_
  * A timer of the module's calls it every second. */
 void reasm_expire(uint64_t now);
 
-/* Datagrams in reassembly now. */
+/* Datagrams in reassembly now, and the fragments they took (freed, and
+ * counted once their datagram is whole or dropped). */
 unsigned reasm_pending(void);
+unsigned reasm_held(void);
 
 /* Drop every datagram in reassembly (counted reasm_timeout). */
 void reasm_flush(void);
