@@ -148,8 +148,8 @@ int port_af_packet_nodefrag(const struct fwd_port *p)
 		return -errno;
 	while (rc >= 0 && (de = readdir(d)) != NULL) {
 		int fd = atoi(de->d_name), nfd;
-		uintptr_t map;
-		size_t len;
+		uintptr_t map = 0;
+		size_t len = 0;
 
 		if (de->d_name[0] == '.' || fd == dirfd(d) ||
 		    !pmd_socket(fd, (int)info.if_index, &map, &len))
