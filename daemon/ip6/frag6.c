@@ -36,7 +36,8 @@ static struct rte_mbuf *piece(const uint8_t *frame, uint16_t l2_len, unsigned of
 	fh[1] = 0;
 	fh[2] = (uint8_t)(off >> 8);
 	fh[3] = (uint8_t)((off & 0xf8) | (more ? 1 : 0));
-	memcpy(fh + 4, &id, 4);
+	fh[4] = (uint8_t)(id >> 24), fh[5] = (uint8_t)(id >> 16);
+	fh[6] = (uint8_t)(id >> 8), fh[7] = (uint8_t)id;
 	ip[6] = IPPROTO_FRAGMENT;
 	ip[4] = (uint8_t)(plen >> 8);
 	ip[5] = (uint8_t)plen;
