@@ -46,4 +46,12 @@ void icmp4_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code,
 /* The FWD_PUNT_LOCAL handler (local.c); m is consumed. */
 void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 
+/* A fragment (MF or an offset); reasm4.c. */
+struct rte_ipv4_hdr;
+bool local4_is_fragment(const struct rte_ipv4_hdr *ip);
+/* Reassemble the fragment m, which local4_input checked (header, to us,
+ * source): the whole datagram goes through local4_input again once every
+ * piece is in (reasm/reasm.h); m is consumed. */
+void local4_reassemble(struct rte_mbuf *m, uint8_t port);
+
 #endif

@@ -75,8 +75,11 @@ static inline int ip4_check(struct rte_mbuf *m, const struct rte_ipv4_hdr *ip)
 	unsigned tot = rte_be_to_cpu_16(ip->total_length);
 	uint64_t ck = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
 
-	if (unlikely((ip->version_ihl & 0xf0) != 0x40 || ihl < 5 || tot < ihl * 4 || tot > avail))
+	if (unlikely((ip->version_ihl & 0xf0) != 0x40 || ihl < 5 || tot < ihl * 4))
 		return FWD_DROP_BAD_HEADER;
+	if (unlikely(tot > avail))
+		return FWD_DROP_TRUNCATED; /* a frame cut short (a PMD's ring slot, a snap length)
+		                            */
 	if (unlikely(ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
 	    (ck == RTE_MBUF_F_RX_IP_CKSUM_BAD || !ip4_cksum_ok(ip, ihl)))
 		return FWD_DROP_BAD_CHECKSUM;

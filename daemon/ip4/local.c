@@ -7,8 +7,9 @@
  * unreachable, both from the address the packet was sent to; but not TCP:
  * it runs no TCP service and sends no RSTs. It serves nothing on broadcast
  * or multicast addresses (no echo to them: RFC 1812 4.3.3.6 allows the
- * silence, and it starves smurf attacks). Every packet here ends as a
- * reply, or as a counted drop.
+ * silence, and it starves smurf attacks). Fragments are put together first
+ * (reasm4.c) and the whole datagram comes back here. Every packet here
+ * ends as a reply, or as a counted drop.
  */
 #include <string.h>
 
@@ -28,7 +29,6 @@
 #define IP4_HDR_LEN 20u
 
 static FWD_COUNTER(echo_replies, "icmp_echo_replies_sent");
-static FWD_COUNTER(local_fragments, "local_fragments_dropped");
 static FWD_COUNTER(local_udp_invalid, "local_udp_invalid");
 
 static struct rte_ipv4_hdr *ip_of(struct rte_mbuf *m)
@@ -148,13 +148,12 @@ static bool link_group(uint32_t dst)
 	return (dst & 0xffffff00u) == 0xe0000000u;
 }
 
-/* An ICMP echo request (or its first fragment), which fwd answers itself. */
+/* An ICMP echo request, which fwd answers itself. */
 static bool echo_request(struct rte_mbuf *m, unsigned hlen, unsigned tot)
 {
 	const struct rte_ipv4_hdr *ip = ip_of(m);
 
 	return ip->next_proto_id == IPPROTO_ICMP && tot > hlen &&
-	       !(ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_OFFSET_MASK)) &&
 	       ((const uint8_t *)ip)[hlen] == RTE_IP_ICMP_ECHO_REQUEST;
 }
 
@@ -183,19 +182,18 @@ void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 		fwd_control_drop(m, port, FWD_DROP_BAD_ADDRESS); /* from us, or a broadcast */
 		return;
 	}
+	/* fragments are put together first (reasm4.c, bounded) and the whole
+	 * datagram comes back here: an echo request fwd answers, the rest for
+	 * the port's kernel interface (RFC 8200 5 asks 1,500 octets of IPv6;
+	 * fwd takes both families alike) */
+	if (local4_is_fragment(ip)) {
+		local4_reassemble(m, port);
+		return;
+	}
 	/* all but the echo requests fwd answers go up the port's kernel
 	 * interface when it has one (which answers UDP and TCP itself) */
 	if (!echo_request(m, hlen, tot) && fwd_punt_up_take(m, port))
 		return;
-	/* No reassembly: nothing fwd serves needs a datagram bigger than one
-	 * frame, and holding fragments would be memory for anyone to fill
-	 * (the kernel reassembles what goes up its interface). */
-	if (ip->fragment_offset &
-	    rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) {
-		local_fragments.value++;
-		fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO);
-		return;
-	}
 	switch (ip->next_proto_id) {
 	case IPPROTO_ICMP:
 		local_icmp(m, port, hlen, tot);

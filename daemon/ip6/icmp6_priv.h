@@ -47,6 +47,11 @@ void icmp6_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code,
 
 /* The FWD_PUNT_LOCAL6 handler (local.c); m is consumed. */
 void local6_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+/* Reassemble m, a fragment (an offset or M set) to us whose Fragment header
+ * is at frag_off from its IPv6 header and named by the byte at nh_off
+ * (reasm6.c): the whole datagram goes through local6_input again once every
+ * piece is in (reasm/reasm.h); m is consumed. */
+void local6_reassemble(struct rte_mbuf *m, uint8_t port, unsigned frag_off, unsigned nh_off);
 /* Where local6_input hands NDP messages: ndp_input, a capture in tests. */
 extern void (*local6_ndp)(struct rte_mbuf *m, uint8_t in_port);
 

@@ -50,8 +50,10 @@ static inline int ip6_check(struct rte_mbuf *m, const struct rte_ipv6_hdr *ip)
 		return FWD_DROP_BAD_HEADER;
 	avail = m->data_len - HDR_END;
 	plen = rte_be_to_cpu_16(ip->payload_len);
-	if (unlikely((((const uint8_t *)ip)[0] >> 4) != 6 || plen > avail))
+	if (unlikely((((const uint8_t *)ip)[0] >> 4) != 6))
 		return FWD_DROP_BAD_HEADER;
+	if (unlikely(plen > avail))
+		return FWD_DROP_TRUNCATED; /* a frame cut short */
 	if (unlikely(ip6_is_multicast(ip->src_addr) || ip6_is_loopback(ip->src_addr) ||
 	             ip6_is_v4mapped(ip->src_addr) || ip6_is_loopback(ip->dst_addr)))
 		return FWD_DROP_BAD_ADDRESS;

@@ -9,8 +9,9 @@
  * The extension headers are read in order (RFC 8200 4): hop-by-hop (first
  * only) and destination options (hdr6.h: unknown options as their type
  * says), a routing header with segments left (we route by none: Parameter
- * Problem code 0 at its type), a fragment (no reassembly, as for IPv4: an
- * atomic fragment, RFC 6946, is taken whole).
+ * Problem code 0 at its type), a fragment (put together by reasm6.c, which
+ * hands the whole datagram back here; an atomic fragment, RFC 6946, is
+ * taken whole).
  *
  * Then, as the IPv4 local path does (ip4/local.c), for consistency: ICMPv6
  * to us is checked (length, checksum); echo requests are answered (to a
@@ -46,7 +47,6 @@
 
 static FWD_COUNTER(echo_replies, "icmp6_echo_replies_sent");
 static FWD_COUNTER(mld_ignored, "mld_ignored");
-static FWD_COUNTER(local_fragments, "local6_fragments_dropped");
 static FWD_COUNTER(local_udp_invalid, "local6_udp_invalid");
 
 void (*local6_ndp)(struct rte_mbuf *m, uint8_t in_port) = ndp_input;
@@ -164,11 +164,10 @@ static bool ext_ok(struct local6 *l, unsigned hlen)
 		return true;
 	default:                                   /* IPPROTO_FRAGMENT */
 		if ((h[2] << 8 | h[3]) & 0xfff9) { /* an offset or more to come */
-			local_fragments.value++;
-			drop(l, FWD_DROP_LOCAL_PROTO);
+			local6_reassemble(l->m, l->port, l->c.off, l->c.nh_off);
 			return false;
 		}
-		return true;
+		return true; /* an atomic fragment (RFC 6946): whole as it is */
 	}
 }
 

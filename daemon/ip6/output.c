@@ -10,12 +10,15 @@
 
 #include <rte_ether.h>
 #include <rte_ip.h>
+#include <rte_random.h>
 
 #include "core/counter.h"
 #include "core/counters.h"
+#include "core/daemon.h"
 #include "core/ports.h"
 #include "core/punt.h"
 #include "core/worker.h"
+#include "ip6/frag6.h"
 #include "ip6/input.h"
 #include "ip6/ip6.h"
 #include "ip6/output.h"
@@ -24,6 +27,7 @@
 
 static FWD_COUNTER(no_route, "ip6_output_no_route");
 static FWD_COUNTER(too_big, "ip6_output_too_big");
+static FWD_COUNTER(fragmented, "ip6_output_fragmented");
 
 static int drop_no_route(struct rte_mbuf *m)
 {
@@ -33,20 +37,43 @@ static int drop_no_route(struct rte_mbuf *m)
 }
 
 /*
- * A packet made for port: false when it is larger than the port's MTU,
- * counted and dropped (`mtu`). A router never fragments IPv6 (RFC 8200 5)
- * and what it builds itself fits 1280 bytes, but for an echo reply to a
- * request that came in a larger MTU than the way back has, or a TAP
- * packet routed out a smaller port.
+ * The router's own packet m, larger than port's MTU: its fragments (RFC 8200
+ * 4.5, as any source; frag6.c), each routed again as m would be; a packet
+ * with an unfragmentable part beyond its header (or no mbufs) is dropped
+ * (`mtu`, `frag_error`). A router never fragments what it forwards (RFC 8200
+ * 5), and what it builds itself fits 1280 bytes, but for an echo reply to a
+ * request that came in a larger MTU than the way back has (or reassembled,
+ * reasm6.c), or a TAP packet routed out a smaller port.
  */
-static bool fits(struct rte_mbuf *m, uint8_t port)
+static int send_fragments(struct rte_mbuf *m, uint8_t port)
 {
-	fwd_control_ctrs(port)->created++;
-	if (rte_pktmbuf_pkt_len(m) - IP6_L2_LEN <= fwd_ports[port].mtu)
-		return true;
+	struct rte_mbuf *frags[IP6_FRAG_MAX];
+	int n = ip6_fragment(m, IP6_L2_LEN, fwd_ports[port].mtu, (uint32_t)rte_rand(), fwd.pool,
+	                     frags, IP6_FRAG_MAX);
+
 	too_big.value++;
-	fwd_control_drop(m, port, FWD_DROP_MTU);
-	return false;
+	if (n < 0) {
+		fwd_control_ctrs(port)->created++;
+		fwd_control_drop(m, port, n == -ENOMEM ? FWD_DROP_FRAG_ERROR : FWD_DROP_MTU);
+		return -EMSGSIZE;
+	}
+	/* the whole packet is never counted: its fragments are what was made */
+	rte_pktmbuf_free(m);
+	fragmented.value++;
+	for (int i = 0; i < n; i++)
+		ip6_output(frags[i], port);
+	return 0;
+}
+
+/* A packet made for port: 1 when it fits the port's MTU (counted created),
+ * else what send_fragments returns (m is gone). */
+static int fits(struct rte_mbuf *m, uint8_t port)
+{
+	if (rte_pktmbuf_pkt_len(m) - IP6_L2_LEN <= fwd_ports[port].mtu) {
+		fwd_control_ctrs(port)->created++;
+		return 1;
+	}
+	return send_fragments(m, port);
 }
 
 /* To a group on port's link: no neighbour to resolve. */
@@ -54,8 +81,10 @@ static int output_multicast(struct rte_mbuf *m, uint8_t port, const uint8_t dst[
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 
-	if (!fits(m, port))
-		return -EMSGSIZE;
+	int rc = fits(m, port);
+
+	if (rc <= 0)
+		return rc;
 	ip6_mcast_mac(dst, &eth->dst_addr);
 	rte_ether_addr_copy(&fwd_ports[port].mac, &eth->src_addr);
 	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
@@ -70,14 +99,15 @@ int ip6_output(struct rte_mbuf *m, uint8_t port)
 	bool on_link = port < fwd_n_ports && fwd_ports[port].mode == FWD_MODE_L3;
 	uint32_t nhi;
 	const struct nexthop *nh;
+	int rc;
 
 	if (ip6_is_multicast(dst) || ip6_is_linklocal(dst)) {
 		if (!on_link)
 			return drop_no_route(m);
 		if (ip6_is_multicast(dst))
 			return output_multicast(m, port, dst);
-		if (!fits(m, port))
-			return -EMSGSIZE;
+		if ((rc = fits(m, port)) <= 0)
+			return rc;
 		neigh_output_glean(m, port, fwd_ip_v6(dst));
 		return 0;
 	}
@@ -93,13 +123,13 @@ int ip6_output(struct rte_mbuf *m, uint8_t port)
 	switch (nh->type) {
 	case NH_FWD:
 	case NH_PENDING:
-		if (!fits(m, nh->port))
-			return -EMSGSIZE;
+		if ((rc = fits(m, nh->port)) <= 0)
+			return rc;
 		neigh_output(m, nhi);
 		return 0;
 	case NH_CONNECTED:
-		if (!fits(m, nh->port))
-			return -EMSGSIZE;
+		if ((rc = fits(m, nh->port)) <= 0)
+			return rc;
 		neigh_output_glean(m, nh->port, fwd_ip_v6(dst));
 		return 0;
 	default:

@@ -211,6 +211,9 @@ static int port_configure(struct fwd_port *p)
 	rc = port_setup_queues(p, socket < 0 ? 0 : socket);
 	if (rc < 0)
 		return rc;
+	if (strcmp(p->driver, "net_af_packet") == 0 && (rc = port_af_packet_nodefrag(p)) < 0)
+		LOG(WARNING, "port %s: the kernel reassembles IPv4 fragments it receives: %s",
+		    p->name, strerror(-rc));
 	rc = rte_eth_macaddr_get(p->port_id, &p->mac);
 	memcpy(&p->mac48, &p->mac, sizeof(p->mac)); /* the two high bytes stay 0 */
 	return rc;

@@ -27,6 +27,12 @@ void fwd_port_kernel_iface(struct fwd_port *p);
 /* The kernel's rx_dropped count of p's interface (p->kif); -ENOENT if p has
  * none, -errno if it cannot be read. Control thread. */
 int fwd_port_kif_rx_dropped(const struct fwd_port *p, uint64_t *v);
+
+/* An af_packet port (p->driver "net_af_packet", probed, not started):
+ * replace its PMD's sockets with ones the kernel hands fragments to as they
+ * came, without reassembling them (port/af_packet.c); 0 or -errno, the
+ * PMD's sockets then kept. */
+int port_af_packet_nodefrag(const struct fwd_port *p);
 void fwd_ports_close(void);
 
 /*

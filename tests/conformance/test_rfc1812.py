@@ -191,8 +191,8 @@ def spoil(router, how):
 
 @pytest.mark.parametrize("how,reason", [
     ("version", "bad_header"), ("ihl_below_5", "bad_header"),
-    ("length_past_frame", "bad_header"), ("length_below_header", "bad_header"),
-    ("ihl_past_frame", "bad_header"), ("checksum", "bad_checksum")])
+    ("length_past_frame", "truncated"), ("length_below_header", "bad_header"),
+    ("ihl_past_frame", "truncated"), ("checksum", "bad_checksum")])
 def test_malformed_dropped(router, how, reason):
     got, d = exchange(router, [spoil(router, how)])
     nothing_out(got)

@@ -42,6 +42,7 @@
 #include "l3/l3.h"
 #include "l2/bridge.h"
 #include "nexthop/neigh_priv.h"
+#include "reasm/reasm.h"
 #include "packet_check.h"
 #include "stats/stats_ctl.h"
 
@@ -55,6 +56,7 @@
 
 struct acct {
 	uint64_t rx, tx, drops, consumed, created, held;
+	uint64_t frags; /* fragments to us in reassembly: counted, their mbufs freed */
 	unsigned in_use;
 };
 
@@ -123,6 +125,7 @@ static void acct_read(struct acct *a)
 		a->created += c.created;
 	}
 	a->held = neigh_held_total();
+	a->frags = reasm_held();
 	a->in_use = rte_mempool_in_use_count(fwd.pool);
 }
 
@@ -141,8 +144,9 @@ static void acct_check(const struct acct *a, const struct acct *b, uint64_t seen
 {
 	if (verbose)
 		acct_print(cur.in == NO_PORT ? "reset" : fwd_ports[cur.in].name, a, b);
-	uint64_t in = b->rx - a->rx + b->created - a->created + a->held;
-	uint64_t out = b->tx - a->tx + b->drops - a->drops + b->consumed - a->consumed + b->held;
+	uint64_t in = b->rx - a->rx + b->created - a->created + a->held + a->frags;
+	uint64_t out = b->tx - a->tx + b->drops - a->drops + b->consumed - a->consumed + b->held +
+	               b->frags;
 
 	CHECK(in == out,
 	      "rx %" PRIu64 " + created %" PRIu64 " + held before %" PRIu64 " != tx %" PRIu64
@@ -289,6 +293,7 @@ static void reset(void)
 	for (unsigned i = 0; i < FWD_MAX_BRIDGES; i++)
 		if (bridge_table[i].used)
 			fdb_flush(&bridge_table[i].fdb);
+	reasm_flush();
 	memset(bridge_wstats[w->index].recent, 0, sizeof(bridge_wstats[w->index].recent));
 	nh_reclaim();
 	acct_read(&b);

@@ -18,6 +18,7 @@
 #include "ip4/addr.h"
 #include "ip4/icmp.h"
 #include "port/port.h"
+#include "reasm/reasm.h"
 #include "core/counters.h"
 #include "test_eal.h"
 #include "ip4_pkt.h"
@@ -234,14 +235,8 @@ static void test_other_protocols(void **state)
 static void test_refused(void **state)
 {
 	struct tpkt t = echo_to(IP4(10, 20, 1, 1));
-	uint64_t frags = counter("local_fragments_dropped");
 
 	(void)state;
-	t.frag = RTE_IPV4_HDR_MF_FLAG; /* no reassembly */
-	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
-	t.frag = 8;
-	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
-	assert_int_equal(counter("local_fragments_dropped"), frags + 2);
 	t.frag = RTE_IPV4_HDR_DF_FLAG; /* DF alone is no fragment */
 	deliver(&t);
 	assert_int_equal(n_sent, 1);
@@ -252,6 +247,34 @@ static void test_refused(void **state)
 	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
 	t.src = IP4(10, 20, 2, 255);
 	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
+}
+
+/* An echo request in two fragments, in either order, answered once whole;
+ * with the second half sent twice, the duplicate is dropped alone. */
+static void test_fragmented_echo(void **state)
+{
+	struct tpkt t = echo_to(IP4(10, 20, 1, 1)), u = t;
+	uint64_t used = fwd_control_ctrs(0)->consumed;
+
+	(void)state;
+	t.frag = RTE_IPV4_HDR_MF_FLAG, t.l4len = 32;
+	u.frag = 32 / 8, u.l4 = echo + 32, u.l4len = 32;
+	deliver(&t);
+	assert_int_equal(n_sent, 0);
+	assert_int_equal(reasm_pending(), 1);
+	deliver(&u);
+	assert_int_equal(n_sent, 1);
+	check_echo_reply(0, IP4(10, 20, 1, 1), 0x08);
+	/* two fragments and the request they made */
+	assert_int_equal(fwd_control_ctrs(0)->consumed, used + 3);
+	sent_clear();
+	t.id = u.id = 10;
+	deliver(&u);
+	expect_drop(&u, FWD_DROP_REASM_OVERLAP);
+	deliver(&t);
+	assert_int_equal(n_sent, 1);
+	check_echo_reply(0, IP4(10, 20, 1, 1), 0x08);
+	assert_int_equal(reasm_pending(), 0);
 }
 
 static void test_bad_header(void **state)
@@ -321,9 +344,10 @@ static void test_up_hook(void **state)
 	l4_cksum_set(reply, 64, 2);
 	t.l4 = reply;
 	deliver(&t);
-	t.frag = 8; /* a fragment: the kernel reassembles */
+	t.frag = 8; /* a fragment: held until whole (test_fragmented_echo) */
 	deliver(&t);
-	assert_int_equal(n_up, 5);
+	assert_int_equal(n_up, 4);
+	assert_int_equal(reasm_pending(), 1);
 	assert_int_equal(n_sent, 0);
 	/* echo requests fwd answers; a wider group, a broadcast and a spoofed
 	 * source stay fwd's drops */
@@ -339,7 +363,7 @@ static void test_up_hook(void **state)
 	t.dst = IP4(10, 20, 1, 1);
 	t.src = IP4(10, 20, 2, 1);
 	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
-	assert_int_equal(n_up, 5);
+	assert_int_equal(n_up, 4);
 	/* a port without an interface: as before (TCP dropped, no RST) */
 	up_taken = false;
 	t = (struct tpkt){ .ttl = 64,
@@ -357,12 +381,13 @@ static int setup(void **state)
 {
 	(void)state;
 	pool_in_use = rte_mempool_in_use_count(pool);
-	return 0;
+	return reasm_init();
 }
 
 static int teardown(void **state)
 {
 	(void)state;
+	reasm_fini();
 	sent_clear();
 	/* every packet handed in was sent or freed */
 	assert_int_equal(rte_mempool_in_use_count(pool), pool_in_use);
@@ -381,6 +406,7 @@ int main(void)
 		T(test_udp_invalid),
 		T(test_other_protocols),
 		T(test_refused),
+		T(test_fragmented_echo),
 		T(test_bad_header),
 	};
 	int rc;

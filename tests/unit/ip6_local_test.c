@@ -20,6 +20,7 @@
 #include "ip6/icmp6.h"
 #include "ip6/icmp6_priv.h"
 #include "port/port.h"
+#include "reasm/reasm.h"
 #include "core/counters.h"
 #include "test_eal.h"
 #include "ip6_pkt.h"
@@ -377,22 +378,41 @@ static void test_options(void **state)
 static void test_routing_and_fragments(void **state)
 {
 	static const uint8_t rh_left[8] = { 58, 0, 4, 1, 0, 0, 0, 0 };
-	static const uint8_t frag_first[8] = { 58, 0, 0, 1, 0, 0, 0, 9 }; /* more to come */
-	static const uint8_t frag_later[8] = { 58, 0, 0, 8, 0, 0, 0, 9 };
-	uint64_t frags = counter("local6_fragments_dropped");
-	struct t6 t = echo(ASKER, OURS);
+	static const uint8_t frag_first[8] = { 58, 0, 0, 1, 0, 0, 0, 9 };  /* more to come */
+	static const uint8_t frag_later[8] = { 58, 0, 0, 32, 0, 0, 0, 9 }; /* at 32, the last */
+	static const uint8_t frag_over[8] = { 58, 0, 0, 24, 0, 0, 0, 9 };  /* at 24, the last */
+	static const uint8_t atomic[8] = { 58, 0, 0, 0, 0, 0, 0, 7 };      /* RFC 6946 */
+	struct t6 t = echo(ASKER, OURS), u;
+	uint64_t overlaps;
 
 	(void)state;
 	t.nh = 43;
 	t.ext = rh_left;
 	t.extlen = 8;
 	expect_error(&t, ICMP6_PARAM_PROB, ICMP6_PARAMPROB_HEADER, 42, FWD_DROP_BAD_HEADER);
+	sent_clear();
+	/* an echo request in two fragments, the last first: answered once whole */
 	t.nh = 44;
-	t.ext = frag_first;
-	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
-	t.ext = frag_later;
-	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
-	assert_int_equal(counter("local6_fragments_dropped"), frags + 2);
+	u = t;
+	t.ext = frag_first, t.l4len = 32;
+	u.ext = frag_later, u.l4 = msg + 32, u.l4len = 32;
+	deliver(&u);
+	deliver(&t);
+	assert_int_equal(n_sent, 1);
+	check_reply(0, OURS, ASKER);
+	/* RFC 5722: an overlap ends the datagram, and the fragment after it starts anew */
+	u.ext = frag_over, u.l4 = msg + 24, u.l4len = 40;
+	overlaps = drops(FWD_DROP_REASM_OVERLAP);
+	deliver(&t);
+	deliver(&u);
+	assert_int_equal(n_sent, 1);
+	assert_int_equal(drops(FWD_DROP_REASM_OVERLAP), overlaps + 2); /* both fragments */
+	assert_int_equal(reasm_pending(), 0);
+	/* an atomic fragment is whole as it is */
+	t.ext = atomic, t.l4len = 64;
+	deliver(&t);
+	assert_int_equal(n_sent, 2);
+	check_reply(1, OURS, ASKER);
 }
 
 static void test_bad_header(void **state)
@@ -427,12 +447,13 @@ static int setup(void **state)
 {
 	(void)state;
 	pool_in_use = rte_mempool_in_use_count(pool);
-	return 0;
+	return reasm_init();
 }
 
 static int teardown(void **state)
 {
 	(void)state;
+	reasm_fini();
 	sent_clear();
 	rte_pktmbuf_free_bulk(ndp_got, n_ndp);
 	n_ndp = 0;

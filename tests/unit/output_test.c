@@ -212,14 +212,16 @@ static void test_ecmp_member(void **state)
 	assert_int_equal(counter_of("control_output_no_route"), 0);
 }
 
-/* IPv6: never fragmented by the router; too big is a counted drop. */
-static void test_ip6_too_big_dropped(void **state)
+/* IPv6: the router's own packets too big for the link are fragmented
+ * (frag6.c); one it cannot split (a hop-by-hop header) is a counted drop. */
+static void test_ip6_too_big(void **state)
 {
 	static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
 
 	(void)state;
 	fwd_ports[1].mtu = 1280;
-	for (unsigned len = 1280; len <= 1281; len++) {
+	for (unsigned k = 0; k < 3; k++) {
+		unsigned len = k == 0 ? 1280 : 1281;
 		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
 		uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(IP6_L2_LEN + len));
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + IP6_L2_LEN);
@@ -227,17 +229,19 @@ static void test_ip6_too_big_dropped(void **state)
 		memset(p, 0, IP6_L2_LEN + len);
 		ip->vtc_flow = rte_cpu_to_be_32(UINT32_C(6) << 28);
 		ip->payload_len = rte_cpu_to_be_16((uint16_t)(len - 40));
-		ip->proto = IPPROTO_UDP;
+		ip->proto = k == 2 ? IPPROTO_HOPOPTS : IPPROTO_UDP;
 		ip->hop_limits = 1;
 		ip->src_addr[0] = 0xfe, ip->src_addr[1] = 0x80, ip->src_addr[15] = 1;
 		memcpy(ip->dst_addr, all_nodes, 16);
-		assert_int_equal(ip6_output(m, 1), len == 1280 ? 0 : -EMSGSIZE);
+		assert_int_equal(ip6_output(m, 1), k == 2 ? -EMSGSIZE : 0);
 	}
-	/* 1280 passed (and met a ring-less control tx here), 1281 did not */
+	/* 1280 whole, 1281 in two fragments (each met a ring-less control tx
+	 * here), 1281 behind a hop-by-hop header dropped */
 	assert_int_equal(drops(1, FWD_DROP_MTU), 1);
-	assert_int_equal(drops(1, FWD_DROP_CONTROL_TX) + drops(0, FWD_DROP_CONTROL_TX), 1);
-	assert_int_equal(counter_of("ip6_output_too_big"), 1);
-	assert_int_equal(fwd_control_ctrs(1)->created, 2);
+	assert_int_equal(drops(1, FWD_DROP_CONTROL_TX) + drops(0, FWD_DROP_CONTROL_TX), 3);
+	assert_int_equal(counter_of("ip6_output_too_big"), 2);
+	assert_int_equal(counter_of("ip6_output_fragmented"), 1);
+	assert_int_equal(fwd_control_ctrs(1)->created, 4);
 }
 
 int main(void)
@@ -250,7 +254,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_echo_reply_fragmented, setup,
 		                                harness_teardown),
 		cmocka_unit_test_setup_teardown(test_ecmp_member, setup, harness_teardown),
-		cmocka_unit_test_setup_teardown(test_ip6_too_big_dropped, setup, harness_teardown),
+		cmocka_unit_test_setup_teardown(test_ip6_too_big, setup, harness_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
