@@ -43,6 +43,7 @@
 	X(OWN_SOURCE, "own_source")     /* source: our address or a directed broadcast */  \
 	X(LINK_LOCAL, "link_local")     /* IPv4 169.254/16 to forward (RFC 3927 7) */      \
 	X(RPF, "rpf")                   /* ports[].rpf: no route back (RFC 3704) */        \
+	X(ACL, "acl")                   /* acls[]: a deny or reject rule (acl/) */         \
 	X(POLICED_ARP, "policed_arp")                                                      \
 	X(POLICED_LOCAL, "policed_local")                                                  \
 	X(POLICED_RESOLVE, "policed_resolve")                                              \
