@@ -28,8 +28,8 @@
 
 /* A rule as acl_rule_parse makes it: numbers in host order. */
 struct acl_rule {
-	uint8_t action; /* enum fwd_acl_action */
-	uint8_t family; /* AF_INET, AF_INET6, or 0: both */
+	uint8_t action;             /* enum fwd_acl_action */
+	uint8_t family;             /* AF_INET, AF_INET6, or 0: both */
 	struct fwd_prefix src, dst; /* family 0: any */
 	int16_t proto;              /* -1: any */
 	uint16_t sport_lo, sport_hi, dport_lo, dport_hi;
@@ -82,7 +82,7 @@ struct acl_set {
 	uint8_t *action; /* [0]: the default; [i]: rule i-1 (rte_acl's userdata) */
 	/* [worker][0..n_rules]: hits of the default, then of each rule */
 	struct acl_hits *hits[FWD_MAX_WORKERS + 1];
-	struct acl_hits *base; /* `stats clear`: what the sum was then */
+	struct acl_hits *base;    /* `stats clear`: what the sum was then */
 	struct fwd_conf_acl conf; /* the rules as written (acl show); rules owned */
 };
 

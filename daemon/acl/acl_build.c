@@ -18,10 +18,13 @@
 
 #include "acl/acl.h"
 
-#define FDEF(t, sz, fi, ii, st, m) \
-	{ .type = (t), .size = (sz), .field_index = (fi), .input_index = (ii), .offset = offsetof(st, m) }
-#define MASK RTE_ACL_FIELD_TYPE_MASK
-#define BITS RTE_ACL_FIELD_TYPE_BITMASK
+#define FDEF(t, sz, fi, ii, st, m)                                                   \
+	{                                                                            \
+		.type = (t), .size = (sz), .field_index = (fi), .input_index = (ii), \
+		.offset = offsetof(st, m)                                            \
+	}
+#define MASK  RTE_ACL_FIELD_TYPE_MASK
+#define BITS  RTE_ACL_FIELD_TYPE_BITMASK
 #define RANGE RTE_ACL_FIELD_TYPE_RANGE
 
 /* IPv4: proto, src, dst, sport, dport, dscp, frag, icmp type, code. */
@@ -76,7 +79,8 @@ static void prefix_words(struct rte_acl_field *f, const struct fwd_prefix *p, un
 		if (n == 1)
 			v = p->family ? p->v4 : 0;
 		else
-			v = p->family ? (uint32_t)p->v6[4 * i] << 24 | (uint32_t)p->v6[4 * i + 1] << 16 |
+			v = p->family ? (uint32_t)p->v6[4 * i] << 24 |
+			                        (uint32_t)p->v6[4 * i + 1] << 16 |
 			                        (uint32_t)p->v6[4 * i + 2] << 8 | p->v6[4 * i + 3]
 			              : 0;
 		f[i].value.u32 = len == 0 ? 0 : v;

@@ -65,7 +65,8 @@ static void chain6(const uint8_t *ip, size_t len, struct acl_key6 *k, size_t *of
 			k->frag |= (h[2] << 8 | h[3]) >> 3 != 0;
 			hl = 8;
 		} else if ((nh == IPPROTO_HOPOPTS || nh == IPPROTO_ROUTING ||
-		            nh == IPPROTO_DSTOPTS) && *off + 2 <= len) {
+		            nh == IPPROTO_DSTOPTS) &&
+		           *off + 2 <= len) {
 			hl = (h[1] + 1u) * 8u;
 		} else if (nh == IPPROTO_AH && *off + 2 <= len) {
 			hl = (h[1] + 2u) * 4u;
