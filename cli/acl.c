@@ -20,7 +20,7 @@ static const char *ports_str(char *buf, size_t len, char **names, size_t n)
 
 static int list_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 {
-	static const char *const hdr[] = { "NAME", "DEFAULT", ">RULES", ">PACKETS",
+	static const char *const hdr[] = { "NAME",   "DEFAULT", ">RULES", ">PACKETS",
 		                           ">BYTES", "IN",      "OUT",    "LOCAL" };
 	char in[512], out[512];
 	struct fwd_table *t;
@@ -76,7 +76,7 @@ static void rule_row(struct fwd_table *t, const Fwd__AclRule *m)
 /* Rows of every page go into one table, printed after the last page. */
 static int show_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 {
-	static const char *const hdr[] = { ">#",    "ACTION", "SRC",      "DST",   "PROTO",
+	static const char *const hdr[] = { ">#",    "ACTION", "SRC",   "DST",      "PROTO",
 		                           "SPORT", "DPORT",  "OTHER", ">PACKETS", ">BYTES" };
 	struct fwd_table **t = arg;
 
