@@ -25,11 +25,11 @@
 
 static struct rte_mempool *pool;
 
-#define HEAD                                                                             \
-	"dpdk: { hugepages: false }\n"                                                   \
-	"ports:\n"                                                                       \
-	"  - { name: p0, device: net_null0, addresses: [10.0.0.1/24], acl_in: a }\n"     \
-	"  - { name: p1, device: net_null1, mode: xconnect, peer: p2 }\n"                \
+#define HEAD                                                                         \
+	"dpdk: { hugepages: false }\n"                                               \
+	"ports:\n"                                                                   \
+	"  - { name: p0, device: net_null0, addresses: [10.0.0.1/24], acl_in: a }\n" \
+	"  - { name: p1, device: net_null1, mode: xconnect, peer: p2 }\n"            \
 	"  - { name: p2, device: net_null2, mode: xconnect, peer: p1 }\n"
 
 static const char good[] = HEAD
@@ -153,7 +153,8 @@ static const struct {
 	  "acls[0].rules[0].dst: src and dst are of different families" },
 	{ "acls:\n  - { name: a, rules: [ { action: permit, proto: icmpv6, src: 10.0.0.0/8 } ] }\n",
 	  "proto icmpv6 does not go with IPv4 addresses" },
-	{ "acls:\n  - { name: a, rules: [ { action: permit, proto: tcp, dport: 1, fragment: true } ] }\n",
+	{ "acls:\n  - { name: a, rules: [ { action: permit, proto: tcp, dport: 1, fragment: true } "
+	  "] }\n",
 	  "acls[0].rules[0].fragment: a non-first fragment has no ports" },
 	{ "acls:\n  - { name: a, rules: [ { action: allow } ] }\n",
 	  "acls[0].rules[0].action: unknown value 'allow'" },
@@ -223,7 +224,8 @@ static bool in_prefix(const struct pkt *p, const uint8_t *a, const struct fwd_pr
 	if (pf->family != (p->fam == ACL_V4 ? AF_INET : AF_INET6))
 		return false;
 	if (pf->family == AF_INET) {
-		uint32_t v = (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3];
+		uint32_t v =
+		        (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3];
 		return ((v ^ pf->v4) & fwd_ip4_mask(pf->len)) == 0;
 	}
 	return fwd_ip6_in_prefix(a, pf->v6, pf->len);
@@ -268,8 +270,8 @@ static uint32_t brute(const struct acl_rule *rules, unsigned n, const struct pkt
 	return 0;
 }
 
-static const uint8_t protos[] = { IPPROTO_TCP, IPPROTO_UDP, IPPROTO_SCTP, IPPROTO_ICMP,
-	                          IPPROTO_ICMPV6, 47 };
+static const uint8_t protos[] = { IPPROTO_TCP,  IPPROTO_UDP,    IPPROTO_SCTP,
+	                          IPPROTO_ICMP, IPPROTO_ICMPV6, 47 };
 
 /* Addresses from a small pool so that prefixes and packets meet. */
 static void rnd_addr(uint8_t *a, int fam)
@@ -300,12 +302,15 @@ static void rnd_prefix(struct fwd_prefix *pf, int fam)
 	pf->family = fam == ACL_V4 ? AF_INET : AF_INET6;
 	pf->len = (uint8_t)(fam == ACL_V4 ? rnd(33) : rnd(129));
 	if (fam == ACL_V4)
-		pf->v4 = ((uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3]) &
-		         fwd_ip4_mask(pf->len);
+		pf->v4 =
+		        ((uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3]) &
+		        fwd_ip4_mask(pf->len);
 	else
 		for (unsigned i = 0; i < 16; i++) {
 			int bits = (int)pf->len - 8 * (int)i;
-			pf->v6[i] = bits >= 8 ? a[i] : bits <= 0 ? 0 : (uint8_t)(a[i] & (0xff << (8 - bits)));
+			pf->v6[i] = bits >= 8   ? a[i]
+			            : bits <= 0 ? 0
+			                        : (uint8_t)(a[i] & (0xff << (8 - bits)));
 		}
 }
 
@@ -527,7 +532,8 @@ static void classify_round(unsigned n_rules, unsigned n_pkts)
 		acl_set_classify(s, fam, &k, &got, 1);
 		want = brute(rules, n_rules, &p);
 		if (got != want)
-			fail_msg("packet %u (family %d, proto %u, sport %u, dport %u, frag %d, ext %d): "
+			fail_msg("packet %u (family %d, proto %u, sport %u, dport %u, frag %d, ext "
+			         "%d): "
 			         "rte_acl says rule %u, brute force %u",
 			         i, p.fam, p.proto, p.sport, p.dport, p.frag, p.ext, got, want);
 		hits += want != 0;
