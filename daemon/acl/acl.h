@@ -51,14 +51,16 @@ bool acl_rule_in_family(const struct acl_rule *r, int family);
 /*
  * What the classifier reads of a packet (network order, as rte_acl wants
  * its input): acl_dp.c fills it from the headers; the rules' fields are
- * laid over it in acl_build.c.
+ * laid over it in acl_build.c, only those some rule of the context uses.
+ * An ICMP packet's type and code stand in the ports' places (a rule on
+ * them names icmp or icmpv6, one on ports tcp, udp or sctp).
  */
 struct acl_key4 {
 	uint8_t proto; /* the first field of an rte_acl input is one byte */
 	uint8_t pad[3];
 	uint32_t src, dst;
-	uint16_t sport, dport; /* 0 when the packet has none */
-	uint8_t dscp, frag, icmp_type, icmp_code;
+	uint16_t sport, dport; /* or ICMP type and code; 0 when the packet has none */
+	uint8_t dscp, pad2[3];
 };
 
 struct acl_key6 {
@@ -66,8 +68,19 @@ struct acl_key6 {
 	uint8_t pad[3];
 	uint8_t src[16], dst[16];
 	uint16_t sport, dport;
-	uint8_t dscp, frag, icmp_type, icmp_code;
+	uint8_t dscp, pad2[3];
 };
+
+/*
+ * Classes of packets, each with a context of its own: the family, and
+ * whether a packet is a non-first fragment (which has no ports nor ICMP
+ * type, so only rules without them apply: its context has no such fields,
+ * the others no fragment field).
+ */
+#define ACL_V4      0
+#define ACL_V6      1
+#define ACL_FRAG    2 /* or'ed in: a non-first fragment */
+#define ACL_CLASSES 4
 
 /* Per worker (and the control thread: FWD_MAX_WORKERS), per rule. */
 struct acl_hits {
@@ -77,17 +90,15 @@ struct acl_hits {
 /* One compiled ACL. Immutable once published but for its counters. */
 struct acl_set {
 	char name[FWD_NAME_MAX];
-	struct rte_acl_ctx *ctx[2]; /* IPv4, IPv6; NULL: no rule of that family */
+	struct rte_acl_ctx *ctx[ACL_CLASSES]; /* NULL: no rule of that class */
 	uint32_t n_rules;
 	uint8_t *action; /* [0]: the default; [i]: rule i-1 (rte_acl's userdata) */
-	/* [worker][0..n_rules]: hits of the default, then of each rule */
+	/* [worker][0..n_rules]: hits of the default, then of each rule; the
+	 * workers that exist and the control thread (FWD_MAX_WORKERS) only */
 	struct acl_hits *hits[FWD_MAX_WORKERS + 1];
 	struct acl_hits *base;    /* `stats clear`: what the sum was then */
 	struct fwd_conf_acl conf; /* the rules as written (acl show); rules owned */
 };
-
-#define ACL_V4 0
-#define ACL_V6 1
 
 /* What workers and the control thread read, published whole. */
 struct acl_state {
@@ -106,14 +117,15 @@ void acl_set_free(struct acl_set *s);
 /* Are two ACLs the same (name, default, rules)? */
 bool acl_conf_equal(const struct fwd_conf_acl *a, const struct fwd_conf_acl *b);
 
-/* Classify n keys of one family (ACL_V4, ACL_V6): res[i] is the action
- * index of key i (0: no rule matched, the default). */
-void acl_set_classify(const struct acl_set *s, int fam, const uint8_t **keys, uint32_t *res,
+/* Classify n keys of one class (ACL_V4, ACL_V6, | ACL_FRAG): res[i] is
+ * the action index of key i (0: no rule matched, the default). */
+void acl_set_classify(const struct acl_set *s, int cls, const uint8_t **keys, uint32_t *res,
                       unsigned n);
 
-/* Fill a key from a frame (Ethernet header first). Returns ACL_V4 or
- * ACL_V6, or -1 for what ACLs never filter (not IP, NDP, a header too
- * short: the input checks drop those). */
+/* Fill a key from a frame (Ethernet header first). Returns its class
+ * (the key filled is k4 for ACL_V4, k6 for ACL_V6), or -1 for what ACLs
+ * never filter (not IP, NDP, a header too short: the input checks drop
+ * those). */
 int acl_key_of(const struct rte_mbuf *m, struct acl_key4 *k4, struct acl_key6 *k6);
 
 /* The filter workers call (core/worker.h, fwd_filter_fn). */

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * An ACL compiled with DPDK's rte_acl (control thread): one context per
- * family over the keys of acl.h (struct acl_key4, acl_key6). A rule's
- * userdata is its position + 1 and its priority falls with its position,
- * so the first rule that matches wins; 0 (no match) is the default.
- * A rule of no family goes into both contexts.
+ * class of packets (acl.h: family, non-first fragment or not) over the
+ * keys of acl.h (struct acl_key4, acl_key6), with the fields its rules
+ * use. A rule's userdata is its position + 1 and its priority falls with
+ * its position, so the first rule that matches wins; 0 (no match) is the
+ * default. A rule of no family goes into both families' contexts; one on
+ * ports or ICMP type never meets a non-first fragment, one with
+ * `fragment: true` only those.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -18,49 +21,84 @@
 
 #include "acl/acl.h"
 
-#define FDEF(t, sz, fi, ii, st, m)                                                   \
-	{                                                                            \
-		.type = (t), .size = (sz), .field_index = (fi), .input_index = (ii), \
-		.offset = offsetof(st, m)                                            \
+/*
+ * The fields a context may have, over the key of its family. A context
+ * gets the protocol and those of the others some rule of it uses (each
+ * field costs every packet a step per byte: fewer fields, faster), at
+ * least one word (rte_acl wants one).
+ */
+enum { U_SRC = 1, U_DST = 2, U_PORTS = 4, U_DSCP = 8 };
+
+struct fields {
+	struct rte_acl_field_def def[RTE_ACL_MAX_FIELDS];
+	uint8_t what[RTE_ACL_MAX_FIELDS]; /* 0 proto, U_SRC.. and the word or port number */
+	uint8_t word[RTE_ACL_MAX_FIELDS];
+	unsigned n, inputs;
+};
+
+static void field_add(struct fields *f, uint8_t type, uint8_t size, uint32_t off, uint8_t what,
+                      uint8_t word, bool new_input)
+{
+	struct rte_acl_field_def *d = &f->def[f->n];
+
+	if (new_input)
+		f->inputs++;
+	d->type = type;
+	d->size = size;
+	d->field_index = (uint8_t)f->n;
+	d->input_index = (uint8_t)(f->inputs - 1);
+	d->offset = off;
+	f->what[f->n] = what;
+	f->word[f->n++] = word;
+}
+
+/* The fields of a context of family fam (ACL_V4, ACL_V6) for rules using `uses`. */
+static void fields_for(struct fields *f, int fam, unsigned uses)
+{
+	bool v4 = fam == ACL_V4;
+	unsigned words = v4 ? 1 : 4;
+	uint32_t src = v4 ? offsetof(struct acl_key4, src) : offsetof(struct acl_key6, src);
+	uint32_t dst = v4 ? offsetof(struct acl_key4, dst) : offsetof(struct acl_key6, dst);
+	uint32_t sport = v4 ? offsetof(struct acl_key4, sport) : offsetof(struct acl_key6, sport);
+	uint32_t dscp = v4 ? offsetof(struct acl_key4, dscp) : offsetof(struct acl_key6, dscp);
+
+	memset(f, 0, sizeof(*f));
+	field_add(f, RTE_ACL_FIELD_TYPE_BITMASK, 1, 0, 0, 0, true); /* proto, its own input */
+	if ((uses & (U_SRC | U_DST | U_PORTS | U_DSCP)) == 0)
+		uses |= U_SRC;
+	for (unsigned w = 0; (uses & U_SRC) && w < words; w++)
+		field_add(f, RTE_ACL_FIELD_TYPE_MASK, 4, src + 4 * w, U_SRC, (uint8_t)w, true);
+	for (unsigned w = 0; (uses & U_DST) && w < words; w++)
+		field_add(f, RTE_ACL_FIELD_TYPE_MASK, 4, dst + 4 * w, U_DST, (uint8_t)w, true);
+	if (uses & U_PORTS) {
+		field_add(f, RTE_ACL_FIELD_TYPE_RANGE, 2, sport, U_PORTS, 0, true);
+		field_add(f, RTE_ACL_FIELD_TYPE_RANGE, 2, sport + 2, U_PORTS, 1, false);
 	}
-#define MASK  RTE_ACL_FIELD_TYPE_MASK
-#define BITS  RTE_ACL_FIELD_TYPE_BITMASK
-#define RANGE RTE_ACL_FIELD_TYPE_RANGE
+	if (uses & U_DSCP) /* a word: the DSCP and three bytes no rule looks at */
+		for (unsigned b = 0; b < 4; b++)
+			field_add(f, RTE_ACL_FIELD_TYPE_BITMASK, 1, dscp + b, U_DSCP, (uint8_t)b,
+			          b == 0);
+}
 
-/* IPv4: proto, src, dst, sport, dport, dscp, frag, icmp type, code. */
-static const struct rte_acl_field_def defs4[] = {
-	FDEF(BITS, 1, 0, 0, struct acl_key4, proto),
-	FDEF(MASK, 4, 1, 1, struct acl_key4, src),
-	FDEF(MASK, 4, 2, 2, struct acl_key4, dst),
-	FDEF(RANGE, 2, 3, 3, struct acl_key4, sport),
-	FDEF(RANGE, 2, 4, 3, struct acl_key4, dport),
-	FDEF(BITS, 1, 5, 4, struct acl_key4, dscp),
-	FDEF(BITS, 1, 6, 4, struct acl_key4, frag),
-	FDEF(BITS, 1, 7, 4, struct acl_key4, icmp_type),
-	FDEF(BITS, 1, 8, 4, struct acl_key4, icmp_code),
-};
+/* What rule r needs of a context's fields. */
+static unsigned rule_uses(const struct acl_rule *r)
+{
+	return (r->src.family ? U_SRC : 0u) | (r->dst.family ? U_DST : 0u) |
+	       (r->l4 ? U_PORTS : 0u) | (r->dscp >= 0 ? U_DSCP : 0u);
+}
 
-/* IPv6: the addresses as four 32-bit words each. */
-static const struct rte_acl_field_def defs6[] = {
-	FDEF(BITS, 1, 0, 0, struct acl_key6, proto),
-	FDEF(MASK, 4, 1, 1, struct acl_key6, src[0]),
-	FDEF(MASK, 4, 2, 2, struct acl_key6, src[4]),
-	FDEF(MASK, 4, 3, 3, struct acl_key6, src[8]),
-	FDEF(MASK, 4, 4, 4, struct acl_key6, src[12]),
-	FDEF(MASK, 4, 5, 5, struct acl_key6, dst[0]),
-	FDEF(MASK, 4, 6, 6, struct acl_key6, dst[4]),
-	FDEF(MASK, 4, 7, 7, struct acl_key6, dst[8]),
-	FDEF(MASK, 4, 8, 8, struct acl_key6, dst[12]),
-	FDEF(RANGE, 2, 9, 9, struct acl_key6, sport),
-	FDEF(RANGE, 2, 10, 9, struct acl_key6, dport),
-	FDEF(BITS, 1, 11, 10, struct acl_key6, dscp),
-	FDEF(BITS, 1, 12, 10, struct acl_key6, frag),
-	FDEF(BITS, 1, 13, 10, struct acl_key6, icmp_type),
-	FDEF(BITS, 1, 14, 10, struct acl_key6, icmp_code),
-};
+/* Does rule r belong in the context of class cls? */
+static bool rule_in_class(const struct acl_rule *r, int cls)
+{
+	if (!acl_rule_in_family(r, (cls & 1) == ACL_V4 ? AF_INET : AF_INET6))
+		return false;
+	/* a non-first fragment: rules without ports or ICMP type; the others
+	 * never meet one: rules that are only for fragments */
+	return cls & ACL_FRAG ? !r->l4 : !r->fragment;
+}
 
-/* Big enough for either family (IPv4 rules use the first fields). */
-RTE_ACL_RULE_DEF(acl_rule6, RTE_DIM(defs6));
+/* Big enough for either family. */
+RTE_ACL_RULE_DEF(acl_rule_any, RTE_ACL_MAX_FIELDS);
 
 static void bits8(struct rte_acl_field *f, int16_t v, uint8_t mask)
 {
@@ -68,64 +106,65 @@ static void bits8(struct rte_acl_field *f, int16_t v, uint8_t mask)
 	f->mask_range.u8 = v < 0 ? 0 : mask;
 }
 
-/* A prefix over n 32-bit words at f (family 0: any). */
-static void prefix_words(struct rte_acl_field *f, const struct fwd_prefix *p, unsigned n)
+/* Word w (host order, as rte_acl wants rules) of prefix p, and its length in that word. */
+static void prefix_word(struct rte_acl_field *f, const struct fwd_prefix *p, unsigned w)
 {
-	for (unsigned i = 0; i < n; i++) {
-		int len = p->family == 0 ? 0 : (int)p->len - 32 * (int)i;
-		uint32_t v;
+	int len = p->family == 0 ? 0 : (int)p->len - 32 * (int)w;
+	uint32_t v;
 
-		len = len < 0 ? 0 : len > 32 ? 32 : len;
-		if (n == 1)
-			v = p->family ? p->v4 : 0;
-		else
-			v = p->family ? (uint32_t)p->v6[4 * i] << 24 |
-			                        (uint32_t)p->v6[4 * i + 1] << 16 |
-			                        (uint32_t)p->v6[4 * i + 2] << 8 | p->v6[4 * i + 3]
-			              : 0;
-		f[i].value.u32 = len == 0 ? 0 : v;
-		f[i].mask_range.u32 = (uint32_t)len;
-	}
+	len = len < 0 ? 0 : len > 32 ? 32 : len;
+	if (p->family == AF_INET)
+		v = p->v4;
+	else
+		v = (uint32_t)p->v6[4 * w] << 24 | (uint32_t)p->v6[4 * w + 1] << 16 |
+		    (uint32_t)p->v6[4 * w + 2] << 8 | p->v6[4 * w + 3];
+	f->value.u32 = len == 0 ? 0 : v;
+	f->mask_range.u32 = (uint32_t)len;
 }
 
-/* The fields after the addresses, from f on (sport, dport, dscp, ...). */
-static void tail_fields(struct rte_acl_field *f, const struct acl_rule *r)
+/* Port or ICMP range j (0: source port or type, 1: destination port or code). */
+static void range(struct rte_acl_field *f, const struct acl_rule *r, unsigned j)
 {
-	f[0].value.u16 = r->sport_lo;
-	f[0].mask_range.u16 = r->sport_hi;
-	f[1].value.u16 = r->dport_lo;
-	f[1].mask_range.u16 = r->dport_hi;
-	bits8(&f[2], r->dscp, 0x3f);
-	/* a rule on ports or ICMP type wants the first fragment (which has them) */
-	bits8(&f[3], r->fragment ? 1 : r->l4 ? 0 : -1, 1);
-	bits8(&f[4], r->icmp_type, 0xff);
-	bits8(&f[5], r->icmp_code, 0xff);
+	bool icmp = r->proto == IPPROTO_ICMP || r->proto == IPPROTO_ICMPV6;
+	int16_t t = j == 0 ? r->icmp_type : r->icmp_code;
+
+	f->value.u16 = icmp ? (uint16_t)(t < 0 ? 0 : t) : j == 0 ? r->sport_lo : r->dport_lo;
+	f->mask_range.u16 = icmp     ? (uint16_t)(t < 0 ? UINT16_MAX : t)
+	                    : j == 0 ? r->sport_hi
+	                             : r->dport_hi;
 }
 
-static void rule_fields(struct acl_rule6 *out, const struct acl_rule *r, int fam, uint32_t pos,
-                        uint32_t n_rules)
+static void rule_fields(struct acl_rule_any *out, const struct fields *f, const struct acl_rule *r,
+                        uint32_t pos, uint32_t n_rules)
 {
-	unsigned w = fam == ACL_V4 ? 1 : 4;
-
 	memset(out, 0, sizeof(*out));
 	out->data.category_mask = 1;
 	out->data.priority = (int32_t)(n_rules - pos); /* the first rule wins */
 	out->data.userdata = pos + 1;
-	bits8(&out->field[0], r->proto, 0xff);
-	prefix_words(&out->field[1], &r->src, w);
-	prefix_words(&out->field[1 + w], &r->dst, w);
-	tail_fields(&out->field[1 + 2 * w], r);
+	for (unsigned i = 0; i < f->n; i++) {
+		struct rte_acl_field *x = &out->field[i];
+
+		if (f->what[i] == 0)
+			bits8(x, r->proto, 0xff);
+		else if (f->what[i] == U_SRC)
+			prefix_word(x, &r->src, f->word[i]);
+		else if (f->what[i] == U_DST)
+			prefix_word(x, &r->dst, f->word[i]);
+		else if (f->what[i] == U_PORTS)
+			range(x, r, f->word[i]);
+		else
+			bits8(x, f->word[i] == 0 ? r->dscp : -1, 0x3f);
+	}
 }
 
-static struct rte_acl_ctx *ctx_new(int fam, uint32_t max_rules)
+static struct rte_acl_ctx *ctx_new(unsigned n_fields, uint32_t max_rules)
 {
 	static unsigned seq; /* rte_acl_create returns an existing context of the same name */
 	char name[RTE_ACL_NAMESIZE];
-	unsigned nf = fam == ACL_V4 ? RTE_DIM(defs4) : RTE_DIM(defs6);
 	struct rte_acl_param prm = {
 		.name = name,
 		.socket_id = SOCKET_ID_ANY,
-		.rule_size = RTE_ACL_RULE_SZ(nf),
+		.rule_size = RTE_ACL_RULE_SZ(n_fields),
 		.max_rule_num = max_rules,
 	};
 
@@ -133,32 +172,37 @@ static struct rte_acl_ctx *ctx_new(int fam, uint32_t max_rules)
 	return rte_acl_create(&prm);
 }
 
-/* Add the rules of family fam and build; *ctx stays NULL when there is none. */
-static int build_family(struct acl_set *s, const struct acl_rule *rules, int fam,
-                        struct rte_acl_ctx **ctx)
+/* Add the rules of class cls and build; *ctx stays NULL when there is none. */
+static int build_class(struct acl_set *s, const struct acl_rule *rules, int cls,
+                       struct rte_acl_ctx **ctx)
 {
-	int family = fam == ACL_V4 ? AF_INET : AF_INET6;
 	struct rte_acl_config cfg = { .num_categories = 1 };
-	struct acl_rule6 one;
+	struct acl_rule_any one;
+	struct fields f;
+	unsigned uses = 0;
 	uint32_t n = 0;
 	int rc = 0;
 
 	for (uint32_t i = 0; i < s->n_rules; i++)
-		n += acl_rule_in_family(&rules[i], family);
+		if (rule_in_class(&rules[i], cls)) {
+			n++;
+			uses |= rule_uses(&rules[i]);
+		}
 	*ctx = NULL;
 	if (n == 0)
 		return 0;
-	*ctx = ctx_new(fam, n);
+	fields_for(&f, cls & 1, uses & (cls & ACL_FRAG ? ~(unsigned)U_PORTS : ~0u));
+	*ctx = ctx_new(f.n, n);
 	if (*ctx == NULL)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < s->n_rules && rc == 0; i++) {
-		if (!acl_rule_in_family(&rules[i], family))
+		if (!rule_in_class(&rules[i], cls))
 			continue;
-		rule_fields(&one, &rules[i], fam, i, s->n_rules);
+		rule_fields(&one, &f, &rules[i], i, s->n_rules);
 		rc = rte_acl_add_rules(*ctx, (const struct rte_acl_rule *)&one, 1);
 	}
-	cfg.num_fields = fam == ACL_V4 ? RTE_DIM(defs4) : RTE_DIM(defs6);
-	memcpy(cfg.defs, fam == ACL_V4 ? defs4 : defs6, cfg.num_fields * sizeof(cfg.defs[0]));
+	cfg.num_fields = f.n;
+	memcpy(cfg.defs, f.def, f.n * sizeof(cfg.defs[0]));
 	return rc != 0 ? rc : rte_acl_build(*ctx, &cfg);
 }
 
@@ -180,7 +224,11 @@ static int set_alloc(struct acl_set *s, const struct fwd_conf_acl *conf)
 			return -ENOMEM;
 		memcpy(s->conf.rules, conf->rules, conf->n_rules * sizeof(*conf->rules));
 	}
+	/* the workers there are (created before the modules start) and the
+	 * control thread's column */
 	for (unsigned w = 0; w <= FWD_MAX_WORKERS; w++) {
+		if (w >= fwd.n_workers && w != FWD_MAX_WORKERS)
+			continue;
 		s->hits[w] = rte_zmalloc("fwd_acl_hits", n * sizeof(struct acl_hits),
 		                         RTE_CACHE_LINE_SIZE);
 		if (s->hits[w] == NULL)
@@ -218,7 +266,7 @@ struct acl_set *acl_set_build(const struct fwd_conf_acl *conf, char *err, size_t
 {
 	struct acl_set *s = calloc(1, sizeof(*s));
 	struct acl_rule *rules = NULL;
-	int rc = -ENOMEM;
+	int rc = 0;
 
 	if (s == NULL || set_alloc(s, conf) < 0) {
 		snprintf(err, errlen, "acl %s: out of memory", conf->name);
@@ -227,9 +275,8 @@ struct acl_set *acl_set_build(const struct fwd_conf_acl *conf, char *err, size_t
 	rules = parse_all(s, conf, err, errlen);
 	if (rules == NULL)
 		goto fail;
-	rc = build_family(s, rules, ACL_V4, &s->ctx[ACL_V4]);
-	if (rc == 0)
-		rc = build_family(s, rules, ACL_V6, &s->ctx[ACL_V6]);
+	for (int cls = 0; cls < ACL_CLASSES && rc == 0; cls++)
+		rc = build_class(s, rules, cls, &s->ctx[cls]);
 	if (rc != 0) {
 		snprintf(err, errlen, "acl %s: rte_acl: %s", conf->name, strerror(-rc));
 		goto fail;
@@ -246,8 +293,8 @@ void acl_set_free(struct acl_set *s)
 {
 	if (s == NULL)
 		return;
-	rte_acl_free(s->ctx[ACL_V4]);
-	rte_acl_free(s->ctx[ACL_V6]);
+	for (int cls = 0; cls < ACL_CLASSES; cls++)
+		rte_acl_free(s->ctx[cls]);
 	for (unsigned w = 0; w <= FWD_MAX_WORKERS; w++)
 		rte_free(s->hits[w]);
 	free(s->action);
@@ -278,10 +325,10 @@ bool acl_conf_equal(const struct fwd_conf_acl *a, const struct fwd_conf_acl *b)
 	return true;
 }
 
-void acl_set_classify(const struct acl_set *s, int fam, const uint8_t **keys, uint32_t *res,
+void acl_set_classify(const struct acl_set *s, int cls, const uint8_t **keys, uint32_t *res,
                       unsigned n)
 {
-	if (s->ctx[fam] == NULL || rte_acl_classify(s->ctx[fam], keys, res, n, 1) != 0)
+	if (s->ctx[cls] == NULL || rte_acl_classify(s->ctx[cls], keys, res, n, 1) != 0)
 		memset(res, 0, n * sizeof(*res));
 }
 
@@ -290,6 +337,8 @@ struct acl_hits acl_set_hits(const struct acl_set *s, uint32_t i)
 	struct acl_hits h = { 0, 0 };
 
 	for (unsigned w = 0; w <= FWD_MAX_WORKERS; w++) {
+		if (s->hits[w] == NULL)
+			continue;
 		h.pkts += s->hits[w][i].pkts;
 		h.bytes += s->hits[w][i].bytes;
 	}

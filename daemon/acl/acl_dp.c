@@ -20,49 +20,52 @@
 #define L2_LEN    14u
 #define ACL_CHUNK 64u /* packets classified at a time */
 
-/* Ports (TCP, UDP, SCTP) or ICMP type and code at l4, when there. */
-static void l4_fields(const uint8_t *l4, size_t avail, uint8_t proto, uint16_t *ports,
-                      uint8_t *icmp)
+/* Ports (TCP, UDP, SCTP), or ICMP type and code in their places, at l4. */
+static void l4_fields(const uint8_t *l4, size_t avail, uint8_t proto, uint16_t *ports)
 {
-	if ((proto == IPPROTO_TCP || proto == IPPROTO_UDP || proto == IPPROTO_SCTP) && avail >= 4)
+	if ((proto == IPPROTO_TCP || proto == IPPROTO_UDP || proto == IPPROTO_SCTP) && avail >= 4) {
 		memcpy(ports, l4, 4); /* sport, dport: network order, as rte_acl reads */
-	else if ((proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6) && avail >= 2)
-		memcpy(icmp, l4, 2);
+	} else if ((proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6) && avail >= 2) {
+		ports[0] = rte_cpu_to_be_16(l4[0]);
+		ports[1] = rte_cpu_to_be_16(l4[1]);
+	}
 }
 
 static int key4(const uint8_t *ip, size_t len, struct acl_key4 *k)
 {
 	size_t hlen = (ip[0] & 0xfu) * 4u, tot;
-	uint16_t off;
+	bool frag;
 
 	if (len < 20 || (ip[0] >> 4) != 4 || hlen < 20 || hlen > len)
 		return -1;
-	memset(k, 0, sizeof(*k));
 	tot = RTE_MIN((size_t)(ip[2] << 8 | ip[3]), len);
 	k->proto = ip[9];
 	memcpy(&k->src, ip + 12, 4);
 	memcpy(&k->dst, ip + 16, 4);
+	k->sport = k->dport = 0;
 	k->dscp = ip[1] >> 2;
-	off = (uint16_t)((ip[6] << 8 | ip[7]) & RTE_IPV4_HDR_OFFSET_MASK);
-	k->frag = off != 0;
-	if (!k->frag && tot > hlen)
-		l4_fields(ip + hlen, tot - hlen, k->proto, &k->sport, &k->icmp_type);
-	return ACL_V4;
+	memset(k->pad2, 0, sizeof(k->pad2));
+	frag = ((ip[6] << 8 | ip[7]) & RTE_IPV4_HDR_OFFSET_MASK) != 0;
+	if (!frag && tot > hlen)
+		l4_fields(ip + hlen, tot - hlen, k->proto, &k->sport);
+	return ACL_V4 | (frag ? ACL_FRAG : 0);
 }
 
 /* Past the extension headers (RFC 8200 4) to the upper layer: *off is its
- * offset, k->proto its type (or the header that could not be passed). */
-static void chain6(const uint8_t *ip, size_t len, struct acl_key6 *k, size_t *off)
+ * offset, k->proto its type (or the header that could not be passed);
+ * true for a non-first fragment. */
+static bool chain6(const uint8_t *ip, size_t len, struct acl_key6 *k, size_t *off)
 {
 	uint8_t nh = ip[6];
+	bool frag = false;
 
 	*off = 40;
-	for (unsigned i = 0; i < 8; i++) {
+	for (unsigned i = 0; i < 8 && !frag; i++) {
 		const uint8_t *h = ip + *off;
 		size_t hl;
 
 		if (nh == IPPROTO_FRAGMENT && *off + 8 <= len) {
-			k->frag |= (h[2] << 8 | h[3]) >> 3 != 0;
+			frag = (h[2] << 8 | h[3]) >> 3 != 0; /* the rest is in the first fragment */
 			hl = 8;
 		} else if ((nh == IPPROTO_HOPOPTS || nh == IPPROTO_ROUTING ||
 		            nh == IPPROTO_DSTOPTS) &&
@@ -75,29 +78,31 @@ static void chain6(const uint8_t *ip, size_t len, struct acl_key6 *k, size_t *of
 		}
 		nh = h[0];
 		*off += hl;
-		if (k->frag)
-			break; /* the rest is in the first fragment */
 	}
 	k->proto = nh;
+	return frag;
 }
 
 static int key6(const uint8_t *ip, size_t len, struct acl_key6 *k)
 {
 	size_t off, tot;
+	bool frag;
 
 	if (len < 40 || (ip[0] >> 4) != 6)
 		return -1;
-	memset(k, 0, sizeof(*k));
 	tot = RTE_MIN(40u + (size_t)(ip[4] << 8 | ip[5]), len);
 	memcpy(k->src, ip + 8, 16);
 	memcpy(k->dst, ip + 24, 16);
+	k->sport = k->dport = 0;
 	k->dscp = (uint8_t)(((ip[0] & 0xf) << 4 | ip[1] >> 4) >> 2);
-	chain6(ip, tot, k, &off);
-	if (!k->frag && tot > off)
-		l4_fields(ip + off, tot - off, k->proto, &k->sport, &k->icmp_type);
+	memset(k->pad2, 0, sizeof(k->pad2));
+	frag = chain6(ip, tot, k, &off);
+	if (frag)
+		return ACL_V6 | ACL_FRAG;
+	if (tot > off)
+		l4_fields(ip + off, tot - off, k->proto, &k->sport);
 	/* NDP (RFC 4861, types 133-137) is never filtered */
-	if (k->proto == IPPROTO_ICMPV6 && !k->frag && tot >= off + 2 && k->icmp_type >= 133 &&
-	    k->icmp_type <= 137)
+	if (k->proto == IPPROTO_ICMPV6 && tot >= off + 2 && ip[off] >= 133 && ip[off] <= 137)
 		return -1;
 	return ACL_V6;
 }
@@ -139,7 +144,7 @@ static void __rte_noinline acl_refuse(struct fwd_worker *w, uint8_t port, uint8_
 		fwd_drop(w, port, FWD_DROP_ACL, m);
 		return;
 	}
-	if (fam == ACL_V4)
+	if ((fam & 1) == ACL_V4)
 		fwd_punt(w, m, FWD_PUNT_NO_ROUTE, in, in, ICMP4_ADMIN_PROHIBITED, FWD_DROP_ACL);
 	else
 		fwd_punt(w, m, FWD_PUNT_ICMP6, in, in,
@@ -150,28 +155,28 @@ static void __rte_noinline acl_refuse(struct fwd_worker *w, uint8_t port, uint8_
 struct acl_chunk {
 	struct acl_key4 k4[ACL_CHUNK];
 	struct acl_key6 k6[ACL_CHUNK];
-	const uint8_t *d[2][ACL_CHUNK];
-	uint32_t res[2][ACL_CHUNK];
-	uint8_t at[2][ACL_CHUNK]; /* the packet of each key */
-	int8_t fam[ACL_CHUNK];    /* each packet's, -1: not filtered */
-	unsigned n[2];
+	const uint8_t *d[ACL_CLASSES][ACL_CHUNK];
+	uint32_t res[ACL_CLASSES][ACL_CHUNK];
+	int8_t fam[ACL_CHUNK]; /* each packet's class, -1: not filtered */
+	unsigned n[ACL_CLASSES];
 };
 
 static void chunk_classify(const struct acl_set *s, struct acl_chunk *c, struct rte_mbuf **pkts,
                            unsigned n)
 {
-	c->n[ACL_V4] = c->n[ACL_V6] = 0;
+	unsigned n4 = 0, n6 = 0;
+
+	memset(c->n, 0, sizeof(c->n));
 	for (unsigned i = 0; i < n; i++) {
-		int f = acl_key_of(pkts[i], &c->k4[c->n[ACL_V4]], &c->k6[c->n[ACL_V6]]);
+		int f = acl_key_of(pkts[i], &c->k4[n4], &c->k6[n6]);
 
 		c->fam[i] = (int8_t)f;
 		if (f < 0)
 			continue;
-		c->d[f][c->n[f]] = f == ACL_V4 ? (const uint8_t *)&c->k4[c->n[f]]
-		                               : (const uint8_t *)&c->k6[c->n[f]];
-		c->at[f][c->n[f]++] = (uint8_t)i;
+		c->d[f][c->n[f]++] = (f & 1) == ACL_V4 ? (const uint8_t *)&c->k4[n4++]
+		                                       : (const uint8_t *)&c->k6[n6++];
 	}
-	for (int f = ACL_V4; f <= ACL_V6; f++)
+	for (int f = 0; f < ACL_CLASSES; f++)
 		if (c->n[f] != 0)
 			acl_set_classify(s, f, c->d[f], c->res[f], c->n[f]);
 }
@@ -185,7 +190,7 @@ static unsigned chunk_apply(struct fwd_worker *w, const struct acl_set *s, struc
 {
 	struct acl_hits *h = s->hits[w->index];
 	uint32_t rule[ACL_CHUNK];
-	unsigned j[2] = { 0, 0 };
+	unsigned j[ACL_CLASSES] = { 0, 0, 0, 0 };
 
 	for (unsigned i = 0; i < n; i++)
 		rule[i] = c->fam[i] < 0 ? UINT32_MAX : c->res[c->fam[i]][j[c->fam[i]]++];

@@ -23,7 +23,7 @@ bool acl_local(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 
 	if (s == NULL || (fam = acl_key_of(m, &k4, &k6)) < 0)
 		return false;
-	key = fam == ACL_V4 ? (const uint8_t *)&k4 : (const uint8_t *)&k6;
+	key = (fam & 1) == ACL_V4 ? (const uint8_t *)&k4 : (const uint8_t *)&k6;
 	acl_set_classify(s, fam, &key, &rule, 1);
 	h = &s->hits[FWD_MAX_WORKERS][rule];
 	h->pkts++;
@@ -31,7 +31,7 @@ bool acl_local(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 	act = s->action[rule];
 	if (act == FWD_ACL_PERMIT)
 		return false;
-	if (act == FWD_ACL_REJECT && fam == ACL_V4)
+	if (act == FWD_ACL_REJECT && (fam & 1) == ACL_V4)
 		icmp4_send_error(m, ICMP4_DEST_UNREACH, ICMP4_ADMIN_PROHIBITED, 0, meta->in_port);
 	else if (act == FWD_ACL_REJECT)
 		icmp6_send_error(m, ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_ADMIN, 0, meta->in_port);
