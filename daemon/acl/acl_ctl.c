@@ -170,13 +170,32 @@ static void note_changes(const struct acl_state *old, const struct acl_state *st
 	}
 }
 
+/* A reload log line for each attachment that changed. */
+static void note_attachments(const struct fwd_config *cur, const struct fwd_config *next,
+                             struct fwd_reload_log *log)
+{
+	for (unsigned i = 0; i < next->n_ports; i++) {
+		const struct fwd_conf_port *n = &next->ports[i];
+		const struct fwd_conf_port *c = fwd_config_port(cur, n->name);
+
+		if (c == NULL || strcmp(c->acl_in, n->acl_in) != 0)
+			fwd_reload_note(log, "port %s: acl_in %s", n->name,
+			                n->acl_in[0] ? n->acl_in : "none");
+		if (c == NULL || strcmp(c->acl_out, n->acl_out) != 0)
+			fwd_reload_note(log, "port %s: acl_out %s", n->name,
+			                n->acl_out[0] ? n->acl_out : "none");
+	}
+	if (strcmp(cur->control.acl_local, next->control.acl_local) != 0)
+		fwd_reload_note(log, "acl_local %s",
+		                next->control.acl_local[0] ? next->control.acl_local : "none");
+}
+
 static int acl_reload_apply(const struct fwd_config *cur, const struct fwd_config *next,
                             struct fwd_reload_log *log)
 {
 	char err[256];
 	struct acl_state *st;
 
-	(void)cur;
 	st = state_build(next, acl_state, log, err, sizeof(err));
 	if (st == NULL) {
 		fwd_reload_fail(log, "%s", err);
@@ -185,6 +204,7 @@ static int acl_reload_apply(const struct fwd_config *cur, const struct fwd_confi
 	for (unsigned i = 0; acl_state != NULL && i < acl_state->n_sets; i++)
 		if (find(st, acl_state->sets[i]->name) == NULL)
 			fwd_reload_note(log, "acl %s: removed", acl_state->sets[i]->name);
+	note_attachments(cur, next, log);
 	prev = acl_state;
 	publish(st);
 	return 0;

@@ -125,6 +125,13 @@ write_cfg 2222
 fwdctl config reload >/dev/null
 expect "after the reload port 22 passes" "$(tcp 22)" = ok
 expect "and 2222 is dropped" "$(tcp 2222)" = timeout
+
+echo "-- detaching"
+sed -i 's/, acl_in: edge-in//' "$T/fwd.yaml"
+fwdctl config reload >"$T/reload.out" 2>&1
+check "the reload says p0 lost its acl_in" grep -q 'port p0: acl_in none' "$T/reload.out"
+expect "without acl_in port 2222 passes" "$(tcp 2222)" = ok
+check "acl list shows edge-in on no port" sh -c "'$FWDCTL_BIN' -s '$SOCK' acl list | grep -E '^edge-in +permit +2 +[0-9]+ +[0-9]+ +- '"
 sleep 0.3
 kill $mon 2>/dev/null
 wait $mon 2>/dev/null
