@@ -59,7 +59,7 @@ DPDK_DRIVERS := bus_pci bus_vdev bus_auxiliary mempool_ring \
 	net_ixgbe net_i40e net_iavf common_iavf net_ice net_e1000 net_igc \
 	net_mlx5 common_mlx5 net_bnxt net_ena net_virtio net_vmxnet3 \
 	net_af_packet net_af_xdp net_memif net_null net_pcap net_ring net_tap
-DPDK_LIBS    := pcapng gso hash security cryptodev timer pci ethdev meter net mbuf \
+DPDK_LIBS    := acl pcapng gso hash security cryptodev timer pci ethdev meter net mbuf \
 	mempool rcu ring eal telemetry kvargs
 DAEMON_LIBS  := -Wl,--whole-archive $(patsubst %,-l:librte_%.a,$(DPDK_DRIVERS) $(DPDK_LIBS)) \
 	-Wl,--no-whole-archive $(shell pkg-config --libs $(APP_PKGS) 2>/dev/null) \
@@ -91,6 +91,7 @@ all: $(BUILD)/fwd-daemon $(BUILD)/fwdctl
 DEB_PKGS := build-essential pkg-config dpdk dpdk-dev libdpdk-dev dpdk-doc libyaml-dev \
 	libevent-dev libprotobuf-c-dev protobuf-c-compiler libcmocka-dev python3 python3-scapy \
 	python3-pytest iproute2 iputils-ping iputils-arping iperf3 ethtool traceroute tcpdump tshark procps psmisc \
+	nftables \
 	clang clang-format cppcheck valgrind libclang-rt-14-dev \
 	curl systemd mandoc groff-base man-db bash-completion python3-prometheus-client frr
 

@@ -74,6 +74,8 @@ void fwd_monitor_line(FILE *out, const Fwd__Event *e)
 		fdb_line(out, e);
 	else if (strcmp(e->object, "config") == 0 && strcmp(e->action, "ok") == 0)
 		fprintf(out, "config reload ok: %s changes", fwd_fmt_count(n, e->count));
+	else if (strcmp(e->object, "config") == 0 && strcmp(e->action, "acl") == 0)
+		fprintf(out, "config %s", e->reason); /* an ACL a reload changed */
 	else if (strcmp(e->object, "config") == 0)
 		fprintf(out, "config reload %s: %s", e->action, e->reason);
 	else if (strcmp(e->object, "drops") == 0)

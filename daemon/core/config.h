@@ -31,6 +31,8 @@
 #define FWD_ECMP_MAX        16u /* next hops of one route */
 #define FWD_LCORES_STR_MAX  128
 #define FWD_MAX_LCORES      128 /* lcore ids are below this (RTE_MAX_LCORE of Debian's DPDK) */
+#define FWD_MAX_ACLS        64
+#define FWD_MAX_ACL_RULES   65536 /* in one ACL */
 
 /* Position in the source file, 1-based; line 0 means "not from a file". */
 struct fwd_conf_pos {
@@ -103,6 +105,8 @@ struct fwd_conf_port {
 	bool ra;                                    /* IPv6 router advertisements; default false */
 	enum fwd_rpf rpf; /* unicast reverse-path filter (RFC 3704); l3 only, default off */
 	bool tap;         /* a kernel interface for the control plane (cp/tap.c); default false */
+	char acl_in[FWD_NAME_MAX];  /* acls[].name filtering what arrives, "" = none (acl/) */
+	char acl_out[FWD_NAME_MAX]; /* acls[].name filtering what leaves, "" = none */
 	struct fwd_conf_pos pos;
 };
 
@@ -128,6 +132,33 @@ struct fwd_conf_neigh {
 	struct fwd_ip address; /* either family */
 	uint8_t mac[6];
 	char port[FWD_NAME_MAX];
+	struct fwd_conf_pos pos;
+};
+
+/* acls[].default and acls[].rules[].action */
+enum fwd_acl_action {
+	FWD_ACL_DENY = 0,
+	FWD_ACL_PERMIT,
+	FWD_ACL_REJECT,
+};
+
+/* One rule of an ACL as written: every key optional ("" or family 0: any);
+ * acl/acl_rule.c parses the text keys and says what is wrong with them. */
+struct fwd_conf_acl_rule {
+	enum fwd_acl_action action;
+	struct fwd_prefix src, dst; /* family 0: any */
+	char proto[12];             /* tcp, udp, icmp, icmpv6, sctp or 0-255 */
+	char sport[12], dport[12];  /* "N" or "N-M" */
+	char icmp_type[4], icmp_code[4], dscp[4];
+	bool fragment; /* true: only non-first fragments */
+	struct fwd_conf_pos pos;
+};
+
+struct fwd_conf_acl {
+	char name[FWD_NAME_MAX];
+	enum fwd_acl_action def; /* deny (default) | permit */
+	unsigned n_rules;
+	struct fwd_conf_acl_rule *rules; /* heap array */
 	struct fwd_conf_pos pos;
 };
 
@@ -170,8 +201,10 @@ struct fwd_config {
 		char metrics[64];                /* extension: "HOST:PORT" OpenMetrics, "" = off */
 		char fpm[64];         /* "HOST:PORT" FRR zebra's FPM (cp/fpm.h), "" = off */
 		uint32_t fpm_grace_s; /* stale FPM routes live at least this long; default 30 */
-		char fpm_user[FWD_NAME_MAX]; /* who may connect to fpm besides root; "frr" */
-		uint32_t fpm_max_routes;     /* routes one FPM session may hold; 3,000,000 */
+		char fpm_user[FWD_NAME_MAX];  /* who may connect to fpm besides root; "frr" */
+		uint32_t fpm_max_routes;      /* routes one FPM session may hold; 3,000,000 */
+		char acl_local[FWD_NAME_MAX]; /* acls[].name for what is addressed to us, "" = none
+		                               */
 	} control;
 
 	unsigned n_ports;
@@ -182,6 +215,8 @@ struct fwd_config {
 	struct fwd_conf_route *routes; /* heap array */
 	unsigned n_neighs;
 	struct fwd_conf_neigh *neighs; /* heap array */
+	unsigned n_acls;
+	struct fwd_conf_acl *acls; /* heap array, each with its heap array of rules */
 };
 
 /*
@@ -214,6 +249,10 @@ struct fwd_conf_neigh *fwd_config_add_neigh(struct fwd_config *cfg);
 /* Lookups by name; NULL when absent. */
 const struct fwd_conf_port *fwd_config_port(const struct fwd_config *cfg, const char *name);
 const struct fwd_conf_bridge *fwd_config_bridge(const struct fwd_config *cfg, const char *name);
+const struct fwd_conf_acl *fwd_config_acl(const struct fwd_config *cfg, const char *name);
+
+/* Deep copies of acls[] into dst (whose own are freed first); -ENOMEM. */
+int fwd_config_copy_acls(struct fwd_config *dst, const struct fwd_config *src);
 
 /*
  * The lcore ids of dpdk.lcores in the order written (the first is the control

@@ -103,6 +103,8 @@ static bool unset(const struct conf_field *f, const char *src)
 		return f->min > 0 && f->def_str == NULL && src[0] == '\0';
 	if (f->kind == CONF_IP)
 		return ((const struct fwd_ip *)(const void *)src)->family == 0;
+	if (f->kind == CONF_NET || f->kind == CONF_ADDR)
+		return ((const struct fwd_prefix *)(const void *)src)->family == 0;
 	if (f->kind == CONF_LIST && f->one_ok) {
 		unsigned n;
 		memcpy(&n, src - f->off + f->count_off, sizeof(n));

@@ -14,7 +14,7 @@
 
 #include "core/config.h"
 
-#define CONF_MAX_FIELDS 16 /* keys in one mapping */
+#define CONF_MAX_FIELDS 24 /* keys in one mapping */
 
 enum conf_kind {
 	CONF_STR,  /* char[size]; length min..size-1 */

@@ -30,7 +30,8 @@ struct fwd_port {
 	uint8_t rx_ip4_cksum; /* the NIC flags IPv4 header checksums (RX_IP_CKSUM_GOOD/BAD) */
 	/* datapath: read by workers, written by control at run time */
 	volatile uint8_t admin_up;
-	volatile uint8_t rpf; /* enum fwd_rpf (ports[].rpf), read once per burst */
+	volatile uint8_t rpf;    /* enum fwd_rpf (ports[].rpf), read once per burst */
+	volatile uint8_t filter; /* FWD_FILTER_IN|OUT (core/worker.h): a filter is attached */
 
 	/* control thread only */
 	char name[FWD_NAME_MAX];

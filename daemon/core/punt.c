@@ -54,6 +54,7 @@ _Static_assert(FWD_DROP_POLICED_NDP - FWD_DROP_POLICED_ARP == FWD_PUNT_NDP,
                "one policed_ drop reason per bucket, in the order of the reasons");
 static struct event *drain_ev;
 static fwd_punt_fn handlers[FWD_PUNT_MAX];
+bool (*fwd_local_filter)(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 /* control thread counters, one row per port, written by the control thread only */
 static struct fwd_port_ctrs control_ctrs[FWD_MAX_PORTS];
 
@@ -208,6 +209,9 @@ static unsigned punt_drain_ring(struct rte_ring *r, unsigned rounds)
 			const struct fwd_punt_meta *meta = fwd_punt_meta(pkts[i]);
 			fwd_punt_fn fn =
 			        meta->reason < FWD_PUNT_MAX ? handlers[meta->reason] : NULL;
+			if ((meta->reason == FWD_PUNT_LOCAL || meta->reason == FWD_PUNT_LOCAL6) &&
+			    fwd_local_filter != NULL && fwd_local_filter(pkts[i], meta))
+				continue;
 			if (fn != NULL)
 				fn(pkts[i], meta);
 			else

@@ -107,6 +107,15 @@ static inline bool fwd_punt_up_take(struct rte_mbuf *m, uint8_t port)
 	return fwd_punt_up != NULL && fwd_punt_up(m, port);
 }
 
+/*
+ * The filter of what is addressed to the router itself (control.acl_local,
+ * acl/), set by the feature that keeps it: the control thread offers it
+ * every FWD_PUNT_LOCAL and FWD_PUNT_LOCAL6 packet before local delivery.
+ * It returns true when it took m (dropped and counted, or refused), false
+ * to deliver it. It passes ARP (never punted as LOCAL) and NDP itself.
+ */
+extern bool (*fwd_local_filter)(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+
 struct rte_ring *fwd_punt_ring(void);
 
 /* Hand punted packets to their handlers (a bounded batch, as one timer tick

@@ -25,6 +25,7 @@ volatile uint8_t fwd_drop_taps[FWD_DROP_MAX];
 fwd_drop_tap_fn fwd_drop_tap;
 
 fwd_input_fn fwd_ip6_input;
+fwd_filter_fn fwd_filter;
 
 void fwd_worker_set_ip6_input(fwd_input_fn fn)
 {
@@ -56,12 +57,15 @@ static void tx_unsent(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts
 }
 
 static __rte_always_inline void tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts,
-                                         uint16_t n, uint64_t bytes)
+                                         uint16_t n, uint64_t bytes, bool filtered)
 {
 	const struct fwd_port *p = &fwd_ports[port];
 	struct fwd_port_ctrs *c = &w->stats.port[port];
 	uint16_t sent = 0;
 
+	if (filtered && unlikely(p->filter & FWD_FILTER_OUT) &&
+	    (n = fwd_filter(w, port, FWD_FILTER_OUT, pkts, n, &bytes)) == 0)
+		return;
 	if (likely(p->admin_up)) {
 		fwd_tap_offer(w->index, port, w->txq, FWD_TAP_TX, pkts, n);
 		sent = rte_eth_tx_burst(p->port_id, w->txq, pkts, n);
@@ -76,7 +80,7 @@ static __rte_always_inline void tx_burst(struct fwd_worker *w, uint8_t port, str
 void fwd_tx_burst(struct fwd_worker *w, uint8_t port, struct rte_mbuf **pkts, uint16_t n,
                   uint64_t bytes)
 {
-	tx_burst(w, port, pkts, n, bytes);
+	tx_burst(w, port, pkts, n, bytes, true);
 }
 
 /* The buffer's flush, written out where the worker loop flushes. */
@@ -84,7 +88,7 @@ static __rte_always_inline void tx_flush(struct fwd_worker *w, uint8_t port)
 {
 	struct fwd_txbuf *b = &w->tx[port];
 
-	tx_burst(w, port, b->pkts, b->n, b->bytes);
+	tx_burst(w, port, b->pkts, b->n, b->bytes, true);
 	b->n = 0;
 	b->bytes = 0;
 	w->tx_dirty &= ~(UINT32_C(1) << port);
@@ -109,7 +113,12 @@ static __rte_always_inline uint16_t worker_rx(struct fwd_worker *w, const struct
 	fwd_tap_offer(w->index, q->port, q->queue, FWD_TAP_RX, pkts, n);
 	c->rx_pkts += n;
 	if (likely(p->admin_up)) {
-		mode_input[p->mode](w, p, pkts, n);
+		uint16_t k = n;
+
+		if (unlikely(p->filter & FWD_FILTER_IN) &&
+		    (k = fwd_filter(w, q->port, FWD_FILTER_IN, pkts, n, NULL)) == 0)
+			return n;
+		mode_input[p->mode](w, p, pkts, k);
 	} else {
 		c->rx_bytes += fwd_pkts_bytes(pkts, n);
 		fwd_drop_bulk(w, q->port, FWD_DROP_PORT_DOWN, pkts, n);
@@ -127,6 +136,13 @@ static unsigned worker_control_tx(struct fwd_worker *w)
 		uint8_t port = pkts[i]->port;
 		if (unlikely(port >= fwd_n_ports)) {
 			rte_pktmbuf_free(pkts[i]);
+			continue;
+		}
+		if (unlikely(fwd_ports[port].filter & FWD_FILTER_OUT)) {
+			/* ours, not forwarded: past the port's filter, after
+			 * what is buffered before it */
+			tx_flush(w, port);
+			tx_burst(w, port, &pkts[i], 1, pkts[i]->pkt_len, false);
 			continue;
 		}
 		fwd_tx(w, port, pkts[i]);

@@ -23,7 +23,7 @@ l3fwd through DPDK telemetry (sink port opackets); fwd through `fwdctl -j
 stats` (sink tx_packets), checked against the null PMD's own count (sink
 xstats) and fwd's drop counters.
 
-Parts (BENCH_ONLY=main,imix,ipv6,burst,churn picks some):
+Parts (BENCH_ONLY=main,imix,ipv6,acl,burst,churn picks some):
   main   64 B: testpmd io, l3fwd lpm, l3fwd lpm linked statically (as
          fwd-daemon is: DPDK linked in), fwd xconnect, fwd l3 16 routes,
          the same 16 routes each over a 4-way ECMP group (every packet
@@ -38,6 +38,9 @@ Parts (BENCH_ONLY=main,imix,ipv6,burst,churn picks some):
          IPv6 table (2001:200:0:N::/64 to port N), the same linked
          statically, fwd l3 routing IPv6 (the same 16 /64s via 4 gateways
          with static neighbours on the sink port)
+  acl    64 B: fwd l3 16 routes with a 1,000-rule ACL on the source port's
+         acl_in, the traffic matching only its last rule (benchlib.acl_config),
+         beside the same without an ACL
   burst  fwd l3 16 routes at bursts 4..128, table and build/bench/burst.png
   flows  64 B to 2 k, 64 k and 1 M distinct destinations over the 1M-route
          table (BENCH_FLOW_COUNTS), fwd beside l3fwd (groups.py)
@@ -72,8 +75,8 @@ BURSTS = [4, 8, 16, 32, 64, 128]
 CHURN_RATE = int(os.environ.get("BENCH_CHURN_RATE", "10000"))
 CHURN_SECONDS = float(os.environ.get("BENCH_CHURN_SECONDS", "10"))
 POLL_HZ = 10
-ONLY = os.environ.get("BENCH_ONLY", "main,churn,imix,ipv6,flows,scaling,burst").split(",")
-GROUP_TAGS = ("-imix", "-v6")   # the names' ends of every group's programs but main's
+ONLY = os.environ.get("BENCH_ONLY", "main,churn,imix,ipv6,acl,flows,scaling,burst").split(",")
+GROUP_TAGS = ("-imix", "-v6", "-acl")   # the names' ends of every group's programs but main's
 OTHER_GROUPS = groups.FLOWS_PREFIXES + ("fwd-w", "l3fwd-w", "fwd-b")   # groups.py's, the burst's
 
 
@@ -244,6 +247,21 @@ def run_group_v6(p, results):
     results["ipv6_runs"] = runs
 
 
+def group_acl(p):
+    """Routing with and without a 1,000-rule acl_in (the packets match its last rule)."""
+    return [bl.Fwd(p, "fwd-16-acl", "fwd l3 16 routes", p.pcap64, "l3"),
+            bl.Fwd(p, "fwd-1k-acl", "fwd l3, 1,000-rule acl_in", p.pcap64, "l3",
+                   acl_rules=1000)]
+
+
+def run_group_acl(p, results):
+    log("\n== acl")
+    runs, labels = alternate_starts(lambda: group_acl(p), ROUNDS, "acl", results["failed"])
+    results["acl"] = {name: dict(label=labels[name], **(summary(v) or {}))
+                      for name, v in runs.items()}
+    results["acl_runs"] = runs
+
+
 def run_burst(p, results):
     log("\n== burst sweep: fwd l3 16 routes")
     runs, _ = alternate_starts(
@@ -400,7 +418,8 @@ def ratios(results, key, tag):
              ("1M/16", "fwd-1m", "fwd-16"), ("l3fwd/testpmd", "l3fwd", "testpmd"),
              ("fwd/l3fwd-static", "fwd-16", "l3fwd-st"),
              ("l3fwd-static/l3fwd", "l3fwd-st", "l3fwd"),
-             ("ecmp/16", "fwd-ecmp", "fwd-16"), ("ecmp/l3fwd", "fwd-ecmp", "l3fwd")]
+             ("ecmp/16", "fwd-ecmp", "fwd-16"), ("ecmp/l3fwd", "fwd-ecmp", "l3fwd"),
+             ("acl1k/none", "fwd-1k", "fwd-16")]
     for name, a, b in pairs:
         v = round_ratios(runs.get(a + tag), runs.get(b + tag))
         if v:
@@ -417,7 +436,7 @@ def print_group(results, key, tag, title):
     results.setdefault("ratio_intervals", {})[key] = ci
     show = {"fwd-xc": ["fwd-xc/testpmd"], "fwd-16": ["fwd/l3fwd", "fwd/l3fwd-static"],
             "fwd-1m": ["1M/16"], "l3fwd-st": ["l3fwd-static/l3fwd"],
-            "fwd-ecmp": ["ecmp/16", "ecmp/l3fwd"]}
+            "fwd-ecmp": ["ecmp/16", "ecmp/l3fwd"], "fwd-1k": ["acl1k/none"]}
     log("\n%-24s %12s   %-15s %s" % (title, "median Mpps", "min-max",
                                        "ratio: per-round median (90% interval)"))
     for name, s in results[key].items():
@@ -508,6 +527,7 @@ def targets(results):
                                                      abs(c["sink_uncounted"])),
          lambda v: v <= c["uncounted_resolution"], ""),
         ratio_at_least("fwd l3 IPv6 >= 1.0x l3fwd lpm IPv6", "fwd/l3fwd", 1.0, "ipv6"),
+        ratio_at_least("1,000-rule acl_in >= 0.8x no ACL", "acl1k/none", 0.8, "acl"),
     ]
     if "flows" in results:
         for name, key, floor in groups.flows_targets(results)[0]:
@@ -578,6 +598,8 @@ def main():
             run_group(p, results, "imix", p.pcap_imix, "-imix", False, False)
         if "ipv6" in ONLY:
             run_group_v6(p, results)
+        if "acl" in ONLY:
+            run_group_acl(p, results)
         if "flows" in ONLY:
             groups.run_flows(p, results, huge, sys.modules[__name__])
         if "scaling" in ONLY:
@@ -592,6 +614,7 @@ def main():
     print_group(results, "main", "", "64 B")
     print_group(results, "imix", "-imix", "IMIX 7:4:1")
     print_group(results, "ipv6", "-v6", "IPv6 62 B")
+    print_group(results, "acl", "-acl", "ACL 64 B")
     groups.print_flows(results, sys.modules[__name__])
     groups.print_scaling(p, results, sys.modules[__name__])
     print_burst(results)

@@ -529,18 +529,36 @@ class L3fwd(DpdkApp):
                  "--eth-dest=1,%s" % L3FWD_DEST_MAC])
 
 
+def acl_config(n):
+    """acls: one ACL of n rules for the ACL group: n - 1 that the traffic
+    does not match (UDP and TCP from 100.64/10 sources, one port range
+    each: prefixes and ranges all different, as an edge list is), then a
+    permit of UDP, the first rule the traffic (UDP from SOURCES) matches;
+    the default denies."""
+    if n == 0:
+        return ""
+    rules = "".join("      - { action: deny, proto: %s, src: 100.%d.%d.0/24, dport: \"%d-%d\" }\n"
+                    % ("udp" if i % 2 else "tcp", 64 + i // 256 % 64, i % 256, i % 60000,
+                       i % 60000 + 99) for i in range(n - 1))
+    return ("acls:\n  - name: bench\n    default: deny\n    rules:\n%s"
+            "      - { action: permit, proto: udp }\n" % rules)
+
+
 class Fwd(Program):
     """fwd-daemon in xconnect mode, or routing (l3) with the 16 covering routes
     and static neighbours (ecmp=True: each route over all four gateways, an
     ECMP group), optionally with the full table loaded on top; or,
     ipv6=True, routing IPv6 only: an IPv6 address on each port, the 16
-    V6_ROUTES via GATEWAYS6 and their static neighbours (so no NDP)."""
+    V6_ROUTES via GATEWAYS6 and their static neighbours (so no NDP).
+    acl_rules=N: an ACL of N rules on the source port's acl_in, whose last
+    rule is the first to match the traffic (acl_config)."""
 
     def __init__(self, paths, name, label, pcap, mode, burst=32, full_table=False, wrapper=None,
-                 ipv6=False, ecmp=False, daemon=None, **kw):
+                 ipv6=False, ecmp=False, daemon=None, acl_rules=0, **kw):
         super().__init__(paths, name, label, pcap, burst, wrapper, **kw)
         self.daemon = daemon   # another fwd-daemon binary (BENCH_FWD_ALT)
         self.mode, self.full_table, self.ipv6, self.ecmp = mode, full_table, ipv6, ecmp
+        self.acl_rules = acl_rules
         self.sock = os.path.join(paths.run, name + ".sock")
         self.conf = os.path.join(paths.run, name + ".yaml")
         self.load_seconds = None
@@ -575,10 +593,12 @@ class Fwd(Program):
                          for i, c in enumerate(prefixes))
         neigh = "".join("  - { address: %s, mac: \"%s\", port: sink }\n" %
                         (g, GATEWAY_MAC % (2 + i)) for i, g in enumerate(gateways))
+        acl = ", acl_in: bench" if self.acl_rules else ""
         return head + (
-            "  - { name: src, device: \"%s\"%s, mode: l3, addresses: [%s] }\n"
+            "  - { name: src, device: \"%s\"%s, mode: l3, addresses: [%s]%s }\n"
             "  - { name: sink, device: \"%s\", mode: l3, addresses: [%s] }\n"
-            "routes:\n%sneighbors:\n%s" % (src, rxq, nets[0], sink, nets[1], routes, neigh))
+            "routes:\n%sneighbors:\n%s%s" % (src, rxq, nets[0], acl, sink, nets[1], routes,
+                                             neigh, acl_config(self.acl_rules)))
 
     def command(self):
         with open(self.conf, "w") as f:

@@ -86,7 +86,10 @@ def run(*cmd, check=True, **kw):
     return subprocess.run(cmd, check=check, capture_output=True, text=True, timeout=30, **kw)
 
 
-def config(prefix, sock, pmd):
+def config(prefix, sock, pmd, extra=None):
+    """The daemon's file; extra: {"p0": ..., "p1": ...} appended to a
+    port's keys, "control": lines of that section, "tail": more sections."""
+    x = {"p0": "", "p1": "", "control": "", "tail": "", **(extra or {})}
     return f"""\
 dpdk:
   lcores: "0-1"
@@ -99,10 +102,10 @@ dataplane:
 control:
   socket: {sock}
   socket_group: root
-ports:
-  - {{ name: p0, device: "net_{pmd}0,iface=r0", addresses: [{P0_ADDR}/24, "{P0_ADDR6}/64"] }}
+{x["control"]}ports:
+  - {{ name: p0, device: "net_{pmd}0,iface=r0", addresses: [{P0_ADDR}/24, "{P0_ADDR6}/64"]{x["p0"]} }}
   - {{ name: p1, device: "net_{pmd}1,iface=r1", addresses: [{P1_ADDR}/24, "{P1_ADDR6}/64"],
-       mtu: {P1_MTU} }}
+       mtu: {P1_MTU}{x["p1"]} }}
 routes:
   - {{ prefix: {ROUTED}, via: {GW} }}
   - {{ prefix: {BLACKHOLE}, blackhole: true }}
@@ -116,11 +119,13 @@ neighbors:
   - {{ address: "{GW6}", mac: "{T1_MAC}", port: p1 }}
   - {{ address: "{T0_LL}", mac: "{T0_MAC}", port: p0 }}
   - {{ address: "{T1_LL}", mac: "{T1_MAC}", port: p1 }}
-"""
+{x["tail"]}"""
 
 
 class Router:
     """The running topology: send frames, read counters."""
+
+    extra = None  # config(): what a subclass adds to the daemon's file
 
     def __init__(self, tmp, prefix, pmd):
         self.tmp = tmp
@@ -152,7 +157,7 @@ class Router:
     def start(self):
         cfg = os.path.join(self.tmp, "fwd.yaml")
         with open(cfg, "w") as f:
-            f.write(config(self.prefix, self.sock, self.pmd))
+            f.write(config(self.prefix, self.sock, self.pmd, self.extra))
         env = dict(os.environ)
         env["ASAN_OPTIONS"] = (os.environ.get("ASAN_OPTIONS", "detect_leaks=1") +
                                f":abort_on_error=0:log_path={self.tmp}/asan")

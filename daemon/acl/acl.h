@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ACLs (acls[] in fwd.yaml(5), doc/acl.md): stateless first-match filters
+ * attached to ports (acl_in, acl_out) and to what is addressed to the
+ * router (control.acl_local).
+ *
+ * The control thread parses each ACL's rules (acl_rule.c), compiles them
+ * with DPDK's rte_acl into one context per family (acl_build.c) and
+ * publishes the whole set with its attachments as one struct acl_state
+ * under RCU (acl_ctl.c): a reload swaps the pointer, so every packet meets
+ * the old state or the new one. Workers read the state once per burst and
+ * classify the burst with it (acl_dp.c). Attachments are indexed by port
+ * index today; an interface layer would index them the same way.
+ */
+#ifndef FWD_ACL_H
+#define FWD_ACL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+
+#include "core/config.h"
+#include "core/daemon.h"
+#include "core/punt.h"
+#include "core/worker.h"
+
+/* A rule as acl_rule_parse makes it: numbers in host order. */
+struct acl_rule {
+	uint8_t action;             /* enum fwd_acl_action */
+	uint8_t family;             /* AF_INET, AF_INET6, or 0: both */
+	struct fwd_prefix src, dst; /* family 0: any */
+	int16_t proto;              /* -1: any */
+	uint16_t sport_lo, sport_hi, dport_lo, dport_hi;
+	int16_t icmp_type, icmp_code, dscp; /* -1: any */
+	bool l4;                            /* matches ports or ICMP type/code */
+	bool fragment;                      /* only non-first fragments */
+};
+
+/*
+ * Parse rule c. 0, or -EINVAL with the key that is wrong in *key ("" for
+ * the rule as a whole) and why in why.
+ */
+int acl_rule_parse(const struct fwd_conf_acl_rule *c, struct acl_rule *r, const char **key,
+                   char *why, size_t whylen);
+
+/* Does rule r take packets of family (AF_INET, AF_INET6)? */
+bool acl_rule_in_family(const struct acl_rule *r, int family);
+
+/*
+ * What the classifier reads of a packet (network order, as rte_acl wants
+ * its input): acl_dp.c fills it from the headers; the rules' fields are
+ * laid over it in acl_build.c, only those some rule of the context uses.
+ * An ICMP packet's type and code stand in the ports' places (a rule on
+ * them names icmp or icmpv6, one on ports tcp, udp or sctp).
+ */
+struct acl_key4 {
+	uint8_t proto; /* the first field of an rte_acl input is one byte */
+	uint8_t pad[3];
+	uint32_t src, dst;
+	uint16_t sport, dport; /* or ICMP type and code; 0 when the packet has none */
+	uint8_t dscp, pad2[3];
+};
+
+struct acl_key6 {
+	uint8_t proto; /* the upper-layer protocol, past extension headers */
+	uint8_t pad[3];
+	uint8_t src[16], dst[16];
+	uint16_t sport, dport;
+	uint8_t dscp, pad2[3];
+};
+
+/*
+ * Classes of packets, each with a context of its own: the family, and
+ * whether a packet is a non-first fragment (which has no ports nor ICMP
+ * type, so only rules without them apply: its context has no such fields,
+ * the others no fragment field).
+ */
+#define ACL_V4      0
+#define ACL_V6      1
+#define ACL_FRAG    2 /* or'ed in: a non-first fragment */
+#define ACL_CLASSES 4
+
+/* Per worker (and the control thread: FWD_MAX_WORKERS), per rule. */
+struct acl_hits {
+	uint64_t pkts, bytes;
+};
+
+/* One compiled ACL. Immutable once published but for its counters. */
+struct acl_set {
+	char name[FWD_NAME_MAX];
+	struct rte_acl_ctx *ctx[ACL_CLASSES]; /* NULL: no rule of that class */
+	uint32_t n_rules;
+	uint8_t *action; /* [0]: the default; [i]: rule i-1 (rte_acl's userdata) */
+	/* [worker][0..n_rules]: hits of the default, then of each rule; the
+	 * workers that exist and the control thread (FWD_MAX_WORKERS) only */
+	struct acl_hits *hits[FWD_MAX_WORKERS + 1];
+	struct acl_hits *base;    /* `stats clear`: what the sum was then */
+	struct fwd_conf_acl conf; /* the rules as written (acl show); rules owned */
+};
+
+/* What workers and the control thread read, published whole. */
+struct acl_state {
+	unsigned n_sets;
+	struct acl_set *sets[FWD_MAX_ACLS];
+	const struct acl_set *in[FWD_MAX_PORTS], *out[FWD_MAX_PORTS], *local;
+};
+
+/* The published state (RCU): control writes, workers read. */
+extern struct acl_state *acl_state;
+
+/* Compile conf into a new set (the rules are copied); NULL with the reason
+ * in err. Control thread. */
+struct acl_set *acl_set_build(const struct fwd_conf_acl *conf, char *err, size_t errlen);
+void acl_set_free(struct acl_set *s);
+/* Are two ACLs the same (name, default, rules)? */
+bool acl_conf_equal(const struct fwd_conf_acl *a, const struct fwd_conf_acl *b);
+
+/* Classify n keys of one class (ACL_V4, ACL_V6, | ACL_FRAG): res[i] is
+ * the action index of key i (0: no rule matched, the default). */
+void acl_set_classify(const struct acl_set *s, int cls, const uint8_t **keys, uint32_t *res,
+                      unsigned n);
+
+/* Fill a key from a frame (Ethernet header first). Returns its class
+ * (the key filled is k4 for ACL_V4, k6 for ACL_V6), or -1 for what ACLs
+ * never filter (not IP, NDP, a header too short: the input checks drop
+ * those). */
+int acl_key_of(const struct rte_mbuf *m, struct acl_key4 *k4, struct acl_key6 *k6);
+
+/* The filter workers call (core/worker.h, fwd_filter_fn). */
+uint16_t acl_filter(struct fwd_worker *w, uint8_t port, uint8_t dir, struct rte_mbuf **pkts,
+                    uint16_t n, uint64_t *bytes);
+
+/* control.acl_local (core/punt.h, fwd_local_filter); control thread. */
+bool acl_local(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+
+/* Sum of a rule's hits over workers since the last clear (i: 0 the default). */
+struct acl_hits acl_set_hits(const struct acl_set *s, uint32_t i);
+
+#endif

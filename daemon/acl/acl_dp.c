@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ACLs on the fast path (workers): the keys of a burst's packets, one
+ * rte_acl classification per family per burst, the verdicts. Ingress runs
+ * before the mode's input (so before the route lookup), egress on the tx
+ * burst after it (core/worker.h, "Filters"). ARP, NDP and anything that is
+ * not IP pass untouched: what is malformed the input checks drop.
+ */
+#include <netinet/in.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+
+#include "acl/acl.h"
+#include "ip4/icmp.h"
+#include "ip6/icmp6.h"
+
+#define L2_LEN    14u
+#define ACL_CHUNK 64u /* packets classified at a time */
+
+/* Ports (TCP, UDP, SCTP), or ICMP type and code in their places, at l4. */
+static void l4_fields(const uint8_t *l4, size_t avail, uint8_t proto, uint16_t *ports)
+{
+	if ((proto == IPPROTO_TCP || proto == IPPROTO_UDP || proto == IPPROTO_SCTP) && avail >= 4) {
+		memcpy(ports, l4, 4); /* sport, dport: network order, as rte_acl reads */
+	} else if ((proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6) && avail >= 2) {
+		ports[0] = rte_cpu_to_be_16(l4[0]);
+		ports[1] = rte_cpu_to_be_16(l4[1]);
+	}
+}
+
+static int key4(const uint8_t *ip, size_t len, struct acl_key4 *k)
+{
+	size_t hlen = (ip[0] & 0xfu) * 4u, tot;
+	bool frag;
+
+	if (len < 20 || (ip[0] >> 4) != 4 || hlen < 20 || hlen > len)
+		return -1;
+	tot = RTE_MIN((size_t)(ip[2] << 8 | ip[3]), len);
+	k->proto = ip[9];
+	memcpy(&k->src, ip + 12, 4);
+	memcpy(&k->dst, ip + 16, 4);
+	k->sport = k->dport = 0;
+	k->dscp = ip[1] >> 2;
+	memset(k->pad2, 0, sizeof(k->pad2));
+	frag = ((ip[6] << 8 | ip[7]) & RTE_IPV4_HDR_OFFSET_MASK) != 0;
+	if (!frag && tot > hlen)
+		l4_fields(ip + hlen, tot - hlen, k->proto, &k->sport);
+	return ACL_V4 | (frag ? ACL_FRAG : 0);
+}
+
+/* Past the extension headers (RFC 8200 4) to the upper layer: *off is its
+ * offset, k->proto its type (or the header that could not be passed);
+ * true for a non-first fragment. */
+static bool chain6(const uint8_t *ip, size_t len, struct acl_key6 *k, size_t *off)
+{
+	uint8_t nh = ip[6];
+	bool frag = false;
+
+	*off = 40;
+	for (unsigned i = 0; i < 8 && !frag; i++) {
+		const uint8_t *h = ip + *off;
+		size_t hl;
+
+		if (nh == IPPROTO_FRAGMENT && *off + 8 <= len) {
+			frag = (h[2] << 8 | h[3]) >> 3 != 0; /* the rest is in the first fragment */
+			hl = 8;
+		} else if ((nh == IPPROTO_HOPOPTS || nh == IPPROTO_ROUTING ||
+		            nh == IPPROTO_DSTOPTS) &&
+		           *off + 2 <= len) {
+			hl = (h[1] + 1u) * 8u;
+		} else if (nh == IPPROTO_AH && *off + 2 <= len) {
+			hl = (h[1] + 2u) * 4u;
+		} else {
+			break;
+		}
+		nh = h[0];
+		*off += hl;
+	}
+	k->proto = nh;
+	return frag;
+}
+
+static int key6(const uint8_t *ip, size_t len, struct acl_key6 *k)
+{
+	size_t off, tot;
+	bool frag;
+
+	if (len < 40 || (ip[0] >> 4) != 6)
+		return -1;
+	tot = RTE_MIN(40u + (size_t)(ip[4] << 8 | ip[5]), len);
+	memcpy(k->src, ip + 8, 16);
+	memcpy(k->dst, ip + 24, 16);
+	k->sport = k->dport = 0;
+	k->dscp = (uint8_t)(((ip[0] & 0xf) << 4 | ip[1] >> 4) >> 2);
+	memset(k->pad2, 0, sizeof(k->pad2));
+	frag = chain6(ip, tot, k, &off);
+	if (frag)
+		return ACL_V6 | ACL_FRAG;
+	if (tot > off)
+		l4_fields(ip + off, tot - off, k->proto, &k->sport);
+	/* NDP (RFC 4861, types 133-137) is never filtered */
+	if (k->proto == IPPROTO_ICMPV6 && tot >= off + 2 && ip[off] >= 133 && ip[off] <= 137)
+		return -1;
+	return ACL_V6;
+}
+
+int acl_key_of(const struct rte_mbuf *m, struct acl_key4 *k4, struct acl_key6 *k6)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	size_t len = rte_pktmbuf_data_len(m);
+	uint16_t type;
+
+	if (len < L2_LEN)
+		return -1;
+	memcpy(&type, p + 12, 2);
+	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
+		return key4(p + L2_LEN, len - L2_LEN, k4);
+	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
+		return key6(p + L2_LEN, len - L2_LEN, k6);
+	return -1;
+}
+
+/* The port index of the DPDK port a packet arrived on (its ICMP error is
+ * sourced there); `dflt` when none. Rare: rejects only. */
+static uint8_t rx_port_of(const struct rte_mbuf *m, uint8_t dflt)
+{
+	for (unsigned i = 0; i < fwd_n_ports; i++)
+		if (fwd_ports[i].port_id == m->port)
+			return (uint8_t)i;
+	return dflt;
+}
+
+/* Drop m as `acl`, or refuse it with ICMP administratively prohibited
+ * (rate-limited on the control thread like every error). */
+static void __rte_noinline acl_refuse(struct fwd_worker *w, uint8_t port, uint8_t dir,
+                                      struct rte_mbuf *m, uint8_t action, int fam)
+{
+	uint8_t in = dir == FWD_FILTER_IN ? port : rx_port_of(m, port);
+
+	if (action != FWD_ACL_REJECT) {
+		fwd_drop(w, port, FWD_DROP_ACL, m);
+		return;
+	}
+	if ((fam & 1) == ACL_V4)
+		fwd_punt(w, m, FWD_PUNT_NO_ROUTE, in, in, ICMP4_ADMIN_PROHIBITED, FWD_DROP_ACL);
+	else
+		fwd_punt(w, m, FWD_PUNT_ICMP6, in, in,
+		         icmp6_punt_aux(ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_ADMIN, 0),
+		         FWD_DROP_ACL);
+}
+
+struct acl_chunk {
+	struct acl_key4 k4[ACL_CHUNK];
+	struct acl_key6 k6[ACL_CHUNK];
+	const uint8_t *d[ACL_CLASSES][ACL_CHUNK];
+	uint32_t res[ACL_CLASSES][ACL_CHUNK];
+	int8_t fam[ACL_CHUNK]; /* each packet's class, -1: not filtered */
+	unsigned n[ACL_CLASSES];
+};
+
+static void chunk_classify(const struct acl_set *s, struct acl_chunk *c, struct rte_mbuf **pkts,
+                           unsigned n)
+{
+	unsigned n4 = 0, n6 = 0;
+
+	memset(c->n, 0, sizeof(c->n));
+	for (unsigned i = 0; i < n; i++) {
+		int f = acl_key_of(pkts[i], &c->k4[n4], &c->k6[n6]);
+
+		c->fam[i] = (int8_t)f;
+		if (f < 0)
+			continue;
+		c->d[f][c->n[f]++] = (f & 1) == ACL_V4 ? (const uint8_t *)&c->k4[n4++]
+		                                       : (const uint8_t *)&c->k6[n6++];
+	}
+	for (int f = 0; f < ACL_CLASSES; f++)
+		if (c->n[f] != 0)
+			acl_set_classify(s, f, c->d[f], c->res[f], c->n[f]);
+}
+
+/* Count and apply the verdicts of the chunk of n packets at pkts[at]; the
+ * kept move down to pkts[keep] on (keep <= at: each is read before its
+ * slot is written). Returns where the kept end. */
+static unsigned chunk_apply(struct fwd_worker *w, const struct acl_set *s, struct acl_chunk *c,
+                            uint8_t port, uint8_t dir, struct rte_mbuf **pkts, unsigned at,
+                            unsigned n, unsigned keep, uint64_t *bytes)
+{
+	struct acl_hits *h = s->hits[w->index];
+	uint32_t rule[ACL_CHUNK];
+	unsigned j[ACL_CLASSES] = { 0, 0, 0, 0 };
+
+	for (unsigned i = 0; i < n; i++)
+		rule[i] = c->fam[i] < 0 ? UINT32_MAX : c->res[c->fam[i]][j[c->fam[i]]++];
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[at + i];
+		uint8_t act;
+
+		if (rule[i] == UINT32_MAX) {
+			pkts[keep++] = m;
+			continue;
+		}
+		h[rule[i]].pkts++;
+		h[rule[i]].bytes += m->pkt_len;
+		act = s->action[rule[i]];
+		if (act == FWD_ACL_PERMIT) {
+			pkts[keep++] = m;
+			continue;
+		}
+		if (bytes != NULL)
+			*bytes -= m->pkt_len;
+		else
+			w->stats.port[port].rx_bytes += m->pkt_len;
+		acl_refuse(w, port, dir, m, act, c->fam[i]);
+	}
+	return keep;
+}
+
+uint16_t acl_filter(struct fwd_worker *w, uint8_t port, uint8_t dir, struct rte_mbuf **pkts,
+                    uint16_t n, uint64_t *bytes)
+{
+	const struct acl_state *st = __atomic_load_n(&acl_state, __ATOMIC_ACQUIRE);
+	const struct acl_set *s;
+	struct acl_chunk c;
+	unsigned keep = 0;
+
+	if (st == NULL)
+		return n;
+	s = dir == FWD_FILTER_IN ? st->in[port] : st->out[port];
+	if (s == NULL)
+		return n;
+	for (unsigned i = 0; i < n; i += ACL_CHUNK) {
+		unsigned k = RTE_MIN(ACL_CHUNK, n - i);
+
+		chunk_classify(s, &c, pkts + i, k);
+		keep = chunk_apply(w, s, &c, port, dir, pkts, i, k, keep, bytes);
+	}
+	return (uint16_t)keep;
+}
