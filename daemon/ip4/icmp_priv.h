@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Inside the ICMP module: shared by icmp.c (errors) and local.c (delivery
- * to our addresses), and the seams unit tests replace. Control thread only.
+ * Inside the ICMP module: shared by icmp.c (errors), local.c (delivery
+ * to our addresses) and tcp_rst.c, and the seams unit tests replace. Control thread only.
  */
 #ifndef FWD_IP4_ICMP_PRIV_H
 #define FWD_IP4_ICMP_PRIV_H
@@ -26,6 +26,9 @@ extern uint64_t (*icmp4_clock_ns)(void);
 
 /* Errors per second (0 = unlimited); the bucket starts full. */
 void icmp4_ratelimit_set(uint32_t rate);
+/* Take a token for a packet that answers another unasked (an error, a TCP
+ * reset); false: over the rate. */
+bool icmp4_ratelimit_take(void);
 
 /* True when ip can be the source of a packet we answer: a single host
  * that is not us (RFC 1812 4.3.2.7, 5.3.7). */
@@ -45,5 +48,9 @@ void icmp4_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code,
 
 /* The FWD_PUNT_LOCAL handler (local.c); m is consumed. */
 void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
+
+/* A TCP segment to us (local.c, header checked: hlen, total length tot),
+ * answered with a reset (tcp_rst.c); m is consumed. */
+void tcp4_reset(struct rte_mbuf *m, uint8_t port, unsigned hlen, unsigned tot);
 
 #endif
