@@ -2,13 +2,13 @@
 """Send solicitations one at a time and count those an advertisement
 answers, from inside a test namespace:
 
-    ip netns exec NS /usr/bin/python3 ndp_probe.py IFACE FRAME_HEX TARGET N INTERVAL
+    ip netns exec NS /usr/bin/python3 ndp_probe.py IFACE FRAMES_HEX TARGET INTERVAL
 
-FRAME_HEX is a Neighbor Solicitation for TARGET; it goes out N times,
-INTERVAL seconds apart, and counts as answered when a Neighbor
-Advertisement for TARGET to the solicitation's source MAC arrives on
-IFACE before the next one is due (the router answers within
-milliseconds; a late answer is a lost one, as for a host that retries).
+FRAMES_HEX: Neighbor Solicitations for TARGET, hex, comma-separated, each
+from a source address of its own; they go out INTERVAL seconds apart. One
+counts as answered when a Neighbor Advertisement for TARGET to its source
+arrives on IFACE by ANSWER_S after the last one went (the router answers
+within milliseconds; a busy test machine may take longer to carry it).
 Prints {"sent": N, "answered": K, "ms": [latency of each answer]}.
 """
 import ctypes
@@ -24,6 +24,7 @@ PACKET_OUTGOING = 4
 SOL_PACKET = 263
 PACKET_IGNORE_OUTGOING = 23
 SO_ATTACH_FILTER = 26
+ANSWER_S = 1.0
 # classic BPF: IPv6 (ethertype at 12), next header ICMPv6 (20), type 136
 # (54): a flood of anything else (or a queue of it between probes) never
 # fills the socket's buffer and crowds the answer out
@@ -46,43 +47,45 @@ def na_socket(iface):
     return s
 
 
-def is_answer(data, mac, target):
-    """An NA (ICMPv6 136 right after the fixed header) for target, to mac."""
-    return (len(data) >= 78 and data[0:6] == mac and data[12:14] == b"\x86\xdd" and
-            data[20] == 58 and data[54] == 136 and data[62:78] == target)
+def answer_to(data, target):
+    """The destination address of an NA (ICMPv6 136 right after the fixed
+    header) for target, else None."""
+    if (len(data) >= 78 and data[12:14] == b"\x86\xdd" and data[20] == 58 and data[54] == 136
+            and data[62:78] == target):
+        return data[38:54]
+    return None
 
 
-def wait_answer(s, mac, target, deadline):
-    """True when an answer came before deadline."""
+def read_answers(s, target, sent_at, got, until):
+    """Take in the answers that come until `until`: got[source] = latency."""
     while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
-        if not select.select([s], [], [], left)[0]:
-            return False
+        left = until - time.monotonic()
+        if left <= 0 or not select.select([s], [], [], left)[0]:
+            return
         while True:
             try:
                 data, addr = s.recvfrom(65535)
             except BlockingIOError:
                 break
-            if addr[2] != PACKET_OUTGOING and is_answer(data, mac, target):
-                return True
+            dst = answer_to(data, target) if addr[2] != PACKET_OUTGOING else None
+            if dst in sent_at and dst not in got:
+                got[dst] = time.monotonic() - sent_at[dst]
 
 
 def main():
-    iface, frame = sys.argv[1], bytes.fromhex(sys.argv[2])
+    iface, frames = sys.argv[1], [bytes.fromhex(h) for h in sys.argv[2].split(",")]
     target = socket.inet_pton(socket.AF_INET6, sys.argv[3])
-    n, interval = int(sys.argv[4]), float(sys.argv[5])
+    interval = float(sys.argv[4])
     s = na_socket(iface)
-    answered, ms = 0, []
-    for _ in range(n):
-        start = time.monotonic()
+    sent_at, got = {}, {}
+    start = time.monotonic()
+    for i, frame in enumerate(frames):
+        sent_at[frame[22:38]] = time.monotonic()  # keyed by the solicitation's source
         s.send(frame)
-        if wait_answer(s, frame[6:12], target, start + interval):
-            answered += 1
-            ms.append(round((time.monotonic() - start) * 1000, 1))
-        time.sleep(max(0.0, start + interval - time.monotonic()))
-    json.dump({"sent": n, "answered": answered, "ms": ms}, sys.stdout)
+        read_answers(s, target, sent_at, got, start + (i + 1) * interval)
+    read_answers(s, target, sent_at, got, time.monotonic() + ANSWER_S)
+    json.dump({"sent": len(frames), "answered": len(got),
+               "ms": sorted(round(v * 1000, 1) for v in got.values())}, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -12,10 +12,14 @@ tokens a host's solicitation needs.
 
 The floods are scaled to what `make check` affords: FLOOD_PPS frames a
 second (NDP_FLOOD_PPS; 4 times punt_rate_nd's default) for a few seconds,
-paced by blast.py in batches a millisecond apart, so that the router's
-receive ring keeps up and every loss is the router's decision, and no
-quiet gap lets a bucket refill for the probe alone. FWD_REFERENCE=linux runs them against the
-Linux kernel. Topology: conftest.py."""
+paced by blast.py in batches a millisecond apart (NDP_FLOOD_BATCH_S), so
+that the router's receive ring keeps up and every loss is the router's
+decision, and no quiet gap lets a bucket refill for the probe alone. On a
+machine too busy to carry the flood, the kernel may lose a probe before
+fwd sees it: fwd must then have answered every probe it took in (p0's
+`consumed`), none policed, and such probes are not held against it.
+FWD_REFERENCE=linux runs them against the Linux kernel. Topology:
+conftest.py."""
 import json
 import os
 import random
@@ -33,7 +37,8 @@ FLOOD_PPS = int(os.environ.get("NDP_FLOOD_PPS", "20000"))
 PROBES, NEED, INTERVAL = 8, 7, 0.35
 FLOOD_S = PROBES * INTERVAL + 1.5  # starts 0.5 s before the first probe, ends after the last
 DISTINCT = 256  # frames of a flood, repeated
-BATCH_S = 0.001  # no quiet gap for a bucket to refill in
+# no quiet gap for a bucket to refill in (shorter: smoother, but more CPU)
+BATCH_S = float(os.environ.get("NDP_FLOOD_BATCH_S", "0.001"))
 
 
 def rand_mac(rng):
@@ -98,21 +103,25 @@ def drops(before, after, port, reason):
             before[port]["drop_reasons"].get(reason, 0))
 
 
-@pytest.mark.parametrize("kind", list(FLOODS))
-def test_ns_answered_during_flood(router6, kind, tmp_path):
-    iface, _, (port, counter) = FLOODS[kind]
-    path = str(tmp_path / "flood.bin")
-    n = flood_file(router6, kind, path)
-    before = router6.stats()
-    blast = subprocess.Popen(["ip", "netns", "exec", router6.ns_t, PY,
+def probes(router):
+    """A host's solicitations for p0's address, each from an address of its
+    own (2001:db8:20:1::100 and up), so that each answer names its question."""
+    return [ns(router, P0_ADDR6, src="2001:db8:20:1::%x" % (0x100 + i)) for i in range(PROBES)]
+
+
+def flood_and_probe(router, kind, path):
+    """Flood kind from its interface while ndp_probe.py solicits p0's
+    address from t0: (the probe's result, flood frames sent, blast's stderr)."""
+    iface = FLOODS[kind][0]
+    blast = subprocess.Popen(["ip", "netns", "exec", router.ns_t, PY,
                               os.path.join(HERE, "blast.py"), iface, path, str(FLOOD_PPS),
                               str(BATCH_S)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         time.sleep(0.5)
-        probe = subprocess.run(["ip", "netns", "exec", router6.ns_t, PY,
+        probe = subprocess.run(["ip", "netns", "exec", router.ns_t, PY,
                                 os.path.join(HERE, "ndp_probe.py"), "t0",
-                                bytes(ns(router6, P0_ADDR6)).hex(), P0_ADDR6, str(PROBES),
+                                ",".join(bytes(f).hex() for f in probes(router)), P0_ADDR6,
                                 str(INTERVAL)], capture_output=True, text=True, timeout=60)
         out, err = blast.communicate(timeout=FLOOD_S + 30)
     finally:
@@ -120,21 +129,40 @@ def test_ns_answered_during_flood(router6, kind, tmp_path):
             blast.kill()
             blast.wait()
     assert probe.returncode == 0, probe.stderr
-    got = json.loads(probe.stdout)
-    sent = json.loads(out)["sent"]
+    return json.loads(probe.stdout), json.loads(out)["sent"], err
+
+
+def counters_moved(before, after, port, counter):
+    """What the flood did to fwd's counters, for the report line."""
+    line = f"; {counter} +{drops(before, after, port, counter)}" + "".join(
+        f", {p} {r} +{drops(before, after, p, r)}" for p in ("p0", "p1")
+        for r in ("policed_ndp", "policed_ns", "policed_na", "ndp_ignored")
+        if drops(before, after, p, r))
+    return line + "".join(f", {p} {f} +{int(after[p].get(f, 0)) - int(before[p].get(f, 0))}"
+                          for p in ("p0", "p1") for f in ("rx_packets", "kernel_rx_dropped"))
+
+
+@pytest.mark.parametrize("kind", list(FLOODS))
+def test_ns_answered_during_flood(router6, kind, tmp_path):
+    port, counter = FLOODS[kind][2]
+    n = flood_file(router6, kind, str(tmp_path / "flood.bin"))
+    before = router6.stats()
+    got, sent, err = flood_and_probe(router6, kind, str(tmp_path / "flood.bin"))
     after = router6.stats()
     line = (f"{kind}: {got['answered']} of {got['sent']} solicitations answered "
             f"(ms {got['ms']}) during {sent} flood frames at {FLOOD_PPS}/s")
-    if after is not None:
-        line += f"; {counter} +{drops(before, after, port, counter)}" + "".join(
-            f", {p} {r} +{drops(before, after, p, r)}" for p in ("p0", "p1")
-            for r in ("policed_ndp", "policed_ns", "policed_na", "ndp_ignored")
-            if drops(before, after, p, r))
-        line += "".join(f", {p} {f} +{int(after[p].get(f, 0)) - int(before[p].get(f, 0))}"
-                        for p in ("p0", "p1") for f in ("rx_packets", "kernel_rx_dropped"))
-    print(line)
     assert sent >= n * 0.9, f"the flood was sent: {line} ({err})"
-    assert got["answered"] >= NEED, line
-    if after is not None:
-        assert drops(before, after, port, counter) >= sent // 4, line
-        assert drops(before, after, "p0", "policed_ns") == 0, line
+    if after is None:  # the Linux reference
+        print(line)
+        assert got["answered"] >= NEED, line
+        return
+    taken = int(after["p0"].get("consumed", 0)) - int(before["p0"].get("consumed", 0))
+    policed = drops(before, after, "p0", "policed_ns")
+    lost = max(0, PROBES - taken - policed)  # never reached fwd's policer
+    line += counters_moved(before, after, port, counter) + (
+        f"; probes taken in {taken}, policed {policed}, lost before fwd {lost}")
+    print(line)
+    assert policed == 0, line
+    assert got["answered"] >= min(NEED, PROBES - lost) and got["answered"] >= taken - 1, line
+    assert lost <= PROBES // 2, "the machine could not carry the flood: " + line
+    assert drops(before, after, port, counter) >= sent // 4, line
