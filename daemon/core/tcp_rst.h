@@ -17,12 +17,12 @@
 
 #define FWD_TCP_HDR_LEN 20u
 
-/* A whole TCP header in len bytes, its data offset within them. */
+/* A whole TCP header in len bytes, its data offset within them (read only
+ * once len says the header is there). */
 static inline bool fwd_tcp_hdr_ok(const struct rte_tcp_hdr *seg, unsigned len)
 {
-	unsigned doff = (seg->data_off >> 4) * 4u;
-
-	return len >= FWD_TCP_HDR_LEN && doff >= FWD_TCP_HDR_LEN && doff <= len;
+	return len >= FWD_TCP_HDR_LEN && (seg->data_off >> 4) * 4u >= FWD_TCP_HDR_LEN &&
+	       (seg->data_off >> 4) * 4u <= len;
 }
 
 /*
