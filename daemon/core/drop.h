@@ -5,7 +5,8 @@
  * port it was to leave by, for tx_full and port_down on egress).
  * Names are what `fwdctl stats` and the metrics endpoint show: never rename.
  * policed_*: the punt policer (core/punt.c), one per punt reason in the
- * order of enum fwd_punt_reason, then NDP.
+ * order of enum fwd_punt_reason, then NDP's per port buckets: policed_ndp
+ * (Router Solicitations), policed_ns, policed_na.
  */
 #ifndef FWD_DROP_H
 #define FWD_DROP_H
@@ -60,7 +61,10 @@
 	X(POLICED_GLEAN6, "policed_glean6")                                                  \
 	X(POLICED_ICMP6, "policed_icmp6")                                                    \
 	X(POLICED_HBH6, "policed_hbh6")                                                      \
-	X(POLICED_NDP, "policed_ndp")
+	X(POLICED_NDP, "policed_ndp")                                                        \
+	X(POLICED_NS, "policed_ns")                                                          \
+	X(POLICED_NA, "policed_na")                                                          \
+	X(NDP_IGNORED, "ndp_ignored") /* IPv6: NDP fwd ignores, dropped before the policer */
 
 enum fwd_drop_reason {
 #define FWD_DROP_ENUM(e, name) FWD_DROP_##e,

@@ -30,28 +30,32 @@ static struct rte_ring *nd_ring;
 /* The policer's rates, per worker. Written by control (a reload), read by
  * workers: each field on its own, relaxed; a worker seeing the old cycles
  * with the new burst for a moment does no harm. */
-static struct {
+struct punt_policy {
 	uint64_t cycles; /* TSC cycles a token; 0: not policed */
 	uint64_t burst;
-} policy[FWD_PUNT_NBKT];
+};
 
-static const uint8_t bucket_class[FWD_PUNT_NBKT] = {
-	[FWD_PUNT_ARP] = FWD_PUNT_CLASS_ND,
-	[FWD_PUNT_NDP] = FWD_PUNT_CLASS_ND,
-	[FWD_PUNT_LOCAL] = FWD_PUNT_CLASS_LOCAL,
-	[FWD_PUNT_LOCAL6] = FWD_PUNT_CLASS_LOCAL,
-	[FWD_PUNT_HBH6] = FWD_PUNT_CLASS_LOCAL,
-	[FWD_PUNT_RESOLVE] = FWD_PUNT_CLASS_HOLD,
-	[FWD_PUNT_GLEAN] = FWD_PUNT_CLASS_HOLD,
-	[FWD_PUNT_GLEAN6] = FWD_PUNT_CLASS_HOLD,
-	[FWD_PUNT_TTL] = FWD_PUNT_CLASS_ERROR,
-	[FWD_PUNT_NO_ROUTE] = FWD_PUNT_CLASS_ERROR,
-	[FWD_PUNT_FRAG_NEEDED] = FWD_PUNT_CLASS_ERROR,
+static struct punt_policy policy[FWD_PUNT_MAX];
+static struct punt_policy nd_policy[FWD_PUNT_ND_MAX]; /* each port's NDP buckets */
+
+static const uint8_t bucket_class[FWD_PUNT_MAX] = {
+	[FWD_PUNT_ARP] = FWD_PUNT_CLASS_ND,         [FWD_PUNT_LOCAL] = FWD_PUNT_CLASS_LOCAL,
+	[FWD_PUNT_LOCAL6] = FWD_PUNT_CLASS_LOCAL,   [FWD_PUNT_HBH6] = FWD_PUNT_CLASS_LOCAL,
+	[FWD_PUNT_RESOLVE] = FWD_PUNT_CLASS_HOLD,   [FWD_PUNT_GLEAN] = FWD_PUNT_CLASS_HOLD,
+	[FWD_PUNT_GLEAN6] = FWD_PUNT_CLASS_HOLD,    [FWD_PUNT_TTL] = FWD_PUNT_CLASS_ERROR,
+	[FWD_PUNT_NO_ROUTE] = FWD_PUNT_CLASS_ERROR, [FWD_PUNT_FRAG_NEEDED] = FWD_PUNT_CLASS_ERROR,
 	[FWD_PUNT_ICMP6] = FWD_PUNT_CLASS_ERROR,
 };
 
-_Static_assert(FWD_DROP_POLICED_NDP - FWD_DROP_POLICED_ARP == FWD_PUNT_NDP,
-               "one policed_ drop reason per bucket, in the order of the reasons");
+static const uint8_t nd_drop[FWD_PUNT_ND_MAX] = {
+	[FWD_PUNT_ND_NS] = FWD_DROP_POLICED_NS,
+	[FWD_PUNT_ND_NA] = FWD_DROP_POLICED_NA,
+	[FWD_PUNT_ND_OTHER] = FWD_DROP_POLICED_NDP,
+};
+
+_Static_assert(FWD_DROP_POLICED_HBH6 - FWD_DROP_POLICED_ARP == FWD_PUNT_HBH6 &&
+                       FWD_PUNT_HBH6 == FWD_PUNT_MAX - 1,
+               "one policed_ drop reason per punt reason, in the order of the reasons");
 static struct event *drain_ev;
 static fwd_punt_fn handlers[FWD_PUNT_MAX];
 bool (*fwd_local_filter)(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
@@ -82,52 +86,41 @@ struct rte_ring *fwd_punt_ring(void)
 	return ring;
 }
 
+/* rate packets a second over all workers: each worker's share (at least
+ * one a second) and a burst of PUNT_BURST_MS of it. */
+static void policy_set(struct punt_policy *p, uint64_t rate, unsigned workers)
+{
+	uint64_t share = RTE_MAX(rate / workers, 1u);
+	uint64_t cycles = rate == 0 ? 0 : RTE_MAX(rte_get_tsc_hz() / share, 1u);
+	uint64_t burst = RTE_MAX(share * PUNT_BURST_MS / 1000, PUNT_BURST_MIN);
+
+	__atomic_store_n(&p->burst, burst, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->cycles, cycles, __ATOMIC_RELAXED);
+}
+
 void fwd_punt_rates_set(const uint32_t rates[FWD_PUNT_CLASS_MAX])
 {
 	unsigned workers = fwd.n_workers != 0 ? fwd.n_workers : 1;
+	uint32_t nd = rates[FWD_PUNT_CLASS_ND];
 
-	for (unsigned b = 0; b < FWD_PUNT_NBKT; b++) {
-		/* each worker gets its share of the rate, at least one a second */
-		uint64_t rate = rates[bucket_class[b]], share = RTE_MAX(rate / workers, 1u);
-		uint64_t cycles = rate == 0 ? 0 : RTE_MAX(rte_get_tsc_hz() / share, 1u);
-		uint64_t burst = RTE_MAX(share * PUNT_BURST_MS / 1000, PUNT_BURST_MIN);
-
-		__atomic_store_n(&policy[b].burst, burst, __ATOMIC_RELAXED);
-		__atomic_store_n(&policy[b].cycles, cycles, __ATOMIC_RELAXED);
-	}
+	for (unsigned b = 0; b < FWD_PUNT_MAX; b++)
+		policy_set(&policy[b], rates[bucket_class[b]], workers);
+	/* per port: solicitations and advertisements at the class's rate each */
+	policy_set(&nd_policy[FWD_PUNT_ND_NS], nd, workers);
+	policy_set(&nd_policy[FWD_PUNT_ND_NA], nd, workers);
+	policy_set(&nd_policy[FWD_PUNT_ND_OTHER], RTE_MIN(nd, (uint32_t)FWD_PUNT_RS_RATE), workers);
 }
 
-/* An NDP message (RFC 4861: ICMPv6 types 133-137 right after the fixed
- * header; one behind extension headers is policed as LOCAL6). */
-static bool punt_is_ndp(const struct rte_mbuf *m)
+/* Take a token from bucket k under policy p at TSC now. The bucket refills
+ * only when empty: one division per refill, none per packet. */
+static bool punt_police(struct fwd_punt_bucket *k, const struct punt_policy *p, uint64_t now)
 {
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-
-	if (rte_pktmbuf_data_len(m) < 14 + 40 + 1)
-		return false;
-	p += 14;
-	return p[6] == 58 && p[40] >= 133 && p[40] <= 137;
-}
-
-/* The bucket of a punted packet. */
-static unsigned punt_bucket(const struct rte_mbuf *m, const struct fwd_punt_meta *meta)
-{
-	if (meta->reason == FWD_PUNT_LOCAL6 && punt_is_ndp(m))
-		return FWD_PUNT_NDP;
-	return meta->reason < FWD_PUNT_MAX ? meta->reason : FWD_PUNT_LOCAL;
-}
-
-/* Take a token from w's bucket b at TSC now. The bucket refills only when
- * empty: one division per refill, none per packet. */
-static bool punt_police(struct fwd_worker *w, unsigned b, uint64_t now)
-{
-	uint64_t cycles = __atomic_load_n(&policy[b].cycles, __ATOMIC_RELAXED);
-	struct fwd_punt_bucket *k = &w->punt_bkt[b];
+	uint64_t cycles = __atomic_load_n(&p->cycles, __ATOMIC_RELAXED);
 
 	if (cycles == 0)
 		return true;
 	if (k->tokens == 0) {
-		uint64_t burst = __atomic_load_n(&policy[b].burst, __ATOMIC_RELAXED);
+		uint64_t burst = __atomic_load_n(&p->burst, __ATOMIC_RELAXED);
 		uint64_t add = (now - k->last) / cycles;
 
 		if (add == 0)
@@ -142,6 +135,25 @@ static bool punt_police(struct fwd_worker *w, unsigned b, uint64_t now)
 	}
 	k->tokens--;
 	return true;
+}
+
+/* Police a punted packet at TSC now: true when it may go on, else *drop
+ * is the reason of its excess. *nd: it goes to address resolution's ring. */
+static bool punt_admit(struct fwd_worker *w, const struct fwd_punt_meta *meta, uint64_t now,
+                       unsigned *drop, bool *nd)
+{
+	unsigned r = meta->reason < FWD_PUNT_MAX ? meta->reason : FWD_PUNT_LOCAL;
+
+	if (r == FWD_PUNT_LOCAL6 && meta->aux != FWD_PUNT_ND_NONE && meta->aux < FWD_PUNT_ND_MAX) {
+		uint8_t port = meta->in_port < FWD_MAX_PORTS ? meta->in_port : 0;
+
+		*nd = true;
+		*drop = nd_drop[meta->aux];
+		return punt_police(&w->punt_nd[port][meta->aux], &nd_policy[meta->aux], now);
+	}
+	*nd = bucket_class[r] == FWD_PUNT_CLASS_ND;
+	*drop = FWD_DROP_POLICED_ARP + r;
+	return punt_police(&w->punt_bkt[r], &policy[r], now);
 }
 
 /* Hand n staged packets to ring r; what does not fit is punt_full. A packet
@@ -169,17 +181,18 @@ static void punt_enqueue(struct fwd_worker *w, struct rte_ring *r, struct rte_mb
 
 void fwd_punt_flush(struct fwd_worker *w)
 {
-	struct rte_mbuf *nd[FWD_BURST_MAX];
+	struct rte_mbuf *to_nd[FWD_BURST_MAX];
 	unsigned n = w->n_punt, n_rest = 0, n_nd = 0;
 	uint64_t now = rte_rdtsc();
 
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = w->punt[i];
 		const struct fwd_punt_meta *meta = fwd_punt_meta(m);
-		unsigned b = punt_bucket(m, meta);
+		unsigned drop;
+		bool nd;
 
-		if (!punt_police(w, b, now)) {
-			fwd_drop(w, meta->in_port, FWD_DROP_POLICED_ARP + b, m);
+		if (!punt_admit(w, meta, now, &drop, &nd)) {
+			fwd_drop(w, meta->in_port, (enum fwd_drop_reason)drop, m);
 			continue;
 		}
 		/* a punt that is also a drop (ttl_exceeded, no_route, ...) is
@@ -187,12 +200,12 @@ void fwd_punt_flush(struct fwd_worker *w)
 		if (meta->drop != FWD_PUNT_NO_DROP)
 			fwd_drop_offer(w->index, meta->in_port, (enum fwd_drop_reason)meta->drop,
 			               &m, 1);
-		if (bucket_class[b] == FWD_PUNT_CLASS_ND)
-			nd[n_nd++] = m;
+		if (nd)
+			to_nd[n_nd++] = m;
 		else
 			w->punt[n_rest++] = m;
 	}
-	punt_enqueue(w, nd_ring != NULL ? nd_ring : w->punt_ring, nd, n_nd);
+	punt_enqueue(w, nd_ring != NULL ? nd_ring : w->punt_ring, to_nd, n_nd);
 	punt_enqueue(w, w->punt_ring, w->punt, n_rest);
 	w->n_punt = 0;
 }

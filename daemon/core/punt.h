@@ -10,10 +10,12 @@
  * Before the ring, each worker polices every punt reason with a token
  * bucket of its own (worker-private: no atomics), at the rate of the
  * reason's class (dataplane.punt_rate_*, shared out over the workers);
- * what exceeds it is dropped as policed_<reason>. Address resolution (ARP,
- * and NDP: ICMPv6 133-137 punted as LOCAL6) has buckets of its own and a
- * ring of its own, drained first, so a flood of other punts cannot crowd
- * it out.
+ * what exceeds it is dropped as policed_<reason>. Address resolution has
+ * buckets of its own and a ring of its own, drained first, so a flood of
+ * other punts cannot crowd it out: ARP one bucket, NDP (ICMPv6 133-137,
+ * which the IPv6 input sorts first: what fwd ignores it drops there) one
+ * per port and kind of message, so a flood of advertisements or of another
+ * link's solicitations leaves a host's solicitations their tokens.
  */
 #ifndef FWD_PUNT_H
 #define FWD_PUNT_H
@@ -41,15 +43,28 @@ enum fwd_punt_reason {
 	FWD_PUNT_MAX
 };
 
-/* The policer's buckets: one per reason, and NDP apart from LOCAL6. */
-#define FWD_PUNT_NDP  FWD_PUNT_MAX
-#define FWD_PUNT_NBKT (FWD_PUNT_MAX + 1)
+/*
+ * The aux of a FWD_PUNT_LOCAL6 punt: the NDP message the IPv6 input found
+ * (RFC 4861: ICMPv6 right after the fixed header), which picks the bucket
+ * of the ingress port that polices it, and the drop reason of its excess.
+ */
+enum fwd_punt_nd {
+	FWD_PUNT_ND_NONE,  /* not NDP: LOCAL6's bucket */
+	FWD_PUNT_ND_NS,    /* Neighbor Solicitation: policed_ns */
+	FWD_PUNT_ND_NA,    /* Neighbor Advertisement: policed_na */
+	FWD_PUNT_ND_OTHER, /* Router Solicitation on a port that advertises: policed_ndp */
+	FWD_PUNT_ND_MAX
+};
+
+/* Router Solicitations a second per port, at most (punt_rate_nd if less):
+ * an RA answers them all at most every 3 s (RFC 4861 6.2.6). */
+#define FWD_PUNT_RS_RATE 100
 
 /* Policer classes: the rate of each is a key of its own (fwd.yaml(5)). */
 enum fwd_punt_class {
 	FWD_PUNT_CLASS_LOCAL, /* to our addresses, groups; hop-by-hop: punt_rate_local;
 	                       * first: a reason left out of core/punt.c's table is here */
-	FWD_PUNT_CLASS_ND,    /* ARP, NDP: punt_rate_nd */
+	FWD_PUNT_CLASS_ND,    /* ARP; NDP per port and kind: punt_rate_nd */
 	FWD_PUNT_CLASS_HOLD,  /* waiting for a neighbour: punt_rate_hold */
 	FWD_PUNT_CLASS_ERROR, /* asking for an ICMP error: punt_rate_error */
 	FWD_PUNT_CLASS_MAX

@@ -128,7 +128,9 @@ struct fwd_worker {
 	struct fwd_txbuf tx[FWD_MAX_PORTS] __rte_cache_aligned;
 	uint16_t n_punt;
 	struct rte_mbuf *punt[FWD_BURST_MAX];
-	struct fwd_punt_bucket punt_bkt[FWD_PUNT_NBKT]; /* core/punt.c's policer */
+	/* core/punt.c's policer: a bucket per reason, NDP's per port and kind */
+	struct fwd_punt_bucket punt_bkt[FWD_PUNT_MAX];
+	struct fwd_punt_bucket punt_nd[FWD_MAX_PORTS][FWD_PUNT_ND_MAX];
 } __rte_cache_aligned;
 
 /*

@@ -8,8 +8,11 @@
  * arp_accept=0: a gratuitous ARP never creates an entry; locktime). RFC
  * 5227 probes (sender 0.0.0.0) for our addresses are answered, never learnt
  * from, and another host claiming one of our addresses is counted and
- * logged. The resolver's other parts: which addresses may be neighbours
- * (addr4_rule_neigh), their /32 host routes, requests, and ICMP host
+ * logged. A request for our address from a sender outside the port's
+ * subnets is answered as Linux answers it (a host asks from the address
+ * its route gives, arp_announce=0, say its loopback's) but teaches nothing:
+ * only a sender on the port's subnets can become a neighbour. The resolver's other parts: which
+ * addresses may be neighbours (addr4_rule_neigh), their /32 host routes, requests, and ICMP host
  * unreachable for packets that waited in vain.
  */
 #include <string.h>
@@ -31,6 +34,7 @@
 
 struct arp_msg {
 	uint16_t op;
+	bool learn; /* the sender may be a neighbour on the port */
 	struct rte_ether_addr sha;
 	uint32_t sip, tip; /* host order */
 };
@@ -46,6 +50,7 @@ FWD_COUNTER(arp_gratuitous, "arp_gratuitous_learned");
 FWD_COUNTER(arp_gratuitous_ignored, "arp_gratuitous_ignored");
 FWD_COUNTER(arp_locktime_ignored, "arp_locktime_ignored");
 FWD_COUNTER(arp_conflicts, "arp_address_conflicts");
+FWD_COUNTER(arp_offsubnet, "arp_offsubnet_requests_answered");
 
 /* Build one ARP frame from port and hand it to a worker; <0 when not sent. */
 static int arp_send(uint8_t port, uint16_t op, const struct rte_ether_addr *dst,
@@ -111,6 +116,29 @@ static bool is_port_addr(uint8_t port, uint32_t ip)
 	return false;
 }
 
+/* A sender outside port's subnets: one host somewhere (not martian, not a
+ * broadcast of ours), asking for port's own address; nothing else from
+ * it is worth reading. */
+static bool arp_offsubnet_ok(uint8_t port, const struct arp_msg *a)
+{
+	return a->op == RTE_ARP_OP_REQUEST && !addr4_on_port(port, a->sip) &&
+	       !ip4_src_martian[a->sip >> 24] && !addr4_is_bcast(a->sip) &&
+	       is_port_addr(port, a->tip);
+}
+
+/* May the sender's address be taken from? Sets a->learn. */
+static bool arp_sender_ok(uint8_t port, struct arp_msg *a)
+{
+	/* a probe (RFC 5227) asks from 0.0.0.0, and a conflict is worth knowing about */
+	if (a->sip == 0)
+		return a->op == RTE_ARP_OP_REQUEST;
+	if (addr4_is_local(a->sip))
+		return true;
+	a->learn = arp_check(port, &(struct fwd_ip){ .family = AF_INET, .v4 = a->sip }, NULL, NULL,
+	                     0) == 0;
+	return a->learn || arp_offsubnet_ok(port, a);
+}
+
 /* Check a frame received on port; returns a drop reason, or -1 when it is fine. */
 static int arp_parse(const struct rte_mbuf *m, uint8_t port, struct arp_msg *a)
 {
@@ -123,6 +151,7 @@ static int arp_parse(const struct rte_mbuf *m, uint8_t port, struct arp_msg *a)
 	    !rte_is_same_ether_addr(&eth->dst_addr, &fwd_ports[port].mac))
 		return FWD_DROP_NOT_FOR_US;
 	a->op = rte_be_to_cpu_16(arp->arp_opcode);
+	a->learn = false;
 	if (arp->arp_hardware != rte_cpu_to_be_16(RTE_ARP_HRD_ETHER) ||
 	    arp->arp_protocol != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ||
 	    arp->arp_hlen != RTE_ETHER_ADDR_LEN || arp->arp_plen != sizeof(uint32_t) ||
@@ -131,14 +160,9 @@ static int arp_parse(const struct rte_mbuf *m, uint8_t port, struct arp_msg *a)
 	a->sha = arp->arp_data.arp_sha;
 	a->sip = rte_be_to_cpu_32(arp->arp_data.arp_sip);
 	a->tip = rte_be_to_cpu_32(arp->arp_data.arp_tip);
-	/* nothing to learn from a sender we could never send to; but a probe
-	 * (RFC 5227) asks from 0.0.0.0, and a conflict is worth knowing about */
-	if (!rte_is_valid_assigned_ether_addr(&a->sha) || is_our_mac(&a->sha))
-		return FWD_DROP_ARP_INVALID;
-	if (a->sip == 0 ? a->op != RTE_ARP_OP_REQUEST
-	                : arp_check(port, &(struct fwd_ip){ .family = AF_INET, .v4 = a->sip }, NULL,
-	                            NULL, 0) < 0 &&
-	                          !addr4_is_local(a->sip))
+	/* nothing to learn from a sender we could never send to */
+	if (!rte_is_valid_assigned_ether_addr(&a->sha) || is_our_mac(&a->sha) ||
+	    !arp_sender_ok(port, a))
 		return FWD_DROP_ARP_INVALID;
 	return -1;
 }
@@ -201,8 +225,11 @@ void arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 		return;
 	}
 	for_us = a.op == RTE_ARP_OP_REQUEST && is_port_addr(port, a.tip);
-	if (a.sip != 0) /* a probe's sender has no address yet: nothing to learn */
+	/* a probe's sender has no address yet, an off-subnet one no place here */
+	if (a.learn)
 		arp_merge(port, &a, for_us);
+	else
+		arp_offsubnet.value += a.sip != 0;
 	/* to a prober too (RFC 5227 2.4): from our address, to its MAC, tip 0.0.0.0 */
 	if (for_us && arp_send(port, RTE_ARP_OP_REPLY, &a.sha, &a.sha, a.tip, a.sip) == 0)
 		arp_rep_sent.value++;

@@ -15,6 +15,6 @@ void arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 /* Counters (global section of `fwdctl stats`). */
 struct fwd_counter;
 extern struct fwd_counter arp_req_sent, arp_req_rcvd, arp_rep_sent, arp_rep_rcvd, arp_gratuitous,
-        arp_gratuitous_ignored, arp_locktime_ignored, arp_conflicts;
+        arp_gratuitous_ignored, arp_locktime_ignored, arp_conflicts, arp_offsubnet;
 
 #endif

@@ -60,7 +60,7 @@ void icmp4_ratelimit_set(uint32_t rate)
 	                  icmp4_clock_ns());
 }
 
-static bool ratelimit_take(void)
+bool icmp4_ratelimit_take(void)
 {
 	return fwd_ratelimit_take(&bucket, icmp4_clock_ns());
 }
@@ -210,7 +210,7 @@ void icmp4_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code,
 		sup_no_address.value++;
 		return;
 	}
-	if (!ratelimit_take()) {
+	if (!icmp4_ratelimit_take()) {
 		ratelimited.value++;
 		return;
 	}

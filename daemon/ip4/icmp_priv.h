@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Inside the ICMP module: shared by icmp.c (errors) and local.c (delivery
- * to our addresses), and the seams unit tests replace. Control thread only.
+ * Inside the ICMP module: shared by icmp.c (errors), local.c (delivery
+ * to our addresses) and tcp_rst.c, and the seams unit tests replace. Control thread only.
  */
 #ifndef FWD_IP4_ICMP_PRIV_H
 #define FWD_IP4_ICMP_PRIV_H
@@ -26,6 +26,9 @@ extern uint64_t (*icmp4_clock_ns)(void);
 
 /* Errors per second (0 = unlimited); the bucket starts full. */
 void icmp4_ratelimit_set(uint32_t rate);
+/* Take a token for a packet that answers another unasked (an error, a TCP
+ * reset); false: over the rate. */
+bool icmp4_ratelimit_take(void);
 
 /* True when ip can be the source of a packet we answer: a single host
  * that is not us (RFC 1812 4.3.2.7, 5.3.7). */
@@ -53,5 +56,8 @@ bool local4_is_fragment(const struct rte_ipv4_hdr *ip);
  * source): the whole datagram goes through local4_input again once every
  * piece is in (reasm/reasm.h); m is consumed. */
 void local4_reassemble(struct rte_mbuf *m, uint8_t port);
+/* A TCP segment to us (local.c, header checked: hlen, total length tot),
+ * answered with a reset (tcp_rst.c); m is consumed. */
+void tcp4_reset(struct rte_mbuf *m, uint8_t port, unsigned hlen, unsigned tot);
 
 #endif

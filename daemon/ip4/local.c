@@ -4,8 +4,8 @@
  * one of our addresses, and IP or link-layer broadcasts and multicasts.
  * The router answers ICMP echo, answers UDP with port unreachable (so a
  * traceroute to the router itself ends) and other protocols with protocol
- * unreachable, both from the address the packet was sent to; but not TCP:
- * it runs no TCP service and sends no RSTs. It serves nothing on broadcast
+ * unreachable, both from the address the packet was sent to, and TCP with a
+ * reset (tcp_rst.c: it serves no TCP itself). It serves nothing on broadcast
  * or multicast addresses (no echo to them: RFC 1812 4.3.3.6 allows the
  * silence, and it starves smurf attacks). Fragments are put together first
  * (reasm4.c) and the whole datagram comes back here. Every packet here
@@ -202,7 +202,7 @@ void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 		local_udp(m, port, hlen, tot);
 		return;
 	case IPPROTO_TCP:
-		fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO);
+		tcp4_reset(m, port, hlen, tot);
 		return;
 	default:
 		icmp4_send_error_from(m, ICMP4_DEST_UNREACH, ICMP4_PROTO_UNREACH, 0, port,

@@ -69,6 +69,11 @@ void icmp6_ratelimit_set(uint32_t rate)
 	                  icmp6_clock_ns());
 }
 
+bool icmp6_ratelimit_take(void)
+{
+	return fwd_ratelimit_take(&bucket, icmp6_clock_ns());
+}
+
 bool icmp6_source_ok(const uint8_t a[16])
 {
 	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
@@ -219,7 +224,7 @@ void icmp6_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code,
 		sup_no_address.value++;
 		return;
 	}
-	if (!fwd_ratelimit_take(&bucket, icmp6_clock_ns())) {
+	if (!icmp6_ratelimit_take()) {
 		ratelimited.value++;
 		return;
 	}

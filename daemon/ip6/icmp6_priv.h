@@ -29,6 +29,9 @@ extern uint64_t (*icmp6_clock_ns)(void);
 /* Errors per second (0 = unlimited), dataplane.icmp_rate as for IPv4, in a
  * bucket of their own; it starts full. */
 void icmp6_ratelimit_set(uint32_t rate);
+/* Take a token for a packet that answers another unasked (an error, a TCP
+ * reset); false: over the rate. */
+bool icmp6_ratelimit_take(void);
 
 /* May a be the destination of a packet we answer: one host (not
  * unspecified, multicast, loopback or IPv4-mapped) that is not us? */
@@ -54,6 +57,10 @@ void local6_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 void local6_reassemble(struct rte_mbuf *m, uint8_t port, unsigned frag_off, unsigned nh_off);
 /* Where local6_input hands NDP messages: ndp_input, a capture in tests. */
 extern void (*local6_ndp)(struct rte_mbuf *m, uint8_t in_port);
+
+/* A TCP segment at off in the packet ip (len bytes, header to the end) to
+ * our unicast address, answered with a reset (tcp_rst6.c); m is consumed. */
+void tcp6_reset(struct rte_mbuf *m, uint8_t port, const uint8_t *ip, unsigned off, unsigned len);
 
 /* The FWD_PUNT_HBH6 handler (hbh.c); m is consumed. */
 void hbh6_forward(struct rte_mbuf *m, const struct fwd_punt_meta *meta);

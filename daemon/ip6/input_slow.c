@@ -3,7 +3,9 @@
  * The IPv6 input of l3 ports, for the frames the fast path (input.c) leaves
  * aside: each check with its own drop reason, and the next hops that do
  * not simply forward. Packets for the control thread are punted to it:
- *   - ours (local addresses, multicast) → FWD_PUNT_LOCAL6 (local.c);
+ *   - ours (local addresses, multicast) → FWD_PUNT_LOCAL6 (local.c), but
+ *     NDP that fwd would ignore (ndp_guard.h) is dropped as ndp_ignored, and
+ *     the rest of NDP tagged for its port's bucket (core/punt.h);
  *   - an error to send → FWD_PUNT_ICMP6, counted as the drop it is: hop
  *     limit (ttl_exceeded, Time Exceeded), no route (no_route, Destination
  *     Unreachable 0), a link-local source (scope, Destination Unreachable
@@ -23,6 +25,7 @@
 #include "ip6/icmp6.h"
 #include "ip6/input.h"
 #include "ip6/ip6.h"
+#include "ip6/ndp_guard.h"
 #include "nexthop/nexthop.h"
 
 #define L2_LEN  IP6_L2_LEN
@@ -62,6 +65,53 @@ static inline int ip6_check(struct rte_mbuf *m, const struct rte_ipv6_hdr *ip)
 	return -1;
 }
 
+#define NDP_IGNORE (-1)
+
+/* An NDP message's bucket (enum fwd_punt_nd), or NDP_IGNORE when fwd would
+ * ignore it; FWD_PUNT_ND_NONE for anything else. A message too short to
+ * read goes to its bucket: the control thread counts why it is refused. */
+static int ip6_ndp_kind(const struct rte_mbuf *m, uint8_t in)
+{
+	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, L2_LEN);
+	unsigned len = m->data_len - L2_LEN;
+	const uint8_t *target = ip + IP6_HDR_LEN + 8; /* NS, NA */
+	bool short_ = len < IP6_HDR_LEN + 24;
+
+	if (ip[6] != IPPROTO_ICMPV6 || len <= IP6_HDR_LEN)
+		return FWD_PUNT_ND_NONE;
+	switch (ip[IP6_HDR_LEN]) {
+	case 133: /* Router Solicitation */
+		return ndp_guard_rs[in] ? FWD_PUNT_ND_OTHER : NDP_IGNORE;
+	case 134: /* Router Advertisement */
+	case 137: /* Redirect */
+		return NDP_IGNORE;
+	case 135: /* solicitation: for our address (from :: a DAD probe, maybe for a tentative one)
+	           */
+		if (short_ || nh_table[fib6_lookup(ip6_fib, target)].type == NH_LOCAL ||
+		    (ip6_is_unspecified(ip + 8) && ip6_src_watch[ip6_src_watch_idx(target)]))
+			return FWD_PUNT_ND_NS;
+		return NDP_IGNORE;
+	case 136: /* advertisement: for a neighbour's address, or one of ours (conflicts, DAD) */
+		if (short_ || ndp_guard_known_test(target) ||
+		    ip6_src_watch[ip6_src_watch_idx(target)])
+			return FWD_PUNT_ND_NA;
+		return NDP_IGNORE;
+	default:
+		return FWD_PUNT_ND_NONE;
+	}
+}
+
+/* A packet for us: to local6_input, NDP in its port's bucket. */
+static void ip6_punt_local(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m)
+{
+	int kind = ip6_ndp_kind(m, in);
+
+	if (kind == NDP_IGNORE)
+		fwd_drop(w, in, FWD_DROP_NDP_IGNORED, m);
+	else
+		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, (uint32_t)kind, FWD_PUNT_NO_DROP);
+}
+
 static inline void ip6_punt_error(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
                                   uint32_t aux, enum fwd_drop_reason why)
 {
@@ -76,7 +126,7 @@ static void ip6_group_dst(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m, 
 	if ((dst[1] & 0xf) <= 1)
 		fwd_drop(w, in, FWD_DROP_BAD_ADDRESS, m);
 	else
-		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, 0, FWD_PUNT_NO_DROP);
+		ip6_punt_local(w, in, m);
 }
 
 /* A destination the FIB reserves: multicast is ours to look at, a
@@ -134,7 +184,7 @@ void ip6_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
 	}
 	switch (nh->type) {
 	case NH_LOCAL:
-		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, 0, FWD_PUNT_NO_DROP);
+		ip6_punt_local(w, in, m);
 		return;
 	case NH_BLACKHOLE:
 		fwd_drop(w, in, FWD_DROP_BLACKHOLE, m);
@@ -201,7 +251,7 @@ static void __rte_noinline ip6_group_frame(struct fwd_worker *w, uint8_t in, str
 	if (ip6_is_multicast(dst))
 		ip6_group_dst(w, in, m, dst);
 	else if (nh_table[fib6_lookup(ip6_fib, dst)].type == NH_LOCAL)
-		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, 0, FWD_PUNT_NO_DROP);
+		ip6_punt_local(w, in, m);
 	else
 		fwd_drop(w, in, FWD_DROP_NOT_FOR_US, m);
 }

@@ -20,10 +20,10 @@
  * header) goes to ndp_input, MLD (130-132, 143) is counted as mld_ignored
  * and consumed (we are no multicast router), the rest is dropped
  * (local_proto). UDP to our unicast address gets Destination Unreachable,
- * port (so a traceroute to the router ends), TCP nothing (no RSTs), any
- * other next header Parameter Problem code 1, from the address the packet
- * was sent to. Every packet ends as a reply, a hand-over or a counted
- * drop.
+ * port (so a traceroute to the router ends), TCP to it a reset
+ * (tcp_rst6.c; nothing to a group), any other next header Parameter
+ * Problem code 1, from the address the packet was sent to. Every packet ends as a reply, a
+ * hand-over or a counted drop.
  */
 #include <string.h>
 
@@ -346,6 +346,12 @@ void local6_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 		local_udp(&l);
 		return;
 	case IPPROTO_TCP:
+		if (!l.group) {
+			tcp6_reset(m, l.port, l.ip, l.c.off, l.len);
+			return;
+		}
+		drop(&l, FWD_DROP_LOCAL_PROTO);
+		return;
 	case IPPROTO_NONE:
 		drop(&l, FWD_DROP_LOCAL_PROTO);
 		return;

@@ -21,6 +21,7 @@
 #include "ip6/icmp6.h"
 #include "ip6/ip6.h"
 #include "ip6/ndp.h"
+#include "ip6/ndp_guard.h"
 #include "ip6/ndp_priv.h"
 #include "nexthop/neigh_priv.h"
 
@@ -55,6 +56,7 @@ static void ndp_solicit(const struct neigh *n, bool unicast)
 {
 	uint8_t src[16];
 
+	ndp_guard_mark(n->addr.v6); /* so that the worker lets its answer through */
 	if (addr6_source(n->port, n->addr.v6, src))
 		ndp_send_ns(n->port, src, n->addr.v6, unicast ? &n->mac : NULL);
 }
@@ -70,6 +72,7 @@ void ndp_tick(void)
 
 	ndp_dad_tick(now);
 	ndp_ra_tick(now);
+	ndp_guard_sync(now);
 }
 
 static void ndp_tick_cb(void *arg)
@@ -91,6 +94,7 @@ void ndp_module_init(void)
 
 	ndp_dad_reset();
 	ndp_ra_reset();
+	ndp_guard_reset();
 	neigh_resolver_set(AF_INET6, &ndp);
 }
 
@@ -101,6 +105,7 @@ void ndp_module_fini(void)
 	neigh_resolver_set(AF_INET6, &none);
 	ndp_dad_reset();
 	ndp_ra_reset();
+	ndp_guard_reset();
 }
 
 int ndp_init(void)

@@ -26,6 +26,7 @@
 #include "ip6/addr6.h"
 #include "ip6/ip6.h"
 #include "ip6/ndp.h"
+#include "ip6/ndp_guard.h"
 #include "ip6/ndp_priv.h"
 #include "nexthop/neigh_priv.h"
 #include "port/port.h"
@@ -275,10 +276,12 @@ static void ndp_asker(uint8_t port, const struct ndp_msg *msg)
 
 	if (!msg->has_lladdr || r == NULL || r->check(port, &ip, NULL, NULL, 0) < 0)
 		return;
-	if (neigh_lookup(ip, port) != NULL)
+	if (neigh_lookup(ip, port) != NULL) {
 		neigh_heard_advert(ip, port, &msg->lladdr, false, true);
-	else
+	} else {
 		neigh_heard(ip, port, &msg->lladdr, NEIGH_HEARD_ASKED_US);
+		ndp_guard_mark(msg->src); /* its advertisements may update the entry */
+	}
 }
 
 static void ndp_ns(uint8_t port, const struct ndp_msg *msg)

@@ -27,6 +27,7 @@
 #include "ip6/addr6.h"
 #include "ip6/ip6.h"
 #include "ip6/ndp.h"
+#include "ip6/ndp_guard.h"
 #include "ip6/ndp_priv.h"
 #include "nexthop/neigh_priv.h"
 #include "port/port.h"
@@ -167,9 +168,11 @@ void ndp_port_changed(uint8_t port, bool on)
 		}
 		r->on = false;
 		r->next_ms = 0;
+		ndp_guard_rs_set(port, false);
 		return;
 	}
 	r->on = true;
+	ndp_guard_rs_set(port, true);
 	r->initial = 0; /* new information: a few RAs in quick succession (6.2.4) */
 	ra_plan(r, ra_earliest(r, neigh_hooks.now_ms()));
 }

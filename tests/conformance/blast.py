@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Send many raw frames, paced, from inside a test namespace:
 
-    ip netns exec NS /usr/bin/python3 blast.py IFACE FILE RATE
+    ip netns exec NS /usr/bin/python3 blast.py IFACE FILE RATE [BATCH_S]
 
 FILE holds frames as a 2-byte big-endian length then the bytes. They go
 out through one AF_PACKET socket in batches, RATE frames a second on
-average (a batch every 10 ms), so the receiver's rings never overflow.
+average (a batch every BATCH_S seconds, 10 ms by default), so the
+receiver's rings never overflow; a flood that must leave no quiet gaps
+takes a shorter BATCH_S.
 Prints {"sent": N, "refused": {errno name: count}} on stdout; a frame the
 kernel refuses is not sent and not counted in N.
 """
@@ -45,8 +47,9 @@ def send(s, f):
 
 def main():
     iface, path, rate = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    batch_s = float(sys.argv[4]) if len(sys.argv) > 4 else BATCH_S
     frames = read_frames(path)
-    per_batch = max(1, int(rate * BATCH_S))
+    per_batch = max(1, int(rate * batch_s))
     sent, refused = 0, {}
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((iface, 0))

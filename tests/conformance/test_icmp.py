@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """ICMP from the router (RFC 792, RFC 1122 3.2.2, RFC 1812 4.3): echo
-replies, unreachables for packets to the router, the packets no error may
-be sent about, and the rate limit. Topology and addresses: conftest.py."""
+replies, unreachables for packets to the router, TCP resets for its closed
+ports (RFC 9293 3.10.7.1), the packets no error may be sent about, and the
+rate limit. Topology and addresses: conftest.py."""
 import time
 
 import pytest
-from scapy.all import ICMP, IP, UDP
+from scapy.all import ICMP, IP, TCP, UDP
 
 from conftest import HOST, ICMP_RATE, P0_ADDR, P1_ADDR
-from frames import (DST, check_icmp_error, exchange, icmp, nothing_out, one, tcp_syn, udp,
+from frames import (DST, check_icmp_error, eth, exchange, icmp, nothing_out, one, tcp_syn, udp,
                     with_options)
 
 BURST = 50  # the limiter's bucket at rates up to 1000/s
@@ -66,10 +67,47 @@ def test_udp_port_unreachable(router, addr):
     assert d.glob("icmp_port_unreachable_sent") == 1
 
 
-def test_tcp_to_router_dropped(router):
-    got, d = exchange(router, [tcp_syn(router, P0_ADDR)])
+def check_reset(router, out, src, seq, ack, flags):
+    """out is a reset from src:22 to the tester's port 40001 (RFC 9293
+    3.10.7.1), with checksums right; returns its TCP header."""
+    p = IP(bytes(out)[14:])
+    assert (p.src, p.dst, p.proto, p.ttl) == (src, HOST, 6, 64)
+    t = p[TCP]
+    assert (t.sport, t.dport, t.seq, t.ack, str(t.flags)) == (22, 40001, seq, ack, flags)
+    assert t.dataofs == 5 and len(p) == 40
+    again = IP(bytes(p))
+    del again.chksum
+    del again[TCP].chksum
+    again = IP(bytes(again))
+    assert (again.chksum, again[TCP].chksum) == (p.chksum, t.chksum), "checksums"
+    return t
+
+
+@pytest.mark.parametrize("addr", [P0_ADDR, P1_ADDR])
+def test_tcp_to_router_reset(router, addr):
+    """A SYN to a closed port (the router serves no TCP): <SEQ=0>
+    <ACK=SEG.SEQ+1><CTL=RST,ACK>, from the address asked, as Linux answers."""
+    f = eth(router) / IP(src=HOST, dst=addr, id=0x4d4) / TCP(sport=40001, dport=22, seq=1000)
+    got, d = exchange(router, [f], expect=1)
+    check_reset(router, one(got, "t0"), addr, 0, 1001, "RA")
+    assert d.drops("p0") == {"local_proto": 1}
+    assert d.glob("tcp_resets_sent") == 1
+
+
+def test_tcp_ack_to_router_reset(router):
+    """A segment with ACK: <SEQ=SEG.ACK><CTL=RST>."""
+    f = (eth(router) / IP(src=HOST, dst=P0_ADDR) /
+         TCP(sport=40001, dport=22, flags="PA", seq=7, ack=5555) / b"data")
+    got, _ = exchange(router, [f], expect=1)
+    check_reset(router, one(got, "t0"), P0_ADDR, 5555, 0, "R")
+
+
+def test_no_reset_about_reset(router):
+    f = eth(router) / IP(src=HOST, dst=P0_ADDR) / TCP(sport=40001, dport=22, flags="R")
+    got, d = exchange(router, [f])
     nothing_out(got)
     assert d.drops("p0") == {"local_proto": 1}
+    assert d.glob("tcp_resets_sent") == 0
 
 
 def test_protocol_unreachable(router):

@@ -1,18 +1,19 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """ICMPv6 from the router (RFC 4443): echo replies from each of its
-addresses, errors about packets to the router, the packets no error may be
+addresses, errors about packets to the router, TCP resets for its closed
+ports (RFC 9293 3.10.7.1), the packets no error may be
 sent about (2.4 (e)), address unreachable after neighbour discovery fails,
 and the rate limit (2.4 (f)) with IPv6's own bucket. Topology and
 addresses: conftest.py. FWD_REFERENCE=linux runs them against Linux."""
 import time
 
 import pytest
-from scapy.all import ICMPv6EchoReply, IPv6, Ether
+from scapy.all import TCP, ICMPv6EchoReply, IPv6, Ether
 
 from conftest import HOST6, ICMP_RATE, P0_ADDR6, P1_ADDR6, R0_LL, R1_LL, T0_LL, UNROUTED6
 from frames import one, ones_sum, udp
 from frames6 import (ALL_NODES, DST6, check_icmp6_error, describe, echo6, exchange6, hbh6,
-                     icmp6, icmp6_cksum, mcast_mac, nothing_out6, ns, udp6)
+                     icmp6, icmp6_cksum, ip6, mcast_mac, nothing_out6, ns, udp6)
 
 BURST = 50  # the limiter's bucket at rates up to 1000/s (as for IPv4)
 
@@ -255,3 +256,31 @@ def test_echo_still_answered(router6):
     f = echo6(router6, P0_ADDR6)
     got, _ = exchange6(router6, [f], expect=1)
     check_echo_reply(router6, f, one(got, "t0"), P0_ADDR6)
+
+
+# ---------------------------------------------------------- TCP resets
+@pytest.mark.parametrize("flags,seq,ack,want", [("S", 1000, 0, (0, 1001, "RA")),
+                                                ("PA", 7, 5555, (5555, 0, "R"))],
+                         ids=["syn", "ack"])
+def test_tcp_to_router_reset(router6, flags, seq, ack, want):
+    """RFC 9293 3.10.7.1: a segment to a closed port of the router gets the
+    reset its sender accepts, from the address it asked (Linux does)."""
+    f = ip6(router6, P0_ADDR6) / TCP(sport=40001, dport=22, flags=flags, seq=seq, ack=ack)
+    got, d = exchange6(router6, [f], expect=1)
+    p = Ether(bytes(one(got, "t0")))[IPv6]
+    assert (p.src, p.dst, p.nh) == (P0_ADDR6, HOST6, 6)
+    t = p[TCP]
+    assert (t.sport, t.dport, t.seq, t.ack, str(t.flags)) == (22, 40001) + want
+    again = IPv6(bytes(p))
+    del again[TCP].chksum
+    assert IPv6(bytes(again))[TCP].chksum == t.chksum, "checksum"
+    assert d.drops("p0") == {"local_proto": 1}
+    assert d.glob("tcp6_resets_sent") == 1
+
+
+def test_no_reset_to_group_or_about_reset(router6):
+    """Nothing to a segment sent to a group, nor about a reset."""
+    to_group = ip6(router6, ALL_NODES, eth_dst=mcast_mac(ALL_NODES)) / TCP(sport=40001, dport=22)
+    reset = ip6(router6, P0_ADDR6) / TCP(sport=40001, dport=22, flags="R")
+    got, _ = exchange6(router6, [to_group, reset])
+    nothing_out6(got)

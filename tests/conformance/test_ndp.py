@@ -157,13 +157,14 @@ def test_unsolicited_na_same_mac_leaves_state(router6):
 
 
 def test_unsolicited_na_ignored(router6):
-    """RFC 4861 7.2.5: an NA for an address with no entry creates none."""
+    """RFC 4861 7.2.5: an NA for an address with no entry creates none
+    (fwd drops it in the worker, before the policer: ndp_ignored)."""
     addr = "2001:db8:20:1::55"
     got, d = exchange6(router6, [na(router6, addr, src=addr, tlla="02:aa:00:00:10:55",
                                     eth_src="02:aa:00:00:10:55")], keep="ndp", quiet=0.5)
     assert got["t0"] == [] and got["t1"] == []
     assert addr not in router6.neighbours()
-    assert d.drops("p0") == {}
+    assert d.drops("p0") == {"ndp_ignored": 1}
 
 
 def test_unsolicited_na_with_s_for_unknown_ignored(router6):
@@ -234,11 +235,13 @@ def bad_ns(router, how):
                                  "unspecified_source_with_slla", "unspecified_source_to_unicast",
                                  "option_length_0", "too_short"])
 def test_invalid_ns_dropped(router6, how):
-    """RFC 4861 7.1.1: silently discarded (no NA, no entry) and counted."""
+    """RFC 4861 7.1.1: silently discarded (no NA, no entry) and counted; a
+    multicast target is no address of ours: the worker drops it first."""
     got, d = exchange6(router6, [bad_ns(router6, how)], keep="ndp", quiet=0.5)
     no_na(got)
     assert "2001:db8:20:1::3c" not in router6.neighbours()
-    assert d.drops("p0") == {"ndp_invalid": 1}
+    why = "ndp_ignored" if how == "multicast_target" else "ndp_invalid"
+    assert d.drops("p0") == {why: 1}
 
 
 def test_ns_bad_checksum_dropped(router6):
@@ -272,10 +275,11 @@ def rs_frame():
 
 
 def test_no_router_advertisement_without_ra(router6):
-    """ra is off on p0: a router solicitation gets nothing."""
+    """ra is off on p0: a router solicitation gets nothing (fwd drops it in
+    the worker, before the policer: ndp_ignored)."""
     got, d = exchange6(router6, [rs_frame()], keep="ndp", quiet=1.0)
     assert ndp_of(got["t0"], 134) == [], "no RA"
-    assert d.glob("ndp_rs_rx") == 1, "the solicitation was taken in"
+    assert d.drops("p0") == {"ndp_ignored": 1}, "the solicitation was dropped as ignored"
 
 
 # ------------------------------------------------------------------- DAD
@@ -453,12 +457,13 @@ def test_router_advertisements(router6):
     try:
         first = router6.capture_end(h)
         # answered within MIN_DELAY_BETWEEN_RAS (3 s) of the last multicast RA (6.2.6)
-        got, _ = exchange6(router6, [rs_frame()], keep="ndp", expect=1, timeout=4.5)
+        got, d = exchange6(router6, [rs_frame()], keep="ndp", expect=1, timeout=4.5)
     finally:
         h = router6.capture_start(listen=("t0",), count="any", quiet=3.0, timeout=3.0)
         set_ra(router6, False)
         last = router6.capture_end(h)
     assert ndp_of(first["t1"], 134) == [], "p1 has no ra"
+    assert d.glob("ndp_rs_rx") == 1, "with ra, a solicitation reaches the control thread"
     for what, frames_ in (("unsolicited", first["t0"]), ("solicited", got["t0"])):
         ras = ndp_of(frames_, 134)
         assert ras, f"an {what} RA out of p0"

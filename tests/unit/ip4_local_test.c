@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Local delivery (local4_input): echo replies, port and protocol
- * unreachables, and every packet it does not answer counted as a drop,
- * with nothing leaked. ip4_output is replaced by a capture.
+ * unreachables, TCP resets (RFC 9293 3.10.7.1, within the ICMP rate
+ * limit), and every packet it does not answer counted as a drop, with
+ * nothing leaked. ip4_output is replaced by a capture.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <rte_tcp.h>
 
 #include "core/daemon.h"
 #include "core/punt.h"
@@ -220,7 +222,7 @@ static void test_other_protocols(void **state)
 		          .l4len = sizeof(tcp) };
 
 	(void)state;
-	expect_drop(&t, FWD_DROP_LOCAL_PROTO); /* TCP: no RST */
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO); /* TCP with a wrong checksum: no reset */
 	t.proto = 47;                          /* GRE: protocol unreachable */
 	deliver(&t);
 	assert_int_equal(n_sent, 1);
@@ -364,7 +366,8 @@ static void test_up_hook(void **state)
 	t.src = IP4(10, 20, 2, 1);
 	expect_drop(&t, FWD_DROP_BAD_ADDRESS);
 	assert_int_equal(n_up, 4);
-	/* a port without an interface: as before (TCP dropped, no RST) */
+	/* a port without an interface: fwd's own answer (this segment's
+	 * checksum is wrong: no reset, a drop) */
 	up_taken = false;
 	t = (struct tpkt){ .ttl = 64,
 		           .proto = 6,
@@ -375,6 +378,152 @@ static void test_up_hook(void **state)
 	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
 	up_taken = true;
 	fwd_punt_up = NULL;
+}
+
+static uint8_t seg[64];
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	v = rte_cpu_to_be_32(v);
+	memcpy(p, &v, 4);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return rte_be_to_cpu_32(v);
+}
+
+/* A TCP segment from 10.20.1.2:40000 to dst:22 with flags, seq, ack and n
+ * bytes of data, its checksum right. */
+static struct tpkt tcp_to(uint32_t dst, uint8_t flags, uint32_t seq, uint32_t ack, unsigned n)
+{
+	struct {
+		uint32_t src, dst;
+		uint8_t zero, proto;
+		uint16_t len;
+	} __rte_packed ph = { rte_cpu_to_be_32(IP4(10, 20, 1, 2)), rte_cpu_to_be_32(dst), 0, 6,
+		              rte_cpu_to_be_16((uint16_t)(20 + n)) };
+	uint32_t sum;
+	uint16_t ck;
+
+	memset(seg, 0, sizeof(seg));
+	memcpy(seg, "\x9c\x40\x00\x16", 4);
+	put32(seg + 4, seq);
+	put32(seg + 8, ack);
+	seg[12] = 0x50;
+	seg[13] = flags;
+	seg[14] = seg[15] = 0xff;
+	for (unsigned i = 0; i < n; i++)
+		seg[20 + i] = (uint8_t)('a' + i);
+	sum = (uint32_t)rte_raw_cksum(&ph, sizeof(ph)) + rte_raw_cksum(seg, 20 + n);
+	ck = (uint16_t) ~((sum & 0xffff) + (sum >> 16));
+	memcpy(seg + 16, &ck, 2);
+	return (struct tpkt){ .ttl = 64,
+		              .proto = 6,
+		              .src = IP4(10, 20, 1, 2),
+		              .dst = dst,
+		              .l4 = seg,
+		              .l4len = 20 + n };
+}
+
+/* Deliver t: one more packet goes out, and t is a local_proto drop. */
+static void expect_answer(const struct tpkt *t)
+{
+	uint64_t before = drops(0, FWD_DROP_LOCAL_PROTO);
+	unsigned n = n_sent;
+
+	deliver(t);
+	assert_int_equal(n_sent, n + 1);
+	assert_int_equal(drops(0, FWD_DROP_LOCAL_PROTO), before + 1);
+}
+
+/* Captured packet i is the reset from `from`:22 to 10.20.1.2:40000. */
+static void check_rst(unsigned i, uint32_t from, uint32_t seq, uint32_t ack, uint8_t flags)
+{
+	const uint8_t *ip = sent_ip(i), *t = ip + 20;
+	uint8_t src[4] = { from >> 24, from >> 16, from >> 8, from }, dst[4] = { 10, 20, 1, 2 };
+
+	assert_int_equal(ip[9], 6);
+	assert_int_equal(ip[2] << 8 | ip[3], 40);
+	assert_memory_equal(ip + 12, src, 4);
+	assert_memory_equal(ip + 16, dst, 4);
+	assert_memory_equal(t, "\x00\x16\x9c\x40", 4);
+	assert_int_equal(get32(t + 4), seq);
+	assert_int_equal(get32(t + 8), ack);
+	assert_int_equal(t[12], 0x50);
+	assert_int_equal(t[13], flags);
+	assert_int_equal(rte_ipv4_udptcp_cksum_verify((const struct rte_ipv4_hdr *)ip, t), 0);
+}
+
+/* RFC 9293 3.10.7.1: a segment to a closed port gets a reset its sender
+ * accepts; never a reset about a reset or a damaged segment. */
+static void test_tcp_reset(void **state)
+{
+	uint64_t resets = counter("tcp_resets_sent"), invalid = counter("local_tcp_invalid");
+	struct tpkt t;
+
+	(void)state;
+	/* a SYN (no ACK): SEQ=0, ACK=SEG.SEQ+SEG.LEN (the SYN counts one) */
+	t = tcp_to(IP4(10, 20, 1, 1), RTE_TCP_SYN_FLAG, 1000, 0, 0);
+	expect_answer(&t);
+	check_rst(0, IP4(10, 20, 1, 1), 0, 1001, RTE_TCP_RST_FLAG | RTE_TCP_ACK_FLAG);
+	/* with ACK: SEQ=SEG.ACK, RST alone; from the address it was sent to */
+	t = tcp_to(IP4(10, 20, 2, 1), RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG, 7, 5555, 10);
+	expect_answer(&t);
+	check_rst(1, IP4(10, 20, 2, 1), 5555, 0, RTE_TCP_RST_FLAG);
+	/* data and FIN count too */
+	t = tcp_to(IP4(10, 20, 1, 1), RTE_TCP_FIN_FLAG, UINT32_MAX - 1, 0, 3);
+	expect_answer(&t);
+	check_rst(2, IP4(10, 20, 1, 1), 0, 2, RTE_TCP_RST_FLAG | RTE_TCP_ACK_FLAG);
+	assert_int_equal(counter("tcp_resets_sent"), resets + 3);
+	sent_clear();
+	/* a reset gets nothing; neither does a damaged or truncated segment */
+	t = tcp_to(IP4(10, 20, 1, 1), RTE_TCP_RST_FLAG, 1, 0, 0);
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t = tcp_to(IP4(10, 20, 1, 1), RTE_TCP_SYN_FLAG, 1, 0, 0);
+	seg[4] ^= 1;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t = tcp_to(IP4(10, 20, 1, 1), RTE_TCP_SYN_FLAG, 1, 0, 0);
+	t.l4len = 19;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t = tcp_to(IP4(10, 20, 1, 1), RTE_TCP_SYN_FLAG, 1, 0, 4);
+	seg[12] = 0x60; /* 24-byte header: within the segment, fine */
+	deliver(&t);
+	assert_int_equal(n_sent, 0); /* (its checksum no longer holds) */
+	seg[12] = 0xf0;              /* 60 bytes: past it */
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	assert_int_equal(counter("local_tcp_invalid"), invalid + 4);
+	/* nothing to a broadcast */
+	t = tcp_to(IP4(10, 20, 1, 255), RTE_TCP_SYN_FLAG, 1, 0, 0);
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+}
+
+/* Resets share the ICMP errors' bucket (RFC 1812 4.3.2.8): a SYN flood
+ * spends it, and port unreachables wait as well. */
+static void test_tcp_reset_ratelimit(void **state)
+{
+	uint64_t limited = counter("tcp_resets_ratelimited"), icmp = counter("icmp_ratelimited");
+	uint8_t udp[64];
+	struct tpkt t;
+
+	(void)state;
+	icmp4_ratelimit_set(1); /* a burst of ICMP4_BURST_MIN (50), then one a second */
+	for (unsigned i = 0; i < 60; i++) {
+		t = tcp_to(IP4(10, 20, 1, 1), RTE_TCP_SYN_FLAG, i, 0, 0);
+		deliver(&t);
+	}
+	assert_int_equal(n_sent, 50);
+	assert_int_equal(counter("tcp_resets_ratelimited"), limited + 10);
+	t.l4len = udp_build(udp, t.src, t.dst, "payload");
+	t.proto = 17;
+	t.l4 = udp;
+	deliver(&t);
+	assert_int_equal(n_sent, 50);
+	assert_int_equal(counter("icmp_ratelimited"), icmp + 1);
+	icmp4_ratelimit_set(0);
 }
 
 static int setup(void **state)
@@ -405,6 +554,8 @@ int main(void)
 		T(test_udp_port_unreachable),
 		T(test_udp_invalid),
 		T(test_other_protocols),
+		T(test_tcp_reset),
+		T(test_tcp_reset_ratelimit),
 		T(test_refused),
 		T(test_fragmented_echo),
 		T(test_bad_header),

@@ -3,8 +3,9 @@
  * The IPv6 input of l3 ports (ip6/input.c, input_slow.c) on a fake worker:
  * what it forwards (into the tx buffers, rewritten), what it punts (the
  * reason, the drop the punt carries, the error asked for), and that every
- * frame it refuses moves exactly one drop counter, the right one. Then the
- * l3 input's hand-over of a burst's IPv6 frames.
+ * frame it refuses moves exactly one drop counter, the right one; NDP sorted
+ * before the policer (what fwd ignores dropped, the rest tagged with its
+ * port's bucket). Then the l3 input's hand-over of a burst's IPv6 frames.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +27,7 @@
 #include "ip6/icmp6.h"
 #include "ip6/input.h"
 #include "ip6/ip6.h"
+#include "ip6/ndp_guard.h"
 #include "nexthop/nexthop.h"
 #include "port/port.h"
 #include "test_eal.h"
@@ -335,6 +337,78 @@ static void test_local(void **state)
 	expect_drop(&t, FWD_DROP_NOT_FOR_US);
 }
 
+static uint8_t nd_body[24];
+
+/* An NDP message of type from src to dst (a group: to its MAC), with
+ * target (NS, NA) when not NULL. */
+static struct t6 nd(const char *src, const char *dst, uint8_t type, const char *target)
+{
+	memset(nd_body, 0, sizeof(nd_body));
+	nd_body[0] = type;
+	if (target != NULL)
+		memcpy(nd_body + 8, a6(target), 16);
+	return (struct t6){ .hlim = 255,
+		            .nh = 58,
+		            .src = src,
+		            .dst = dst,
+		            .l4 = nd_body,
+		            .l4len = sizeof(nd_body),
+		            .eth_dst = dst[0] == 'f' && dst[1] == 'f' ? mac_group : NULL };
+}
+
+/* NDP to us, sorted before the policer (ip6/ndp_guard.h). */
+static void test_ndp_sorted(void **state)
+{
+	struct t6 t;
+
+	(void)state;
+	/* solicitations for our addresses, global and link-local: NS bucket */
+	t = nd(ASKER, "ff02::1:ff00:1", 135, "2001:db8:1::1");
+	expect_punt(&t, FWD_PUNT_LOCAL6, 0, FWD_PUNT_ND_NS, FWD_PUNT_NO_DROP);
+	t = nd("fe80::99", "fe80::1", 135, "fe80::1");
+	expect_punt(&t, FWD_PUNT_LOCAL6, 0, FWD_PUNT_ND_NS, FWD_PUNT_NO_DROP);
+	/* for another host's address: ignored */
+	t = nd(ASKER, "ff02::1:ff00:7", 135, "2001:db8:1::7");
+	expect_drop(&t, FWD_DROP_NDP_IGNORED);
+	/* a DAD probe (from ::) for what may be a tentative address of ours
+	 * (its last 16 bits are one of ours'); from a host, not ours: ignored */
+	t = nd("::", "ff02::1:ff00:1", 135, "2001:db8:5::1");
+	expect_punt(&t, FWD_PUNT_LOCAL6, 0, FWD_PUNT_ND_NS, FWD_PUNT_NO_DROP);
+	t = nd(ASKER, "ff02::1:ff00:1", 135, "2001:db8:5::1");
+	expect_drop(&t, FWD_DROP_NDP_IGNORED);
+	/* an advertisement for a target nobody solicited: ignored; for one we
+	 * did (ndp_solicit marks it), or one of ours (a conflict): NA bucket */
+	t = nd("fe80::99", "ff02::1", 136, "2001:db8:1::77");
+	expect_drop(&t, FWD_DROP_NDP_IGNORED);
+	ndp_guard_mark(a6("2001:db8:1::77"));
+	expect_punt(&t, FWD_PUNT_LOCAL6, 0, FWD_PUNT_ND_NA, FWD_PUNT_NO_DROP);
+	t = nd("fe80::99", "ff02::1", 136, "2001:db8:1::1");
+	expect_punt(&t, FWD_PUNT_LOCAL6, 0, FWD_PUNT_ND_NA, FWD_PUNT_NO_DROP);
+	/* the mark fades when the neighbour table (empty here) no longer has it */
+	ndp_guard_sync(NDP_GUARD_SYNC_MS * 5);
+	t = nd("fe80::99", "ff02::1", 136, "2001:db8:1::77");
+	expect_drop(&t, FWD_DROP_NDP_IGNORED);
+	/* Router Solicitations only on a port that advertises */
+	t = nd("fe80::99", "ff02::2", 133, NULL);
+	expect_drop(&t, FWD_DROP_NDP_IGNORED);
+	ndp_guard_rs_set(0, true);
+	expect_punt(&t, FWD_PUNT_LOCAL6, 0, FWD_PUNT_ND_OTHER, FWD_PUNT_NO_DROP);
+	ndp_guard_rs_set(0, false);
+	/* Router Advertisements and Redirects: we are a router */
+	t = nd("fe80::99", "ff02::1", 134, NULL);
+	expect_drop(&t, FWD_DROP_NDP_IGNORED);
+	t = nd("fe80::99", "fe80::1", 137, NULL);
+	expect_drop(&t, FWD_DROP_NDP_IGNORED);
+	/* a solicitation too short to hold its target: the control thread says why */
+	t = nd(ASKER, "ff02::1:ff00:1", 135, NULL);
+	t.l4len = 8;
+	expect_punt(&t, FWD_PUNT_LOCAL6, 0, FWD_PUNT_ND_NS, FWD_PUNT_NO_DROP);
+	/* other ICMPv6 (an echo request): LOCAL6's own bucket */
+	t = nd(ASKER, "2001:db8:1::1", 128, NULL);
+	expect_punt(&t, FWD_PUNT_LOCAL6, 0, FWD_PUNT_ND_NONE, FWD_PUNT_NO_DROP);
+	ndp_guard_reset();
+}
+
 /* An IPv4 frame to 10.9.9.9 (no route), for the l3 input. gcc -O3 (not the
  * sanitizer build) takes the mbuf's buffer for an object of size 0. */
 #pragma GCC diagnostic push
@@ -565,7 +639,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_forward), T(test_burst), T(test_drops),     T(test_bad_frames),
 		T(test_errors),  T(test_punts), T(test_local),     T(test_l3_handoff),
-		T(test_sources), T(test_rpf),   T(test_multi_seg),
+		T(test_sources), T(test_rpf),   T(test_multi_seg), T(test_ndp_sorted),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -2,7 +2,8 @@
 /*
  * Local delivery of IPv6 (local6_input): echo replies (to our addresses
  * and to the groups we listen to), NDP handed over, MLD counted, errors
- * about what we do not serve, the extension headers read on the way, and
+ * about what we do not serve, TCP resets (RFC 9293 3.10.7.1, in the ICMPv6
+ * errors' bucket), the extension headers read on the way, and
  * every packet not answered counted as one drop, with nothing leaked.
  * ip6_output and ndp_input are replaced by captures.
  */
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <rte_tcp.h>
 
 #include "core/daemon.h"
 #include "core/punt.h"
@@ -322,7 +324,7 @@ static void test_other_protocols(void **state)
 	};
 
 	(void)state;
-	expect_drop(&t, FWD_DROP_LOCAL_PROTO); /* TCP: no RST */
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO); /* TCP with a wrong checksum: no reset */
 	t.nh = 59;                             /* no next header */
 	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
 	t.nh = 253; /* unknown: Parameter Problem at the next header field naming it */
@@ -481,15 +483,113 @@ static void port_addrs(uint8_t port, const char *ll, const char *global, const c
 	}
 }
 
+static uint8_t seg[64];
+
+/* A TCP segment from src:40000 to dst:22 with flags, seq, ack and n bytes
+ * of data, its checksum right. */
+static struct t6 tcp6_to(const char *src, const char *dst, uint8_t flags, uint32_t seq,
+                         uint32_t ack, unsigned n)
+{
+	uint32_t be;
+
+	memset(seg, 0, sizeof(seg));
+	memcpy(seg, "\x9c\x40\x00\x16", 4);
+	be = rte_cpu_to_be_32(seq);
+	memcpy(seg + 4, &be, 4);
+	be = rte_cpu_to_be_32(ack);
+	memcpy(seg + 8, &be, 4);
+	seg[12] = 0x50;
+	seg[13] = flags;
+	for (unsigned i = 0; i < n; i++)
+		seg[20 + i] = (uint8_t)('a' + i);
+	l4_cksum_set(src, dst, 6, seg, 20 + n, 16);
+	return (struct t6){
+		.hlim = 64, .nh = 6, .src = src, .dst = dst, .l4 = seg, .l4len = 20 + n
+	};
+}
+
+/* Captured packet i is the reset from `from`:22 to ASKER:40000. */
+static void check_rst(unsigned i, const char *from, uint32_t seq, uint32_t ack, uint8_t flags)
+{
+	const uint8_t *ip = rte_pktmbuf_mtod_offset(sent[i], const uint8_t *, L2), *t = ip + 40;
+	uint32_t be_seq = rte_cpu_to_be_32(seq), be_ack = rte_cpu_to_be_32(ack);
+
+	assert_int_equal(rte_pktmbuf_data_len(sent[i]), L2 + 40 + 20);
+	assert_int_equal(ip[0] >> 4, 6);
+	assert_int_equal(ip[4] << 8 | ip[5], 20);
+	assert_int_equal(ip[6], 6);
+	assert_int_equal(ip[7], 64);
+	assert_memory_equal(ip + 8, a6(from), 16);
+	assert_memory_equal(ip + 24, a6(ASKER), 16);
+	assert_memory_equal(t, "\x00\x16\x9c\x40", 4);
+	assert_memory_equal(t + 4, &be_seq, 4);
+	assert_memory_equal(t + 8, &be_ack, 4);
+	assert_int_equal(t[12], 0x50);
+	assert_int_equal(t[13], flags);
+	assert_int_equal(l4_sum(from, ASKER, 6, t, 20), 0xffff);
+}
+
+/* RFC 9293 3.10.7.1, as for IPv4: a reset the sender accepts, from the
+ * address it asked; never about a reset, a damaged segment, nor to a
+ * group; within the ICMPv6 errors' bucket. */
+static void test_tcp_reset(void **state)
+{
+	static const uint8_t dstopts[8] = { 6, 0, 1, 4, 0, 0, 0, 0 };
+	uint64_t resets = counter("tcp6_resets_sent"), invalid = counter("local6_tcp_invalid");
+	uint64_t limited = counter("tcp6_resets_ratelimited");
+	struct t6 t;
+
+	(void)state;
+	t = tcp6_to(ASKER, OURS, RTE_TCP_SYN_FLAG, 1000, 0, 0);
+	deliver(&t);
+	assert_int_equal(n_sent, 1);
+	check_rst(0, OURS, 0, 1001, RTE_TCP_RST_FLAG | RTE_TCP_ACK_FLAG);
+	t = tcp6_to(ASKER, OURS, RTE_TCP_ACK_FLAG, 7, 5555, 10);
+	t.ext = dstopts; /* behind a destination options header */
+	t.extlen = sizeof(dstopts);
+	t.nh = 60;
+	deliver(&t);
+	assert_int_equal(n_sent, 2);
+	check_rst(1, OURS, 5555, 0, RTE_TCP_RST_FLAG);
+	assert_int_equal(counter("tcp6_resets_sent"), resets + 2);
+	sent_clear();
+	t = tcp6_to(ASKER, OURS, RTE_TCP_RST_FLAG, 1, 0, 0);
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t = tcp6_to(ASKER, OURS, RTE_TCP_SYN_FLAG, 1, 0, 0);
+	seg[4] ^= 1;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t = tcp6_to(ASKER, OURS, RTE_TCP_SYN_FLAG, 1, 0, 0);
+	t.l4len = 12;
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	assert_int_equal(counter("local6_tcp_invalid"), invalid + 2);
+	t = tcp6_to(ASKER, "ff02::1", RTE_TCP_SYN_FLAG, 1, 0, 0);
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	/* a burst of ICMP6_BURST_MIN (50) then one a second, shared with errors */
+	icmp6_ratelimit_set(1);
+	for (unsigned i = 0; i < 60; i++) {
+		t = tcp6_to(ASKER, OURS, RTE_TCP_SYN_FLAG, i, 0, 0);
+		deliver(&t);
+	}
+	assert_int_equal(n_sent, 50);
+	assert_int_equal(counter("tcp6_resets_ratelimited"), limited + 10);
+	icmp6_ratelimit_set(0);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		T(test_echo),         T(test_echo_to_groups),
-		T(test_echo_refused), T(test_echo_behind_headers),
-		T(test_mld),          T(test_ndp),
-		T(test_udp),          T(test_other_protocols),
-		T(test_options),      T(test_routing_and_fragments),
+		T(test_echo),
+		T(test_echo_to_groups),
+		T(test_echo_refused),
+		T(test_echo_behind_headers),
+		T(test_mld),
+		T(test_ndp),
+		T(test_udp),
+		T(test_other_protocols),
+		T(test_tcp_reset),
+		T(test_options),
+		T(test_routing_and_fragments),
 		T(test_bad_header),
 	};
 	int rc;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The slow path's hand-overs with two fake workers (no lcores launched):
- * the punt policer (a bucket per reason, NDP apart from LOCAL6, policed_*
- * drops, ARP's ring drained first and never crowded out of the shared
- * ring) and fwd_control_tx's order (one worker's ring per port).
+ * the punt policer (a bucket per reason, NDP apart from LOCAL6 in buckets
+ * per port and kind, policed_* drops, ARP's ring drained first and never
+ * crowded out of the shared ring) and fwd_control_tx's order (one worker's ring per port).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -56,9 +56,22 @@ static void punt_n(struct fwd_worker *w, enum fwd_punt_reason r, unsigned n, uin
 	fwd_punt_flush(w);
 }
 
+static uint64_t drops_on(uint8_t port, enum fwd_drop_reason r)
+{
+	return fwd.workers[0]->stats.port[port].drop[r] + fwd.workers[1]->stats.port[port].drop[r];
+}
+
 static uint64_t drops(enum fwd_drop_reason r)
 {
-	return fwd.workers[0]->stats.port[0].drop[r] + fwd.workers[1]->stats.port[0].drop[r];
+	return drops_on(0, r);
+}
+
+/* n LOCAL6 punts on port that the IPv6 input tagged with NDP kind nd. */
+static void punt_nd(struct fwd_worker *w, uint8_t port, enum fwd_punt_nd nd, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		fwd_punt(w, frame(58, 135), FWD_PUNT_LOCAL6, port, port, nd, FWD_PUNT_NO_DROP);
+	fwd_punt_flush(w);
 }
 
 static int setup(void **state)
@@ -90,6 +103,7 @@ static void reset(const uint32_t rates[FWD_PUNT_CLASS_MAX])
 	for (unsigned i = 0; i < 2; i++) {
 		memset(&fwd.workers[i]->stats, 0, sizeof(fwd.workers[i]->stats));
 		memset(fwd.workers[i]->punt_bkt, 0, sizeof(fwd.workers[i]->punt_bkt));
+		memset(fwd.workers[i]->punt_nd, 0, sizeof(fwd.workers[i]->punt_nd));
 	}
 	for (unsigned r = 0; r < FWD_PUNT_MAX; r++)
 		fwd_punt_register(r, count_handler);
@@ -117,7 +131,9 @@ static void test_policer_per_reason(void **state)
 	assert_int_equal(handled[FWD_PUNT_NO_ROUTE], 10);
 }
 
-/* NDP punted as LOCAL6 has its own bucket; other LOCAL6 does not use it. */
+/* NDP punted as LOCAL6 (tagged by the IPv6 input) has buckets of its own,
+ * per port and kind, and goes to address resolution's ring; other LOCAL6,
+ * ICMPv6 included, does not touch them. */
 static void test_policer_ndp(void **state)
 {
 	const uint32_t rates[FWD_PUNT_CLASS_MAX] = { 2, 2, 2, 2 };
@@ -126,13 +142,44 @@ static void test_policer_ndp(void **state)
 	(void)state;
 	reset(rates);
 	punt_n(w, FWD_PUNT_LOCAL6, 100, 17, 0); /* UDP: LOCAL6's bucket */
-	assert_int_equal(drops(FWD_DROP_POLICED_LOCAL6), 100 - 64);
-	punt_n(w, FWD_PUNT_LOCAL6, 50, 58, 135); /* neighbour solicitations */
-	punt_n(w, FWD_PUNT_LOCAL6, 1, 58, 128);  /* an echo request: LOCAL6 */
-	assert_int_equal(drops(FWD_DROP_POLICED_NDP), 0);
+	punt_n(w, FWD_PUNT_LOCAL6, 1, 58, 135); /* NDP the input did not tag: LOCAL6 */
 	assert_int_equal(drops(FWD_DROP_POLICED_LOCAL6), 100 - 64 + 1);
-	punt_n(w, FWD_PUNT_LOCAL6, 50, 58, 136); /* 100 in all: 36 over */
-	assert_int_equal(drops(FWD_DROP_POLICED_NDP), 36);
+	punt_nd(w, 0, FWD_PUNT_ND_NS, 100); /* a flood of solicitations on p0 */
+	assert_int_equal(drops(FWD_DROP_POLICED_NS), 100 - 64);
+	punt_nd(w, 0, FWD_PUNT_ND_NA, 50); /* advertisements: a bucket of their own */
+	punt_nd(w, 1, FWD_PUNT_ND_NS, 50); /* another port's solicitations too */
+	punt_nd(w, 1, FWD_PUNT_ND_NA, 50);
+	assert_int_equal(drops(FWD_DROP_POLICED_NA), 0);
+	assert_int_equal(drops_on(1, FWD_DROP_POLICED_NS) + drops_on(1, FWD_DROP_POLICED_NA), 0);
+	assert_int_equal(drops(FWD_DROP_POLICED_NS), 100 - 64);
+	punt_nd(w, 0, FWD_PUNT_ND_NA, 50); /* 100 in all: 36 over */
+	assert_int_equal(drops(FWD_DROP_POLICED_NA), 36);
+	punt_nd(w, 0, FWD_PUNT_ND_OTHER, 100); /* Router Solicitations: policed_ndp */
+	assert_int_equal(drops(FWD_DROP_POLICED_NDP), 100 - 64);
+	assert_int_equal(drops(FWD_DROP_POLICED_LOCAL6), 100 - 64 + 1);
+	/* all of it to the address resolution ring, which one tick drains first */
+	while (fwd_punt_drain() != 0)
+		;
+	assert_int_equal(handled[FWD_PUNT_LOCAL6], 64 + 64 + 64 + 50 + 50 + 64);
+}
+
+/* The Router Solicitations' bucket holds FWD_PUNT_RS_RATE a second at most,
+ * whatever punt_rate_nd says; solicitations keep punt_rate_nd per port. */
+static void test_policer_rs_rate(void **state)
+{
+	const uint32_t rates[FWD_PUNT_CLASS_MAX] = { 0, 200000, 0, 0 };
+	struct fwd_worker *w = fwd.workers[0];
+
+	(void)state;
+	reset(rates);
+	/* 100,000 a second per worker: a burst of 5,000; RS: 50 a second, a burst of 64 */
+	punt_nd(w, 0, FWD_PUNT_ND_OTHER, 200);
+	assert_int_equal(drops(FWD_DROP_POLICED_NDP), 200 - 64);
+	for (unsigned i = 0; i < 10; i++)
+		punt_nd(w, 0, FWD_PUNT_ND_NS, 200);
+	assert_int_equal(drops(FWD_DROP_POLICED_NS), 0);
+	while (fwd_punt_drain() != 0)
+		;
 }
 
 /* A full shared ring does not keep ARP out; ARP is handed over first. */
@@ -183,9 +230,8 @@ static void test_control_tx_order(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_policer_per_reason),
-		cmocka_unit_test(test_policer_ndp),
-		cmocka_unit_test(test_arp_ring_apart),
+		cmocka_unit_test(test_policer_per_reason), cmocka_unit_test(test_policer_ndp),
+		cmocka_unit_test(test_policer_rs_rate),    cmocka_unit_test(test_arp_ring_apart),
 		cmocka_unit_test(test_control_tx_order),
 	};
 
