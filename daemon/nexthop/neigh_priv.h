@@ -73,6 +73,8 @@ extern uint32_t neigh_max;          /* dataplane.neigh_max: entries on the evict
 int neigh_table_init(uint32_t n_nexthops);
 void neigh_table_fini(void); /* frees entries and held mbufs, touches no other table */
 struct neigh *neigh_lookup(struct fwd_ip a, uint8_t port);
+/* Entries in the hash chain a's key falls in (tests: the hash is keyed). */
+uint32_t neigh_table_chain_len(struct fwd_ip a, uint8_t port);
 struct neigh *neigh_by_nh(uint32_t nh);
 /* The entry at next hop index >= *pos, advancing *pos past it; NULL at the end. */
 struct neigh *neigh_iter(uint32_t *pos);

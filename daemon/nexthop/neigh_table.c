@@ -2,7 +2,8 @@
 /*
  * The neighbour table. Every entry owns a next hop, so the next-hop index
  * is its identity: by_nh[] finds it from a route or a punted packet in
- * O(1), a chained hash finds it by (address, port), a binary min-heap keeps
+ * O(1), a chained hash (keyed: a stranger cannot aim at one chain) finds
+ * it by (address, port), a binary min-heap keeps
  * the timers (retries, probes, aging) so a tick only looks at what is due,
  * and a doubly linked list orders the entries that may be evicted (dynamic,
  * no route uses them) from least to most recently used or confirmed, so the
@@ -15,6 +16,7 @@
 
 #include <rte_common.h>
 
+#include "core/siphash.h"
 #include "nexthop/nexthop.h"
 #include "nexthop/neigh_priv.h"
 
@@ -28,21 +30,30 @@ static uint64_t n_entries;
 static struct neigh *lru_head, *lru_tail; /* least recently used first */
 static uint32_t n_lru;
 
+/* Keyed (core/siphash.h): the addresses are a stranger's choice, and with a
+ * hash anyone can compute they could all be put in one chain, which every
+ * lookup of a new sender's address would then walk. */
 static uint32_t hash(const struct fwd_ip *a, uint8_t port)
 {
-	uint64_t h = (uint64_t)port << 8 | a->family;
+	struct {
+		uint8_t family, port;
+		uint8_t addr[16];
+	} k = { a->family, port, { 0 } };
 
 	if (a->family == AF_INET6)
-		for (unsigned i = 0; i < sizeof(a->v6); i += 8) {
-			uint64_t w;
-			memcpy(&w, &a->v6[i], sizeof(w));
-			h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-		}
+		memcpy(k.addr, a->v6, sizeof(a->v6));
 	else
-		h = (h ^ (uint64_t)a->v4 << 16) * 0x9e3779b97f4a7c15ull;
-	h *= 0x9e3779b97f4a7c15ull;
+		memcpy(k.addr, &a->v4, sizeof(a->v4));
+	return (uint32_t)fwd_keyed_hash(&k, sizeof(k)) & bucket_mask;
+}
 
-	return (uint32_t)(h >> 32) & bucket_mask;
+uint32_t neigh_table_chain_len(struct fwd_ip a, uint8_t port)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = bucket != NULL ? bucket[hash(&a, port)] : 0; i != 0; i = by_nh[i]->hnext)
+		n++;
+	return n;
 }
 
 int neigh_table_init(uint32_t n_nexthops)
