@@ -386,6 +386,7 @@ void neigh_tick(void)
 	unsigned budget = NEIGH_TICK_BUDGET;
 	struct neigh *n;
 
+	nh_l2_poll(neigh_l2_published); /* new MACs whose grace period has passed */
 	while (budget-- > 0 && (n = neigh_timer_pop(now)) != NULL)
 		neigh_timer(n, now);
 	fail_log_flush(now); /* after the batch: failures at the same time make one line */

@@ -128,6 +128,7 @@ void neigh_heard_reset(void); /* forget which address conflicts were logged */
 /* neigh_hold.c: packets to a neighbour, held while it resolves. */
 void neigh_send(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local);
 void neigh_hold_release(struct neigh *n); /* resolved: send them in order */
+void neigh_l2_published(uint32_t nh);     /* nh_l2_poll: n's new MAC is out */
 void neigh_hold_fail(struct neigh *n);    /* failed: ICMP host unreachable, no_neighbour */
 void neigh_hold_free(struct neigh *n);    /* shutdown: just free them */
 unsigned neigh_held_total(void);

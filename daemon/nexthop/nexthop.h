@@ -6,7 +6,8 @@
  * the fast path tests: NH_FWD means "write l2 and send on port", and
  * fwd_len, non-zero only then, is its one size test. Rewriting a live
  * entry's l2 header goes through NH_PENDING and an RCU grace period
- * (nh_set_l2), so a worker never sends a half-written header.
+ * (nh_set_l2, which does not wait for it), so a worker never sends a
+ * half-written header.
  *
  * Index 0 is the "no route" entry (a FIB miss yields 0). Indices below
  * NH_FIRST_DYNAMIC are fixed and shared by the families: local delivery,
@@ -30,6 +31,7 @@
 #include <rte_ether.h>
 
 #include "core/config.h"
+#include "core/counter.h"
 
 enum nh_type {
 	NH_NONE = 0,    /* no route */
@@ -97,6 +99,10 @@ static inline bool nh_punt_current(uint32_t tag, uint32_t gen)
 	return (tag >> NH_PUNT_IDX_BITS) == (gen & (UINT32_MAX >> NH_PUNT_IDX_BITS));
 }
 
+/* Blocking RCU waits of the next-hop layer (a table full of released
+ * entries, a port's MTU or MAC change): never one per neighbour MAC change. */
+extern struct fwd_counter nh_rcu_waits;
+
 /* The table workers index with FIB results; fixed size, set at init. */
 extern struct nexthop *nh_table;
 extern uint32_t nh_count;
@@ -110,8 +116,15 @@ int nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *idx);
 void nh_release(uint32_t idx);
 /* The neighbour address of a dynamic entry (control thread). */
 const struct fwd_ip *nh_addr(uint32_t idx);
-/* Make entry idx forward to mac (FWD), or stop forwarding (mac NULL: PENDING). */
+/* Make entry idx forward to mac (FWD), or stop forwarding (mac NULL: PENDING).
+ * A new MAC for an entry workers may still be reading is published only
+ * after an RCU grace period, which nobody waits for: until nh_l2_poll
+ * publishes it, nh_l2_waiting is true and the entry is PENDING. */
 void nh_set_l2(uint32_t idx, const struct rte_ether_addr *mac);
+bool nh_l2_waiting(uint32_t idx);
+/* Publish the new MACs whose grace period has passed, calling published
+ * (when not NULL) with each entry's index. Control thread, never blocks. */
+void nh_l2_poll(void (*published)(uint32_t idx));
 /* Egress port MTU changed, or port mac: refresh the entries on it. */
 void nh_port_update(uint8_t port);
 /* Reclaim released entries whose grace period has ended. */

@@ -506,6 +506,35 @@ static void test_solicited_na_resolves(void **state)
 	assert_memory_equal(&n->mac, &MAC_A, 6);
 }
 
+/* An overriding NA within a second of the last MAC change is ignored, as
+ * ARP's locktime (stricter than Linux's NDP), and counted. */
+static void test_na_locktime(void **state)
+{
+	struct neigh *n;
+
+	(void)state;
+	glean6(1, 0, H7, 1);
+	n = lookup6(H7, 0);
+	in0(mk_na(&MAC_B, H7, P0_G, NDP_NA_SOLICITED | NDP_NA_OVERRIDE));
+	assert_memory_equal(&n->mac, &MAC_B, 6);
+	/* a flip at once: refused, solicited or not */
+	in0(mk_na(&MAC_A, H7, ALL_NODES, NDP_NA_OVERRIDE));
+	in0(mk_na(&MAC_A, H7, P0_G, NDP_NA_SOLICITED | NDP_NA_OVERRIDE));
+	assert_memory_equal(&n->mac, &MAC_B, 6);
+	assert_int_equal(ndp_locktime_ignored.value, 2);
+	assert_int_equal(ndp_na_unsolicited_updated.value, 0);
+	/* the same MAC still confirms */
+	in0(mk_na(&MAC_B, H7, P0_G, NDP_NA_SOLICITED | NDP_NA_OVERRIDE));
+	assert_int_equal(n->state, NEIGH_REACHABLE);
+	/* after the locktime it moves, once */
+	advance6(NEIGH_LOCKTIME_MS);
+	in0(mk_na(&MAC_A, H7, ALL_NODES, NDP_NA_OVERRIDE));
+	in0(mk_na(&MAC_B, H7, ALL_NODES, NDP_NA_OVERRIDE));
+	assert_memory_equal(&n->mac, &MAC_A, 6);
+	assert_int_equal(ndp_na_unsolicited_updated.value, 1);
+	assert_int_equal(ndp_locktime_ignored.value, 3);
+}
+
 /* Unanswered: the held packets' senders are told. */
 static void test_unanswered_unreachable(void **state)
 {
@@ -1076,6 +1105,7 @@ int main(void)
 		NDP_TEST(test_ns_creates_stale),
 		NDP_TEST(test_unsolicited_na_ignored),
 		NDP_TEST(test_solicited_na_resolves),
+		NDP_TEST(test_na_locktime),
 		NDP_TEST(test_unanswered_unreachable),
 		NDP_TEST(test_conflict),
 		NDP_TEST(test_ra_redirect_ignored),

@@ -5,6 +5,9 @@
  * cap on unused dynamic entries and their LRU eviction.
  * Frames are compared byte for byte. ARP input checks: neigh_arp_test.c.
  */
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
 #include "neigh_harness.h"
 
 #define H5 IP(10, 0, 0, 5)
@@ -508,6 +511,51 @@ static void test_full_table_makes_room(void **state)
 	sent_clear();
 }
 
+/* A neighbour flipping its MAC costs no blocking wait: the entry leaves
+ * the fast path at once and takes its new MAC after a grace period nobody
+ * waits for; packets meanwhile wait in its hold queue and go out with the
+ * new MAC. */
+static void test_mac_flip_no_wait(void **state)
+{
+	size_t sz = rte_rcu_qsbr_get_memsize(1);
+	struct rte_rcu_qsbr *v = rte_zmalloc("rcu", sz, RTE_CACHE_LINE_SIZE);
+	uint64_t waits = nh_rcu_waits.value;
+	uint32_t nh;
+
+	(void)state;
+	assert_non_null(v);
+	assert_int_equal(rte_rcu_qsbr_init(v, 1), 0);
+	assert_int_equal(rte_rcu_qsbr_thread_register(v, 0), 0);
+	rte_rcu_qsbr_thread_online(v, 0); /* a worker, between two quiescent states */
+	fwd.rcu = v;
+	learn_h5(); /* the first MAC: nothing could read the entry before */
+	nh = neigh_lookup(fwd_ip_v4(H5), 0)->nh;
+	assert_int_equal(nh_table[nh].type, NH_FWD);
+	for (unsigned i = 0; i < 1000; i++) {
+		const struct rte_ether_addr *mac = i % 2 ? &MAC_A : &MAC_B;
+		fake_now += NEIGH_LOCKTIME_MS;
+		arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, mac, H5, &P0_MAC, P0_IP));
+		assert_int_equal(nh_table[nh].type, NH_PENDING); /* out of the fast path */
+		assert_true(nh_l2_waiting(nh));
+		neigh_tick(); /* the worker has not passed a quiescent state: no change */
+		assert_true(nh_l2_waiting(nh));
+		if (i == 999) { /* a packet meanwhile is held, not sent with the old MAC */
+			resolve(1, nh, H5, 7);
+			assert_int_equal(n_sent, 0);
+			assert_int_equal(neigh_lookup(fwd_ip_v4(H5), 0)->n_held, 1);
+		}
+		rte_rcu_qsbr_quiescent(v, 0);
+		neigh_tick();
+		assert_int_equal(nh_table[nh].type, NH_FWD);
+		assert_memory_equal(&nh_table[nh].l2.dst_addr, mac, 6);
+	}
+	assert_int_equal(n_sent, 1); /* the held packet, with the last MAC */
+	assert_memory_equal(rte_pktmbuf_mtod(sent[0].m, uint8_t *), &MAC_A, 6);
+	assert_int_equal(nh_rcu_waits.value, waits);
+	fwd.rcu = NULL;
+	rte_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +573,7 @@ int main(void)
 		HARNESS_TEST(test_cap_evicts_lru_unused),
 		HARNESS_TEST(test_stale_punt_dropped),
 		HARNESS_TEST(test_full_table_makes_room),
+		HARNESS_TEST(test_mac_flip_no_wait),
 	};
 	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
 }
