@@ -25,7 +25,7 @@
 #define NEIGH_RETRANS_MS      1000 /* between requests (incomplete) and probes (stale) */
 #define NEIGH_MAX_PROBES      3
 #define NEIGH_FAILED_MS       3000 /* a failed entry drops traffic this long before it may go */
-#define NEIGH_MAX_UNRESOLVED  1024 /* incomplete entries created by traffic (glean) */
+#define NEIGH_UNRESOLVED_MAX  1024 /* default of dataplane.neigh_unresolved_max */
 #define NEIGH_FAIL_LOG_MS     10000
 #define NEIGH_LOCKTIME_MS     1000  /* a learnt MAC may change once a second (Linux locktime) */
 #define NEIGH_DELAY_MS        5000  /* until an unconfirmed (stale) new entry is probed */
@@ -67,7 +67,13 @@ struct neigh_hooks {
 
 extern struct neigh_hooks neigh_hooks;
 extern uint64_t neigh_reachable_ms; /* dataplane.neigh_timeout_s */
-extern uint32_t neigh_max;          /* dataplane.neigh_max: entries on the eviction list */
+extern uint32_t neigh_max; /* dataplane.neigh_max: entries on each family's eviction list */
+/* dataplane.neigh_unresolved_max: incomplete entries traffic created (glean),
+ * per family; one port may hold half of them (neigh_unresolved_port_max). */
+extern uint32_t neigh_unresolved_max;
+uint32_t neigh_unresolved_port_max(void);
+/* Incomplete entries of family on port (FWD_MAX_PORTS: on all ports). */
+unsigned neigh_unresolved(uint8_t family, uint8_t port);
 
 /* neigh_table.c: entries by next hop and by (address, port), and their timers. */
 int neigh_table_init(uint32_t n_nexthops);
@@ -85,12 +91,13 @@ void neigh_timer_set(struct neigh *n, uint64_t due_ms);
 void neigh_timer_cancel(struct neigh *n);
 /* The entry with the earliest deadline if it is due at now, taken off the heap. */
 struct neigh *neigh_timer_pop(uint64_t now);
-/* The eviction list holds exactly the dynamic entries no route uses: call
- * neigh_lru_sync after a change of state or refs; touch on use or confirmation. */
+/* The eviction lists (one per family) hold exactly the dynamic entries no
+ * route uses: call neigh_lru_sync after a change of state or refs; touch on
+ * use or confirmation. */
 void neigh_lru_sync(struct neigh *n);
 void neigh_lru_touch(struct neigh *n);
-struct neigh *neigh_lru_oldest(void); /* NULL when none may be evicted */
-uint32_t neigh_lru_count(void);
+struct neigh *neigh_lru_oldest(uint8_t family); /* NULL when none may be evicted */
+uint32_t neigh_lru_count(uint8_t family);
 
 /* neigh.c: the state machine. */
 int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s); /* no timer event: tests */
@@ -140,6 +147,6 @@ void neigh_punt_resolve(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 
 /* Counters (global section of `fwdctl stats`). */
 extern struct fwd_counter neigh_failures, neigh_aged_out, neigh_table_full, neigh_evicted,
-        neigh_stale_punts;
+        neigh_stale_punts, neigh_unresolved_full, neigh_unresolved_port_full;
 
 #endif

@@ -5,9 +5,10 @@
  * O(1), a chained hash (keyed: a stranger cannot aim at one chain) finds
  * it by (address, port), a binary min-heap keeps
  * the timers (retries, probes, aging) so a tick only looks at what is due,
- * and a doubly linked list orders the entries that may be evicted (dynamic,
- * no route uses them) from least to most recently used or confirmed, so the
- * cap on them (neigh_max) costs O(1) per new entry.
+ * and a doubly linked list per family orders the entries that may be
+ * evicted (dynamic, no route uses them) from least to most recently used or
+ * confirmed, so the cap on them (neigh_max, per family) costs O(1) per new
+ * entry.
  * Control thread only; workers never see any of it.
  */
 #include <errno.h>
@@ -27,8 +28,14 @@ static uint32_t bucket_mask;
 static struct neigh **heap; /* timers, earliest first */
 static uint32_t n_heap;
 static uint64_t n_entries;
-static struct neigh *lru_head, *lru_tail; /* least recently used first */
-static uint32_t n_lru;
+/* per family (IPv4, IPv6), least recently used first */
+static struct neigh *lru_head[2], *lru_tail[2];
+static uint32_t n_lru[2];
+
+static unsigned fam(const struct neigh *n)
+{
+	return n->addr.family == AF_INET6;
+}
 
 /* Keyed (core/siphash.h): the addresses are a stranger's choice, and with a
  * hash anyone can compute they could all be put in one chain, which every
@@ -67,8 +74,9 @@ int neigh_table_init(uint32_t n_nexthops)
 	bucket = calloc(nb, sizeof(*bucket));
 	n_heap = 0;
 	n_entries = 0;
-	lru_head = lru_tail = NULL;
-	n_lru = 0;
+	memset(lru_head, 0, sizeof(lru_head));
+	memset(lru_tail, 0, sizeof(lru_tail));
+	memset(n_lru, 0, sizeof(n_lru));
 	if (by_nh == NULL || heap == NULL || bucket == NULL) {
 		neigh_table_fini();
 		return -ENOMEM;
@@ -92,8 +100,9 @@ void neigh_table_fini(void)
 	bucket = NULL;
 	cap = n_heap = 0;
 	n_entries = 0;
-	lru_head = lru_tail = NULL;
-	n_lru = 0;
+	memset(lru_head, 0, sizeof(lru_head));
+	memset(lru_tail, 0, sizeof(lru_tail));
+	memset(n_lru, 0, sizeof(n_lru));
 }
 
 struct neigh *neigh_by_nh(uint32_t nh)
@@ -126,21 +135,25 @@ struct neigh *neigh_iter(uint32_t *pos)
 
 static void lru_unlink(struct neigh *n)
 {
-	*(n->lru_prev != NULL ? &n->lru_prev->lru_next : &lru_head) = n->lru_next;
-	*(n->lru_next != NULL ? &n->lru_next->lru_prev : &lru_tail) = n->lru_prev;
+	unsigned f = fam(n);
+
+	*(n->lru_prev != NULL ? &n->lru_prev->lru_next : &lru_head[f]) = n->lru_next;
+	*(n->lru_next != NULL ? &n->lru_next->lru_prev : &lru_tail[f]) = n->lru_prev;
 	n->lru_prev = n->lru_next = NULL;
 	n->in_lru = false;
-	n_lru--;
+	n_lru[f]--;
 }
 
 static void lru_append(struct neigh *n)
 {
-	n->lru_prev = lru_tail;
+	unsigned f = fam(n);
+
+	n->lru_prev = lru_tail[f];
 	n->lru_next = NULL;
-	*(lru_tail != NULL ? &lru_tail->lru_next : &lru_head) = n;
-	lru_tail = n;
+	*(lru_tail[f] != NULL ? &lru_tail[f]->lru_next : &lru_head[f]) = n;
+	lru_tail[f] = n;
 	n->in_lru = true;
-	n_lru++;
+	n_lru[f]++;
 }
 
 void neigh_lru_sync(struct neigh *n)
@@ -155,20 +168,20 @@ void neigh_lru_sync(struct neigh *n)
 
 void neigh_lru_touch(struct neigh *n)
 {
-	if (n->in_lru && n != lru_tail) {
+	if (n->in_lru && n != lru_tail[fam(n)]) {
 		lru_unlink(n);
 		lru_append(n);
 	}
 }
 
-struct neigh *neigh_lru_oldest(void)
+struct neigh *neigh_lru_oldest(uint8_t family)
 {
-	return lru_head;
+	return lru_head[family == AF_INET6];
 }
 
-uint32_t neigh_lru_count(void)
+uint32_t neigh_lru_count(uint8_t family)
 {
-	return n_lru;
+	return n_lru[family == AF_INET6];
 }
 
 /* ----------------------------------------------------------------- entries */

@@ -154,12 +154,14 @@ static void test_hold_limits(void **state)
 static void test_glean_cap_and_bad_targets(void **state)
 {
 	(void)state;
-	for (unsigned h = 0; h < NEIGH_MAX_UNRESOLVED + 10; h++)
+	/* one port may take half of its family's pool */
+	for (unsigned h = 0; h < NEIGH_UNRESOLVED_MAX / 2 + 10; h++)
 		glean(0, 1, IP(172, 16, 1 + h / 200, 1 + h % 200), 1);
-	assert_int_equal(neigh_count(), NEIGH_MAX_UNRESOLVED);
+	assert_int_equal(neigh_count(), NEIGH_UNRESOLVED_MAX / 2);
+	assert_int_equal(neigh_unresolved_port_full.value, 10);
 	assert_int_equal(neigh_table_full.value, 10);
 	assert_int_equal(drops(0, FWD_DROP_NO_NEIGHBOUR), 10);
-	assert_int_equal(n_sent_total, NEIGH_MAX_UNRESOLVED);
+	assert_int_equal(n_sent_total, NEIGH_UNRESOLVED_MAX / 2);
 	advance(6000);
 	assert_int_equal(neigh_count(), 0);
 	sent_clear();
@@ -396,7 +398,7 @@ static void test_cap_evicts_lru_unused(void **state)
 	for (unsigned i = 1; i <= 4; i++)
 		ask_p1(IP(172, 16, 0, 10 + i));
 	assert_int_equal(neigh_count(), 6);
-	assert_int_equal(neigh_lru_count(), 4);
+	assert_int_equal(neigh_lru_count(AF_INET), 4);
 	assert_int_equal(neigh_evicted.value, 0);
 
 	/* .11 is used (a packet for it) and .13 confirmed: .12 then .14 go */
@@ -424,9 +426,9 @@ static void test_cap_evicts_lru_unused(void **state)
 	 * next new entry brings them back to the cap, evicting the two oldest */
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_B, H9, &P0_MAC, P0_IP));
 	neigh_unref(nh);
-	assert_int_equal(neigh_lru_count(), 5);
+	assert_int_equal(neigh_lru_count(AF_INET), 5);
 	ask_p1(IP(172, 16, 9, 9));
-	assert_int_equal(neigh_lru_count(), 4);
+	assert_int_equal(neigh_lru_count(AF_INET), 4);
 	assert_null(neigh_lookup(fwd_ip_v4(IP(172, 16, 5, 197)), 1));
 	assert_null(neigh_lookup(fwd_ip_v4(IP(172, 16, 5, 198)), 1));
 	assert_int_equal(state_of(H9, 0), NEIGH_REACHABLE);
