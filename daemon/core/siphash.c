@@ -94,7 +94,10 @@ uint64_t fwd_keyed_hash(const void *data, size_t len)
 
 uint32_t fwd_hash_seed(uint32_t tag)
 {
-	return (uint32_t)fwd_keyed_hash(&tag, sizeof(tag));
+	uint8_t b[sizeof(tag)];
+
+	memcpy(b, &tag, sizeof(b));
+	return (uint32_t)fwd_keyed_hash(b, sizeof(b));
 }
 
 void fwd_hash_key_set(const uint8_t key[FWD_SIPHASH_KEY_LEN])

@@ -129,6 +129,16 @@ struct neigh *neigh_new_resolving(struct fwd_ip a, uint8_t port);
 /* Is a usable as a neighbour on port (the family's resolver says)? */
 bool neigh_addr_ok(uint8_t port, const struct fwd_ip *a);
 
+/* neigh_cap.c: the caps on dynamic and on resolving entries, eviction by use. */
+void neigh_cap_reset(uint32_t n_nexthops);                 /* module init and fini */
+void neigh_count_incomplete(const struct neigh *n, int d); /* n enters (1) or leaves (-1) */
+/* Evict the least recently used unused entries of family down to keep. */
+void neigh_evict(uint8_t family, uint32_t keep);
+/* Workers' marks of use into the eviction lists, once a NEIGH_USE_EPOCH_MS. */
+void neigh_use_fold(uint64_t now);
+/* A next hop for a new entry; a full table gives up an unused entry's. */
+int neigh_nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *nh);
+
 /* neigh_heard.c */
 void neigh_heard_reset(void); /* forget which address conflicts were logged */
 

@@ -16,6 +16,7 @@
 
 struct nexthop *nh_table;
 uint32_t nh_count;
+uint8_t nh_use_epoch = 1; /* never 0: a cleared entry was never used */
 
 static struct fwd_ip *addrs; /* a dynamic entry's neighbour, control thread only */
 static uint32_t *free_idx;   /* reusable dynamic indices: a FIFO ring of nh_count */
@@ -333,6 +334,19 @@ void nh_port_update(uint8_t port)
 			nh_publish(nh);
 		l2w[i].repub = false;
 	}
+}
+
+bool nh_used_this_epoch(uint32_t idx)
+{
+	return idx < nh_count &&
+	       __atomic_load_n(&nh_table[idx].used, __ATOMIC_RELAXED) == nh_use_epoch;
+}
+
+void nh_use_epoch_next(void)
+{
+	uint8_t e = nh_use_epoch == UINT8_MAX ? 1 : nh_use_epoch + 1;
+
+	__atomic_store_n(&nh_use_epoch, e, __ATOMIC_RELAXED);
 }
 
 uint32_t nh_used(void)

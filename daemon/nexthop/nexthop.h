@@ -59,13 +59,13 @@ enum nh_type {
 
 struct nexthop {
 	/* read by workers */
-	uint8_t type;     /* enum nh_type */
-	uint8_t port;     /* egress port index (FWD, PENDING, CONNECTED) */
-	uint16_t mtu;     /* egress port MTU */
-	uint16_t fwd_len; /* largest frame (mtu + Ethernet header) while type is NH_FWD,
-	                   * else 0: the fast path's one test */
-	uint8_t failed;   /* a neighbour's entry whose resolution failed: ECMP skips it */
-	uint8_t pad0;
+	uint8_t type;            /* enum nh_type */
+	uint8_t port;            /* egress port index (FWD, PENDING, CONNECTED) */
+	uint16_t mtu;            /* egress port MTU */
+	uint16_t fwd_len;        /* largest frame (mtu + Ethernet header) while type is NH_FWD,
+	                          * else 0: the fast path's one test */
+	uint8_t failed;          /* a neighbour's entry whose resolution failed: ECMP skips it */
+	uint8_t used;            /* workers write: nh_use_epoch when they last forwarded by it */
 	struct rte_ether_hdr l2; /* dst, src, the family's ethertype: valid while fwd_len != 0 */
 	uint16_t pad1;
 	uint32_t gen; /* changes with every new owner of the index; punts carry it */
@@ -102,6 +102,26 @@ static inline bool nh_punt_current(uint32_t tag, uint32_t gen)
 /* Blocking RCU waits of the next-hop layer (a table full of released
  * entries, a port's MTU or MAC change): never one per neighbour MAC change. */
 extern struct fwd_counter nh_rcu_waits;
+
+/*
+ * Which neighbours carry traffic, for eviction (nexthop/neigh.c): the
+ * control thread advances nh_use_epoch (1..255) every second; a worker
+ * reads it once a burst and, for each packet it forwards, stores it into
+ * the entry's `used` only when it differs: a compare a packet, a store an
+ * entry and epoch. The one field of an entry workers write.
+ */
+extern uint8_t nh_use_epoch;
+
+static __rte_always_inline void nh_mark_used(const struct nexthop *nh, uint8_t epoch)
+{
+	if (unlikely(nh->used != epoch))
+		__atomic_store_n(&((struct nexthop *)(uintptr_t)nh)->used, epoch, __ATOMIC_RELAXED);
+}
+
+/* Did workers forward by entry idx since the epoch began? (control thread) */
+bool nh_used_this_epoch(uint32_t idx);
+/* The next epoch (control thread, once a second). */
+void nh_use_epoch_next(void);
 
 /* The table workers index with FIB results; fixed size, set at init. */
 extern struct nexthop *nh_table;

@@ -112,7 +112,7 @@ static void test_colliding_addresses_spread(void **state)
 		assert_null(neigh_lookup(miss, 0));
 	us = (now_us() - t0) / 100;
 	printf("# %u addresses of one old chain: longest chain %u, lookup miss %.3f us\n",
-	       N_COLLIDING, longest, us);
+	       (unsigned)N_COLLIDING, longest, us);
 	/* 16,384 keys in 32,768 chains at random: the longest has about 7 */
 	assert_true(longest <= 16);
 	assert_true(us < 10);

@@ -558,6 +558,49 @@ static void test_mac_flip_no_wait(void **state)
 	rte_free(v);
 }
 
+/* A flood of new entries (requests for our address from 2,000 senders)
+ * through a table capped at 64: of 16 reachable hosts, the 8 that workers
+ * forward to (nh_mark_used, as the fast path does for every packet) stay;
+ * the 8 that carry nothing go with the flood's oldest. */
+static void test_flood_spares_used(void **state)
+{
+	uint32_t nh[16];
+	unsigned kept_used = 0, kept_idle = 0;
+
+	(void)state;
+	neigh_set_max(64);
+	for (unsigned i = 0; i < 16; i++) {
+		uint32_t ip = IP(172, 16, 0, 10 + i);
+		ask_p1(ip);
+		arp_in(1, mk_arp(RTE_ARP_OP_REPLY, &P1_MAC, &MAC_B, ip, &P1_MAC, P1_IP));
+		assert_int_equal(state_of(ip, 1), NEIGH_REACHABLE);
+		nh[i] = neigh_lookup(fwd_ip_v4(ip), 1)->nh;
+	}
+	for (unsigned round = 0; round < 20; round++) {
+		for (unsigned i = 0; i < 8; i++) /* a worker's packets to the first 8 */
+			nh_mark_used(&nh_table[nh[i]], nh_use_epoch);
+		for (unsigned k = 0; k < 100; k++) {
+			unsigned f = round * 100 + k;
+			ask_p1(IP(172, 16, 1 + f / 200, 1 + f % 200));
+		}
+		advance(100);
+	}
+	for (unsigned i = 0; i < 16; i++) {
+		struct neigh *n = neigh_lookup(fwd_ip_v4(IP(172, 16, 0, 10 + i)), 1);
+		if (i < 8)
+			kept_used += n != NULL && n->nh == nh[i] && n->state == NEIGH_REACHABLE;
+		else
+			kept_idle += n != NULL;
+	}
+	printf("# after 2000 new entries into 64: %u of 8 used and %u of 8 idle neighbours kept\n",
+	       kept_used, kept_idle);
+	assert_int_equal(kept_used, 8);
+	assert_int_equal(kept_idle, 0);
+	assert_int_equal(neigh_lru_count(AF_INET), 64);
+	assert_true(neigh_evicted.value >= 2000 + 16 - 64);
+	sent_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -576,6 +619,7 @@ int main(void)
 		HARNESS_TEST(test_stale_punt_dropped),
 		HARNESS_TEST(test_full_table_makes_room),
 		HARNESS_TEST(test_mac_flip_no_wait),
+		HARNESS_TEST(test_flood_spares_used),
 	};
 	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
 }
