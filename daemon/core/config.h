@@ -175,15 +175,18 @@ struct fwd_config {
 	} dpdk;
 
 	struct {
-		uint16_t burst;           /* default 32 */
-		uint32_t mbufs;           /* default 16383 */
-		uint32_t idle_sleep_us;   /* extension: an idle worker sleeps this long
-		                           * between polls; default 0: it never sleeps */
-		uint32_t neigh_timeout_s; /* default 300 */
-		uint32_t neigh_max;       /* extension: dynamic neighbours no route uses, default
-		                           * 16384 or half of nexthops if less; below nexthops */
-		uint32_t fib_tbl8s;       /* extension: FIB tbl8 groups (routes longer than /24
-		                           * and neighbours share them), default 32768 */
+		uint16_t burst;                /* default 32 */
+		uint32_t mbufs;                /* default 16383 */
+		uint32_t idle_sleep_us;        /* extension: an idle worker sleeps this long
+		                                * between polls; default 0: it never sleeps */
+		uint32_t neigh_timeout_s;      /* default 300 */
+		uint32_t neigh_max;            /* extension: dynamic neighbours no route uses, per
+		                                * family, default 16384 or half of nexthops if less;
+		                                * below nexthops */
+		uint32_t neigh_unresolved_max; /* extension: neighbours resolving for traffic,
+		                                * per family (half per port), default 1024 */
+		uint32_t fib_tbl8s;            /* extension: FIB tbl8 groups (routes longer than /24
+		                                * and neighbours share them), default 32768 */
 		uint32_t fib6_tbl8s; /* extension: IPv6 FIB groups, default in ip6/ip6_schema.c */
 		uint32_t fib6_neigh_tbl8s; /* extension: IPv6 FIB groups for neighbours' /128s
 		                            * besides those (ip6/fib6.h), default there too */

@@ -4,18 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/siphash.h"
 #include "cp/fpm_map.h"
 
+/* Keyed (core/siphash.h): the prefixes are what BGP peers announce, and
+ * with a hash anyone can compute they could make one long probe run. */
 static size_t hash(const void *key, size_t len)
 {
-	const uint8_t *p = key;
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a, then a final mix */
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ULL;
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	return (size_t)(h ^ (h >> 32));
+	return (size_t)fwd_keyed_hash(key, len);
 }
 
 static const void *key_of(const struct fpm_map *m, const void *obj)

@@ -204,6 +204,7 @@ struct ip4_burst {
 	struct fib4_view fib;
 	const struct nexthop *nh;
 	struct ip4_head head;
+	uint8_t epoch; /* nh_use_epoch, for nh_mark_used */
 };
 
 /* The run state the loop keeps in registers. */
@@ -284,6 +285,7 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 		return;
 	}
 	ip4_nh_rewrite(nh, eth, ip);
+	nh_mark_used(nh, b->epoch); /* in use: evicted last (nexthop/neigh.c) */
 	if (unlikely(ip4_other_port(nh, r->port))) {
 		r->out = ip4_run_switch(c, r->port, r->out, r->bytes, nh->port);
 		r->port = nh->port;
@@ -321,7 +323,8 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
                                           bool hw_cksum, uint8_t rpf, struct rte_mbuf **pkts,
                                           unsigned n)
 {
-	const struct ip4_burst b = { fib4_view(ip4_fib), nh_table, ip4_head(in->mac48) };
+	const struct ip4_burst b = { fib4_view(ip4_fib), nh_table, ip4_head(in->mac48),
+		                     __atomic_load_n(&nh_use_epoch, __ATOMIC_RELAXED) };
 	struct ip4_ctx c; /* the run's fields are set when a run begins */
 	struct ip4_run r = { .out = NULL, .bytes = 0, .port = NO_RUN };
 	struct rte_mbuf **at = pkts;

@@ -187,6 +187,7 @@ struct ip6_burst {
 	struct fib6_view fib;
 	const struct nexthop *nh;
 	struct ip6_head head;
+	uint8_t epoch; /* nh_use_epoch, for nh_mark_used */
 };
 
 /* The run state the loop keeps in registers. */
@@ -234,6 +235,7 @@ static __rte_always_inline void ip6_one(struct ip6_ctx *c, const struct ip6_burs
 		return;
 	}
 	ip6_nh_rewrite(nh, eth, ip);
+	nh_mark_used(nh, b->epoch); /* in use: evicted last (nexthop/neigh.c) */
 	if (unlikely(nh->port != r->port)) {
 		r->out = ip6_run_switch(c, r->port, r->out, r->bytes, nh->port);
 		r->port = nh->port;
@@ -252,7 +254,8 @@ static __rte_always_inline void ip6_prefetch(const struct rte_mbuf *m)
 static __rte_always_inline void ip6_burst(struct fwd_worker *w, const struct fwd_port *in,
                                           uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
 {
-	const struct ip6_burst b = { fib6_view(ip6_fib), nh_table, ip6_head(in->mac48) };
+	const struct ip6_burst b = { fib6_view(ip6_fib), nh_table, ip6_head(in->mac48),
+		                     __atomic_load_n(&nh_use_epoch, __ATOMIC_RELAXED) };
 	struct ip6_ctx c = { .w = w, .in = in, .end = pkts + n };
 	struct ip6_run r = { .out = NULL, .bytes = 0, .port = NO_RUN };
 	struct rte_mbuf **at = pkts;

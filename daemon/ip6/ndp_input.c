@@ -54,6 +54,7 @@ FWD_COUNTER(ndp_na_tx, "ndp_na_tx");
 FWD_COUNTER(ndp_na_ignored, "ndp_na_unknown_ignored");
 FWD_COUNTER(ndp_na_unsolicited_updated, "ndp_na_unsolicited_updated");
 FWD_COUNTER(ndp_conflicts, "ndp_address_conflicts");
+FWD_COUNTER(ndp_locktime_ignored, "ndp_locktime_ignored");
 
 static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
 
@@ -277,7 +278,9 @@ static void ndp_asker(uint8_t port, const struct ndp_msg *msg)
 	if (!msg->has_lladdr || r == NULL || r->check(port, &ip, NULL, NULL, 0) < 0)
 		return;
 	if (neigh_lookup(ip, port) != NULL) {
-		neigh_heard_advert(ip, port, &msg->lladdr, false, true);
+		if (neigh_heard_advert(ip, port, &msg->lladdr, false, true) ==
+		    NEIGH_HEARD_IGNORED_LOCKED)
+			ndp_locktime_ignored.value++;
 	} else {
 		neigh_heard(ip, port, &msg->lladdr, NEIGH_HEARD_ASKED_US);
 		ndp_guard_mark(msg->src); /* its advertisements may update the entry */
@@ -321,6 +324,9 @@ static void ndp_na_merge(uint8_t port, const struct ndp_msg *msg)
 		return;
 	case NEIGH_HEARD_IGNORED_UNKNOWN:
 		ndp_na_ignored.value++;
+		return;
+	case NEIGH_HEARD_IGNORED_LOCKED:
+		ndp_locktime_ignored.value++;
 		return;
 	default:
 		return;

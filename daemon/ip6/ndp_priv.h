@@ -150,6 +150,7 @@ enum ndp_invalid {
 
 /* Counters (global section of `fwdctl stats`, fwd_counter_total in metrics). */
 extern struct fwd_counter ndp_invalid[NDP_INVALID_MAX];
+extern struct fwd_counter ndp_locktime_ignored; /* a new MAC within locktime (nexthop/neigh.h) */
 extern struct fwd_counter ndp_ns_rx, ndp_na_rx, ndp_rs_rx, ndp_ra_rx, ndp_redirect_rx, ndp_ns_tx,
         ndp_na_tx, ndp_ra_tx, ndp_na_ignored, ndp_na_unsolicited_updated, ndp_conflicts,
         ndp_dad_duplicate;

@@ -6,10 +6,11 @@
 
 #include <rte_cycles.h>
 #include <rte_hash.h>
-#include <rte_hash_crc.h>
+#include <rte_jhash.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
 
+#include "core/siphash.h"
 #include "l2/fdb.h"
 
 static uint64_t tsc_clock(void)
@@ -68,7 +69,10 @@ static struct fdb_table *table_new(uint32_t max, struct rte_rcu_qsbr *rcu, int s
 		.name = name,
 		.entries = room,
 		.key_len = sizeof(uint64_t),
-		.hash_func = rte_hash_crc,
+		/* keyed with a secret seed: CRC32-C, even seeded, is linear, so
+		 * MACs that share a bucket are computed without knowing the seed */
+		.hash_func = rte_jhash,
+		.hash_func_init_val = fwd_hash_seed(gen),
 		.socket_id = socket,
 		/* lock-free readers; the extendable buckets make every slot usable */
 		.extra_flag =

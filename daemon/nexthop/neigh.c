@@ -18,11 +18,13 @@
  *               removed, or failed (next hop back to pending) if routes use it.
  *   permanent   static: never aged or probed, never changed by the wire.
  *
- * Dynamic entries no route uses are capped at neigh_max: a new one evicts
- * the least recently used of them. Permanent entries and those routes use
- * neither count nor are ever evicted (a gateway whose last route goes
- * joins the others, newest); a route finds room in a full next-hop table
- * by evicting an unused entry too.
+ * Dynamic entries are capped (neigh_cap.c): those no route uses at
+ * neigh_max per family, a new one evicting the least recently used (by
+ * what is sent and forwarded to it) of its family; those resolving for
+ * traffic at neigh_unresolved_max per family, half of it per port.
+ * Permanent entries and those routes use neither count nor are ever
+ * evicted (a gateway whose last route goes joins the others, newest); a
+ * route finds room in a full next-hop table by evicting an unused entry.
  *
  * Timers run from one libevent tick; time comes from neigh_hooks.now_ms so
  * tests can drive every transition with a fake clock.
@@ -44,7 +46,6 @@
 FWD_COUNTER(neigh_failures, "neigh_resolution_failures");
 FWD_COUNTER(neigh_aged_out, "neigh_aged_out");
 FWD_COUNTER(neigh_table_full, "neigh_table_full");
-FWD_COUNTER(neigh_evicted, "neigh_evicted");
 
 static uint64_t mono_ms(void)
 {
@@ -59,9 +60,7 @@ struct neigh_hooks neigh_hooks = {
 	.tx = fwd_control_tx,
 };
 uint64_t neigh_reachable_ms = 300 * 1000;
-uint32_t neigh_max = UINT32_MAX;
 
-static unsigned n_incomplete;              /* entries in NEIGH_INCOMPLETE */
 static struct neigh_resolver resolvers[2]; /* IPv4, IPv6 */
 
 /* Resolution failures, summarised in one line per NEIGH_FAIL_LOG_MS. */
@@ -140,7 +139,10 @@ void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now)
 	/* a new state, or the same one with a MAC learnt just now (neigh_confirm, neigh_stale) */
 	bool changed = s != n->state || (s != NEIGH_INCOMPLETE && n->mac_ms == now);
 
-	n_incomplete += (s == NEIGH_INCOMPLETE) - (n->state == NEIGH_INCOMPLETE);
+	int d = (s == NEIGH_INCOMPLETE) - (n->state == NEIGH_INCOMPLETE);
+
+	if (d != 0)
+		neigh_count_incomplete(n, d);
 	n->state = s;
 	nh_set_failed(n->nh, s == NEIGH_FAILED);
 	if (s != NEIGH_STALE) /* the age of a stale entry counts from its last confirmation */
@@ -175,31 +177,9 @@ void neigh_destroy(struct neigh *n)
 	if (n->in_rib && r != NULL)
 		r->host_del(&n->addr, n->nh);
 	if (n->state == NEIGH_INCOMPLETE)
-		n_incomplete--;
+		neigh_count_incomplete(n, -1);
 	nh_release(n->nh);
 	neigh_table_del(n);
-}
-
-/* Evict the least recently used unused entries until at most keep are left. */
-static void neigh_evict(uint32_t keep)
-{
-	struct neigh *old;
-
-	while (neigh_lru_count() > keep && (old = neigh_lru_oldest()) != NULL) {
-		neigh_evicted.value++;
-		neigh_destroy(old);
-	}
-}
-
-/* A next hop for a new entry; a full table gives up an unused entry's. */
-static int neigh_nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *nh)
-{
-	if (nh_alloc(a, port, nh) == 0)
-		return 0;
-	if (neigh_lru_oldest() == NULL)
-		return -ENOSPC;
-	neigh_evict(neigh_lru_count() - 1);
-	return nh_alloc(a, port, nh);
 }
 
 struct neigh *neigh_create(struct fwd_ip a, uint8_t port, bool dynamic)
@@ -208,7 +188,7 @@ struct neigh *neigh_create(struct fwd_ip a, uint8_t port, bool dynamic)
 	uint32_t nh;
 
 	if (dynamic && neigh_max > 0)
-		neigh_evict(neigh_max - 1);
+		neigh_evict(a.family, neigh_max - 1);
 	if ((dynamic && neigh_max == 0) || neigh_nh_alloc(&a, port, &nh) < 0) {
 		neigh_table_full.value++;
 		return NULL;
@@ -219,7 +199,7 @@ struct neigh *neigh_create(struct fwd_ip a, uint8_t port, bool dynamic)
 		neigh_table_full.value++;
 		return NULL;
 	}
-	n_incomplete++; /* calloc'ed: state is NEIGH_INCOMPLETE */
+	neigh_count_incomplete(n, 1); /* calloc'ed: state is NEIGH_INCOMPLETE */
 	n->updated_ms = neigh_hooks.now_ms();
 	rib_sync(n);
 	if (dynamic)
@@ -239,20 +219,6 @@ void neigh_resolve_start(struct neigh *n)
 	n->probes = 1;
 	solicit(n, false);
 	neigh_timer_set(n, now + NEIGH_RETRANS_MS);
-}
-
-struct neigh *neigh_new_resolving(struct fwd_ip a, uint8_t port)
-{
-	struct neigh *n;
-
-	if (n_incomplete >= NEIGH_MAX_UNRESOLVED) {
-		neigh_table_full.value++;
-		return NULL;
-	}
-	n = neigh_create(a, port, true);
-	if (n != NULL)
-		neigh_resolve_start(n);
-	return n;
 }
 
 void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac)
@@ -386,6 +352,8 @@ void neigh_tick(void)
 	unsigned budget = NEIGH_TICK_BUDGET;
 	struct neigh *n;
 
+	nh_l2_poll(neigh_l2_published); /* new MACs whose grace period has passed */
+	neigh_use_fold(now);
 	while (budget-- > 0 && (n = neigh_timer_pop(now)) != NULL)
 		neigh_timer(n, now);
 	fail_log_flush(now); /* after the batch: failures at the same time make one line */
@@ -456,8 +424,7 @@ int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s)
 	if (rc < 0)
 		return rc;
 	neigh_reachable_ms = (uint64_t)timeout_s * 1000;
-	neigh_max = n_nexthops; /* no cap below the table's until neigh_set_max */
-	n_incomplete = 0;
+	neigh_cap_reset(n_nexthops);
 	memset(&fail_log, 0, sizeof(fail_log));
 	neigh_heard_reset();
 	fwd_punt_register(FWD_PUNT_RESOLVE, neigh_punt_resolve);
@@ -468,16 +435,10 @@ void neigh_module_fini(void)
 {
 	fwd_punt_register(FWD_PUNT_RESOLVE, NULL);
 	neigh_table_fini();
-	n_incomplete = 0;
+	neigh_cap_reset(0);
 }
 
 void neigh_set_timeout(uint32_t timeout_s)
 {
 	neigh_reachable_ms = (uint64_t)timeout_s * 1000;
-}
-
-void neigh_set_max(uint32_t max)
-{
-	neigh_max = max;
-	neigh_evict(max);
 }

@@ -157,8 +157,11 @@ enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port, const struct 
  * an entry. An entry without a MAC takes mac (reachable when solicited, else
  * stale); one with a MAC takes a different mac only with override (then
  * stale unless solicited), and without it only goes from reachable to stale;
- * solicited confirms. No locktime: the override flag is the sender's word
- * on it (as Linux's NDP). Permanent entries are left alone.
+ * solicited confirms. A different mac within NEIGH_LOCKTIME_MS of the last
+ * change is ignored (IGNORED_LOCKED), as for ARP: Linux's NDP has no
+ * locktime and takes every override; fwd is stricter, so that a host
+ * flipping its MAC with NAs cannot keep the control thread busy.
+ * Permanent entries are left alone.
  */
 enum neigh_heard_result neigh_heard_advert(struct fwd_ip a, uint8_t port,
                                            const struct rte_ether_addr *mac, bool solicited,

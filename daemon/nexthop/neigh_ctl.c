@@ -43,6 +43,7 @@ static int neigh_init(const struct fwd_config *cfg)
 		return rc;
 	}
 	neigh_set_max(cfg->dataplane.neigh_max);
+	neigh_unresolved_max = cfg->dataplane.neigh_unresolved_max;
 	tick_ev = fwd_timer_every(NEIGH_TICK_MS * 1000, neigh_tick_cb, NULL);
 	if (tick_ev == NULL)
 		return -ENOMEM;
@@ -69,6 +70,11 @@ static int neigh_reload_apply(const struct fwd_config *cur, const struct fwd_con
 	if (neigh_max != next->dataplane.neigh_max) {
 		fwd_reload_note(log, "neigh_max %u -> %u", neigh_max, next->dataplane.neigh_max);
 		neigh_set_max(next->dataplane.neigh_max);
+	}
+	if (neigh_unresolved_max != next->dataplane.neigh_unresolved_max) {
+		fwd_reload_note(log, "neigh_unresolved_max %u -> %u", neigh_unresolved_max,
+		                next->dataplane.neigh_unresolved_max);
+		neigh_unresolved_max = next->dataplane.neigh_unresolved_max; /* new entries only */
 	}
 	return 0;
 }
@@ -112,6 +118,8 @@ static const struct conf_field dataplane_rows[] = {
 	/* unless written, at most half of nexthops (the loader derives it) */
 	CONF_F("neigh_max", CONF_UINT, struct fwd_config, dataplane.neigh_max, .min = 1,
 	       .max = 4194303, .def = 16384),
+	CONF_F("neigh_unresolved_max", CONF_UINT, struct fwd_config, dataplane.neigh_unresolved_max,
+	       .min = 2, .max = 1048576, .def = 1024),
 };
 
 RTE_INIT(nexthop_schema_register)

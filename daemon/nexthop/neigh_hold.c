@@ -89,8 +89,18 @@ void neigh_hold_release(struct neigh *n)
 {
 	struct neigh_held h;
 
+	if (nh_l2_waiting(n->nh))
+		return; /* its new MAC is not published yet: neigh_l2_published sends them */
 	while (neigh_unhold(n, &h))
 		neigh_xmit(h.m, n->nh);
+}
+
+void neigh_l2_published(uint32_t nh)
+{
+	struct neigh *n = neigh_by_nh(nh);
+
+	if (n != NULL)
+		neigh_hold_release(n);
 }
 
 void neigh_hold_fail(struct neigh *n)
@@ -116,7 +126,13 @@ void neigh_send(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local)
 	case NEIGH_REACHABLE:
 	case NEIGH_STALE:
 	case NEIGH_PERMANENT:
-		neigh_xmit(m, n->nh);
+		if (nh_l2_waiting(n->nh))
+			nh_l2_poll(neigh_l2_published);
+		if (nh_l2_waiting(n->nh))
+			neigh_hold(n, m, port,
+			           local); /* the old MAC is gone, the new not yet out */
+		else
+			neigh_xmit(m, n->nh);
 		return;
 	case NEIGH_INCOMPLETE:
 		neigh_hold(n, m, port, local);

@@ -25,7 +25,7 @@
 #define NEIGH_RETRANS_MS      1000 /* between requests (incomplete) and probes (stale) */
 #define NEIGH_MAX_PROBES      3
 #define NEIGH_FAILED_MS       3000 /* a failed entry drops traffic this long before it may go */
-#define NEIGH_MAX_UNRESOLVED  1024 /* incomplete entries created by traffic (glean) */
+#define NEIGH_UNRESOLVED_MAX  1024 /* default of dataplane.neigh_unresolved_max */
 #define NEIGH_FAIL_LOG_MS     10000
 #define NEIGH_LOCKTIME_MS     1000  /* a learnt MAC may change once a second (Linux locktime) */
 #define NEIGH_DELAY_MS        5000  /* until an unconfirmed (stale) new entry is probed */
@@ -67,12 +67,20 @@ struct neigh_hooks {
 
 extern struct neigh_hooks neigh_hooks;
 extern uint64_t neigh_reachable_ms; /* dataplane.neigh_timeout_s */
-extern uint32_t neigh_max;          /* dataplane.neigh_max: entries on the eviction list */
+extern uint32_t neigh_max; /* dataplane.neigh_max: entries on each family's eviction list */
+/* dataplane.neigh_unresolved_max: incomplete entries traffic created (glean),
+ * per family; one port may hold half of them (neigh_unresolved_port_max). */
+extern uint32_t neigh_unresolved_max;
+uint32_t neigh_unresolved_port_max(void);
+/* Incomplete entries of family on port (FWD_MAX_PORTS: on all ports). */
+unsigned neigh_unresolved(uint8_t family, uint8_t port);
 
 /* neigh_table.c: entries by next hop and by (address, port), and their timers. */
 int neigh_table_init(uint32_t n_nexthops);
 void neigh_table_fini(void); /* frees entries and held mbufs, touches no other table */
 struct neigh *neigh_lookup(struct fwd_ip a, uint8_t port);
+/* Entries in the hash chain a's key falls in (tests: the hash is keyed). */
+uint32_t neigh_table_chain_len(struct fwd_ip a, uint8_t port);
 struct neigh *neigh_by_nh(uint32_t nh);
 /* The entry at next hop index >= *pos, advancing *pos past it; NULL at the end. */
 struct neigh *neigh_iter(uint32_t *pos);
@@ -83,12 +91,13 @@ void neigh_timer_set(struct neigh *n, uint64_t due_ms);
 void neigh_timer_cancel(struct neigh *n);
 /* The entry with the earliest deadline if it is due at now, taken off the heap. */
 struct neigh *neigh_timer_pop(uint64_t now);
-/* The eviction list holds exactly the dynamic entries no route uses: call
- * neigh_lru_sync after a change of state or refs; touch on use or confirmation. */
+/* The eviction lists (one per family) hold exactly the dynamic entries no
+ * route uses: call neigh_lru_sync after a change of state or refs; touch on
+ * use or confirmation. */
 void neigh_lru_sync(struct neigh *n);
 void neigh_lru_touch(struct neigh *n);
-struct neigh *neigh_lru_oldest(void); /* NULL when none may be evicted */
-uint32_t neigh_lru_count(void);
+struct neigh *neigh_lru_oldest(uint8_t family); /* NULL when none may be evicted */
+uint32_t neigh_lru_count(uint8_t family);
 
 /* neigh.c: the state machine. */
 int neigh_module_init(uint32_t n_nexthops, uint32_t timeout_s); /* no timer event: tests */
@@ -120,12 +129,23 @@ struct neigh *neigh_new_resolving(struct fwd_ip a, uint8_t port);
 /* Is a usable as a neighbour on port (the family's resolver says)? */
 bool neigh_addr_ok(uint8_t port, const struct fwd_ip *a);
 
+/* neigh_cap.c: the caps on dynamic and on resolving entries, eviction by use. */
+void neigh_cap_reset(uint32_t n_nexthops);                 /* module init and fini */
+void neigh_count_incomplete(const struct neigh *n, int d); /* n enters (1) or leaves (-1) */
+/* Evict the least recently used unused entries of family down to keep. */
+void neigh_evict(uint8_t family, uint32_t keep);
+/* Workers' marks of use into the eviction lists, once a NEIGH_USE_EPOCH_MS. */
+void neigh_use_fold(uint64_t now);
+/* A next hop for a new entry; a full table gives up an unused entry's. */
+int neigh_nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *nh);
+
 /* neigh_heard.c */
 void neigh_heard_reset(void); /* forget which address conflicts were logged */
 
 /* neigh_hold.c: packets to a neighbour, held while it resolves. */
 void neigh_send(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local);
 void neigh_hold_release(struct neigh *n); /* resolved: send them in order */
+void neigh_l2_published(uint32_t nh);     /* nh_l2_poll: n's new MAC is out */
 void neigh_hold_fail(struct neigh *n);    /* failed: ICMP host unreachable, no_neighbour */
 void neigh_hold_free(struct neigh *n);    /* shutdown: just free them */
 unsigned neigh_held_total(void);
@@ -137,6 +157,6 @@ void neigh_punt_resolve(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 
 /* Counters (global section of `fwdctl stats`). */
 extern struct fwd_counter neigh_failures, neigh_aged_out, neigh_table_full, neigh_evicted,
-        neigh_stale_punts;
+        neigh_stale_punts, neigh_unresolved_full, neigh_unresolved_port_full;
 
 #endif

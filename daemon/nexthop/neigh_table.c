@@ -2,11 +2,13 @@
 /*
  * The neighbour table. Every entry owns a next hop, so the next-hop index
  * is its identity: by_nh[] finds it from a route or a punted packet in
- * O(1), a chained hash finds it by (address, port), a binary min-heap keeps
+ * O(1), a chained hash (keyed: a stranger cannot aim at one chain) finds
+ * it by (address, port), a binary min-heap keeps
  * the timers (retries, probes, aging) so a tick only looks at what is due,
- * and a doubly linked list orders the entries that may be evicted (dynamic,
- * no route uses them) from least to most recently used or confirmed, so the
- * cap on them (neigh_max) costs O(1) per new entry.
+ * and a doubly linked list per family orders the entries that may be
+ * evicted (dynamic, no route uses them) from least to most recently used or
+ * confirmed, so the cap on them (neigh_max, per family) costs O(1) per new
+ * entry.
  * Control thread only; workers never see any of it.
  */
 #include <errno.h>
@@ -15,6 +17,7 @@
 
 #include <rte_common.h>
 
+#include "core/siphash.h"
 #include "nexthop/nexthop.h"
 #include "nexthop/neigh_priv.h"
 
@@ -25,24 +28,39 @@ static uint32_t bucket_mask;
 static struct neigh **heap; /* timers, earliest first */
 static uint32_t n_heap;
 static uint64_t n_entries;
-static struct neigh *lru_head, *lru_tail; /* least recently used first */
-static uint32_t n_lru;
+/* per family (IPv4, IPv6), least recently used first */
+static struct neigh *lru_head[2], *lru_tail[2];
+static uint32_t n_lru[2];
 
+static unsigned fam(const struct neigh *n)
+{
+	return n->addr.family == AF_INET6;
+}
+
+/* Keyed (core/siphash.h): the addresses are a stranger's choice, and with a
+ * hash anyone can compute they could all be put in one chain, which every
+ * lookup of a new sender's address would then walk. */
 static uint32_t hash(const struct fwd_ip *a, uint8_t port)
 {
-	uint64_t h = (uint64_t)port << 8 | a->family;
+	struct {
+		uint8_t family, port;
+		uint8_t addr[16];
+	} k = { a->family, port, { 0 } };
 
 	if (a->family == AF_INET6)
-		for (unsigned i = 0; i < sizeof(a->v6); i += 8) {
-			uint64_t w;
-			memcpy(&w, &a->v6[i], sizeof(w));
-			h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-		}
+		memcpy(k.addr, a->v6, sizeof(a->v6));
 	else
-		h = (h ^ (uint64_t)a->v4 << 16) * 0x9e3779b97f4a7c15ull;
-	h *= 0x9e3779b97f4a7c15ull;
+		memcpy(k.addr, &a->v4, sizeof(a->v4));
+	return (uint32_t)fwd_keyed_hash(&k, sizeof(k)) & bucket_mask;
+}
 
-	return (uint32_t)(h >> 32) & bucket_mask;
+uint32_t neigh_table_chain_len(struct fwd_ip a, uint8_t port)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = bucket != NULL ? bucket[hash(&a, port)] : 0; i != 0; i = by_nh[i]->hnext)
+		n++;
+	return n;
 }
 
 int neigh_table_init(uint32_t n_nexthops)
@@ -56,8 +74,9 @@ int neigh_table_init(uint32_t n_nexthops)
 	bucket = calloc(nb, sizeof(*bucket));
 	n_heap = 0;
 	n_entries = 0;
-	lru_head = lru_tail = NULL;
-	n_lru = 0;
+	memset(lru_head, 0, sizeof(lru_head));
+	memset(lru_tail, 0, sizeof(lru_tail));
+	memset(n_lru, 0, sizeof(n_lru));
 	if (by_nh == NULL || heap == NULL || bucket == NULL) {
 		neigh_table_fini();
 		return -ENOMEM;
@@ -81,8 +100,9 @@ void neigh_table_fini(void)
 	bucket = NULL;
 	cap = n_heap = 0;
 	n_entries = 0;
-	lru_head = lru_tail = NULL;
-	n_lru = 0;
+	memset(lru_head, 0, sizeof(lru_head));
+	memset(lru_tail, 0, sizeof(lru_tail));
+	memset(n_lru, 0, sizeof(n_lru));
 }
 
 struct neigh *neigh_by_nh(uint32_t nh)
@@ -115,21 +135,25 @@ struct neigh *neigh_iter(uint32_t *pos)
 
 static void lru_unlink(struct neigh *n)
 {
-	*(n->lru_prev != NULL ? &n->lru_prev->lru_next : &lru_head) = n->lru_next;
-	*(n->lru_next != NULL ? &n->lru_next->lru_prev : &lru_tail) = n->lru_prev;
+	unsigned f = fam(n);
+
+	*(n->lru_prev != NULL ? &n->lru_prev->lru_next : &lru_head[f]) = n->lru_next;
+	*(n->lru_next != NULL ? &n->lru_next->lru_prev : &lru_tail[f]) = n->lru_prev;
 	n->lru_prev = n->lru_next = NULL;
 	n->in_lru = false;
-	n_lru--;
+	n_lru[f]--;
 }
 
 static void lru_append(struct neigh *n)
 {
-	n->lru_prev = lru_tail;
+	unsigned f = fam(n);
+
+	n->lru_prev = lru_tail[f];
 	n->lru_next = NULL;
-	*(lru_tail != NULL ? &lru_tail->lru_next : &lru_head) = n;
-	lru_tail = n;
+	*(lru_tail[f] != NULL ? &lru_tail[f]->lru_next : &lru_head[f]) = n;
+	lru_tail[f] = n;
 	n->in_lru = true;
-	n_lru++;
+	n_lru[f]++;
 }
 
 void neigh_lru_sync(struct neigh *n)
@@ -144,20 +168,20 @@ void neigh_lru_sync(struct neigh *n)
 
 void neigh_lru_touch(struct neigh *n)
 {
-	if (n->in_lru && n != lru_tail) {
+	if (n->in_lru && n != lru_tail[fam(n)]) {
 		lru_unlink(n);
 		lru_append(n);
 	}
 }
 
-struct neigh *neigh_lru_oldest(void)
+struct neigh *neigh_lru_oldest(uint8_t family)
 {
-	return lru_head;
+	return lru_head[family == AF_INET6];
 }
 
-uint32_t neigh_lru_count(void)
+uint32_t neigh_lru_count(uint8_t family)
 {
-	return n_lru;
+	return n_lru[family == AF_INET6];
 }
 
 /* ----------------------------------------------------------------- entries */

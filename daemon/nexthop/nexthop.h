@@ -6,7 +6,8 @@
  * the fast path tests: NH_FWD means "write l2 and send on port", and
  * fwd_len, non-zero only then, is its one size test. Rewriting a live
  * entry's l2 header goes through NH_PENDING and an RCU grace period
- * (nh_set_l2), so a worker never sends a half-written header.
+ * (nh_set_l2, which does not wait for it), so a worker never sends a
+ * half-written header.
  *
  * Index 0 is the "no route" entry (a FIB miss yields 0). Indices below
  * NH_FIRST_DYNAMIC are fixed and shared by the families: local delivery,
@@ -30,6 +31,7 @@
 #include <rte_ether.h>
 
 #include "core/config.h"
+#include "core/counter.h"
 
 enum nh_type {
 	NH_NONE = 0,    /* no route */
@@ -57,13 +59,13 @@ enum nh_type {
 
 struct nexthop {
 	/* read by workers */
-	uint8_t type;     /* enum nh_type */
-	uint8_t port;     /* egress port index (FWD, PENDING, CONNECTED) */
-	uint16_t mtu;     /* egress port MTU */
-	uint16_t fwd_len; /* largest frame (mtu + Ethernet header) while type is NH_FWD,
-	                   * else 0: the fast path's one test */
-	uint8_t failed;   /* a neighbour's entry whose resolution failed: ECMP skips it */
-	uint8_t pad0;
+	uint8_t type;            /* enum nh_type */
+	uint8_t port;            /* egress port index (FWD, PENDING, CONNECTED) */
+	uint16_t mtu;            /* egress port MTU */
+	uint16_t fwd_len;        /* largest frame (mtu + Ethernet header) while type is NH_FWD,
+	                          * else 0: the fast path's one test */
+	uint8_t failed;          /* a neighbour's entry whose resolution failed: ECMP skips it */
+	uint8_t used;            /* workers write: nh_use_epoch when they last forwarded by it */
 	struct rte_ether_hdr l2; /* dst, src, the family's ethertype: valid while fwd_len != 0 */
 	uint16_t pad1;
 	uint32_t gen; /* changes with every new owner of the index; punts carry it */
@@ -97,6 +99,30 @@ static inline bool nh_punt_current(uint32_t tag, uint32_t gen)
 	return (tag >> NH_PUNT_IDX_BITS) == (gen & (UINT32_MAX >> NH_PUNT_IDX_BITS));
 }
 
+/* Blocking RCU waits of the next-hop layer (a table full of released
+ * entries, a port's MTU or MAC change): never one per neighbour MAC change. */
+extern struct fwd_counter nh_rcu_waits;
+
+/*
+ * Which neighbours carry traffic, for eviction (nexthop/neigh.c): the
+ * control thread advances nh_use_epoch (1..255) every second; a worker
+ * reads it once a burst and, for each packet it forwards, stores it into
+ * the entry's `used` only when it differs: a compare a packet, a store an
+ * entry and epoch. The one field of an entry workers write.
+ */
+extern uint8_t nh_use_epoch;
+
+static __rte_always_inline void nh_mark_used(const struct nexthop *nh, uint8_t epoch)
+{
+	if (unlikely(nh->used != epoch))
+		__atomic_store_n(&((struct nexthop *)(uintptr_t)nh)->used, epoch, __ATOMIC_RELAXED);
+}
+
+/* Did workers forward by entry idx since the epoch began? (control thread) */
+bool nh_used_this_epoch(uint32_t idx);
+/* The next epoch (control thread, once a second). */
+void nh_use_epoch_next(void);
+
 /* The table workers index with FIB results; fixed size, set at init. */
 extern struct nexthop *nh_table;
 extern uint32_t nh_count;
@@ -110,8 +136,15 @@ int nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *idx);
 void nh_release(uint32_t idx);
 /* The neighbour address of a dynamic entry (control thread). */
 const struct fwd_ip *nh_addr(uint32_t idx);
-/* Make entry idx forward to mac (FWD), or stop forwarding (mac NULL: PENDING). */
+/* Make entry idx forward to mac (FWD), or stop forwarding (mac NULL: PENDING).
+ * A new MAC for an entry workers may still be reading is published only
+ * after an RCU grace period, which nobody waits for: until nh_l2_poll
+ * publishes it, nh_l2_waiting is true and the entry is PENDING. */
 void nh_set_l2(uint32_t idx, const struct rte_ether_addr *mac);
+bool nh_l2_waiting(uint32_t idx);
+/* Publish the new MACs whose grace period has passed, calling published
+ * (when not NULL) with each entry's index. Control thread, never blocks. */
+void nh_l2_poll(void (*published)(uint32_t idx));
 /* Egress port MTU changed, or port mac: refresh the entries on it. */
 void nh_port_update(uint8_t port);
 /* Reclaim released entries whose grace period has ended. */

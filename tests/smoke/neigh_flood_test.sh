@@ -4,7 +4,8 @@
 # gratuitous ARPs for distinct addresses from one MAC (none may create an
 # entry, as Linux with arp_accept=0), then asks for the router's address
 # from 4,000 distinct senders (entries are created, stale, but capped by
-# dataplane.neigh_max with the least recently used evicted). A small
+# dataplane.neigh_max with the least recently used evicted, never h1, to
+# which h2 sends traffic meanwhile: workers mark what they forward). A small
 # next-hop table makes the point: routes still find room, and forwarding
 # still works.
 #
@@ -62,9 +63,17 @@ log "in $(($(date +%s) - start)) s: $ignored ignored, $n neighbours"
 expect "gratuitous ARPs created no neighbour ($n)" "$n" -le 4
 expect "they were counted as arp_gratuitous_ignored ($ignored)" "$ignored" -ge 1000
 
-echo "-- 4,000 requests for the router's address from distinct senders"
+echo "-- 4,000 requests for the router's address from distinct senders, while h2 pings h1"
+"$FWDCTL_BIN" -s "$SOCK" monitor neigh >"$T/mon.txt" 2>"$T/mon.err" &
+SMOKE_PIDS+=($!)
+bg h2 ping -q -i 0.05 -c 300 10.2.0.2
+sleep 1 # the monitor subscribed, h1's entry forwarding
 check "the requests were sent" flood ask 10.2.100.0 4000 10.2.0.1
 wait_for 20 settled
+# workers mark the neighbours they forward to; those are evicted last
+expect "h1's neighbour, in use, was not evicted" \
+	"$(grep -c 'neigh del 10\.2\.0\.2 ' "$T/mon.txt")" -eq 0
+expect "the monitor saw the flood's evictions" "$(grep -c 'neigh del ' "$T/mon.txt")" -ge 1
 n=$(neighbours)
 evicted=$(counter neigh_evicted)
 expect "neighbours stay within the cap ($n <= $CAP + 4)" "$n" -le $((CAP + 4))

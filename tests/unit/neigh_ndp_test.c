@@ -506,6 +506,76 @@ static void test_solicited_na_resolves(void **state)
 	assert_memory_equal(&n->mac, &MAC_A, 6);
 }
 
+/* An overriding NA within a second of the last MAC change is ignored, as
+ * ARP's locktime (stricter than Linux's NDP), and counted. */
+static void test_na_locktime(void **state)
+{
+	struct neigh *n;
+
+	(void)state;
+	glean6(1, 0, H7, 1);
+	n = lookup6(H7, 0);
+	in0(mk_na(&MAC_B, H7, P0_G, NDP_NA_SOLICITED | NDP_NA_OVERRIDE));
+	assert_memory_equal(&n->mac, &MAC_B, 6);
+	/* a flip at once: refused, solicited or not */
+	in0(mk_na(&MAC_A, H7, ALL_NODES, NDP_NA_OVERRIDE));
+	in0(mk_na(&MAC_A, H7, P0_G, NDP_NA_SOLICITED | NDP_NA_OVERRIDE));
+	assert_memory_equal(&n->mac, &MAC_B, 6);
+	assert_int_equal(ndp_locktime_ignored.value, 2);
+	assert_int_equal(ndp_na_unsolicited_updated.value, 0);
+	/* the same MAC still confirms */
+	in0(mk_na(&MAC_B, H7, P0_G, NDP_NA_SOLICITED | NDP_NA_OVERRIDE));
+	assert_int_equal(n->state, NEIGH_REACHABLE);
+	/* after the locktime it moves, once */
+	advance6(NEIGH_LOCKTIME_MS);
+	in0(mk_na(&MAC_A, H7, ALL_NODES, NDP_NA_OVERRIDE));
+	in0(mk_na(&MAC_B, H7, ALL_NODES, NDP_NA_OVERRIDE));
+	assert_memory_equal(&n->mac, &MAC_A, 6);
+	assert_int_equal(ndp_na_unsolicited_updated.value, 1);
+	assert_int_equal(ndp_locktime_ignored.value, 3);
+}
+
+/* Resolving for traffic: a pool per family, half of it per port. An IPv6
+ * scan through p0 takes p0's share, then one through p1 the rest of the
+ * family's pool; IPv6 on p1 resolves meanwhile, IPv4 on both ports after. */
+static void test_unresolved_caps(void **state)
+{
+	const unsigned half = NEIGH_UNRESOLVED_MAX / 2;
+	unsigned v4 = 0;
+
+	(void)state;
+	for (unsigned net = 1; net <= 2; net++)
+		for (unsigned i = 0; i < half + 5; i++) {
+			uint8_t h[16] = G6(net, 0);
+			h[13] = 1; /* never our ::1 */
+			h[14] = (uint8_t)(i >> 8);
+			h[15] = (uint8_t)i;
+			glean6(net == 1 ? 1 : 0, (uint8_t)(net - 1), h, 1);
+			if (net == 1 && i == half + 4) { /* p0 full, p1 still resolves */
+				assert_int_equal(neigh_unresolved(AF_INET6, 0), half);
+				assert_int_equal(neigh_unresolved_port_full.value, 5);
+				assert_int_equal(neigh_unresolved_full.value, 0);
+			}
+		}
+	assert_int_equal(neigh_unresolved(AF_INET6, FWD_MAX_PORTS), NEIGH_UNRESOLVED_MAX);
+	/* p1's last five found the family's pool full */
+	assert_int_equal(neigh_unresolved_full.value, 5);
+	assert_int_equal(neigh_unresolved(AF_INET6, 1), half);
+	for (unsigned i = 0; i < 10; i++) {
+		glean(1, 0, IP(10, 0, 0, 100 + i), 1);
+		glean(0, 1, IP(172, 16, 3, 100 + i), 1);
+	}
+	for (unsigned i = 0; i < 10; i++) {
+		v4 += neigh_lookup(fwd_ip_v4(IP(10, 0, 0, 100 + i)), 0) != NULL;
+		v4 += neigh_lookup(fwd_ip_v4(IP(172, 16, 3, 100 + i)), 1) != NULL;
+	}
+	printf("# IPv6 pool full: %u of 20 new IPv4 neighbours resolving\n", v4);
+	assert_int_equal(v4, 20);
+	assert_int_equal(neigh_unresolved(AF_INET, FWD_MAX_PORTS), 20);
+	advance6(6000);
+	assert_int_equal(neigh_count(), 0);
+}
+
 /* Unanswered: the held packets' senders are told. */
 static void test_unanswered_unreachable(void **state)
 {
@@ -1076,6 +1146,8 @@ int main(void)
 		NDP_TEST(test_ns_creates_stale),
 		NDP_TEST(test_unsolicited_na_ignored),
 		NDP_TEST(test_solicited_na_resolves),
+		NDP_TEST(test_na_locktime),
+		NDP_TEST(test_unresolved_caps),
 		NDP_TEST(test_unanswered_unreachable),
 		NDP_TEST(test_conflict),
 		NDP_TEST(test_ra_redirect_ignored),

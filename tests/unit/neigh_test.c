@@ -5,6 +5,9 @@
  * cap on unused dynamic entries and their LRU eviction.
  * Frames are compared byte for byte. ARP input checks: neigh_arp_test.c.
  */
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
 #include "neigh_harness.h"
 
 #define H5 IP(10, 0, 0, 5)
@@ -151,12 +154,14 @@ static void test_hold_limits(void **state)
 static void test_glean_cap_and_bad_targets(void **state)
 {
 	(void)state;
-	for (unsigned h = 0; h < NEIGH_MAX_UNRESOLVED + 10; h++)
+	/* one port may take half of its family's pool */
+	for (unsigned h = 0; h < NEIGH_UNRESOLVED_MAX / 2 + 10; h++)
 		glean(0, 1, IP(172, 16, 1 + h / 200, 1 + h % 200), 1);
-	assert_int_equal(neigh_count(), NEIGH_MAX_UNRESOLVED);
+	assert_int_equal(neigh_count(), NEIGH_UNRESOLVED_MAX / 2);
+	assert_int_equal(neigh_unresolved_port_full.value, 10);
 	assert_int_equal(neigh_table_full.value, 10);
 	assert_int_equal(drops(0, FWD_DROP_NO_NEIGHBOUR), 10);
-	assert_int_equal(n_sent_total, NEIGH_MAX_UNRESOLVED);
+	assert_int_equal(n_sent_total, NEIGH_UNRESOLVED_MAX / 2);
 	advance(6000);
 	assert_int_equal(neigh_count(), 0);
 	sent_clear();
@@ -393,7 +398,7 @@ static void test_cap_evicts_lru_unused(void **state)
 	for (unsigned i = 1; i <= 4; i++)
 		ask_p1(IP(172, 16, 0, 10 + i));
 	assert_int_equal(neigh_count(), 6);
-	assert_int_equal(neigh_lru_count(), 4);
+	assert_int_equal(neigh_lru_count(AF_INET), 4);
 	assert_int_equal(neigh_evicted.value, 0);
 
 	/* .11 is used (a packet for it) and .13 confirmed: .12 then .14 go */
@@ -421,9 +426,9 @@ static void test_cap_evicts_lru_unused(void **state)
 	 * next new entry brings them back to the cap, evicting the two oldest */
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_B, H9, &P0_MAC, P0_IP));
 	neigh_unref(nh);
-	assert_int_equal(neigh_lru_count(), 5);
+	assert_int_equal(neigh_lru_count(AF_INET), 5);
 	ask_p1(IP(172, 16, 9, 9));
-	assert_int_equal(neigh_lru_count(), 4);
+	assert_int_equal(neigh_lru_count(AF_INET), 4);
 	assert_null(neigh_lookup(fwd_ip_v4(IP(172, 16, 5, 197)), 1));
 	assert_null(neigh_lookup(fwd_ip_v4(IP(172, 16, 5, 198)), 1));
 	assert_int_equal(state_of(H9, 0), NEIGH_REACHABLE);
@@ -508,6 +513,94 @@ static void test_full_table_makes_room(void **state)
 	sent_clear();
 }
 
+/* A neighbour flipping its MAC costs no blocking wait: the entry leaves
+ * the fast path at once and takes its new MAC after a grace period nobody
+ * waits for; packets meanwhile wait in its hold queue and go out with the
+ * new MAC. */
+static void test_mac_flip_no_wait(void **state)
+{
+	size_t sz = rte_rcu_qsbr_get_memsize(1);
+	struct rte_rcu_qsbr *v = rte_zmalloc("rcu", sz, RTE_CACHE_LINE_SIZE);
+	uint64_t waits = nh_rcu_waits.value;
+	uint32_t nh;
+
+	(void)state;
+	assert_non_null(v);
+	assert_int_equal(rte_rcu_qsbr_init(v, 1), 0);
+	assert_int_equal(rte_rcu_qsbr_thread_register(v, 0), 0);
+	rte_rcu_qsbr_thread_online(v, 0); /* a worker, between two quiescent states */
+	fwd.rcu = v;
+	learn_h5(); /* the first MAC: nothing could read the entry before */
+	nh = neigh_lookup(fwd_ip_v4(H5), 0)->nh;
+	assert_int_equal(nh_table[nh].type, NH_FWD);
+	for (unsigned i = 0; i < 1000; i++) {
+		const struct rte_ether_addr *mac = i % 2 ? &MAC_A : &MAC_B;
+		fake_now += NEIGH_LOCKTIME_MS;
+		arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, mac, H5, &P0_MAC, P0_IP));
+		assert_int_equal(nh_table[nh].type, NH_PENDING); /* out of the fast path */
+		assert_true(nh_l2_waiting(nh));
+		neigh_tick(); /* the worker has not passed a quiescent state: no change */
+		assert_true(nh_l2_waiting(nh));
+		if (i == 999) { /* a packet meanwhile is held, not sent with the old MAC */
+			resolve(1, nh, H5, 7);
+			assert_int_equal(n_sent, 0);
+			assert_int_equal(neigh_lookup(fwd_ip_v4(H5), 0)->n_held, 1);
+		}
+		rte_rcu_qsbr_quiescent(v, 0);
+		neigh_tick();
+		assert_int_equal(nh_table[nh].type, NH_FWD);
+		assert_memory_equal(&nh_table[nh].l2.dst_addr, mac, 6);
+	}
+	assert_int_equal(n_sent, 1); /* the held packet, with the last MAC */
+	assert_memory_equal(rte_pktmbuf_mtod(sent[0].m, uint8_t *), &MAC_A, 6);
+	assert_int_equal(nh_rcu_waits.value, waits);
+	fwd.rcu = NULL;
+	rte_free(v);
+}
+
+/* A flood of new entries (requests for our address from 2,000 senders)
+ * through a table capped at 64: of 16 reachable hosts, the 8 that workers
+ * forward to (nh_mark_used, as the fast path does for every packet) stay;
+ * the 8 that carry nothing go with the flood's oldest. */
+static void test_flood_spares_used(void **state)
+{
+	uint32_t nh[16];
+	unsigned kept_used = 0, kept_idle = 0;
+
+	(void)state;
+	neigh_set_max(64);
+	for (unsigned i = 0; i < 16; i++) {
+		uint32_t ip = IP(172, 16, 0, 10 + i);
+		ask_p1(ip);
+		arp_in(1, mk_arp(RTE_ARP_OP_REPLY, &P1_MAC, &MAC_B, ip, &P1_MAC, P1_IP));
+		assert_int_equal(state_of(ip, 1), NEIGH_REACHABLE);
+		nh[i] = neigh_lookup(fwd_ip_v4(ip), 1)->nh;
+	}
+	for (unsigned round = 0; round < 20; round++) {
+		for (unsigned i = 0; i < 8; i++) /* a worker's packets to the first 8 */
+			nh_mark_used(&nh_table[nh[i]], nh_use_epoch);
+		for (unsigned k = 0; k < 100; k++) {
+			unsigned f = round * 100 + k;
+			ask_p1(IP(172, 16, 1 + f / 200, 1 + f % 200));
+		}
+		advance(100);
+	}
+	for (unsigned i = 0; i < 16; i++) {
+		struct neigh *n = neigh_lookup(fwd_ip_v4(IP(172, 16, 0, 10 + i)), 1);
+		if (i < 8)
+			kept_used += n != NULL && n->nh == nh[i] && n->state == NEIGH_REACHABLE;
+		else
+			kept_idle += n != NULL;
+	}
+	printf("# after 2000 new entries into 64: %u of 8 used and %u of 8 idle neighbours kept\n",
+	       kept_used, kept_idle);
+	assert_int_equal(kept_used, 8);
+	assert_int_equal(kept_idle, 0);
+	assert_int_equal(neigh_lru_count(AF_INET), 64);
+	assert_true(neigh_evicted.value >= 2000 + 16 - 64);
+	sent_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +618,8 @@ int main(void)
 		HARNESS_TEST(test_cap_evicts_lru_unused),
 		HARNESS_TEST(test_stale_punt_dropped),
 		HARNESS_TEST(test_full_table_makes_room),
+		HARNESS_TEST(test_mac_flip_no_wait),
+		HARNESS_TEST(test_flood_spares_used),
 	};
 	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
 }
