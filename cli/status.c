@@ -158,6 +158,9 @@ static int status_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 	               s->routes - s->routes_ip6, s->routes_ip6);
 	kv(t, "neighbours");
 	fwd_table_cell(t, "%" PRIu64, s->neighbours);
+	kv(t, "reassembly");
+	fwd_table_cell(t, "%" PRIu32 " datagrams, %" PRIu32 " fragments held", s->reasm_datagrams,
+	               s->reasm_fragments);
 	print_fpm(t, s->fpm);
 	fwd_table_print(t, cli->out);
 	fwd_table_free(t);

@@ -13,6 +13,7 @@
 #include "ip6/ip6.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
+#include "reasm/reasm.h"
 
 static Fwd__MempoolInfo *mempool_info(struct fwd_rpc_call *call)
 {
@@ -49,6 +50,8 @@ static int status_get(struct fwd_rpc_call *call)
 	r->routes_ip6 = ip6_rib.n_routes;
 	r->neighbours = neigh_count();
 	r->fpm = fpm_status(call);
+	r->reasm_datagrams = reasm_pending();
+	r->reasm_fragments = reasm_held();
 	call->resp->body_case = FWD__RESPONSE__BODY_STATUS_RESP;
 	call->resp->status_resp = r;
 	return 0;
