@@ -221,14 +221,24 @@ void neigh_resolve_start(struct neigh *n)
 	neigh_timer_set(n, now + NEIGH_RETRANS_MS);
 }
 
+/* n is about to take mac: when it is a new one, note when (and when a
+ * learnt one was replaced, for NDP's locktime). */
+static void neigh_mac_note(struct neigh *n, const struct rte_ether_addr *mac, uint64_t now)
+{
+	if (neigh_has_mac(n) && rte_is_same_ether_addr(mac, &n->mac))
+		return;
+	if (neigh_has_mac(n))
+		n->moved_ms = now;
+	n->mac_ms = now;
+}
+
 void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac)
 {
 	uint64_t now = neigh_hooks.now_ms();
 
 	if (n->state == NEIGH_PERMANENT)
 		return;
-	if (!neigh_has_mac(n) || !rte_is_same_ether_addr(mac, &n->mac))
-		n->mac_ms = now;
+	neigh_mac_note(n, mac, now);
 	rte_ether_addr_copy(mac, &n->mac);
 	neigh_set_state(n, NEIGH_REACHABLE, now);
 	n->probes = 0;
@@ -236,6 +246,13 @@ void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac)
 	neigh_timer_set(n, now + neigh_reachable_ms);
 	neigh_lru_touch(n);
 	neigh_hold_release(n);
+}
+
+bool neigh_mac_move_locked(const struct neigh *n, const struct rte_ether_addr *mac)
+{
+	return n->moved_ms != 0 && neigh_has_mac(n) && n->state != NEIGH_PERMANENT &&
+	       !rte_is_same_ether_addr(mac, &n->mac) &&
+	       neigh_hooks.now_ms() - n->moved_ms < NEIGH_LOCKTIME_MS;
 }
 
 bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac)
@@ -249,8 +266,7 @@ void neigh_stale(struct neigh *n, const struct rte_ether_addr *mac)
 {
 	uint64_t now = neigh_hooks.now_ms();
 
-	if (!neigh_has_mac(n) || !rte_is_same_ether_addr(mac, &n->mac))
-		n->mac_ms = now;
+	neigh_mac_note(n, mac, now);
 	rte_ether_addr_copy(mac, &n->mac);
 	n->updated_ms = now;
 	neigh_set_state(n, NEIGH_STALE, now);

@@ -68,8 +68,9 @@ enum neigh_heard_result neigh_heard_advert(struct fwd_ip a, uint8_t port,
 		return NEIGH_HEARD_IGNORED_NO_OVERRIDE;
 	}
 	/* stricter than Linux, whose NDP has no locktime: one host's stream of
-	 * overriding NAs moves the entry at most once a NEIGH_LOCKTIME_MS */
-	if (mac != NULL && neigh_mac_locked(n, mac))
+	 * overriding NAs moves the entry at most once a NEIGH_LOCKTIME_MS (the
+	 * first move after the MAC was learnt is taken at once, RFC 4861 7.2.5) */
+	if (mac != NULL && neigh_mac_move_locked(n, mac))
 		return NEIGH_HEARD_IGNORED_LOCKED;
 	if (solicited) {
 		neigh_confirm(n, mac != NULL ? mac : &old);

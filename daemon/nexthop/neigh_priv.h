@@ -53,6 +53,7 @@ struct neigh {
 	struct rte_ether_addr mac; /* valid when reachable, stale or permanent */
 	uint64_t updated_ms;       /* last confirmation or state change */
 	uint64_t mac_ms;           /* when mac was last learnt or changed (locktime) */
+	uint64_t moved_ms;         /* when a learnt mac was last replaced, 0: never */
 	struct neigh *lru_prev, *lru_next;
 	uint64_t due_ms; /* timer deadline, when heap != NEIGH_NO_TIMER */
 	uint8_t n_held, held_head;
@@ -114,6 +115,10 @@ void neigh_tick(void);               /* run due timers; neigh_ctl.c calls it eve
 void neigh_confirm(struct neigh *n, const struct rte_ether_addr *mac);
 /* Would mac replace n's within NEIGH_LOCKTIME_MS of its last change? */
 bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac);
+/* Would mac replace n's within NEIGH_LOCKTIME_MS of the last time a learnt
+ * MAC was replaced (NDP: the first override after learning is taken at once,
+ * RFC 4861 7.2.5; a host flipping its MAC moves the entry once a second)? */
+bool neigh_mac_move_locked(const struct neigh *n, const struct rte_ether_addr *mac);
 /* A new dynamic entry for a host that asked for one of our addresses:
  * stale (its answer to a probe makes it reachable); NULL when full. */
 struct neigh *neigh_learn(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac);
