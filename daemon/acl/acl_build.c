@@ -2,8 +2,8 @@
 /*
  * An ACL compiled with DPDK's rte_acl (control thread): one context per
  * class of packets (acl.h: family, non-first fragment or not) over the
- * keys of acl.h (struct acl_key4, acl_key6), with the fields its rules
- * use. A rule's userdata is its position + 1 and its priority falls with
+ * IP header and the ports (acl.h, ACL4_PROTO..), with the fields its
+ * rules use. A rule's userdata is its position + 1 and its priority falls with
  * its position, so the first rule that matches wins; 0 (no match) is the
  * default. A rule of no family goes into both families' contexts; one on
  * ports or ICMP type never meets a non-first fragment, one with
@@ -34,6 +34,7 @@ struct fields {
 	uint8_t what[RTE_ACL_MAX_FIELDS]; /* 0 proto, U_SRC.. and the word or port number */
 	uint8_t word[RTE_ACL_MAX_FIELDS];
 	unsigned n, inputs;
+	bool v6;
 };
 
 static void field_add(struct fields *f, uint8_t type, uint8_t size, uint32_t off, uint8_t what,
@@ -57,13 +58,14 @@ static void fields_for(struct fields *f, int fam, unsigned uses)
 {
 	bool v4 = fam == ACL_V4;
 	unsigned words = v4 ? 1 : 4;
-	uint32_t src = v4 ? offsetof(struct acl_key4, src) : offsetof(struct acl_key6, src);
-	uint32_t dst = v4 ? offsetof(struct acl_key4, dst) : offsetof(struct acl_key6, dst);
-	uint32_t sport = v4 ? offsetof(struct acl_key4, sport) : offsetof(struct acl_key6, sport);
-	uint32_t dscp = v4 ? offsetof(struct acl_key4, dscp) : offsetof(struct acl_key6, dscp);
+	uint32_t src = v4 ? ACL4_SRC : ACL6_SRC;
+	uint32_t dst = src + 4 * words;
+	uint32_t sport = v4 ? ACL4_PORTS : ACL6_PORTS;
 
 	memset(f, 0, sizeof(*f));
-	field_add(f, RTE_ACL_FIELD_TYPE_BITMASK, 1, 0, 0, 0, true); /* proto, its own input */
+	f->v6 = !v4;
+	field_add(f, RTE_ACL_FIELD_TYPE_BITMASK, 1, v4 ? ACL4_PROTO : ACL6_PROTO, 0, 0,
+	          true); /* proto, its own input */
 	if ((uses & (U_SRC | U_DST | U_PORTS | U_DSCP)) == 0)
 		uses |= U_SRC;
 	for (unsigned w = 0; (uses & U_SRC) && w < words; w++)
@@ -74,10 +76,9 @@ static void fields_for(struct fields *f, int fam, unsigned uses)
 		field_add(f, RTE_ACL_FIELD_TYPE_RANGE, 2, sport, U_PORTS, 0, true);
 		field_add(f, RTE_ACL_FIELD_TYPE_RANGE, 2, sport + 2, U_PORTS, 1, false);
 	}
-	if (uses & U_DSCP) /* a word: the DSCP and three bytes no rule looks at */
+	if (uses & U_DSCP) /* the header's first word, whose bits of DSCP rules look at */
 		for (unsigned b = 0; b < 4; b++)
-			field_add(f, RTE_ACL_FIELD_TYPE_BITMASK, 1, dscp + b, U_DSCP, (uint8_t)b,
-			          b == 0);
+			field_add(f, RTE_ACL_FIELD_TYPE_BITMASK, 1, b, U_DSCP, (uint8_t)b, b == 0);
 }
 
 /* What rule r needs of a context's fields. */
@@ -104,6 +105,21 @@ static void bits8(struct rte_acl_field *f, int16_t v, uint8_t mask)
 {
 	f->value.u8 = v < 0 ? 0 : (uint8_t)v;
 	f->mask_range.u8 = v < 0 ? 0 : mask;
+}
+
+/* Byte b of the header's first word for a rule on dscp (-1: any): IPv4's
+ * second byte is DSCP << 2 | ECN; IPv6's first two bytes are version <<
+ * 4 | DSCP >> 2, then (DSCP & 3) << 6 | ECN << 4 | flow label. */
+static void dscp_byte(struct rte_acl_field *f, int16_t dscp, bool v6, unsigned b)
+{
+	if (dscp < 0 || b > 1 || (!v6 && b == 0))
+		bits8(f, -1, 0);
+	else if (!v6)
+		bits8(f, (int16_t)(dscp << 2), 0xfc);
+	else if (b == 0)
+		bits8(f, dscp >> 2, 0x0f);
+	else
+		bits8(f, (int16_t)((dscp & 3) << 6), 0xc0);
 }
 
 /* Word w (host order, as rte_acl wants rules) of prefix p, and its length in that word. */
@@ -153,7 +169,7 @@ static void rule_fields(struct acl_rule_any *out, const struct fields *f, const 
 		else if (f->what[i] == U_PORTS)
 			range(x, r, f->word[i]);
 		else
-			bits8(x, f->word[i] == 0 ? r->dscp : -1, 0x3f);
+			dscp_byte(x, r->dscp, f->v6, f->word[i]);
 	}
 }
 
