@@ -24,10 +24,17 @@
 /*
  * The fields a context may have, over the key of its family. A context
  * gets the protocol and those of the others some rule of it uses (each
- * field costs every packet a step per byte: fewer fields, faster), at
- * least one word (rte_acl wants one).
+ * field costs every packet a step per byte, and the build a step per
+ * byte of every rule: fewer fields, faster), at least one word (rte_acl
+ * wants one). Of a prefix, only the words some rule's prefix reaches
+ * into: an IPv6 /48 needs two of four, a /0 none.
  */
 enum { U_SRC = 1, U_DST = 2, U_PORTS = 4, U_DSCP = 8 };
+
+struct uses {
+	unsigned what; /* U_PORTS, U_DSCP */
+	unsigned src_words, dst_words;
+};
 
 struct fields {
 	struct rte_acl_field_def def[RTE_ACL_MAX_FIELDS];
@@ -53,24 +60,24 @@ static void field_add(struct fields *f, uint8_t type, uint8_t size, uint32_t off
 	f->word[f->n++] = word;
 }
 
-/* The fields of a context of family fam (ACL_V4, ACL_V6) for rules using `uses`. */
-static void fields_for(struct fields *f, int fam, unsigned uses)
+/* The fields of a context of family fam (ACL_V4, ACL_V6) for rules using u. */
+static void fields_for(struct fields *f, int fam, const struct uses *u)
 {
 	bool v4 = fam == ACL_V4;
-	unsigned words = v4 ? 1 : 4;
 	uint32_t src = v4 ? ACL4_SRC : ACL6_SRC;
-	uint32_t dst = src + 4 * words;
+	uint32_t dst = src + (v4 ? 4 : 16);
 	uint32_t sport = v4 ? ACL4_PORTS : ACL6_PORTS;
+	unsigned uses = u->what, sw = u->src_words, dw = u->dst_words;
 
 	memset(f, 0, sizeof(*f));
 	f->v6 = !v4;
 	field_add(f, RTE_ACL_FIELD_TYPE_BITMASK, 1, v4 ? ACL4_PROTO : ACL6_PROTO, 0, 0,
 	          true); /* proto, its own input */
-	if ((uses & (U_SRC | U_DST | U_PORTS | U_DSCP)) == 0)
-		uses |= U_SRC;
-	for (unsigned w = 0; (uses & U_SRC) && w < words; w++)
+	if (sw == 0 && dw == 0 && (uses & (U_PORTS | U_DSCP)) == 0)
+		sw = 1;
+	for (unsigned w = 0; w < sw; w++)
 		field_add(f, RTE_ACL_FIELD_TYPE_MASK, 4, src + 4 * w, U_SRC, (uint8_t)w, true);
-	for (unsigned w = 0; (uses & U_DST) && w < words; w++)
+	for (unsigned w = 0; w < dw; w++)
 		field_add(f, RTE_ACL_FIELD_TYPE_MASK, 4, dst + 4 * w, U_DST, (uint8_t)w, true);
 	if (uses & U_PORTS) {
 		field_add(f, RTE_ACL_FIELD_TYPE_RANGE, 2, sport, U_PORTS, 0, true);
@@ -81,11 +88,14 @@ static void fields_for(struct fields *f, int fam, unsigned uses)
 			field_add(f, RTE_ACL_FIELD_TYPE_BITMASK, 1, b, U_DSCP, (uint8_t)b, b == 0);
 }
 
-/* What rule r needs of a context's fields. */
-static unsigned rule_uses(const struct acl_rule *r)
+/* Add what rule r needs of a context's fields to u. */
+static void rule_uses(const struct acl_rule *r, struct uses *u)
 {
-	return (r->src.family ? U_SRC : 0u) | (r->dst.family ? U_DST : 0u) |
-	       (r->l4 ? U_PORTS : 0u) | (r->dscp >= 0 ? U_DSCP : 0u);
+	u->what |= (r->l4 ? U_PORTS : 0u) | (r->dscp >= 0 ? U_DSCP : 0u);
+	if (r->src.family)
+		u->src_words = RTE_MAX(u->src_words, (r->src.len + 31u) / 32u);
+	if (r->dst.family)
+		u->dst_words = RTE_MAX(u->dst_words, (r->dst.len + 31u) / 32u);
 }
 
 /* Does rule r belong in the context of class cls? */
@@ -195,19 +205,21 @@ static int build_class(struct acl_set *s, const struct acl_rule *rules, int cls,
 	struct rte_acl_config cfg = { .num_categories = 1 };
 	struct acl_rule_any one;
 	struct fields f;
-	unsigned uses = 0;
+	struct uses u = { 0, 0, 0 };
 	uint32_t n = 0;
 	int rc = 0;
 
 	for (uint32_t i = 0; i < s->n_rules; i++)
 		if (rule_in_class(&rules[i], cls)) {
 			n++;
-			uses |= rule_uses(&rules[i]);
+			rule_uses(&rules[i], &u);
 		}
 	*ctx = NULL;
 	if (n == 0)
 		return 0;
-	fields_for(&f, cls & 1, uses & (cls & ACL_FRAG ? ~(unsigned)U_PORTS : ~0u));
+	if (cls & ACL_FRAG) /* no rule on ports is in it */
+		u.what &= ~(unsigned)U_PORTS;
+	fields_for(&f, cls & 1, &u);
 	*ctx = ctx_new(f.n, n);
 	if (*ctx == NULL)
 		return -ENOMEM;
