@@ -38,7 +38,18 @@ static void l4_fields(const uint8_t *l4, size_t avail, uint8_t proto, uint8_t *p
 	}
 }
 
-static int key4(const uint8_t *ip, size_t len, struct acl_key *k, const uint8_t **data)
+/* An IPv4 header whose ports are not right after it, or that has none. */
+static int __rte_noinline key4_copy(const uint8_t *ip, size_t hlen, size_t tot, struct acl_key *k,
+                                    const uint8_t **data)
+{
+	memcpy(k->b, ip, 20);
+	l4_fields(ip + hlen, tot > hlen ? tot - hlen : 0, ip[9], k->b + ACL4_PORTS);
+	*data = k->b;
+	return ACL_V4;
+}
+
+static __rte_always_inline int key4(const uint8_t *ip, size_t len, struct acl_key *k,
+                                    const uint8_t **data)
 {
 	size_t hlen = (ip[0] & 0xfu) * 4u, tot;
 
@@ -51,10 +62,7 @@ static int key4(const uint8_t *ip, size_t len, struct acl_key *k, const uint8_t 
 		return ACL_V4 | ACL_FRAG;
 	if (hlen == 20 && tot >= ACL4_LEN && has_ports(ip[9]))
 		return ACL_V4; /* the ports right after the header: in place */
-	memcpy(k->b, ip, 20);
-	l4_fields(ip + hlen, tot > hlen ? tot - hlen : 0, ip[9], k->b + ACL4_PORTS);
-	*data = k->b;
-	return ACL_V4;
+	return key4_copy(ip, hlen, tot, k, data);
 }
 
 /* Past the extension headers (RFC 8200 4) to the upper layer: *off is its
@@ -89,7 +97,8 @@ static bool chain6(const uint8_t *ip, size_t len, uint8_t *proto, size_t *off)
 	return frag;
 }
 
-static int key6(const uint8_t *ip, size_t len, struct acl_key *k, const uint8_t **data)
+static int __rte_noinline key6(const uint8_t *ip, size_t len, struct acl_key *k,
+                               const uint8_t **data)
 {
 	size_t off, tot;
 	uint8_t proto;
@@ -114,7 +123,9 @@ static int key6(const uint8_t *ip, size_t len, struct acl_key *k, const uint8_t 
 	return ACL_V6;
 }
 
-int acl_key_of(const struct rte_mbuf *m, struct acl_key *k, const uint8_t **data)
+/* acl_key_of, inlined into the burst's loop */
+static __rte_always_inline int key_of(const struct rte_mbuf *m, struct acl_key *k,
+                                      const uint8_t **data)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	size_t len = rte_pktmbuf_data_len(m);
@@ -128,6 +139,11 @@ int acl_key_of(const struct rte_mbuf *m, struct acl_key *k, const uint8_t **data
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
 		return key6(p + L2_LEN, len - L2_LEN, k, data);
 	return -1;
+}
+
+int acl_key_of(const struct rte_mbuf *m, struct acl_key *k, const uint8_t **data)
+{
+	return key_of(m, k, data);
 }
 
 /* The port index of the DPDK port a packet arrived on (its ICMP error is
@@ -175,7 +191,7 @@ static void chunk_classify(const struct acl_set *s, struct acl_chunk *c, struct 
 	memset(c->n, 0, sizeof(c->n));
 	for (unsigned i = 0; i < n; i++) {
 		const uint8_t *d;
-		int f = acl_key_of(pkts[i], &c->k[nk], &d);
+		int f = key_of(pkts[i], &c->k[nk], &d);
 
 		c->fam[i] = (int8_t)f;
 		if (f < 0)
@@ -196,6 +212,7 @@ static unsigned chunk_apply(struct fwd_worker *w, const struct acl_set *s, struc
                             unsigned n, unsigned keep, uint64_t *bytes)
 {
 	struct acl_hits *h = s->hits[w->index];
+	const uint8_t *action = s->action;
 	uint32_t rule[ACL_CHUNK];
 	unsigned j[ACL_CLASSES] = { 0, 0, 0, 0 };
 
@@ -211,7 +228,7 @@ static unsigned chunk_apply(struct fwd_worker *w, const struct acl_set *s, struc
 		}
 		h[rule[i]].pkts++;
 		h[rule[i]].bytes += m->pkt_len;
-		act = s->action[rule[i]];
+		act = action[rule[i]];
 		if (act == FWD_ACL_PERMIT) {
 			pkts[keep++] = m;
 			continue;
