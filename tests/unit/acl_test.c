@@ -565,6 +565,46 @@ static void test_classify_random(void **state)
 	classify_round(1000, 3000);
 }
 
+/* rte_acl reads TCP and UDP headers in place; a header whose ports are
+ * cut short (IPv4 total length 22: two bytes of UDP) gets a copy with
+ * ports 0, never a read past what the packet says it holds; so do ICMP
+ * and IPv4 options. */
+static void test_in_place(void **state)
+{
+	struct pkt p = { .fam = ACL_V4, .proto = IPPROTO_UDP, .sport = 7, .dport = 9 };
+	struct rte_mbuf *m = frame(&p);
+	uint8_t *ip = rte_pktmbuf_mtod(m, uint8_t *) + 14;
+	struct acl_key k;
+	const uint8_t *d;
+
+	(void)state;
+	assert_int_equal(acl_key_of(m, &k, &d), ACL_V4);
+	assert_ptr_equal(d, ip);
+	ip[3] = 22;
+	assert_int_equal(acl_key_of(m, &k, &d), ACL_V4);
+	assert_ptr_equal(d, k.b);
+	assert_memory_equal(k.b, ip, 20);
+	assert_memory_equal(k.b + ACL4_PORTS, "\0\0\0\0", 4);
+	rte_pktmbuf_free(m);
+	p.opt = true;
+	m = frame(&p);
+	assert_int_equal(acl_key_of(m, &k, &d), ACL_V4);
+	assert_ptr_equal(d, k.b);
+	assert_memory_equal(k.b + ACL4_PORTS, "\0\x07\0\x09", 4);
+	rte_pktmbuf_free(m);
+	p = (struct pkt){ .fam = ACL_V6, .proto = IPPROTO_ICMPV6, .itype = 1, .icode = 4 };
+	m = frame(&p);
+	assert_int_equal(acl_key_of(m, &k, &d), ACL_V6);
+	assert_ptr_equal(d, k.b);
+	assert_memory_equal(k.b + ACL6_PORTS, "\0\x01\0\x04", 4);
+	rte_pktmbuf_free(m);
+	p.proto = IPPROTO_TCP;
+	m = frame(&p);
+	assert_int_equal(acl_key_of(m, &k, &d), ACL_V6);
+	assert_ptr_equal(d, rte_pktmbuf_mtod(m, uint8_t *) + 14);
+	rte_pktmbuf_free(m);
+}
+
 /* ARP, NDP and runts are never classified; other ICMPv6 is. */
 static void test_never_filtered(void **state)
 {
@@ -673,7 +713,8 @@ int main(void)
 		cmocka_unit_test(test_parse_good),      cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_parse_bad),       cmocka_unit_test(test_not_l3),
 		cmocka_unit_test(test_classify_random), cmocka_unit_test(test_never_filtered),
-		cmocka_unit_test(test_compile_10k),     cmocka_unit_test(test_classify_cost),
+		cmocka_unit_test(test_in_place),        cmocka_unit_test(test_compile_10k),
+		cmocka_unit_test(test_classify_cost),
 	};
 
 	if (test_eal_init("acl_test") < 0)
