@@ -49,26 +49,28 @@ int acl_rule_parse(const struct fwd_conf_acl_rule *c, struct acl_rule *r, const 
 bool acl_rule_in_family(const struct acl_rule *r, int family);
 
 /*
- * What the classifier reads of a packet (network order, as rte_acl wants
- * its input): acl_dp.c fills it from the headers; the rules' fields are
- * laid over it in acl_build.c, only those some rule of the context uses.
- * An ICMP packet's type and code stand in the ports' places (a rule on
- * them names icmp or icmpv6, one on ports tcp, udp or sctp).
+ * What the classifier reads of a packet: its IP header as it is in the
+ * frame, then the ports, at the same offsets whether rte_acl reads them
+ * in place (what most packets are: IPv4 without options, or IPv6 with no
+ * extension header, carrying TCP, UDP or SCTP) or from a copy shaped like
+ * it (struct acl_key: ICMP, whose type and code stand in the ports' places
+ * as 16-bit numbers; IPv4 options; IPv6 extension headers, past which the
+ * copy's next header is the upper-layer protocol; a truncated L4 header,
+ * whose ports are 0). acl_build.c lays the rules' fields over these
+ * offsets, only those some rule of the context uses; DSCP is read where
+ * the header has it (IPv4's second byte, IPv6's first two).
  */
-struct acl_key4 {
-	uint8_t proto; /* the first field of an rte_acl input is one byte */
-	uint8_t pad[3];
-	uint32_t src, dst;
-	uint16_t sport, dport; /* or ICMP type and code; 0 when the packet has none */
-	uint8_t dscp, pad2[3];
-};
+#define ACL4_PROTO 9  /* IPv4: the protocol */
+#define ACL4_SRC   12 /* the source, then the destination */
+#define ACL4_PORTS 20 /* past a header without options: sport, dport */
+#define ACL4_LEN   24
+#define ACL6_PROTO 6 /* IPv6: the next header (the upper layer's, in a copy) */
+#define ACL6_SRC   8
+#define ACL6_PORTS 40
+#define ACL6_LEN   44
 
-struct acl_key6 {
-	uint8_t proto; /* the upper-layer protocol, past extension headers */
-	uint8_t pad[3];
-	uint8_t src[16], dst[16];
-	uint16_t sport, dport;
-	uint8_t dscp, pad2[3];
+struct acl_key {
+	uint8_t b[ACL6_LEN];
 };
 
 /*
@@ -122,11 +124,11 @@ bool acl_conf_equal(const struct fwd_conf_acl *a, const struct fwd_conf_acl *b);
 void acl_set_classify(const struct acl_set *s, int cls, const uint8_t **keys, uint32_t *res,
                       unsigned n);
 
-/* Fill a key from a frame (Ethernet header first). Returns its class
- * (the key filled is k4 for ACL_V4, k6 for ACL_V6), or -1 for what ACLs
- * never filter (not IP, NDP, a header too short: the input checks drop
- * those). */
-int acl_key_of(const struct rte_mbuf *m, struct acl_key4 *k4, struct acl_key6 *k6);
+/* What to classify of a frame (Ethernet header first): *data points into
+ * the frame, or to k, filled, when the frame's header has not the key's
+ * shape. Returns the class, or -1 for what ACLs never filter (not IP, NDP,
+ * a header too short: the input checks drop those). */
+int acl_key_of(const struct rte_mbuf *m, struct acl_key *k, const uint8_t **data);
 
 /* The filter workers call (core/worker.h, fwd_filter_fn). */
 uint16_t acl_filter(struct fwd_worker *w, uint8_t port, uint8_t dir, struct rte_mbuf **pkts,

@@ -2,8 +2,8 @@
 /*
  * An ACL compiled with DPDK's rte_acl (control thread): one context per
  * class of packets (acl.h: family, non-first fragment or not) over the
- * keys of acl.h (struct acl_key4, acl_key6), with the fields its rules
- * use. A rule's userdata is its position + 1 and its priority falls with
+ * IP header and the ports (acl.h, ACL4_PROTO..), with the fields its
+ * rules use. A rule's userdata is its position + 1 and its priority falls with
  * its position, so the first rule that matches wins; 0 (no match) is the
  * default. A rule of no family goes into both families' contexts; one on
  * ports or ICMP type never meets a non-first fragment, one with
@@ -24,16 +24,24 @@
 /*
  * The fields a context may have, over the key of its family. A context
  * gets the protocol and those of the others some rule of it uses (each
- * field costs every packet a step per byte: fewer fields, faster), at
- * least one word (rte_acl wants one).
+ * field costs every packet a step per byte, and the build a step per
+ * byte of every rule: fewer fields, faster), at least one word (rte_acl
+ * wants one). Of a prefix, only the words some rule's prefix reaches
+ * into: an IPv6 /48 needs two of four, a /0 none.
  */
 enum { U_SRC = 1, U_DST = 2, U_PORTS = 4, U_DSCP = 8 };
+
+struct uses {
+	unsigned what; /* U_PORTS, U_DSCP */
+	unsigned src_words, dst_words;
+};
 
 struct fields {
 	struct rte_acl_field_def def[RTE_ACL_MAX_FIELDS];
 	uint8_t what[RTE_ACL_MAX_FIELDS]; /* 0 proto, U_SRC.. and the word or port number */
 	uint8_t word[RTE_ACL_MAX_FIELDS];
 	unsigned n, inputs;
+	bool v6;
 };
 
 static void field_add(struct fields *f, uint8_t type, uint8_t size, uint32_t off, uint8_t what,
@@ -52,39 +60,42 @@ static void field_add(struct fields *f, uint8_t type, uint8_t size, uint32_t off
 	f->word[f->n++] = word;
 }
 
-/* The fields of a context of family fam (ACL_V4, ACL_V6) for rules using `uses`. */
-static void fields_for(struct fields *f, int fam, unsigned uses)
+/* The fields of a context of family fam (ACL_V4, ACL_V6) for rules using u. */
+static void fields_for(struct fields *f, int fam, const struct uses *u)
 {
 	bool v4 = fam == ACL_V4;
-	unsigned words = v4 ? 1 : 4;
-	uint32_t src = v4 ? offsetof(struct acl_key4, src) : offsetof(struct acl_key6, src);
-	uint32_t dst = v4 ? offsetof(struct acl_key4, dst) : offsetof(struct acl_key6, dst);
-	uint32_t sport = v4 ? offsetof(struct acl_key4, sport) : offsetof(struct acl_key6, sport);
-	uint32_t dscp = v4 ? offsetof(struct acl_key4, dscp) : offsetof(struct acl_key6, dscp);
+	uint32_t src = v4 ? ACL4_SRC : ACL6_SRC;
+	uint32_t dst = src + (v4 ? 4 : 16);
+	uint32_t sport = v4 ? ACL4_PORTS : ACL6_PORTS;
+	unsigned uses = u->what, sw = u->src_words, dw = u->dst_words;
 
 	memset(f, 0, sizeof(*f));
-	field_add(f, RTE_ACL_FIELD_TYPE_BITMASK, 1, 0, 0, 0, true); /* proto, its own input */
-	if ((uses & (U_SRC | U_DST | U_PORTS | U_DSCP)) == 0)
-		uses |= U_SRC;
-	for (unsigned w = 0; (uses & U_SRC) && w < words; w++)
+	f->v6 = !v4;
+	field_add(f, RTE_ACL_FIELD_TYPE_BITMASK, 1, v4 ? ACL4_PROTO : ACL6_PROTO, 0, 0,
+	          true); /* proto, its own input */
+	if (sw == 0 && dw == 0 && (uses & (U_PORTS | U_DSCP)) == 0)
+		sw = 1;
+	for (unsigned w = 0; w < sw; w++)
 		field_add(f, RTE_ACL_FIELD_TYPE_MASK, 4, src + 4 * w, U_SRC, (uint8_t)w, true);
-	for (unsigned w = 0; (uses & U_DST) && w < words; w++)
+	for (unsigned w = 0; w < dw; w++)
 		field_add(f, RTE_ACL_FIELD_TYPE_MASK, 4, dst + 4 * w, U_DST, (uint8_t)w, true);
 	if (uses & U_PORTS) {
 		field_add(f, RTE_ACL_FIELD_TYPE_RANGE, 2, sport, U_PORTS, 0, true);
 		field_add(f, RTE_ACL_FIELD_TYPE_RANGE, 2, sport + 2, U_PORTS, 1, false);
 	}
-	if (uses & U_DSCP) /* a word: the DSCP and three bytes no rule looks at */
+	if (uses & U_DSCP) /* the header's first word, whose bits of DSCP rules look at */
 		for (unsigned b = 0; b < 4; b++)
-			field_add(f, RTE_ACL_FIELD_TYPE_BITMASK, 1, dscp + b, U_DSCP, (uint8_t)b,
-			          b == 0);
+			field_add(f, RTE_ACL_FIELD_TYPE_BITMASK, 1, b, U_DSCP, (uint8_t)b, b == 0);
 }
 
-/* What rule r needs of a context's fields. */
-static unsigned rule_uses(const struct acl_rule *r)
+/* Add what rule r needs of a context's fields to u. */
+static void rule_uses(const struct acl_rule *r, struct uses *u)
 {
-	return (r->src.family ? U_SRC : 0u) | (r->dst.family ? U_DST : 0u) |
-	       (r->l4 ? U_PORTS : 0u) | (r->dscp >= 0 ? U_DSCP : 0u);
+	u->what |= (r->l4 ? U_PORTS : 0u) | (r->dscp >= 0 ? U_DSCP : 0u);
+	if (r->src.family)
+		u->src_words = RTE_MAX(u->src_words, (r->src.len + 31u) / 32u);
+	if (r->dst.family)
+		u->dst_words = RTE_MAX(u->dst_words, (r->dst.len + 31u) / 32u);
 }
 
 /* Does rule r belong in the context of class cls? */
@@ -104,6 +115,21 @@ static void bits8(struct rte_acl_field *f, int16_t v, uint8_t mask)
 {
 	f->value.u8 = v < 0 ? 0 : (uint8_t)v;
 	f->mask_range.u8 = v < 0 ? 0 : mask;
+}
+
+/* Byte b of the header's first word for a rule on dscp (-1: any): IPv4's
+ * second byte is DSCP << 2 | ECN; IPv6's first two bytes are version <<
+ * 4 | DSCP >> 2, then (DSCP & 3) << 6 | ECN << 4 | flow label. */
+static void dscp_byte(struct rte_acl_field *f, int16_t dscp, bool v6, unsigned b)
+{
+	if (dscp < 0 || b > 1 || (!v6 && b == 0))
+		bits8(f, -1, 0);
+	else if (!v6)
+		bits8(f, (int16_t)(dscp << 2), 0xfc);
+	else if (b == 0)
+		bits8(f, dscp >> 2, 0x0f);
+	else
+		bits8(f, (int16_t)((dscp & 3) << 6), 0xc0);
 }
 
 /* Word w (host order, as rte_acl wants rules) of prefix p, and its length in that word. */
@@ -153,7 +179,7 @@ static void rule_fields(struct acl_rule_any *out, const struct fields *f, const 
 		else if (f->what[i] == U_PORTS)
 			range(x, r, f->word[i]);
 		else
-			bits8(x, f->word[i] == 0 ? r->dscp : -1, 0x3f);
+			dscp_byte(x, r->dscp, f->v6, f->word[i]);
 	}
 }
 
@@ -179,19 +205,21 @@ static int build_class(struct acl_set *s, const struct acl_rule *rules, int cls,
 	struct rte_acl_config cfg = { .num_categories = 1 };
 	struct acl_rule_any one;
 	struct fields f;
-	unsigned uses = 0;
+	struct uses u = { 0, 0, 0 };
 	uint32_t n = 0;
 	int rc = 0;
 
 	for (uint32_t i = 0; i < s->n_rules; i++)
 		if (rule_in_class(&rules[i], cls)) {
 			n++;
-			uses |= rule_uses(&rules[i]);
+			rule_uses(&rules[i], &u);
 		}
 	*ctx = NULL;
 	if (n == 0)
 		return 0;
-	fields_for(&f, cls & 1, uses & (cls & ACL_FRAG ? ~(unsigned)U_PORTS : ~0u));
+	if (cls & ACL_FRAG) /* no rule on ports is in it */
+		u.what &= ~(unsigned)U_PORTS;
+	fields_for(&f, cls & 1, &u);
 	*ctx = ctx_new(f.n, n);
 	if (*ctx == NULL)
 		return -ENOMEM;

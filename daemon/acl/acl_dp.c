@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ACLs on the fast path (workers): the keys of a burst's packets, one
- * rte_acl classification per family per burst, the verdicts. Ingress runs
+ * rte_acl classification per class per burst, the verdicts. Ingress runs
  * before the mode's input (so before the route lookup), egress on the tx
  * burst after it (core/worker.h, "Filters"). ARP, NDP and anything that is
  * not IP pass untouched: what is malformed the input checks drop.
@@ -20,41 +20,55 @@
 #define L2_LEN    14u
 #define ACL_CHUNK 64u /* packets classified at a time */
 
-/* Ports (TCP, UDP, SCTP), or ICMP type and code in their places, at l4. */
-static void l4_fields(const uint8_t *l4, size_t avail, uint8_t proto, uint16_t *ports)
+static bool has_ports(uint8_t proto)
 {
-	if ((proto == IPPROTO_TCP || proto == IPPROTO_UDP || proto == IPPROTO_SCTP) && avail >= 4) {
+	return proto == IPPROTO_TCP || proto == IPPROTO_UDP || proto == IPPROTO_SCTP;
+}
+
+/* A copy's ports (TCP, UDP, SCTP), or ICMP type and code in their places
+ * as 16-bit numbers, from l4; 0 when the packet has none. */
+static void l4_fields(const uint8_t *l4, size_t avail, uint8_t proto, uint8_t *ports)
+{
+	memset(ports, 0, 4);
+	if (has_ports(proto) && avail >= 4) {
 		memcpy(ports, l4, 4); /* sport, dport: network order, as rte_acl reads */
 	} else if ((proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6) && avail >= 2) {
-		ports[0] = rte_cpu_to_be_16(l4[0]);
-		ports[1] = rte_cpu_to_be_16(l4[1]);
+		ports[1] = l4[0];
+		ports[3] = l4[1];
 	}
 }
 
-static int key4(const uint8_t *ip, size_t len, struct acl_key4 *k)
+/* An IPv4 header whose ports are not right after it, or that has none. */
+static int __rte_noinline key4_copy(const uint8_t *ip, size_t hlen, size_t tot, struct acl_key *k,
+                                    const uint8_t **data)
+{
+	memcpy(k->b, ip, 20);
+	l4_fields(ip + hlen, tot > hlen ? tot - hlen : 0, ip[9], k->b + ACL4_PORTS);
+	*data = k->b;
+	return ACL_V4;
+}
+
+static __rte_always_inline int key4(const uint8_t *ip, size_t len, struct acl_key *k,
+                                    const uint8_t **data)
 {
 	size_t hlen = (ip[0] & 0xfu) * 4u, tot;
-	bool frag;
 
 	if (len < 20 || (ip[0] >> 4) != 4 || hlen < 20 || hlen > len)
 		return -1;
 	tot = RTE_MIN((size_t)(ip[2] << 8 | ip[3]), len);
-	k->proto = ip[9];
-	memcpy(&k->src, ip + 12, 4);
-	memcpy(&k->dst, ip + 16, 4);
-	k->sport = k->dport = 0;
-	k->dscp = ip[1] >> 2;
-	memset(k->pad2, 0, sizeof(k->pad2));
-	frag = ((ip[6] << 8 | ip[7]) & RTE_IPV4_HDR_OFFSET_MASK) != 0;
-	if (!frag && tot > hlen)
-		l4_fields(ip + hlen, tot - hlen, k->proto, &k->sport);
-	return ACL_V4 | (frag ? ACL_FRAG : 0);
+	*data = ip;
+	/* a non-first fragment's context reads no ports: its header as it is */
+	if (((ip[6] << 8 | ip[7]) & RTE_IPV4_HDR_OFFSET_MASK) != 0)
+		return ACL_V4 | ACL_FRAG;
+	if (hlen == 20 && tot >= ACL4_LEN && has_ports(ip[9]))
+		return ACL_V4; /* the ports right after the header: in place */
+	return key4_copy(ip, hlen, tot, k, data);
 }
 
 /* Past the extension headers (RFC 8200 4) to the upper layer: *off is its
- * offset, k->proto its type (or the header that could not be passed);
+ * offset, *proto its type (or the header that could not be passed);
  * true for a non-first fragment. */
-static bool chain6(const uint8_t *ip, size_t len, struct acl_key6 *k, size_t *off)
+static bool chain6(const uint8_t *ip, size_t len, uint8_t *proto, size_t *off)
 {
 	uint8_t nh = ip[6];
 	bool frag = false;
@@ -79,35 +93,39 @@ static bool chain6(const uint8_t *ip, size_t len, struct acl_key6 *k, size_t *of
 		nh = h[0];
 		*off += hl;
 	}
-	k->proto = nh;
+	*proto = nh;
 	return frag;
 }
 
-static int key6(const uint8_t *ip, size_t len, struct acl_key6 *k)
+static int __rte_noinline key6(const uint8_t *ip, size_t len, struct acl_key *k,
+                               const uint8_t **data)
 {
 	size_t off, tot;
-	bool frag;
+	uint8_t proto;
 
 	if (len < 40 || (ip[0] >> 4) != 6)
 		return -1;
 	tot = RTE_MIN(40u + (size_t)(ip[4] << 8 | ip[5]), len);
-	memcpy(k->src, ip + 8, 16);
-	memcpy(k->dst, ip + 24, 16);
-	k->sport = k->dport = 0;
-	k->dscp = (uint8_t)(((ip[0] & 0xf) << 4 | ip[1] >> 4) >> 2);
-	memset(k->pad2, 0, sizeof(k->pad2));
-	frag = chain6(ip, tot, k, &off);
-	if (frag)
+	*data = ip;
+	if (has_ports(ip[6]) && tot >= ACL6_LEN)
+		return ACL_V6; /* no extension header, the ports in place */
+	memcpy(k->b, ip, 40);
+	*data = k->b;
+	if (chain6(ip, tot, &proto, &off)) {
+		k->b[ACL6_PROTO] = proto;
 		return ACL_V6 | ACL_FRAG;
-	if (tot > off)
-		l4_fields(ip + off, tot - off, k->proto, &k->sport);
+	}
+	k->b[ACL6_PROTO] = proto;
+	l4_fields(ip + off, tot > off ? tot - off : 0, proto, k->b + ACL6_PORTS);
 	/* NDP (RFC 4861, types 133-137) is never filtered */
-	if (k->proto == IPPROTO_ICMPV6 && tot >= off + 2 && ip[off] >= 133 && ip[off] <= 137)
+	if (proto == IPPROTO_ICMPV6 && tot >= off + 2 && ip[off] >= 133 && ip[off] <= 137)
 		return -1;
 	return ACL_V6;
 }
 
-int acl_key_of(const struct rte_mbuf *m, struct acl_key4 *k4, struct acl_key6 *k6)
+/* acl_key_of, inlined into the burst's loop */
+static __rte_always_inline int key_of(const struct rte_mbuf *m, struct acl_key *k,
+                                      const uint8_t **data)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	size_t len = rte_pktmbuf_data_len(m);
@@ -117,10 +135,15 @@ int acl_key_of(const struct rte_mbuf *m, struct acl_key4 *k4, struct acl_key6 *k
 		return -1;
 	memcpy(&type, p + 12, 2);
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
-		return key4(p + L2_LEN, len - L2_LEN, k4);
+		return key4(p + L2_LEN, len - L2_LEN, k, data);
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
-		return key6(p + L2_LEN, len - L2_LEN, k6);
+		return key6(p + L2_LEN, len - L2_LEN, k, data);
 	return -1;
+}
+
+int acl_key_of(const struct rte_mbuf *m, struct acl_key *k, const uint8_t **data)
+{
+	return key_of(m, k, data);
 }
 
 /* The port index of the DPDK port a packet arrived on (its ICMP error is
@@ -153,8 +176,7 @@ static void __rte_noinline acl_refuse(struct fwd_worker *w, uint8_t port, uint8_
 }
 
 struct acl_chunk {
-	struct acl_key4 k4[ACL_CHUNK];
-	struct acl_key6 k6[ACL_CHUNK];
+	struct acl_key k[ACL_CHUNK]; /* the copies of the headers that need one */
 	const uint8_t *d[ACL_CLASSES][ACL_CHUNK];
 	uint32_t res[ACL_CLASSES][ACL_CHUNK];
 	int8_t fam[ACL_CHUNK]; /* each packet's class, -1: not filtered */
@@ -164,17 +186,18 @@ struct acl_chunk {
 static void chunk_classify(const struct acl_set *s, struct acl_chunk *c, struct rte_mbuf **pkts,
                            unsigned n)
 {
-	unsigned n4 = 0, n6 = 0;
+	unsigned nk = 0;
 
 	memset(c->n, 0, sizeof(c->n));
 	for (unsigned i = 0; i < n; i++) {
-		int f = acl_key_of(pkts[i], &c->k4[n4], &c->k6[n6]);
+		const uint8_t *d;
+		int f = key_of(pkts[i], &c->k[nk], &d);
 
 		c->fam[i] = (int8_t)f;
 		if (f < 0)
 			continue;
-		c->d[f][c->n[f]++] = (f & 1) == ACL_V4 ? (const uint8_t *)&c->k4[n4++]
-		                                       : (const uint8_t *)&c->k6[n6++];
+		nk += d == c->k[nk].b;
+		c->d[f][c->n[f]++] = d;
 	}
 	for (int f = 0; f < ACL_CLASSES; f++)
 		if (c->n[f] != 0)
@@ -189,6 +212,7 @@ static unsigned chunk_apply(struct fwd_worker *w, const struct acl_set *s, struc
                             unsigned n, unsigned keep, uint64_t *bytes)
 {
 	struct acl_hits *h = s->hits[w->index];
+	const uint8_t *action = s->action;
 	uint32_t rule[ACL_CHUNK];
 	unsigned j[ACL_CLASSES] = { 0, 0, 0, 0 };
 
@@ -204,7 +228,7 @@ static unsigned chunk_apply(struct fwd_worker *w, const struct acl_set *s, struc
 		}
 		h[rule[i]].pkts++;
 		h[rule[i]].bytes += m->pkt_len;
-		act = s->action[rule[i]];
+		act = action[rule[i]];
 		if (act == FWD_ACL_PERMIT) {
 			pkts[keep++] = m;
 			continue;

@@ -14,16 +14,14 @@ bool acl_local(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 	const struct acl_state *st = acl_state;
 	const struct acl_set *s = st != NULL ? st->local : NULL;
 	struct acl_hits *h;
-	struct acl_key4 k4;
-	struct acl_key6 k6;
+	struct acl_key k;
 	const uint8_t *key;
 	uint32_t rule;
 	uint8_t act;
 	int fam;
 
-	if (s == NULL || (fam = acl_key_of(m, &k4, &k6)) < 0)
+	if (s == NULL || (fam = acl_key_of(m, &k, &key)) < 0)
 		return false;
-	key = (fam & 1) == ACL_V4 ? (const uint8_t *)&k4 : (const uint8_t *)&k6;
 	acl_set_classify(s, fam, &key, &rule, 1);
 	h = &s->hits[FWD_MAX_WORKERS][rule];
 	h->pkts++;

@@ -16,7 +16,10 @@ Then fwd and l3fwd (shared) again on IPv6: 62 B frames to
 2001:200:0:1::/64 (gen_pcap6.py) with the set-up of bench.py's ipv6 group,
 printed beside the IPv4 figures. Then fwd l3 and l3fwd (shared) on the IMIX
 pcap of bench.py's imix group (the same flows in 64/594/1518 B, 7:4:1).
-CG_ONLY=ipv4, ipv6 or imix (comma-separated) runs those only.
+CG_ONLY=ipv4, ipv6 or imix (comma-separated) runs those only; CG_ONLY=acl
+(not in the default run) profiles fwd l3 16 routes with the 1,000-rule
+acl_in of bench.py's acl group (benchlib.acl_config), beside fwd l3 16
+routes without it.
 
 From the callgrind profile:
   packets      calls into net_pcap's rx burst x burst size (infinite_rx
@@ -199,6 +202,12 @@ def main():
             (bl.L3fwd(p, "cg-l3fwd-imix", "l3fwd lpm IMIX", p.pcap_imix), "lpm_main_loop",
              l3fwd_app),
         ]
+    if "acl" in ONLY:
+        if "ipv4" not in ONLY:
+            runs.append((bl.Fwd(p, "cg-fwd-16", "fwd l3 16 routes", p.pcap64, "l3"),
+                         "worker_main", p.daemon))
+        runs.append((bl.Fwd(p, "cg-fwd-acl", "fwd l3, 1,000-rule acl_in", p.pcap64, "l3",
+                            acl_rules=1000), "worker_main", p.daemon))
     results = {"packets_target": PACKETS}
     try:
         for prog, loop_fn, app in runs:
