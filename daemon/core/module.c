@@ -95,11 +95,6 @@ int fwd_modules_order(void)
 	return 0;
 }
 
-const struct fwd_module *fwd_module_at(unsigned i)
-{
-	return i < n_modules ? order[i] : NULL;
-}
-
 int fwd_modules_init(const struct fwd_config *cfg)
 {
 	int rc = fwd_modules_order();

@@ -60,8 +60,6 @@ void fwd_module_register(struct fwd_module *m);
 /* Put the modules in dependency order; -EINVAL (logged) for an unknown name
  * or a cycle. fwd_modules_init does it first; tests call it to check. */
 int fwd_modules_order(void);
-/* The module at position i of that order, NULL past the end. */
-const struct fwd_module *fwd_module_at(unsigned i);
 
 /* Run every module's init in order; on failure, fini those already done. */
 int fwd_modules_init(const struct fwd_config *cfg);

@@ -81,11 +81,6 @@ void fwd_control_drop(struct rte_mbuf *m, uint8_t port, enum fwd_drop_reason rea
 	rte_pktmbuf_free(m);
 }
 
-struct rte_ring *fwd_punt_ring(void)
-{
-	return ring;
-}
-
 /* rate packets a second over all workers: each worker's share (at least
  * one a second) and a burst of PUNT_BURST_MS of it. */
 static void policy_set(struct punt_policy *p, uint64_t rate, unsigned workers)

@@ -131,8 +131,6 @@ static inline bool fwd_punt_up_take(struct rte_mbuf *m, uint8_t port)
  */
 extern bool (*fwd_local_filter)(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 
-struct rte_ring *fwd_punt_ring(void);
-
 /* Hand punted packets to their handlers (a bounded batch, as one timer tick
  * does); returns how many. The fuzzers call it without the event loop. */
 unsigned fwd_punt_drain(void);

@@ -7,13 +7,12 @@
 
 #include "core/control.h"
 #include "core/daemon.h"
+#include "core/err.h"
 #include "core/event.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "core/reload.h"
 #include "core/sdnotify.h"
-
-#define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), -(code))
 
 static void log_add(struct fwd_reload_log *log, const char *fmt, va_list ap)
 {

@@ -99,13 +99,3 @@ uint32_t fwd_hash_seed(uint32_t tag)
 	memcpy(b, &tag, sizeof(b));
 	return (uint32_t)fwd_keyed_hash(b, sizeof(b));
 }
-
-void fwd_hash_key_set(const uint8_t key[FWD_SIPHASH_KEY_LEN])
-{
-	if (key == NULL) {
-		secret_init();
-		return;
-	}
-	memcpy(secret, key, sizeof(secret));
-	secret_set = true;
-}

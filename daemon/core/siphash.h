@@ -24,7 +24,4 @@ uint64_t fwd_keyed_hash(const void *data, size_t len);
  * (rte_jhash's init value); different for each tag. */
 uint32_t fwd_hash_seed(uint32_t tag);
 
-/* Tests: make the secret key known (a fixed one), or NULL for a new random one. */
-void fwd_hash_key_set(const uint8_t key[FWD_SIPHASH_KEY_LEN]);
-
 #endif

@@ -19,8 +19,3 @@ int cp_ifmap_port(uint32_t ifindex)
 			return (int)p;
 	return -1;
 }
-
-uint32_t cp_ifmap_ifindex(uint8_t port)
-{
-	return port < FWD_MAX_PORTS ? ifindex_of[port] : 0;
-}

@@ -13,7 +13,5 @@
 void cp_ifmap_set(uint8_t port, uint32_t ifindex);
 /* The port whose kernel interface is ifindex, or -1. */
 int cp_ifmap_port(uint32_t ifindex);
-/* The kernel interface of port, or 0. */
-uint32_t cp_ifmap_ifindex(uint8_t port);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/err.h"
 #include "core/event.h"
 #include "core/log.h"
 #include "ip4/addr.h"
@@ -10,8 +11,6 @@
 #include "ip4/route.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
-
-#define ERR(code, ...) (err != NULL ? snprintf(err, errlen, __VA_ARGS__) : 0, -(code))
 
 struct ip4_port_addrs ip4_addrs[FWD_MAX_PORTS];
 

@@ -23,11 +23,12 @@
 #include "core/counters.h"
 #include "core/daemon.h"
 #include "core/log.h"
+#include "core/punt.h"
 #include "ip4/addr.h"
 #include "ip4/arp.h"
 #include "ip4/icmp.h"
 #include "ip4/ip4.h"
-#include "nexthop/neigh_priv.h"
+#include "nexthop/neigh.h"
 #include "port/port.h"
 
 #define ARP_FRAME_LEN (sizeof(struct rte_ether_hdr) + sizeof(struct rte_arp_hdr))
@@ -83,13 +84,13 @@ static int arp_send(uint8_t port, uint16_t op, const struct rte_ether_addr *dst,
 	return neigh_hooks.tx(m, port) < 0 ? -ENOBUFS : 0; /* a full ring is counted there */
 }
 
-/* Request for n's address: broadcast, or unicast to n->mac (a stale probe). */
-static void arp_request(const struct neigh *n, bool unicast)
+/* Request for a's address: broadcast, or unicast to mac (a stale probe). */
+static void arp_request(uint8_t port, const struct fwd_ip *a, const struct rte_ether_addr *mac)
 {
-	uint32_t sip = addr4_source(n->port, n->addr.v4);
+	uint32_t sip = addr4_source(port, a->v4);
 
-	if (arp_send(n->port, RTE_ARP_OP_REQUEST, unicast ? &n->mac : &eth_bcast, &eth_zero, sip,
-	             n->addr.v4) == 0)
+	if (arp_send(port, RTE_ARP_OP_REQUEST, mac != NULL ? mac : &eth_bcast, &eth_zero, sip,
+	             a->v4) == 0)
 		arp_req_sent.value++;
 }
 

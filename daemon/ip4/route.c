@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/err.h"
 #include "core/event.h"
 #include "core/log.h"
 #include "ip4/addr.h"
@@ -11,8 +12,6 @@
 #include "ip4/route.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
-
-#define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), -(code))
 
 static const char *pfx(const struct fwd_ip4_prefix *p, char buf[FWD_PREFIX4_STRLEN])
 {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/err.h"
 #include "core/event.h"
 #include "core/log.h"
 #include "ip6/addr6.h"
@@ -11,8 +12,6 @@
 #include "ip6/route6.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
-
-#define ERR(code, ...) (err != NULL ? snprintf(err, errlen, __VA_ARGS__) : 0, -(code))
 
 struct ip6_port_addrs ip6_addrs[FWD_MAX_PORTS];
 

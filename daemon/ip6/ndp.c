@@ -23,7 +23,7 @@
 #include "ip6/ndp.h"
 #include "ip6/ndp_guard.h"
 #include "ip6/ndp_priv.h"
-#include "nexthop/neigh_priv.h"
+#include "nexthop/neigh.h"
 
 static struct event *tick_ev;
 
@@ -52,13 +52,13 @@ static void ndp_host_del(const struct fwd_ip *a, uint32_t nh)
 }
 
 /* RFC 4861 7.2.2: from our address on the target's prefix, else the link-local one. */
-static void ndp_solicit(const struct neigh *n, bool unicast)
+static void ndp_solicit(uint8_t port, const struct fwd_ip *a, const struct rte_ether_addr *mac)
 {
 	uint8_t src[16];
 
-	ndp_guard_mark(n->addr.v6); /* so that the worker lets its answer through */
-	if (addr6_source(n->port, n->addr.v6, src))
-		ndp_send_ns(n->port, src, n->addr.v6, unicast ? &n->mac : NULL);
+	ndp_guard_mark(a->v6); /* so that the worker lets its answer through */
+	if (addr6_source(port, a->v6, src))
+		ndp_send_ns(port, src, a->v6, mac);
 }
 
 static void ndp_unreachable(const struct rte_mbuf *m, uint8_t in_port)

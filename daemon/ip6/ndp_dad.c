@@ -20,7 +20,7 @@
 #include "ip6/ip6.h"
 #include "ip6/ndp.h"
 #include "ip6/ndp_priv.h"
-#include "nexthop/neigh_priv.h"
+#include "nexthop/neigh.h"
 
 #define DAD_MAX_DELAY_MS 1000 /* MAX_RTR_SOLICITATION_DELAY */
 #define DAD_RETRANS_MS   1000 /* RetransTimer */

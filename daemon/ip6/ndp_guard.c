@@ -2,7 +2,7 @@
 /* The control thread's side of ndp_guard.h: the filter of neighbours'
  * addresses and the ports that answer Router Solicitations. */
 #include "ip6/ndp_guard.h"
-#include "nexthop/neigh_priv.h"
+#include "nexthop/neigh.h"
 
 uint8_t ndp_guard_known[NDP_GUARD_BITS / 8];
 uint8_t ndp_guard_rs[FWD_MAX_PORTS];
@@ -26,15 +26,15 @@ void ndp_guard_sync(uint64_t now)
 {
 	static uint8_t want[sizeof(ndp_guard_known)];
 	uint32_t pos = 0;
-	struct neigh *n;
+	struct fwd_ip a;
 
 	if (now - synced_ms < NDP_GUARD_SYNC_MS)
 		return;
 	synced_ms = now;
 	memset(want, 0, sizeof(want));
-	while ((n = neigh_iter(&pos)) != NULL)
-		if (n->addr.family == AF_INET6) {
-			unsigned h = ndp_guard_hash(n->addr.v6);
+	while (neigh_addr_next(&pos, &a))
+		if (a.family == AF_INET6) {
+			unsigned h = ndp_guard_hash(a.v6);
 
 			want[h / 8] |= (uint8_t)(1u << (h % 8));
 		}

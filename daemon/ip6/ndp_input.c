@@ -28,7 +28,8 @@
 #include "ip6/ndp.h"
 #include "ip6/ndp_guard.h"
 #include "ip6/ndp_priv.h"
-#include "nexthop/neigh_priv.h"
+#include "core/punt.h"
+#include "nexthop/neigh.h"
 #include "port/port.h"
 
 #define HDRS_LEN (sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv6_hdr))
@@ -277,7 +278,7 @@ static void ndp_asker(uint8_t port, const struct ndp_msg *msg)
 
 	if (!msg->has_lladdr || r == NULL || r->check(port, &ip, NULL, NULL, 0) < 0)
 		return;
-	if (neigh_lookup(ip, port) != NULL) {
+	if (neigh_exists(ip, port)) {
 		if (neigh_heard_advert(ip, port, &msg->lladdr, false, true) ==
 		    NEIGH_HEARD_IGNORED_LOCKED)
 			ndp_locktime_ignored.value++;

@@ -29,7 +29,7 @@
 #include "ip6/ndp.h"
 #include "ip6/ndp_guard.h"
 #include "ip6/ndp_priv.h"
-#include "nexthop/neigh_priv.h"
+#include "nexthop/neigh.h"
 #include "port/port.h"
 
 #define RA_MIN_INTERVAL_MS     200000 /* MinRtrAdvInterval */

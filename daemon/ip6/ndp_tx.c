@@ -16,7 +16,7 @@
 #include "core/punt.h"
 #include "ip6/ip6.h"
 #include "ip6/ndp_priv.h"
-#include "nexthop/neigh_priv.h"
+#include "nexthop/neigh.h"
 #include "port/port.h"
 
 #define HDRS_LEN (sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv6_hdr))

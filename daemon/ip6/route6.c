@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/err.h"
 #include "core/event.h"
 #include "core/log.h"
 #include "ip6/addr6.h"
@@ -12,8 +13,6 @@
 #include "nexthop/neigh.h"
 #include "nexthop/nexthop.h"
 #include "port/port.h"
-
-#define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), -(code))
 
 static const char *pfx(const struct fwd_ip6_prefix *p, char buf[FWD_PREFIX_STRLEN])
 {

@@ -6,6 +6,7 @@
 
 #include <rte_common.h>
 
+#include "core/err.h"
 #include "core/event.h"
 #include "core/rpc.h"
 #include "ip4/ip4.h"
@@ -15,8 +16,6 @@
 #include "l3/l3.h"
 #include "nexthop/nexthop.h"
 #include "port/port.h"
-
-#define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), -(code))
 
 static l3_route_removed_fn removed_hook;
 

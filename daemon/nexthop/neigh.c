@@ -111,7 +111,7 @@ static void solicit(const struct neigh *n, bool unicast)
 	const struct neigh_resolver *r = neigh_resolver(n->addr.family);
 
 	if (r != NULL)
-		r->solicit(n, unicast);
+		r->solicit(n->port, &n->addr, unicast ? &n->mac : NULL);
 }
 
 /* Reachable, stale and permanent entries have a MAC (their next hop forwards). */

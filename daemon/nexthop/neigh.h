@@ -49,8 +49,9 @@ struct neigh_resolver {
 	 * or take it away from nh (only if it is nh's). */
 	int (*host_add)(const struct fwd_ip *a, uint32_t nh);
 	void (*host_del)(const struct fwd_ip *a, uint32_t nh);
-	/* Ask for n's link address: of everyone, or of n's last known one (a probe). */
-	void (*solicit)(const struct neigh *n, bool unicast);
+	/* Ask for the link address of a on port: of everyone (mac NULL), or of
+	 * its last known one, mac (a probe). */
+	void (*solicit)(uint8_t port, const struct fwd_ip *a, const struct rte_ether_addr *mac);
 	/* A packet held for a neighbour that did not answer: tell its sender. */
 	void (*unreachable)(const struct rte_mbuf *m, uint8_t in_port);
 };
@@ -58,6 +59,15 @@ struct neigh_resolver {
 /* The resolver of a family (a copy the layer keeps); NULL before it registers. */
 void neigh_resolver_set(uint8_t family, const struct neigh_resolver *r);
 struct neigh_resolver *neigh_resolver(uint8_t family);
+
+/* The clock and the transmit path of the layer and its resolvers; tests
+ * replace them. */
+struct neigh_hooks {
+	uint64_t (*now_ms)(void);                    /* monotonic milliseconds */
+	int (*tx)(struct rte_mbuf *m, uint8_t port); /* consumes m; <0: dropped */
+};
+
+extern struct neigh_hooks neigh_hooks;
 
 /*
  * A route via a on port: find or create the neighbour (creating it starts
@@ -97,6 +107,11 @@ void neigh_output_glean(struct rte_mbuf *m, uint8_t port, struct fwd_ip a);
 void neigh_glean(struct rte_mbuf *m, uint8_t in_port, uint8_t port, struct fwd_ip a);
 
 uint64_t neigh_count(void);
+/* Is there an entry, in any state, for a on port? */
+bool neigh_exists(struct fwd_ip a, uint8_t port);
+/* The address of the entry at next hop index >= *pos (start at 0),
+ * advancing *pos past it; false at the end. */
+bool neigh_addr_next(uint32_t *pos, struct fwd_ip *a);
 
 /* A reload changed dataplane.neigh_timeout_s. */
 void neigh_set_timeout(uint32_t timeout_s);

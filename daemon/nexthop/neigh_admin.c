@@ -8,11 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/err.h"
 #include "nexthop/nexthop.h"
 #include "nexthop/neigh_priv.h"
 #include "port/port.h"
-
-#define ERR(code, ...) (err != NULL ? snprintf(err, errlen, __VA_ARGS__) : 0, -(code))
 
 int neigh_add_static(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac,
                      uint8_t origin, char *err, size_t errlen)

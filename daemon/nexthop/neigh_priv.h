@@ -3,9 +3,9 @@
  * Inside the neighbour layer (control thread only): the entry, the table
  * (neigh_table.c), the state machine (neigh.c), what resolvers heard
  * (neigh_heard.c), hold queues (neigh_hold.c), operators' changes
- * (neigh_admin.c), life cycle (neigh_ctl.c) and RPC (neigh_rpc.c). Resolvers
- * (ip4/arp.c) and unit tests include it: tests drive the layer with a fake
- * clock and capture what it sends.
+ * (neigh_admin.c), life cycle (neigh_ctl.c) and RPC (neigh_rpc.c). Only
+ * nexthop/ and unit tests include it (tests reach into entries); resolvers
+ * (ip4/arp.c, ip6/ndp*.c) use nexthop/neigh.h.
  */
 #ifndef FWD_NEIGH_PRIV_H
 #define FWD_NEIGH_PRIV_H
@@ -60,13 +60,6 @@ struct neigh {
 	struct neigh_held held[NEIGH_HOLD_MAX]; /* FIFO ring */
 };
 
-/* What the module uses from outside; tests replace them. */
-struct neigh_hooks {
-	uint64_t (*now_ms)(void);                    /* monotonic milliseconds */
-	int (*tx)(struct rte_mbuf *m, uint8_t port); /* consumes m; <0: dropped */
-};
-
-extern struct neigh_hooks neigh_hooks;
 extern uint64_t neigh_reachable_ms; /* dataplane.neigh_timeout_s */
 extern uint32_t neigh_max; /* dataplane.neigh_max: entries on each family's eviction list */
 /* dataplane.neigh_unresolved_max: incomplete entries traffic created (glean),

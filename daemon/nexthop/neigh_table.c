@@ -131,6 +131,21 @@ struct neigh *neigh_iter(uint32_t *pos)
 	return NULL;
 }
 
+bool neigh_exists(struct fwd_ip a, uint8_t port)
+{
+	return neigh_lookup(a, port) != NULL;
+}
+
+bool neigh_addr_next(uint32_t *pos, struct fwd_ip *a)
+{
+	const struct neigh *n = neigh_iter(pos);
+
+	if (n == NULL)
+		return false;
+	*a = n->addr;
+	return true;
+}
+
 /* ------------------------------------------------------------------- LRU */
 
 static void lru_unlink(struct neigh *n)

@@ -348,8 +348,3 @@ void nh_use_epoch_next(void)
 
 	__atomic_store_n(&nh_use_epoch, e, __ATOMIC_RELAXED);
 }
-
-uint32_t nh_used(void)
-{
-	return nh_count - NH_FIRST_DYNAMIC - n_free - n_pending;
-}

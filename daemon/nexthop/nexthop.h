@@ -149,7 +149,6 @@ void nh_l2_poll(void (*published)(uint32_t idx));
 void nh_port_update(uint8_t port);
 /* Reclaim released entries whose grace period has ended. */
 void nh_reclaim(void);
-uint32_t nh_used(void);
 /* The neighbour layer marks an entry whose resolution failed (or no longer). */
 void nh_set_failed(uint32_t idx, bool failed);
 

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Frames through a port's kernel interface (cp/tap.c). Up: what local
+ * delivery does not answer, written to the TAP. Down: what the kernel
+ * writes, classified by tap_down_class (tap_class.c) and routed, sent out
+ * of the port as it is, or dropped and counted.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_ether.h>
+
+#include "core/control.h"
+#include "core/counters.h"
+#include "core/daemon.h"
+#include "core/ports.h"
+#include "core/punt.h"
+#include "core/worker.h"
+#include "cp/tap.h"
+#include "cp/tap_priv.h"
+#include "ip4/output.h"
+#include "ip6/output.h"
+
+static FWD_COUNTER(up_frames, "tap_up_frames");
+static FWD_COUNTER(up_dropped, "tap_up_dropped");
+static FWD_COUNTER(down_frames, "tap_down_frames");
+static FWD_COUNTER(down_no_mbuf, "tap_down_no_mbuf");
+static FWD_COUNTER(down_no_route, "tap_down_no_route");
+static FWD_COUNTER(down_arp, "tap_down_arp");
+static FWD_COUNTER(down_ndp, "tap_down_ndp");
+static FWD_COUNTER(down_too_big, "tap_down_too_big");
+static FWD_COUNTER(down_invalid, "tap_down_invalid");
+static FWD_COUNTER(down_not_ours, "tap_down_not_ours");
+FWD_COUNTER(tap_sync_errors, "tap_sync_errors");
+
+/* ---- down: what the kernel sends ---- */
+
+static bool local6(uint8_t port, const uint8_t ip[16])
+{
+	bool ll = ip[0] == 0xfe && (ip[1] & 0xc0) == 0x80;
+
+	return addr6_is_local(ll ? port : FWD_MAX_PORTS, ip);
+}
+
+static void down_one(uint8_t port, const uint8_t *frame, unsigned len)
+{
+	const struct fwd_port *p = &fwd_ports[port];
+	enum tap_down c = tap_down_class(frame, len, p->mtu, addr4_is_local, local6, port);
+	struct rte_mbuf *m;
+	bool bcast = false;
+	char *d;
+
+	/* the directed broadcast of the port's subnet: the kernel addressed it
+	 * to the link's broadcast MAC, as on any NOARP interface */
+	if (c == TAP_DOWN_ROUTE4) {
+		uint32_t dst = (uint32_t)frame[30] << 24 | (uint32_t)frame[31] << 16 |
+		               (uint32_t)frame[32] << 8 | frame[33];
+
+		if (addr4_is_bcast(dst) && addr4_port_of(dst) == port) {
+			c = TAP_DOWN_LINK;
+			bcast = true;
+		}
+	}
+	if (c != TAP_DOWN_ROUTE4 && c != TAP_DOWN_ROUTE6 && c != TAP_DOWN_LINK)
+		taps[port].n_down_dropped++;
+	switch (c) {
+	case TAP_DOWN_ARP:
+		down_arp.value++;
+		return;
+	case TAP_DOWN_NDP:
+		down_ndp.value++;
+		return;
+	case TAP_DOWN_TOO_BIG:
+		down_too_big.value++;
+		return;
+	case TAP_DOWN_INVALID:
+		down_invalid.value++;
+		return;
+	case TAP_DOWN_NOT_OURS:
+		down_not_ours.value++;
+		return;
+	default:
+		break;
+	}
+	m = rte_pktmbuf_alloc(fwd.pool);
+	if (m == NULL || (d = rte_pktmbuf_append(m, (uint16_t)len)) == NULL) {
+		rte_pktmbuf_free(m);
+		down_no_mbuf.value++;
+		taps[port].n_down_dropped++;
+		return;
+	}
+	memcpy(d, frame, len);
+	down_frames.value++;
+	taps[port].n_down++;
+	switch (c) {
+	case TAP_DOWN_ROUTE4:
+		if (ip4_output(m) < 0)
+			down_no_route.value++;
+		return;
+	case TAP_DOWN_ROUTE6:
+		if (ip6_output(m, port) < 0)
+			down_no_route.value++;
+		return;
+	default: /* TAP_DOWN_LINK: the kernel's frame, from the port's MAC */
+		memcpy(d + 6, &p->mac, 6);
+		if (bcast)
+			memset(d, 0xff, 6);
+		fwd_control_ctrs(port)->created++;
+		fwd_control_tx(m, port);
+		return;
+	}
+}
+
+void tap_on_read(evutil_socket_t fd, short what, void *arg)
+{
+	static uint8_t frame[FRAME_MAX];
+	uint8_t port = (uint8_t)(uintptr_t)arg;
+
+	(void)what;
+	for (unsigned i = 0; i < TAP_BURST; i++) {
+		ssize_t n = read(fd, frame, sizeof(frame));
+
+		if (n <= 0)
+			return; /* EAGAIN: all read */
+		down_one(port, frame, (unsigned)n);
+	}
+}
+
+/* ---- up: what fwd does not answer ---- */
+
+bool tap_up(struct rte_mbuf *m, uint8_t port)
+{
+	struct tap *t = port < FWD_MAX_PORTS ? &taps[port] : NULL;
+
+	if (t == NULL || t->fd < 0)
+		return false;
+	if (m->nb_segs != 1 ||
+	    write(t->fd, rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m)) < 0) {
+		up_dropped.value++; /* EAGAIN: the kernel's queue is full */
+		t->n_up_dropped++;
+		fwd_control_drop(m, port, FWD_DROP_PUNT_FULL);
+		return true;
+	}
+	up_frames.value++;
+	t->n_up++;
+	fwd_control_ctrs(port)->consumed++;
+	rte_pktmbuf_free(m);
+	return true;
+}
+
+/* `port show`: the interface and its counters. */
+void tap_fill(struct fwd_rpc_call *call, const struct fwd_port *p, Fwd__PortInfo *pi)
+{
+	const struct tap *t = &taps[p->idx];
+	Fwd__PortTap *pt;
+
+	if (t->fd < 0 || (pt = fwd_rpc_alloc(call, sizeof(*pt))) == NULL)
+		return;
+	fwd__port_tap__init(pt);
+	pt->name = fwd_rpc_strdup(call, p->name);
+	pt->ifindex = t->ifindex;
+	pt->up = t->n_up;
+	pt->down = t->n_down;
+	pt->up_dropped = t->n_up_dropped;
+	pt->down_dropped = t->n_down_dropped;
+	pi->tap = pt;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A port's kernel interface (cp/tap.c) follows the port, at every reload and
+ * once a second: MTU, carrier, admin state and addresses, where they differ.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+
+#include "core/log.h"
+#include "core/ports.h"
+#include "cp/tap_priv.h"
+
+/* Once a second, the same failure is counted but logged once per port. */
+void tap_log_sync(uint8_t port, const char *what, int err)
+{
+	static const char *last[FWD_MAX_PORTS];
+
+	tap_sync_errors.value++;
+	if (last[port] == what)
+		return;
+	last[port] = what;
+	LOG(WARNING, "port %s: kernel interface: %s: %s", fwd_ports[port].name, what,
+	    strerror(err < 0 ? -err : err));
+}
+
+static bool has4(const struct fwd_ip4_prefix *a, unsigned n, const struct fwd_ip4_prefix *p)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (a[i].addr == p->addr && a[i].len == p->len)
+			return true;
+	return false;
+}
+
+static bool has6(const struct fwd_ip6_prefix *a, unsigned n, const struct fwd_ip6_prefix *p)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (a[i].len == p->len && memcmp(a[i].addr, p->addr, 16) == 0)
+			return true;
+	return false;
+}
+
+/* The kernel's addresses of port become fwd's: IPv4 all, IPv6 those in
+ * use (a tentative one when its DAD is over, a duplicate never). */
+static void sync_addrs(uint8_t port)
+{
+	struct tap *t = &taps[port];
+	const struct ip4_port_addrs *p4 = &ip4_addrs[port];
+	const struct ip6_port_addrs *p6 = &ip6_addrs[port];
+	struct fwd_ip6_prefix want6[ADDR6_MAX];
+	unsigned n6 = 0, k;
+	int rc;
+
+	for (unsigned i = 0; i < p6->n; i++)
+		if (p6->state[i] == ADDR6_PREFERRED)
+			want6[n6++] = p6->a[i];
+	for (unsigned i = k = 0; i < t->n4; i++) {
+		uint32_t be = htonl(t->a4[i].addr);
+
+		if (has4(p4->a, p4->n, &t->a4[i]))
+			t->a4[k++] = t->a4[i];
+		else if ((rc = tap_nl_addr(false, t->ifindex, AF_INET, &be, t->a4[i].len)) < 0 &&
+		         rc != -EADDRNOTAVAIL)
+			tap_log_sync(port, "deleting an IPv4 address", rc);
+	}
+	t->n4 = k;
+	for (unsigned i = 0; i < p4->n; i++) {
+		uint32_t be = htonl(p4->a[i].addr);
+
+		if (has4(t->a4, t->n4, &p4->a[i]))
+			continue;
+		if ((rc = tap_nl_addr(true, t->ifindex, AF_INET, &be, p4->a[i].len)) < 0)
+			tap_log_sync(port, "adding an IPv4 address", rc);
+		else
+			t->a4[t->n4++] = p4->a[i];
+	}
+	for (unsigned i = k = 0; i < t->n6; i++) {
+		if (has6(want6, n6, &t->a6[i]))
+			t->a6[k++] = t->a6[i];
+		else if ((rc = tap_nl_addr(false, t->ifindex, AF_INET6, t->a6[i].addr,
+		                           t->a6[i].len)) < 0 &&
+		         rc != -EADDRNOTAVAIL)
+			tap_log_sync(port, "deleting an IPv6 address", rc);
+	}
+	t->n6 = k;
+	for (unsigned i = 0; i < n6; i++) {
+		if (has6(t->a6, t->n6, &want6[i]))
+			continue;
+		if ((rc = tap_nl_addr(true, t->ifindex, AF_INET6, want6[i].addr, want6[i].len)) < 0)
+			tap_log_sync(port, "adding an IPv6 address", rc);
+		else
+			t->a6[t->n6++] = want6[i];
+	}
+}
+
+/* MTU, carrier, admin state and addresses, where they differ. */
+void tap_sync_one(uint8_t port)
+{
+	struct tap *t = &taps[port];
+	const struct fwd_port *p = &fwd_ports[port];
+	bool up = p->admin_up != 0, carrier = p->link_up;
+	int rc;
+
+	if (t->fd < 0)
+		return;
+	if (t->mtu != p->mtu) {
+		struct ifreq ifr;
+
+		memset(&ifr, 0, sizeof(ifr));
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->name);
+		ifr.ifr_mtu = p->mtu;
+		if (ioctl(tap_ioctl_fd, SIOCSIFMTU, &ifr) < 0)
+			tap_log_sync(port, "setting the MTU", errno);
+		else
+			t->mtu = p->mtu;
+	}
+	if (t->carrier != carrier) {
+		int on = carrier;
+
+		if (ioctl(t->fd, TUNSETCARRIER, &on) < 0)
+			tap_log_sync(port, "setting the carrier", errno);
+		else
+			t->carrier = carrier;
+	}
+	if (t->up != up) {
+		rc = up ? tap_set_flags(p->name, IFF_UP, 0) : tap_set_flags(p->name, 0, IFF_UP);
+		if (rc < 0)
+			tap_log_sync(port, "setting the link state", rc);
+		else
+			t->up = up;
+	}
+	sync_addrs(port);
+}
+
+void tap_sync_all(void *arg)
+{
+	(void)arg;
+	for (unsigned i = 0; i < fwd_n_ports; i++)
+		tap_sync_one((uint8_t)i);
+}
