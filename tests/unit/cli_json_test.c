@@ -163,7 +163,7 @@ static void test_nested(void **state)
 	              "\"shadowed\":0,\"counters\":[],\"errors\":[],\"last_error\":\"\","
 	              "\"last_install_error\":\"\",\"grace_s\":0,\"user\":\"\",\"user_uid\":0,"
 	              "\"peer_uid\":0,\"refused\":0,\"last_refused\":\"\",\"last_refused_at\":0,"
-	              "\"max_routes\":0}}");
+	              "\"max_routes\":0},\"reasm_datagrams\":0,\"reasm_fragments\":0}");
 }
 
 static void test_bytes_and_oneof(void **state)
