@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_common.h>
+
 #include "core/event.h"
 #include "core/log.h"
 #include "ip4/addr.h"
@@ -127,7 +129,7 @@ int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen)
 	return 0;
 }
 
-int route4_connected_add(const struct fwd_ip4_prefix *p, uint8_t port)
+static int route4_connected_add(const struct fwd_ip4_prefix *p, uint8_t port)
 {
 	struct route4 rt = { .type = ROUTE4_CONNECTED,
 		             .origin = FWD_ORIGIN_ADDRESS,
@@ -146,7 +148,7 @@ int route4_connected_add(const struct fwd_ip4_prefix *p, uint8_t port)
 	return rc;
 }
 
-void route4_connected_del(const struct fwd_ip4_prefix *p)
+static void route4_connected_del(const struct fwd_ip4_prefix *p)
 {
 	struct rib4_node *n = rib4_find(&ip4_rib, p->addr, p->len);
 	struct route4 old;
@@ -171,7 +173,7 @@ static bool route4_gateway_ok(const struct route4 *rt)
 	return true;
 }
 
-unsigned route4_prune_unreachable(void)
+static unsigned route4_prune_unreachable(void)
 {
 	struct rib4_node *n = rib4_next_route(&ip4_rib, 0, 0, true);
 	unsigned pruned = 0;
@@ -193,4 +195,16 @@ unsigned route4_prune_unreachable(void)
 		n = rib4_next_route(&ip4_rib, addr, len, false);
 	}
 	return pruned;
+}
+
+static const struct addr4_route_hooks route4_hooks = {
+	.connected_add = route4_connected_add,
+	.connected_del = route4_connected_del,
+	.prune = route4_prune_unreachable,
+};
+
+/* Connected routes follow addresses (ip4/addr.h). */
+RTE_INIT(route4_hooks_reg)
+{
+	addr4_set_route_hooks(&route4_hooks);
 }

@@ -32,12 +32,8 @@ int route4_add(const struct route4_req *r, char *err, size_t errlen);
 /* Delete a static or blackhole route (connected routes follow addresses). */
 int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen);
 
-/* Connected routes, managed by addresses. */
-int route4_connected_add(const struct fwd_ip4_prefix *p, uint8_t port);
-void route4_connected_del(const struct fwd_ip4_prefix *p);
-
-/* Remove the static routes whose gateway is no longer on a connected subnet
- * of their port (after an address went away); returns how many. */
-unsigned route4_prune_unreachable(void);
+/* Connected routes follow addresses, and the static routes whose gateway is
+ * no longer on a connected subnet of their port go when an address does:
+ * through addr4_set_route_hooks (ip4/addr.h), which route.c registers. */
 
 #endif

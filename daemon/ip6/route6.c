@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_common.h>
+
 #include "core/event.h"
 #include "core/log.h"
 #include "ip6/addr6.h"
@@ -133,7 +135,7 @@ int route6_del(const struct fwd_ip6_prefix *p, char *err, size_t errlen)
 	return 0;
 }
 
-int route6_connected_add(const struct fwd_ip6_prefix *p, uint8_t port)
+static int route6_connected_add(const struct fwd_ip6_prefix *p, uint8_t port)
 {
 	struct route6 rt = { .type = ROUTE6_CONNECTED,
 		             .origin = FWD_ORIGIN_ADDRESS,
@@ -156,7 +158,7 @@ int route6_connected_add(const struct fwd_ip6_prefix *p, uint8_t port)
 	return rc;
 }
 
-void route6_connected_del(const struct fwd_ip6_prefix *p)
+static void route6_connected_del(const struct fwd_ip6_prefix *p)
 {
 	struct rib6_node *n = rib6_find(&ip6_rib, p->addr, p->len);
 	struct route6 old;
@@ -182,7 +184,7 @@ static bool route6_gateway_ok(const struct route6 *rt)
 	return true;
 }
 
-unsigned route6_prune_unreachable(void)
+static unsigned route6_prune_unreachable(void)
 {
 	static const uint8_t zero[16];
 	struct rib6_node *n = rib6_next_route(&ip6_rib, zero, 0, true);
@@ -206,4 +208,16 @@ unsigned route6_prune_unreachable(void)
 		n = rib6_next_route(&ip6_rib, p.addr, p.len, false);
 	}
 	return pruned;
+}
+
+static const struct addr6_route_hooks route6_hooks = {
+	.connected_add = route6_connected_add,
+	.connected_del = route6_connected_del,
+	.prune = route6_prune_unreachable,
+};
+
+/* Connected routes follow addresses (ip6/addr6.h). */
+RTE_INIT(route6_hooks_reg)
+{
+	addr6_set_route_hooks(&route6_hooks);
 }
