@@ -8,7 +8,6 @@
 #include "ip4/addr.h"
 #include "ip4/ip4.h"
 #include "ip4/route.h"
-#include "route/route_core.h"
 
 static struct fwd_ip4_prefix p4(const struct fwd_prefix *p)
 {
@@ -108,7 +107,7 @@ _Static_assert((int)ROUTE4_CONNECTED == (int)ROUTE_CONNECTED && (int)ROUTE4_VIA 
                        (int)ROUTE4_DEV == (int)ROUTE_DEV && ROUTE4_DEV_ANY == ROUTE_DEV_ANY,
                "route4 types as the route core's");
 
-static const struct route_family_ops route4_ops = {
+const struct route_family_ops route4_ops = {
 	.find = rib_find,
 	.set = rib_set,
 	.clear = rib_clear,

@@ -9,6 +9,7 @@
 
 #include "core/config.h"
 #include "fwd_inet.h"
+#include "route/route_core.h"
 #include "ip4/rib.h"
 
 struct route4_req {
@@ -35,5 +36,8 @@ int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen);
 /* Connected routes follow addresses, and the static routes whose gateway is
  * no longer on a connected subnet of their port go when an address does:
  * through addr4_set_route_hooks (ip4/addr.h), which route.c registers. */
+
+/* The family's RIB, FIB and rules for the route core (route/route_core.h). */
+extern const struct route_family_ops route4_ops;
 
 #endif

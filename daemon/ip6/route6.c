@@ -8,7 +8,6 @@
 #include "ip6/addr6.h"
 #include "ip6/ip6.h"
 #include "ip6/route6.h"
-#include "route/route_core.h"
 
 static struct route6 to6(const struct route_ent *e)
 {
@@ -105,7 +104,7 @@ _Static_assert((int)ROUTE6_CONNECTED == (int)ROUTE_CONNECTED && (int)ROUTE6_VIA 
                        (int)ROUTE6_DEV == (int)ROUTE_DEV && ROUTE6_DEV_ANY == ROUTE_DEV_ANY,
                "route6 types as the route core's");
 
-static const struct route_family_ops route6_ops = {
+const struct route_family_ops route6_ops = {
 	.find = rib_find,
 	.set = rib_set,
 	.clear = rib_clear,

@@ -9,6 +9,7 @@
 
 #include "core/config.h"
 #include "fwd_inet.h"
+#include "route/route_core.h"
 
 struct route6_req {
 	struct fwd_ip6_prefix prefix; /* host bits clear */
@@ -26,5 +27,8 @@ int route6_add(const struct route6_req *r, char *err, size_t errlen);
 int route6_del(const struct fwd_ip6_prefix *p, char *err, size_t errlen);
 /* Connected routes and pruning follow addresses through
  * addr6_set_route_hooks (ip6/addr6.h), which route6.c registers. */
+
+/* The family's RIB, FIB and rules for the route core (route/route_core.h). */
+extern const struct route_family_ops route6_ops;
 
 #endif
