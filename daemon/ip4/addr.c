@@ -8,7 +8,6 @@
 #include "core/log.h"
 #include "ip4/addr.h"
 #include "ip4/ip4.h"
-#include "ip4/route.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
 
@@ -308,6 +307,13 @@ void ip4_src_watch_sync(void)
 	}
 }
 
+static const struct addr4_route_hooks *route_hooks;
+
+void addr4_set_route_hooks(const struct addr4_route_hooks *h)
+{
+	route_hooks = h;
+}
+
 /* Take address i off port's list and out of the FIB. */
 static void addr_remove(uint8_t port, unsigned i)
 {
@@ -319,8 +325,8 @@ static void addr_remove(uint8_t port, unsigned i)
 	memmove(&pa->origin[i], &pa->origin[i + 1], (pa->n - i - 1) * sizeof(pa->origin[0]));
 	pa->n--;
 	rib4_clear_local(&ip4_rib, p.addr);
-	if (!subnet_in_use(&s, &bcast))
-		route4_connected_del(&s);
+	if (!subnet_in_use(&s, &bcast) && route_hooks != NULL)
+		route_hooks->connected_del(&s);
 	if (bcast != 0)
 		rib4_clear_local(&ip4_rib, bcast);
 	ip4_src_watch_sync();
@@ -340,7 +346,7 @@ int addr4_add(uint8_t port, const struct fwd_ip4_prefix *p, uint8_t origin, char
 	pa->origin[pa->n++] = origin;
 	if ((rc = rib4_set_local(&ip4_rib, p->addr)) < 0 ||
 	    (bcast != 0 && (rc = rib4_set_local(&ip4_rib, bcast)) < 0) ||
-	    (rc = route4_connected_add(&s, port)) < 0) {
+	    (route_hooks != NULL && (rc = route_hooks->connected_add(&s, port)) < 0)) {
 		addr_remove(port, pa->n - 1); /* leave no half-added address behind */
 		return ERR(-rc, "FIB: %s", strerror(-rc));
 	}
@@ -354,7 +360,8 @@ int addr4_add(uint8_t port, const struct fwd_ip4_prefix *p, uint8_t origin, char
 
 static void cascade(void)
 {
-	route4_prune_unreachable();
+	if (route_hooks != NULL)
+		route_hooks->prune();
 	neigh_addresses_changed();
 }
 

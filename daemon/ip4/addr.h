@@ -81,6 +81,19 @@ void addr4_reorder(uint8_t port, const struct fwd_ip4_prefix *want, const uint8_
 void addr4_batch_begin(void);
 void addr4_batch_end(void);
 
+/*
+ * What a change of addresses tells the routes that follow them: a connected
+ * subnet came or went, gateways may have lost theirs (prune). ip4/route.c
+ * registers them from a constructor, so that addresses call no route code
+ * and calls go one way (routes use the rules above). One set; NULL removes it.
+ */
+struct addr4_route_hooks {
+	int (*connected_add)(const struct fwd_ip4_prefix *s, uint8_t port);
+	void (*connected_del)(const struct fwd_ip4_prefix *s);
+	unsigned (*prune)(void);
+};
+void addr4_set_route_hooks(const struct addr4_route_hooks *h);
+
 /* True when ip is one of our addresses (on any port). */
 bool addr4_is_local(uint32_t ip);
 

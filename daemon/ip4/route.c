@@ -1,195 +1,176 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include <errno.h>
-#include <stdio.h>
+/* IPv4 routes: the route core (route/route_core.h) over ip4_rib, with the
+ * rules of ip4/addr.h. */
 #include <string.h>
 
-#include "core/err.h"
-#include "core/event.h"
-#include "core/log.h"
+#include <rte_common.h>
+
 #include "ip4/addr.h"
 #include "ip4/ip4.h"
-#include "nexthop/nexthop.h"
 #include "ip4/route.h"
-#include "nexthop/neigh.h"
-#include "port/port.h"
 
-static const char *pfx(const struct fwd_ip4_prefix *p, char buf[FWD_PREFIX4_STRLEN])
+static struct fwd_ip4_prefix p4(const struct fwd_prefix *p)
 {
-	return fwd_ip4_prefix_fmt(p, buf);
+	return fwd_prefix_v4(p);
 }
 
-/* Resolve the gateways' ports and take the next hop over them: a
- * neighbour's entry, or an ECMP group. */
-static int route4_gateway(const struct route4_req *r, struct route4 *rt, char *err, size_t errlen)
+static struct route4 to4(const struct route_ent *e)
 {
-	struct fwd_ip via[FWD_ECMP_MAX];
-	uint8_t port[FWD_ECMP_MAX];
-	char buf[FWD_IP4_STRLEN];
-	int rc;
-
-	if (r->n_via == 0 || r->n_via > FWD_ECMP_MAX)
-		return ERR(EINVAL, "a route has 1 to %u gateways", FWD_ECMP_MAX);
-	for (unsigned i = 0; i < r->n_via; i++) {
-		unsigned p;
-		if ((rc = addr4_rule_gateway(addr4_running(), r->via[i], r->dev[i], &p, err,
-		                             errlen)) < 0)
-			return rc;
-		for (unsigned j = 0; j < i; j++)
-			if (r->via[j] == r->via[i])
-				return ERR(EINVAL, "gateway %s given twice",
-				           fwd_ip4_fmt(r->via[i], buf));
-		via[i] = fwd_ip_v4(r->via[i]);
-		port[i] = (uint8_t)p;
-	}
-	rt->type = ROUTE4_VIA;
-	rt->via = r->via[0];
-	rt->dev = r->n_via == 1 && r->dev[0] >= 0 ? (uint8_t)r->dev[0] : ROUTE4_DEV_ANY;
-	rc = nh_route_ref(r->n_via, via, port, &rt->nh);
-	if (rc < 0)
-		return ERR(-rc, "no room for %s in the next-hop table",
-		           r->n_via > 1 ? "the ECMP group (or its gateways)" : "the gateway");
-	return 0;
+	return (struct route4){
+		.type = e->type, .origin = e->origin, .dev = e->dev, .via = e->via.v4, .nh = e->nh
+	};
 }
 
-/* Drop what a route held: its neighbour's or group's reference, once no
- * FIB entry can point at it (a sliced write of `route load` may leave
- * entries on it until the write completes: ip4/fib.h). */
-static void route4_release(const struct route4 *rt)
+static struct route_ent of4(const struct route4 *r)
 {
-	if (rt->type == ROUTE4_VIA)
-		fib4_after_job(ip4_rib.fib, nh_route_unref, rt->nh);
+	return (struct route_ent){ .type = r->type,
+		                   .origin = r->origin,
+		                   .dev = r->dev,
+		                   .via = fwd_ip_v4(r->via),
+		                   .nh = r->nh };
 }
 
-/* The next hop of a route that has no gateway. */
-static int route4_special(const struct route4_req *r, struct route4 *rt, char *err, size_t errlen)
+static bool rib_find(const struct fwd_prefix *p, struct route_ent *rt)
 {
-	static const uint8_t nh_type[] = { [ROUTE4_BLACKHOLE] = NH_BLACKHOLE,
-		                           [ROUTE4_UNREACHABLE] = NH_UNREACHABLE,
-		                           [ROUTE4_PROHIBIT] = NH_PROHIBIT,
-		                           [ROUTE4_DEV] = NH_CONNECTED };
-	int rc = r->type < RTE_DIM(nh_type) ? nh_route_fixed(nh_type[r->type], r->dev[0], &rt->nh)
-	                                    : -EINVAL;
+	struct rib4_node *n = rib4_find(&ip4_rib, p->v4, p->len);
 
-	if (rc == -ENODEV)
-		return ERR(ENODEV, "a route on a link needs an l3 port (dev)");
-	if (rc < 0)
-		return ERR(EINVAL, "bad route type %u", r->type);
-	rt->type = r->type;
-	if (r->type == ROUTE4_DEV)
-		rt->dev = (uint8_t)r->dev[0];
-	return 0;
+	if (n == NULL || !(n->src & RIB4_SRC_ROUTE))
+		return false;
+	*rt = of4(&n->route);
+	return true;
 }
+
+static int rib_set(const struct fwd_prefix *p, const struct route_ent *rt, struct route_ent *old,
+                   bool *had)
+{
+	struct route4 r = to4(rt), o;
+	int rc = rib4_set_route(&ip4_rib, p->v4, p->len, &r, &o, had);
+
+	if (rc == 0 && *had)
+		*old = of4(&o);
+	return rc;
+}
+
+static void rib_clear(const struct fwd_prefix *p, struct route_ent *old)
+{
+	struct route4 o;
+
+	rib4_clear_route(&ip4_rib, p->v4, p->len, &o);
+	*old = of4(&o);
+}
+
+static bool rib_next(struct fwd_prefix *p, struct route_ent *rt, bool first)
+{
+	struct rib4_node *n =
+	        rib4_next_route(&ip4_rib, first ? 0 : p->v4, first ? 0 : p->len, first);
+
+	if (n == NULL)
+		return false;
+	*p = (struct fwd_prefix){ .family = AF_INET, .len = n->len };
+	p->v4 = n->addr;
+	*rt = of4(&n->route);
+	return true;
+}
+
+static bool is_reserved(const struct fwd_prefix *p)
+{
+	return rib4_is_reserved(p->v4, p->len);
+}
+
+static void after_job(void (*fn)(uint32_t), uint32_t arg)
+{
+	fib4_after_job(ip4_rib.fib, fn, arg);
+}
+
+static int rule_gateway(const struct fwd_ip *via, int dev, unsigned *port, char *err, size_t errlen)
+{
+	return addr4_rule_gateway(addr4_running(), via->v4, dev, port, err, errlen);
+}
+
+static int rule_route(const struct fwd_prefix *p, char *err, size_t errlen)
+{
+	struct fwd_ip4_prefix q = p4(p);
+
+	return addr4_rule_route(addr4_running(), &q, err, errlen);
+}
+
+static bool on_port(uint8_t port, const struct fwd_ip *ip)
+{
+	return addr4_on_port(port, ip->v4);
+}
+
+/* struct route4 and the core's route_ent share their types' values. */
+_Static_assert((int)ROUTE4_CONNECTED == (int)ROUTE_CONNECTED && (int)ROUTE4_VIA == (int)ROUTE_VIA &&
+                       (int)ROUTE4_BLACKHOLE == (int)ROUTE_BLACKHOLE &&
+                       (int)ROUTE4_UNREACHABLE == (int)ROUTE_UNREACHABLE &&
+                       (int)ROUTE4_PROHIBIT == (int)ROUTE_PROHIBIT &&
+                       (int)ROUTE4_DEV == (int)ROUTE_DEV && ROUTE4_DEV_ANY == ROUTE_DEV_ANY,
+               "route4 types as the route core's");
+
+const struct route_family_ops route4_ops = {
+	.find = rib_find,
+	.set = rib_set,
+	.clear = rib_clear,
+	.next = rib_next,
+	.is_reserved = is_reserved,
+	.after_job = after_job,
+	.rule_gateway = rule_gateway,
+	.rule_route = rule_route,
+	.on_port = on_port,
+	.fib_full = "FIB full (raise dataplane.fib_tbl8s)",
+	.reserved_why = " (RFC 1812 5.3.7)",
+	.connected_what = "subnet",
+};
 
 int route4_add(const struct route4_req *r, char *err, size_t errlen)
 {
-	struct route4 rt = { .origin = r->origin, .dev = ROUTE4_DEV_ANY }, old;
-	struct rib4_node *n = rib4_find(&ip4_rib, r->prefix.addr, r->prefix.len);
-	char buf[FWD_PREFIX4_STRLEN];
-	bool had;
-	int rc;
+	struct route_req q = { .prefix = fwd_prefix_of4(&r->prefix),
+		               .type = r->type,
+		               .n_via = r->n_via,
+		               .origin = r->origin,
+		               .replace = r->replace };
 
-	if ((rc = addr4_rule_route(addr4_running(), &r->prefix, err, errlen)) < 0)
-		return rc;
-	if (n != NULL && (n->src & RIB4_SRC_ROUTE) && !r->replace)
-		return ERR(EEXIST, "route %s exists (use replace)", pfx(&r->prefix, buf));
-	if ((rc = r->type == ROUTE4_VIA ? route4_gateway(r, &rt, err, errlen)
-	                                : route4_special(r, &rt, err, errlen)) < 0)
-		return rc;
-	rc = rib4_set_route(&ip4_rib, r->prefix.addr, r->prefix.len, &rt, &old, &had);
-	if (rc < 0) {
-		route4_release(&rt);
-		return ERR(-rc, "%s: %s", pfx(&r->prefix, buf),
-		           rc == -ENOSPC ? "FIB full (raise dataplane.fib_tbl8s)" : strerror(-rc));
+	for (unsigned i = 0; i < FWD_ECMP_MAX; i++) {
+		q.via[i] = fwd_ip_v4(i < r->n_via ? r->via[i] : 0);
+		q.dev[i] = r->dev[i];
 	}
-	if (had)
-		route4_release(&old);
-	if (rib4_is_reserved(r->prefix.addr, r->prefix.len) && r->origin != FWD_ORIGIN_LOAD)
-		LOG(NOTICE,
-		    "route %s: kept, but its destinations are never routed (RFC 1812 5.3.7)",
-		    pfx(&r->prefix, buf));
-	return had ? 1 : 0;
+	return route_core_add(&route4_ops, &q, err, errlen);
 }
 
 int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen)
 {
-	struct rib4_node *n = rib4_find(&ip4_rib, p->addr, p->len);
-	char buf[FWD_PREFIX4_STRLEN];
-	struct route4 old;
+	struct fwd_prefix q = fwd_prefix_of4(p);
 
-	if (n == NULL || !(n->src & RIB4_SRC_ROUTE))
-		return ERR(ESRCH, "no route %s", pfx(p, buf));
-	if (n->route.type == ROUTE4_CONNECTED)
-		return ERR(EINVAL, "%s is a connected route (remove the address instead)",
-		           pfx(p, buf));
-	rib4_clear_route(&ip4_rib, p->addr, p->len, &old);
-	route4_release(&old);
-	return 0;
+	return route_core_del(&route4_ops, &q, err, errlen);
 }
 
-int route4_connected_add(const struct fwd_ip4_prefix *p, uint8_t port)
+static int connected_add(const struct fwd_ip4_prefix *p, uint8_t port)
 {
-	struct route4 rt = { .type = ROUTE4_CONNECTED,
-		             .origin = FWD_ORIGIN_ADDRESS,
-		             .dev = port,
-		             .nh = NH_IDX_CONNECTED + port },
-	              old;
-	bool had;
-	int rc = rib4_set_route(&ip4_rib, p->addr, p->len, &rt, &old, &had);
+	struct fwd_prefix q = fwd_prefix_of4(p);
 
-	if (rc == 0 && had && old.type != ROUTE4_CONNECTED) {
-		char buf[FWD_PREFIX4_STRLEN];
-		LOG(NOTICE, "route %s replaced by the connected subnet of %s", pfx(p, buf),
-		    fwd_ports[port].name);
-		route4_release(&old);
-	}
-	return rc;
+	return route_core_connected_add(&route4_ops, &q, port);
 }
 
-void route4_connected_del(const struct fwd_ip4_prefix *p)
+static void connected_del(const struct fwd_ip4_prefix *p)
 {
-	struct rib4_node *n = rib4_find(&ip4_rib, p->addr, p->len);
-	struct route4 old;
+	struct fwd_prefix q = fwd_prefix_of4(p);
 
-	if (n != NULL && (n->src & RIB4_SRC_ROUTE) && n->route.type == ROUTE4_CONNECTED)
-		rib4_clear_route(&ip4_rib, p->addr, p->len, &old);
+	route_core_connected_del(&route4_ops, &q);
 }
 
-/* Is each gateway of rt still on a connected subnet of the port it resolved on? */
-static bool route4_gateway_ok(const struct route4 *rt)
+static unsigned prune(void)
 {
-	uint32_t m[FWD_ECMP_MAX];
-	unsigned n = nh_group_members(rt->nh, m);
-
-	if (n == 0)
-		m[n++] = rt->nh;
-	for (unsigned i = 0; i < n; i++) {
-		uint8_t port = nh_table[m[i]].port;
-		if (port >= fwd_n_ports || !addr4_on_port(port, nh_addr(m[i])->v4))
-			return false;
-	}
-	return true;
+	return route_core_prune(&route4_ops);
 }
 
-unsigned route4_prune_unreachable(void)
-{
-	struct rib4_node *n = rib4_next_route(&ip4_rib, 0, 0, true);
-	unsigned pruned = 0;
+static const struct addr4_route_hooks route4_hooks = {
+	.connected_add = connected_add,
+	.connected_del = connected_del,
+	.prune = prune,
+};
 
-	while (n != NULL) {
-		uint32_t addr = n->addr;
-		uint8_t len = n->len;
-		if (n->route.type == ROUTE4_VIA && !route4_gateway_ok(&n->route)) {
-			struct fwd_ip4_prefix p = { addr, len };
-			char buf[FWD_PREFIX4_STRLEN], via[FWD_IP4_STRLEN];
-			struct route4 old;
-			LOG(NOTICE, "route %s via %s removed: gateway no longer connected",
-			    pfx(&p, buf), fwd_ip4_fmt(n->route.via, via));
-			fwd_event_route_pruned(buf, via, n->route.origin);
-			rib4_clear_route(&ip4_rib, addr, len, &old);
-			route4_release(&old);
-			pruned++;
-		}
-		n = rib4_next_route(&ip4_rib, addr, len, false);
-	}
-	return pruned;
+/* Connected routes follow addresses (ip4/addr.h). */
+RTE_INIT(route4_hooks_reg)
+{
+	addr4_set_route_hooks(&route4_hooks);
 }

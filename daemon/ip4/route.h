@@ -9,6 +9,7 @@
 
 #include "core/config.h"
 #include "fwd_inet.h"
+#include "route/route_core.h"
 #include "ip4/rib.h"
 
 struct route4_req {
@@ -32,12 +33,11 @@ int route4_add(const struct route4_req *r, char *err, size_t errlen);
 /* Delete a static or blackhole route (connected routes follow addresses). */
 int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen);
 
-/* Connected routes, managed by addresses. */
-int route4_connected_add(const struct fwd_ip4_prefix *p, uint8_t port);
-void route4_connected_del(const struct fwd_ip4_prefix *p);
+/* Connected routes follow addresses, and the static routes whose gateway is
+ * no longer on a connected subnet of their port go when an address does:
+ * through addr4_set_route_hooks (ip4/addr.h), which route.c registers. */
 
-/* Remove the static routes whose gateway is no longer on a connected subnet
- * of their port (after an address went away); returns how many. */
-unsigned route4_prune_unreachable(void);
+/* The family's RIB, FIB and rules for the route core (route/route_core.h). */
+extern const struct route_family_ops route4_ops;
 
 #endif

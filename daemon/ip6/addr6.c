@@ -8,8 +8,6 @@
 #include "core/log.h"
 #include "ip6/addr6.h"
 #include "ip6/ip6.h"
-#include "ip6/ndp.h"
-#include "ip6/route6.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
 
@@ -335,6 +333,25 @@ static bool prefix_in_use(const struct fwd_ip6_prefix *s)
 	return false;
 }
 
+static const struct addr6_route_hooks *route_hooks;
+static const struct addr6_ndp_hooks *ndp_hooks;
+
+void addr6_set_route_hooks(const struct addr6_route_hooks *h)
+{
+	route_hooks = h;
+}
+
+void addr6_set_ndp_hooks(const struct addr6_ndp_hooks *h)
+{
+	ndp_hooks = h;
+}
+
+static void ndp_tell_changed(uint8_t port, bool ra)
+{
+	if (ndp_hooks != NULL)
+		ndp_hooks->port_changed(port, ra);
+}
+
 /* Take address i off port's list and out of the FIB. */
 static void addr_remove(uint8_t port, unsigned i)
 {
@@ -344,18 +361,18 @@ static void addr_remove(uint8_t port, unsigned i)
 
 	if (pa->state[i] == ADDR6_PREFERRED)
 		rib6_clear_local(&ip6_rib, p.addr);
-	else if (pa->state[i] == ADDR6_TENTATIVE)
-		ndp_dad_stop(port, p.addr);
+	else if (pa->state[i] == ADDR6_TENTATIVE && ndp_hooks != NULL)
+		ndp_hooks->dad_stop(port, p.addr);
 	memmove(&pa->a[i], &pa->a[i + 1], rest * sizeof(pa->a[0]));
 	memmove(&pa->origin[i], &pa->origin[i + 1], rest);
 	memmove(&pa->state[i], &pa->state[i + 1], rest);
 	pa->n--;
 	running_stale = true;
 	ip6_src_watch_sync();
-	if (i > 0 && !prefix_in_use(&s))
-		route6_connected_del(&s);
+	if (i > 0 && !prefix_in_use(&s) && route_hooks != NULL)
+		route_hooks->connected_del(&s);
 	if (pa->n > 0)
-		ndp_port_changed(port, ip6_addrs[port].ra);
+		ndp_tell_changed(port, ip6_addrs[port].ra);
 }
 
 void ip6_src_watch_sync(void)
@@ -386,7 +403,8 @@ static void addr_append(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t or
 	pa->state[pa->n++] = ADDR6_TENTATIVE;
 	running_stale = true;
 	ip6_src_watch_sync();
-	ndp_dad_start(port, p->addr);
+	if (ndp_hooks != NULL)
+		ndp_hooks->dad_start(port, p->addr);
 }
 
 int addr6_port_up(uint8_t port)
@@ -416,7 +434,7 @@ int addr6_add(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char
 		return rc;
 	if (ip6_addrs[port].n == 0 && (rc = addr6_port_up(port)) < 0)
 		return ERR(-rc, "link-local address: %s", strerror(-rc));
-	if ((rc = route6_connected_add(&s, port)) < 0)
+	if (route_hooks != NULL && (rc = route_hooks->connected_add(&s, port)) < 0)
 		return ERR(-rc, "FIB: %s",
 		           rc == -ENOSPC ? "full (raise dataplane.fib6_tbl8s)" : strerror(-rc));
 	addr_append(port, p, origin);
@@ -429,7 +447,8 @@ int addr6_add(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char
 
 static void cascade(void)
 {
-	route6_prune_unreachable();
+	if (route_hooks != NULL)
+		route_hooks->prune();
 	neigh_addresses_changed();
 }
 
@@ -481,7 +500,7 @@ void addr6_dad_done(uint8_t port, const uint8_t a[16], bool duplicate)
 	}
 	pa->state[i] = ADDR6_PREFERRED;
 	LOG(INFO, "%s: address %s in use", fwd_ports[port].name, buf);
-	ndp_port_changed(port, ip6_addrs[port].ra);
+	ndp_tell_changed(port, ip6_addrs[port].ra);
 }
 
 void addr6_batch_begin(void)

@@ -87,6 +87,28 @@ void addr6_dad_done(uint8_t port, const uint8_t a[16], bool duplicate);
 /* The state of a on port, or -1 when it is not one of port's addresses. */
 int addr6_state(uint8_t port, const uint8_t a[16]);
 
+/*
+ * What a change of addresses tells the code that follows them, so that
+ * addresses call neither routes nor NDP and calls go one way (they use the
+ * rules and addr6_dad_done above). Routes (ip6/route6.c): a connected
+ * prefix came or went, gateways may have lost theirs (prune). NDP
+ * (ip6/ndp_dad.c): an address is tentative (start DAD) or went while
+ * tentative (stop it); a port's addresses changed (replan its RAs). Each is
+ * registered from a constructor; one set each, NULL removes it.
+ */
+struct addr6_route_hooks {
+	int (*connected_add)(const struct fwd_ip6_prefix *s, uint8_t port);
+	void (*connected_del)(const struct fwd_ip6_prefix *s);
+	unsigned (*prune)(void);
+};
+void addr6_set_route_hooks(const struct addr6_route_hooks *h);
+struct addr6_ndp_hooks {
+	void (*dad_start)(uint8_t port, const uint8_t a[16]);
+	void (*dad_stop)(uint8_t port, const uint8_t a[16]);
+	void (*port_changed)(uint8_t port, bool ra);
+};
+void addr6_set_ndp_hooks(const struct addr6_ndp_hooks *h);
+
 /* One of our addresses in use, on port (or on any port when port is FWD_MAX_PORTS). */
 bool addr6_is_local(uint8_t port, const uint8_t ip[16]);
 /* The port whose global prefix holds ip (the longest), or -1. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Duplicate Address Detection (RFC 4862 5.4) for our addresses, control
- * thread only. addr6 adds an address tentative and calls ndp_dad_start;
+ * thread only. addr6 adds an address tentative and calls ndp_dad_start (a
+ * hook registered below: ip6/addr6.h);
  * after a random delay of up to a second (5.4.2; Linux waits up to
  * rtr_solicit_delay, 1 s, before every DAD as well) one solicitation goes
  * from :: to the address's solicited-node group (DupAddrDetectTransmits 1),
@@ -14,6 +15,8 @@
  * At most one run per tentative address: ADDR6_MAX per port, a fixed table.
  */
 #include <string.h>
+
+#include <rte_common.h>
 
 #include "core/log.h"
 #include "ip6/addr6.h"
@@ -121,4 +124,16 @@ void ndp_dad_reset(void)
 {
 	memset(runs, 0, sizeof(runs));
 	n_runs = 0;
+}
+
+static const struct addr6_ndp_hooks ndp_addr6_hooks = {
+	.dad_start = ndp_dad_start,
+	.dad_stop = ndp_dad_stop,
+	.port_changed = ndp_port_changed,
+};
+
+/* DAD and RAs follow addresses (ip6/addr6.h). */
+RTE_INIT(ndp_addr6_hooks_reg)
+{
+	addr6_set_ndp_hooks(&ndp_addr6_hooks);
 }

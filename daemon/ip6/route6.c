@@ -1,208 +1,176 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* IPv6 routes over the RIB (ip6/rib6.h), with the rules of ip6/addr6.h. */
-#include <errno.h>
-#include <stdio.h>
+/* IPv6 routes: the route core (route/route_core.h) over ip6_rib, with the
+ * rules of ip6/addr6.h. */
 #include <string.h>
 
-#include "core/err.h"
-#include "core/event.h"
-#include "core/log.h"
+#include <rte_common.h>
+
 #include "ip6/addr6.h"
 #include "ip6/ip6.h"
 #include "ip6/route6.h"
-#include "nexthop/neigh.h"
-#include "nexthop/nexthop.h"
-#include "port/port.h"
 
-static const char *pfx(const struct fwd_ip6_prefix *p, char buf[FWD_PREFIX_STRLEN])
+static struct route6 to6(const struct route_ent *e)
 {
-	return fwd_ip6_prefix_fmt(p, buf);
+	struct route6 r = { .type = e->type, .origin = e->origin, .dev = e->dev, .nh = e->nh };
+
+	memcpy(r.via, e->via.v6, 16);
+	return r;
 }
 
-static struct fwd_ip ip6_of(const uint8_t a[16])
+static struct route_ent of6(const struct route6 *r)
 {
-	struct fwd_ip ip = { .family = AF_INET6 };
-
-	memcpy(ip.v6, a, 16);
-	return ip;
+	return (struct route_ent){ .type = r->type,
+		                   .origin = r->origin,
+		                   .dev = r->dev,
+		                   .via = fwd_ip_v6(r->via),
+		                   .nh = r->nh };
 }
 
-/* Resolve the gateways' ports and take the next hop over them: a
- * neighbour's entry, or an ECMP group. */
-static int route6_gateway(const struct route6_req *r, struct route6 *rt, char *err, size_t errlen)
+static bool rib_find(const struct fwd_prefix *p, struct route_ent *rt)
 {
-	struct fwd_ip via[FWD_ECMP_MAX];
-	uint8_t port[FWD_ECMP_MAX];
-	char buf[FWD_IP6_STRLEN];
-	int rc;
+	struct rib6_node *n = rib6_find(&ip6_rib, p->v6, p->len);
 
-	if (r->n_via == 0 || r->n_via > FWD_ECMP_MAX)
-		return ERR(EINVAL, "a route has 1 to %u gateways", FWD_ECMP_MAX);
-	for (unsigned i = 0; i < r->n_via; i++) {
-		unsigned p;
-		if ((rc = addr6_rule_gateway(addr6_running(), r->via[i], r->dev[i], &p, err,
-		                             errlen)) < 0)
-			return rc;
-		via[i] = ip6_of(r->via[i]);
-		port[i] = (uint8_t)p;
-		for (unsigned j = 0; j < i; j++)
-			if (port[j] == port[i] && memcmp(r->via[j], r->via[i], 16) == 0)
-				return ERR(EINVAL, "gateway %s given twice",
-				           fwd_ip6_fmt(r->via[i], buf));
-	}
-	rt->type = ROUTE6_VIA;
-	memcpy(rt->via, r->via[0], 16);
-	rt->dev = r->n_via == 1 && r->dev[0] >= 0 ? (uint8_t)r->dev[0] : ROUTE6_DEV_ANY;
-	rc = nh_route_ref(r->n_via, via, port, &rt->nh);
-	if (rc < 0)
-		return ERR(-rc, "no room for %s in the next-hop table",
-		           r->n_via > 1 ? "the ECMP group (or its gateways)" : "the gateway");
-	return 0;
+	if (n == NULL || !(n->src & RIB6_SRC_ROUTE))
+		return false;
+	*rt = of6(&n->route);
+	return true;
 }
 
-/* Drop what a route held once no FIB entry can point at it (as route4_release). */
-static void route6_release(const struct route6 *rt)
+static int rib_set(const struct fwd_prefix *p, const struct route_ent *rt, struct route_ent *old,
+                   bool *had)
 {
-	if (rt->type == ROUTE6_VIA)
-		fib6_after_job(ip6_rib.fib, nh_route_unref, rt->nh);
+	struct route6 r = to6(rt), o;
+	int rc = rib6_set_route(&ip6_rib, p->v6, p->len, &r, &o, had);
+
+	if (rc == 0 && *had)
+		*old = of6(&o);
+	return rc;
 }
 
-/* The next hop of a route that has no gateway. */
-static int route6_special(const struct route6_req *r, struct route6 *rt, char *err, size_t errlen)
+static void rib_clear(const struct fwd_prefix *p, struct route_ent *old)
 {
-	static const uint8_t nh_type[] = { [ROUTE6_BLACKHOLE] = NH_BLACKHOLE,
-		                           [ROUTE6_UNREACHABLE] = NH_UNREACHABLE,
-		                           [ROUTE6_PROHIBIT] = NH_PROHIBIT,
-		                           [ROUTE6_DEV] = NH_CONNECTED };
-	int rc = r->type < RTE_DIM(nh_type) ? nh_route_fixed(nh_type[r->type], r->dev[0], &rt->nh)
-	                                    : -EINVAL;
+	struct route6 o;
 
-	if (rc == -ENODEV)
-		return ERR(ENODEV, "a route on a link needs an l3 port (dev)");
-	if (rc < 0)
-		return ERR(EINVAL, "bad route type %u", r->type);
-	rt->type = r->type;
-	if (r->type == ROUTE6_DEV)
-		rt->dev = (uint8_t)r->dev[0];
-	return 0;
+	rib6_clear_route(&ip6_rib, p->v6, p->len, &o);
+	*old = of6(&o);
 }
+
+static bool rib_next(struct fwd_prefix *p, struct route_ent *rt, bool first)
+{
+	static const uint8_t zero[16];
+	struct rib6_node *n =
+	        rib6_next_route(&ip6_rib, first ? zero : p->v6, first ? 0 : p->len, first);
+
+	if (n == NULL)
+		return false;
+	*p = (struct fwd_prefix){ .family = AF_INET6, .len = n->len };
+	memcpy(p->v6, n->addr, 16);
+	*rt = of6(&n->route);
+	return true;
+}
+
+static bool is_reserved(const struct fwd_prefix *p)
+{
+	return rib6_is_reserved(p->v6, p->len);
+}
+
+static void after_job(void (*fn)(uint32_t), uint32_t arg)
+{
+	fib6_after_job(ip6_rib.fib, fn, arg);
+}
+
+static int rule_gateway(const struct fwd_ip *via, int dev, unsigned *port, char *err, size_t errlen)
+{
+	return addr6_rule_gateway(addr6_running(), via->v6, dev, port, err, errlen);
+}
+
+static int rule_route(const struct fwd_prefix *p, char *err, size_t errlen)
+{
+	struct fwd_ip6_prefix q = fwd_prefix_v6(p);
+
+	return addr6_rule_route(addr6_running(), &q, err, errlen);
+}
+
+static bool on_port(uint8_t port, const struct fwd_ip *ip)
+{
+	return addr6_on_port(port, ip->v6);
+}
+
+/* struct route6 and the core's route_ent share their types' values. */
+_Static_assert((int)ROUTE6_CONNECTED == (int)ROUTE_CONNECTED && (int)ROUTE6_VIA == (int)ROUTE_VIA &&
+                       (int)ROUTE6_BLACKHOLE == (int)ROUTE_BLACKHOLE &&
+                       (int)ROUTE6_UNREACHABLE == (int)ROUTE_UNREACHABLE &&
+                       (int)ROUTE6_PROHIBIT == (int)ROUTE_PROHIBIT &&
+                       (int)ROUTE6_DEV == (int)ROUTE_DEV && ROUTE6_DEV_ANY == ROUTE_DEV_ANY,
+               "route6 types as the route core's");
+
+const struct route_family_ops route6_ops = {
+	.find = rib_find,
+	.set = rib_set,
+	.clear = rib_clear,
+	.next = rib_next,
+	.is_reserved = is_reserved,
+	.after_job = after_job,
+	.rule_gateway = rule_gateway,
+	.rule_route = rule_route,
+	.on_port = on_port,
+	.fib_full = "FIB full (raise dataplane.fib6_tbl8s)",
+	.reserved_why = "",
+	.connected_what = "prefix",
+	.gateway_twice_per_port = true,
+	.gateway_keeps_dev = true,
+	.connected_kept = true,
+};
 
 int route6_add(const struct route6_req *r, char *err, size_t errlen)
 {
-	struct route6 rt = { .origin = r->origin, .dev = ROUTE6_DEV_ANY }, old;
-	struct rib6_node *n = rib6_find(&ip6_rib, r->prefix.addr, r->prefix.len);
-	char buf[FWD_PREFIX_STRLEN];
-	bool had;
-	int rc;
+	struct route_req q = { .prefix = fwd_prefix_of6(&r->prefix),
+		               .type = r->type,
+		               .n_via = r->n_via,
+		               .origin = r->origin,
+		               .replace = r->replace };
 
-	if ((rc = addr6_rule_route(addr6_running(), &r->prefix, err, errlen)) < 0)
-		return rc;
-	if (n != NULL && (n->src & RIB6_SRC_ROUTE) && !r->replace)
-		return ERR(EEXIST, "route %s exists (use replace)", pfx(&r->prefix, buf));
-	if ((rc = r->type == ROUTE6_VIA ? route6_gateway(r, &rt, err, errlen)
-	                                : route6_special(r, &rt, err, errlen)) < 0)
-		return rc;
-	rc = rib6_set_route(&ip6_rib, r->prefix.addr, r->prefix.len, &rt, &old, &had);
-	if (rc < 0) {
-		route6_release(&rt);
-		return ERR(-rc, "%s: %s", pfx(&r->prefix, buf),
-		           rc == -ENOSPC ? "FIB full (raise dataplane.fib6_tbl8s)" : strerror(-rc));
+	for (unsigned i = 0; i < FWD_ECMP_MAX; i++) {
+		q.via[i] = fwd_ip_v6(r->via[i < r->n_via ? i : 0]);
+		q.dev[i] = r->dev[i];
 	}
-	if (had)
-		route6_release(&old);
-	if (rib6_is_reserved(r->prefix.addr, r->prefix.len) && r->origin != FWD_ORIGIN_LOAD)
-		LOG(NOTICE, "route %s: kept, but its destinations are never routed",
-		    pfx(&r->prefix, buf));
-	return had ? 1 : 0;
+	return route_core_add(&route6_ops, &q, err, errlen);
 }
 
 int route6_del(const struct fwd_ip6_prefix *p, char *err, size_t errlen)
 {
-	struct rib6_node *n = rib6_find(&ip6_rib, p->addr, p->len);
-	char buf[FWD_PREFIX_STRLEN];
-	struct route6 old;
+	struct fwd_prefix q = fwd_prefix_of6(p);
 
-	if (n == NULL || !(n->src & RIB6_SRC_ROUTE))
-		return ERR(ESRCH, "no route %s", pfx(p, buf));
-	if (n->route.type == ROUTE6_CONNECTED)
-		return ERR(EINVAL, "%s is a connected route (remove the address instead)",
-		           pfx(p, buf));
-	rib6_clear_route(&ip6_rib, p->addr, p->len, &old);
-	route6_release(&old);
-	return 0;
+	return route_core_del(&route6_ops, &q, err, errlen);
 }
 
-int route6_connected_add(const struct fwd_ip6_prefix *p, uint8_t port)
+static int connected_add(const struct fwd_ip6_prefix *p, uint8_t port)
 {
-	struct route6 rt = { .type = ROUTE6_CONNECTED,
-		             .origin = FWD_ORIGIN_ADDRESS,
-		             .dev = port,
-		             .nh = NH_IDX_CONNECTED + port },
-	              old;
-	struct rib6_node *n = rib6_find(&ip6_rib, p->addr, p->len);
-	bool had;
-	int rc;
+	struct fwd_prefix q = fwd_prefix_of6(p);
 
-	if (n != NULL && (n->src & RIB6_SRC_ROUTE) && n->route.type == ROUTE6_CONNECTED)
-		return 0; /* another address of the same prefix */
-	rc = rib6_set_route(&ip6_rib, p->addr, p->len, &rt, &old, &had);
-	if (rc == 0 && had) {
-		char buf[FWD_PREFIX_STRLEN];
-		LOG(NOTICE, "route %s replaced by the connected prefix of %s", pfx(p, buf),
-		    fwd_ports[port].name);
-		route6_release(&old);
-	}
-	return rc;
+	return route_core_connected_add(&route6_ops, &q, port);
 }
 
-void route6_connected_del(const struct fwd_ip6_prefix *p)
+static void connected_del(const struct fwd_ip6_prefix *p)
 {
-	struct rib6_node *n = rib6_find(&ip6_rib, p->addr, p->len);
-	struct route6 old;
+	struct fwd_prefix q = fwd_prefix_of6(p);
 
-	if (n != NULL && (n->src & RIB6_SRC_ROUTE) && n->route.type == ROUTE6_CONNECTED)
-		rib6_clear_route(&ip6_rib, p->addr, p->len, &old);
+	route_core_connected_del(&route6_ops, &q);
 }
 
-/* Is the gateway of rt still reachable on the port it resolved on? */
-static bool route6_gateway_ok(const struct route6 *rt)
+static unsigned prune(void)
 {
-	uint32_t m[FWD_ECMP_MAX];
-	unsigned n = nh_group_members(rt->nh, m);
-
-	if (n == 0)
-		m[n++] = rt->nh;
-	for (unsigned i = 0; i < n; i++) {
-		uint8_t port = nh_table[m[i]].port;
-		if (port >= fwd_n_ports || !addr6_on_port(port, nh_addr(m[i])->v6) ||
-		    (n == 1 && rt->dev != ROUTE6_DEV_ANY && rt->dev != port))
-			return false;
-	}
-	return true;
+	return route_core_prune(&route6_ops);
 }
 
-unsigned route6_prune_unreachable(void)
+static const struct addr6_route_hooks route6_hooks = {
+	.connected_add = connected_add,
+	.connected_del = connected_del,
+	.prune = prune,
+};
+
+/* Connected routes follow addresses (ip6/addr6.h). */
+RTE_INIT(route6_hooks_reg)
 {
-	static const uint8_t zero[16];
-	struct rib6_node *n = rib6_next_route(&ip6_rib, zero, 0, true);
-	unsigned pruned = 0;
-
-	while (n != NULL) {
-		struct fwd_ip6_prefix p;
-
-		memcpy(p.addr, n->addr, 16);
-		p.len = n->len;
-		if (n->route.type == ROUTE6_VIA && !route6_gateway_ok(&n->route)) {
-			char buf[FWD_PREFIX_STRLEN], via[FWD_IP6_STRLEN];
-			struct route6 old;
-			LOG(NOTICE, "route %s via %s removed: gateway no longer connected",
-			    pfx(&p, buf), fwd_ip6_fmt(n->route.via, via));
-			fwd_event_route_pruned(buf, via, n->route.origin);
-			rib6_clear_route(&ip6_rib, p.addr, p.len, &old);
-			route6_release(&old);
-			pruned++;
-		}
-		n = rib6_next_route(&ip6_rib, p.addr, p.len, false);
-	}
-	return pruned;
+	addr6_set_route_hooks(&route6_hooks);
 }

@@ -9,6 +9,7 @@
 
 #include "core/config.h"
 #include "fwd_inet.h"
+#include "route/route_core.h"
 
 struct route6_req {
 	struct fwd_ip6_prefix prefix; /* host bits clear */
@@ -24,8 +25,10 @@ struct route6_req {
 /* As route4_add (ip4/route.h): 0, 1 when replaced, or -errno with a message. */
 int route6_add(const struct route6_req *r, char *err, size_t errlen);
 int route6_del(const struct fwd_ip6_prefix *p, char *err, size_t errlen);
-int route6_connected_add(const struct fwd_ip6_prefix *p, uint8_t port);
-void route6_connected_del(const struct fwd_ip6_prefix *p);
-unsigned route6_prune_unreachable(void);
+/* Connected routes and pruning follow addresses through
+ * addr6_set_route_hooks (ip6/addr6.h), which route6.c registers. */
+
+/* The family's RIB, FIB and rules for the route core (route/route_core.h). */
+extern const struct route_family_ops route6_ops;
 
 #endif

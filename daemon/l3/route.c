@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Routes of either family: parsed once, then handed to ip4/route.h or ip6/route6.h. */
+/* Routes of either family: parsed once, then handed to the route core
+ * (route/route_core.h) with their family's ops (ip4/route.h, ip6/route6.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "l3/l3.h"
 #include "nexthop/nexthop.h"
 #include "port/port.h"
+#include "route/route_core.h"
 
 static l3_route_removed_fn removed_hook;
 
@@ -280,47 +282,34 @@ static int route_check(const struct l3_route *r, uint8_t *type, char *err, size_
 	return 0;
 }
 
+static const struct route_family_ops *family_ops(int family)
+{
+	return family == AF_INET ? &route4_ops : &route6_ops;
+}
+
 static int route_add(const struct l3_route *r, char *err, size_t errlen)
 {
 	uint8_t type;
 	int rc = route_check(r, &type, err, errlen);
+	struct route_req q = { .prefix = r->prefix,
+		               .type = type,
+		               .n_via = type == ROUTE_VIA ? r->n_nh : 0,
+		               .origin = r->origin,
+		               .replace = r->replace };
 
 	if (rc < 0)
 		return rc;
-	if (r->prefix.family == AF_INET) {
-		struct route4_req q = { .prefix = fwd_prefix_v4(&r->prefix),
-			                .type = type,
-			                .n_via = type == ROUTE4_VIA ? r->n_nh : 0,
-			                .origin = r->origin,
-			                .replace = r->replace };
-		q.dev[0] = r->n_nh > 0 ? r->nh[0].dev : -1;
-		for (unsigned i = 0; i < q.n_via; i++) {
-			q.via[i] = r->nh[i].via.v4;
-			q.dev[i] = r->nh[i].dev;
-		}
-		return route4_add(&q, err, errlen);
-	}
-	struct route6_req q = { .prefix = fwd_prefix_v6(&r->prefix),
-		                .type = type,
-		                .n_via = type == ROUTE6_VIA ? r->n_nh : 0,
-		                .origin = r->origin,
-		                .replace = r->replace };
 	q.dev[0] = r->n_nh > 0 ? r->nh[0].dev : -1;
 	for (unsigned i = 0; i < q.n_via; i++) {
-		memcpy(q.via[i], r->nh[i].via.v6, 16);
+		q.via[i] = r->nh[i].via;
 		q.dev[i] = r->nh[i].dev;
 	}
-	return route6_add(&q, err, errlen);
+	return route_core_add(family_ops(r->prefix.family), &q, err, errlen);
 }
 
 static int route_del(const struct fwd_prefix *p, char *err, size_t errlen)
 {
-	if (p->family == AF_INET) {
-		struct fwd_ip4_prefix p4 = fwd_prefix_v4(p);
-		return route4_del(&p4, err, errlen);
-	}
-	struct fwd_ip6_prefix p6 = fwd_prefix_v6(p);
-	return route6_del(&p6, err, errlen);
+	return route_core_del(family_ops(p->family), p, err, errlen);
 }
 
 int l3_route_del(const struct fwd_prefix *p, char *err, size_t errlen)
