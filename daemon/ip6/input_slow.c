@@ -65,11 +65,14 @@ static inline int ip6_check(struct rte_mbuf *m, const struct rte_ipv6_hdr *ip)
 	return -1;
 }
 
-#define NDP_IGNORE (-1)
+#define NDP_IGNORE  (-1)
+#define NDP_INVALID (-2)
 
-/* An NDP message's bucket (enum fwd_punt_nd), or NDP_IGNORE when fwd would
- * ignore it; FWD_PUNT_ND_NONE for anything else. A message too short to
- * read goes to its bucket: the control thread counts why it is refused. */
+/* An NDP message's bucket (enum fwd_punt_nd), NDP_IGNORE when fwd would
+ * ignore it, NDP_INVALID when its hop limit is not 255 (RFC 4861 7.1: it
+ * came from off the link, whatever it says); FWD_PUNT_ND_NONE for anything
+ * else. A message too short to read goes to its bucket: the control thread
+ * counts why it is refused. */
 static int ip6_ndp_kind(const struct rte_mbuf *m, uint8_t in)
 {
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, L2_LEN);
@@ -79,6 +82,8 @@ static int ip6_ndp_kind(const struct rte_mbuf *m, uint8_t in)
 
 	if (ip[6] != IPPROTO_ICMPV6 || len <= IP6_HDR_LEN)
 		return FWD_PUNT_ND_NONE;
+	if (ip[IP6_HDR_LEN] >= 133 && ip[IP6_HDR_LEN] <= 137 && ip[7] != 255)
+		return NDP_INVALID;
 	switch (ip[IP6_HDR_LEN]) {
 	case 133: /* Router Solicitation */
 		return ndp_guard_rs[in] ? FWD_PUNT_ND_OTHER : NDP_IGNORE;
@@ -108,6 +113,8 @@ static void ip6_punt_local(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m)
 
 	if (kind == NDP_IGNORE)
 		fwd_drop(w, in, FWD_DROP_NDP_IGNORED, m);
+	else if (kind == NDP_INVALID)
+		fwd_drop(w, in, FWD_DROP_NDP_INVALID, m);
 	else
 		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, (uint32_t)kind, FWD_PUNT_NO_DROP);
 }

@@ -370,6 +370,14 @@ static void test_ndp_sorted(void **state)
 	/* for another host's address: ignored */
 	t = nd(ASKER, "ff02::1:ff00:7", 135, "2001:db8:1::7");
 	expect_drop(&t, FWD_DROP_NDP_IGNORED);
+	/* a hop limit other than 255 (RFC 4861 7.1): invalid, whatever it
+	 * asks or announces, before the guard looks at its target */
+	t = nd(ASKER, "ff02::1:ff00:1", 135, "2001:db8:1::1");
+	t.hlim = 254;
+	expect_drop(&t, FWD_DROP_NDP_INVALID);
+	t = nd("fe80::99", "ff02::1", 136, "2001:db8:1::77");
+	t.hlim = 64;
+	expect_drop(&t, FWD_DROP_NDP_INVALID);
 	/* a DAD probe (from ::) for what may be a tentative address of ours
 	 * (its last 16 bits are one of ours'); from a host, not ours: ignored */
 	t = nd("::", "ff02::1:ff00:1", 135, "2001:db8:5::1");
