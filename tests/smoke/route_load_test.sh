@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# A full Internet-sized table (1M IPv4 prefixes) loads through `fwdctl route
-# load`, is looked up correctly, lists completely through the paged RPC and
-# goes away again. Prints the load time and the memory the daemon reports.
+# A large table (ROUTES IPv4 prefixes, 200,000 by default; ROUTES=1000000
+# for a full Internet-sized one, whose load time and memory
+# tests/bench/README.md quotes) loads through `fwdctl route load`, is looked
+# up correctly, lists completely through the paged RPC and goes away again.
+# Prints the load time and the memory the daemon reports.
 # The load works in bounded slices: `status` on another connection is
 # answered while the table loads and while files move 0.0.0.0/0 and ::/0 a
-# hundred times (each move rewrites 2^24 first-level FIB entries); the
-# latencies are logged, and only one of 5 s (a lock-out: an unsliced load
-# of the table takes longer) fails the test, since they depend on the
-# machine's load.
+# FLAPS times (each move rewrites 2^24 first-level FIB entries). The
+# latencies are logged, not checked (they depend on the machine's load);
+# what fails the test is a lock-out: status answered fewer than
+# MIN_ANSWERS times while the command ran (an unsliced load answers once,
+# after it) or a wait of 5 s.
 . "$(dirname "$0")/lib.sh"
 
-ROUTES=${ROUTES:-1000000}
+ROUTES=${ROUTES:-200000}
+MIN_ANSWERS=5
+FLAPS=40 # moves of each default route: even, so each ends on the second gateway
 
 smoke_init route_load
 ns_add fw
@@ -54,7 +59,7 @@ probe() {
 pget() { json_get "$1" <"$T/probe.json"; }
 status_prompt() { # WHAT: status answered throughout, never locked out
 	expect "status answered while $1 (worst $(pget "d['max_ms']") ms, p99 $(pget "d['p99_ms']") ms, $(pget "d['over_100']") of $(pget "d['n']") over 100 ms)" \
-		"$(pget "int(d['max_ms'] < 5000)")" -eq 1
+		"$(pget "int(d['max_ms'] < 5000 and d['n'] >= $MIN_ANSWERS)")" -eq 1
 }
 
 probe route load "$T/table.txt"
@@ -110,12 +115,12 @@ expect "a bad line stops the load with FILE:LINE and what was applied" "$(cat "$
 check "status reports the route count" \
 	bash -c "[ \$($FWDCTL_BIN -s $SOCK -j status | $PY -c 'import json,sys; print(json.load(sys.stdin)[\"routes\"])') -ge $lines ]"
 
-# the default route of each family flaps: each of 100 lines moves it to the
+# the default route of each family flaps: each of FLAPS lines moves it to the
 # other gateway, that is every first-level entry not more specific
-for i in $(seq 50); do
+for i in $(seq $((FLAPS / 2))); do
 	printf '0.0.0.0/0 via 10.41.1.2\n0.0.0.0/0 via 10.41.1.3\n'
 done >"$T/flap4.txt"
-for i in $(seq 50); do
+for i in $(seq $((FLAPS / 2))); do
 	printf '::/0 via fd41::2\n::/0 via fd41::3\n'
 done >"$T/flap6.txt"
 for f in 4 6; do
@@ -128,8 +133,8 @@ for f in 4 6; do
 		log "route add from another client during the load: $((($(date +%s%N) - t0) / 1000000)) ms"
 	fi
 	wait $probe_pid
-	expect "100 moves of the IPv$f default route load: $(pget "d['output']")" "$(pget "d['rc']")" -eq 0
-	status_prompt "the IPv$f default route moved 100 times"
+	expect "$FLAPS moves of the IPv$f default route load: $(pget "d['output']")" "$(pget "d['rc']")" -eq 0
+	status_prompt "the IPv$f default route moved $FLAPS times"
 done
 expect "the other client's route is there" \
 	"$(fwdctl -j route get 10.98.1.1 | json_get "d['route']['via']")" = 10.41.1.2
