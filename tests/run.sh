@@ -4,6 +4,8 @@
 # netns), conformance (scapy). Prints one line per test and a final
 # "N passed, N failed"; exits non-zero when anything failed. A failed test
 # shows every failing line of its output (show_failure), then its tail.
+# The end lists the SLOWEST (default 12) tests and the suites' wall time,
+# so a test that grows shows up before make check outgrows its budget.
 #
 #   tests/run.sh [BUILD_DIR] [PATTERN]     (default build/san; PATTERN filters test names)
 #   bash tests/run.sh build/san smoke/ops_test     one test (a failed run prints this line)
@@ -18,6 +20,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 passed=0
 failed=0
 failures=()
+durations=() # "SECONDS NAME" of every test run, for the summary
+run_start=$(date +%s)
 LOGDIR=$(mktemp -d /tmp/fwd-tests.XXXXXX)
 
 # Leftovers of an earlier run that was killed (namespaces, daemons). A
@@ -110,6 +114,7 @@ run_one() {
 	timeout --kill-after=10 "$secs" "$@" >"$LOGDIR/out" 2>&1
 	rc=$?
 	local took=$(($(date +%s) - start))
+	durations+=("$took $name")
 	if [ $rc -eq 0 ]; then
 		passed=$((passed + 1))
 		last_ok=true
@@ -153,6 +158,14 @@ for t in tests/conformance/test_*.py; do
 done
 
 echo
+if [ ${#durations[@]} -gt 1 ]; then
+	echo "slowest tests (s):"
+	printf '%s\n' "${durations[@]}" | sort -rn | head -"${SLOWEST:-12}" |
+		awk '{printf "  %4d  %s\n", $1, $2}'
+	printf '%s\n' "${durations[@]}" | awk '{split($2, k, "/"); if (!(k[1] in s)) o[n++] = k[1]; s[k[1]] += $1}
+		END {printf "by suite:"; for (i = 0; i < n; i++) printf "%s %s %d s", i ? "," : "", o[i], s[o[i]]; print ""}'
+	echo "tests took $(($(date +%s) - run_start)) s in all"
+fi
 for f in "${failures[@]}"; do
 	echo "failed: $f"
 done
