@@ -57,6 +57,27 @@ const char *conf_valid_lcores(const char *s)
 
 /* ----------------------------------------------------------- cross checks */
 
+/* Item i of sequence seq, from the cursor when it is on the way (the tree
+ * does not change once built, so the cursor stays valid). */
+static const struct ynode *seq_item(const struct conf_ctx *c, const struct ynode *seq,
+                                    unsigned long i)
+{
+	/* a cache, not the context's meaning: calloc'ed, never const itself */
+	struct conf_seq_cursor *k = (struct conf_seq_cursor *)&c->cursor;
+	const struct ynode *v = seq->first;
+	unsigned long at = 0;
+
+	if (k->seq == seq && k->item != NULL && k->i <= i) {
+		v = k->item;
+		at = k->i;
+	}
+	for (; v != NULL && at < i; at++)
+		v = v->next;
+	if (v != NULL)
+		*k = (struct conf_seq_cursor){ seq, v, i };
+	return v;
+}
+
 /* The value in the file at path ("routes[3].via"), or the deepest node on
  * the way to it (*whole false); the tree is the source's, so a position
  * costs nothing until a problem needs one. */
@@ -77,9 +98,7 @@ static const struct ynode *path_node(const struct conf_ctx *c, const char *path,
 					v = k->next;
 		} else if (len == 0 && *s == '[' && n->type == YN_SEQ) {
 			char *end;
-			unsigned long i = strtoul(s + 1, &end, 10);
-			for (v = n->first; v != NULL && i > 0; i--)
-				v = v->next;
+			v = seq_item(c, n, strtoul(s + 1, &end, 10));
 			len = *end == ']' ? (size_t)(end + 1 - s) : 0;
 		}
 		if (v == NULL || len == 0)

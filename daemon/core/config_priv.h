@@ -71,12 +71,21 @@ struct ynode {
 	unsigned n;                        /* number of children */
 };
 
+/* The sequence item a path ("routes[i].via") last led to: the checks go
+ * through a table in order, and a walk from its head for every item is
+ * quadratic (65,536 routes: seconds of start-up, minutes under ASan). */
+struct conf_seq_cursor {
+	const struct ynode *seq, *item;
+	unsigned long i;
+};
+
 struct conf_ctx {
 	struct conf_diag diag;
 	struct fwd_arena *arena; /* the tree */
 	struct ynode *root;
 	unsigned nodes;
 	bool nomem;
+	struct conf_seq_cursor cursor; /* config_check.c, path_node() */
 };
 
 /* Parse the source in c->diag into c->root; -EINVAL (reported) or -ENOMEM. */
