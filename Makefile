@@ -190,10 +190,12 @@ tests-build: all unit-tests $(BUILD)/tests/punt_flood
 
 # ------------------------------------------------------------------- tests
 # Everything from a fresh machine: packages, sanitized build, every suite.
+# The builds use every CPU (CHECK_JOBS) even when make was started without -j.
+CHECK_JOBS ?= $(shell nproc)
 check:
 	@$(MAKE) --no-print-directory deps
-	@$(MAKE) --no-print-directory SAN=1 tests-build
-	@$(MAKE) --no-print-directory fuzz-build
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) SAN=1 tests-build
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) fuzz-build
 	@bash tests/run.sh build/san
 
 demo:
