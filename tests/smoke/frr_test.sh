@@ -152,7 +152,8 @@ check "and it is back" wait_for 20 \
 	bash -c "$FWDCTL_BIN -s $SOCK route list | grep -q '^10.81.0.0/16'"
 
 # -- zebra and bgpd restart: fwd keeps forwarding with what it had
-ns_exec h0 ping -i 0.1 -c 150 -W 1 10.81.0.1 >"$T/ping-restart" 2>&1 &
+# 10 s of pings: the restart below is over in about 5 s
+ns_exec h0 ping -i 0.1 -c 100 -W 1 10.81.0.1 >"$T/ping-restart" 2>&1 &
 ping_pid=$!
 sleep 1
 frr_stop r bgpd zebra
@@ -171,8 +172,10 @@ expect "traffic kept flowing across the restart (loss under 5%)" \
 check "zebra is back on the FPM session" wait_for 20 \
 	bash -c "$FWDCTL_BIN -s $SOCK -j status | grep -q '\"connected\":true'"
 # after the replay and the grace (fpm_grace_s 10), the re-learnt routes are
-# current and nothing that is still announced was swept
-sleep 14
+# current and nothing that is still announced was swept: status shows no
+# sweep due (sweep_at) once it ran
+check "the grace ends and the sweep runs" wait_for 20 \
+	bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j status | $PY -c 'import json,sys; print(json.load(sys.stdin)[\"fpm\"].get(\"sweep_at\", 0))')\" = 0 ]"
 expect "after the grace, 10.81.0.0/16 is still there (re-sent by zebra)" \
 	"$(origin_of 10.81.0.0/16)" = bgp
 expect "and 10.80.0.0/16 still has both next hops" "$(nexthops 10.80.0.0/16)" = \
