@@ -37,10 +37,14 @@
 #define DUMP_MAX    (1 << 16)
 #define RANDOM_RUNS 150
 
-static const char head[] = "dpdk: { lcores: \"0-1\", hugepages: false, memory_mb: 768,\n"
-                           "        file_prefix: fwdrl }\n"
-                           "dataplane: { mbufs: 2047, fib_tbl8s: 256 }\n"
-                           "control: { socket: /tmp/fwd-reload-test.sock, socket_group: root }\n";
+/* the DPDK file prefix and the socket carry the pid: two make check runs at
+ * once (two clones) must not share them (main() writes it) */
+static char head[256];
+#define HEAD_FMT                                                       \
+	"dpdk: { lcores: \"0-1\", hugepages: false, memory_mb: 768,\n" \
+	"        file_prefix: fwdrl-%d }\n"                            \
+	"dataplane: { mbufs: 2047, fib_tbl8s: 256 }\n"                 \
+	"control: { socket: /tmp/fwd-reload-test-%d.sock, socket_group: root }\n"
 
 static char path[64];
 
@@ -505,6 +509,7 @@ static int daemon_up(void **state)
 	(void)state;
 	fwd_log_level = FWD_LOG_ERR;
 	snprintf(path, sizeof(path), "/tmp/fwd-reload-test-%d.yaml", (int)getpid());
+	snprintf(head, sizeof(head), HEAD_FMT, (int)getpid(), (int)getpid());
 	write_conf(conf("10.0.1.1/24", "", "", "", ""));
 	fwd.cfg = fwd_config_load(path, stderr);
 	if (fwd.cfg == NULL || fwd_eal_init(fwd.cfg, "reload_test") < 0 ||
