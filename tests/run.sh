@@ -103,26 +103,54 @@ show_failure() {
 	tail -"$TAIL" "$1" | sed 's/^/    /'
 }
 
-# run_one NAME TIMEOUT CMD...: returns 1 when PATTERN leaves the test out;
-# last_ok says whether the test ran and passed.
-run_one() {
-	local name=$1 secs=$2 start rc
+# Unit tests and fuzzers are CPU-bound and independent of each other (the
+# unit tests that start EAL name their files after their pid): JOBS of them
+# (default: the CPUs) run at once, each on a CPU of its own, so the same
+# work takes a fraction of the wall time; their lines come in the order they
+# started. Smoke and conformance tests run one at a time: each starts a
+# daemon whose worker lcore polls a CPU.
+JOBS=${JOBS:-$(nproc)}
+seq_no=0
+
+# test_start NAME TIMEOUT CMD...: runs the test in the background, its
+# output in $LOGDIR/N.out, its status and seconds in N.rc and N.took; the
+# test's number in $started. Returns 1 when PATTERN leaves the test out.
+test_start() {
+	local name=$1 secs=$2 n
 	shift 2
-	last_ok=false
 	[ -n "$PATTERN" ] && [[ "$name" != *$PATTERN* ]] && return 1
-	start=$(date +%s)
-	timeout --kill-after=10 "$secs" "$@" >"$LOGDIR/out" 2>&1
-	rc=$?
-	local took=$(($(date +%s) - start))
+	seq_no=$((seq_no + 1))
+	n=$seq_no
+	started=$n
+	echo "$name" >"$LOGDIR/$n.name"
+	(
+		start=$(date +%s)
+		timeout --kill-after=10 "$secs" "$@" >"$LOGDIR/$n.out" 2>&1
+		rc=$?
+		[ $rc -eq 124 ] && echo "  (timed out after ${secs}s)" >>"$LOGDIR/$n.out"
+		echo $(($(date +%s) - start)) >"$LOGDIR/$n.took"
+		echo $rc >"$LOGDIR/$n.rc"
+	) &
+	return 0
+}
+
+# test_report N: the PASS/FAIL line of test N (finished), its failure and
+# counts; last_ok says whether it passed, $LOGDIR/out is its output.
+test_report() {
+	local n=$1 name rc took
+	name=$(cat "$LOGDIR/$n.name")
+	rc=$(cat "$LOGDIR/$n.rc")
+	took=$(cat "$LOGDIR/$n.took")
+	mv "$LOGDIR/$n.out" "$LOGDIR/out"
 	durations+=("$took $name")
-	if [ $rc -eq 0 ]; then
+	last_ok=false
+	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
 		last_ok=true
 		printf 'PASS  %-40s %4ss\n' "$name" "$took"
 	else
 		failed=$((failed + 1))
 		failures+=("$name")
-		[ $rc -eq 124 ] && echo "  (timed out after ${secs}s)" >>"$LOGDIR/out"
 		printf 'FAIL  %-40s %4ss\n' "$name" "$took"
 		show_failure "$LOGDIR/out"
 	fi
@@ -130,10 +158,46 @@ run_one() {
 	return 0
 }
 
+# run_one NAME TIMEOUT CMD...: one test, in the foreground; returns 1 when
+# PATTERN leaves the test out; last_ok says whether it ran and passed.
+run_one() {
+	last_ok=false
+	test_start "$@" || return 1
+	wait
+	test_report "$started"
+}
+
+# pool_add NAME TIMEOUT CMD...: a test for the pool (JOBS at once); when the
+# pool is full, waits for its oldest test and reports it (pool_report says
+# what to print after a test's line: pool_flush reports the rest).
+pool=()
+pool_add() {
+	test_start "$@" || return 0
+	pool+=("$started")
+	[ ${#pool[@]} -lt "$JOBS" ] || pool_next
+}
+pool_next() {
+	local n=${pool[0]}
+	pool=("${pool[@]:1}")
+	while [ ! -f "$LOGDIR/$n.rc" ]; do
+		wait -n 2>/dev/null || sleep 0.1
+	done
+	test_report "$n"
+	pool_after
+}
+pool_after() { :; }
+pool_flush() {
+	while [ ${#pool[@]} -gt 0 ]; do
+		pool_next
+	done
+	pool_after() { :; }
+}
+
 echo "== unit"
 for t in "$BUILD"/tests/unit/*_test; do
-	[ -x "$t" ] && run_one "unit/$(basename "$t")" 300 "$t"
+	[ -x "$t" ] && pool_add "unit/$(basename "$t")" 300 "$t"
 done
+pool_flush
 
 echo "== smoke"
 for t in tests/smoke/*_test.sh; do
@@ -141,13 +205,14 @@ for t in tests/smoke/*_test.sh; do
 	sweep
 done
 
-echo "== fuzz (${FUZZ_CHECK_SECONDS:-10} s each)"
+echo "== fuzz (${FUZZ_CHECK_SECONDS:-10} s each, $JOBS at once)"
+# after a passing fuzzer's line, its rate; a failure has shown its lines already
+pool_after() { $last_ok && tail -1 "$LOGDIR/out" | sed 's/^/      /'; }
 for f in build/fuzz/*_fuzz; do
 	[ -x "$f" ] || continue
-	run_one "fuzz/$(basename "$f")" 300 bash tests/fuzz/run.sh "${FUZZ_CHECK_SECONDS:-10}" "$f"
-	# its rate; a failure has shown its lines already
-	$last_ok && tail -1 "$LOGDIR/out" | sed 's/^/      /'
+	pool_add "fuzz/$(basename "$f")" 300 bash tests/fuzz/run.sh "${FUZZ_CHECK_SECONDS:-10}" "$f"
 done
+pool_flush
 
 echo "== conformance"
 for t in tests/conformance/test_*.py; do

@@ -9,10 +9,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 #include <rte_eal.h>
@@ -21,6 +19,7 @@
 #include "ip4/fib.h"
 #include "nexthop/nexthop.h"
 #include "ip4/rib.h"
+#include "test_eal.h"
 
 #define MODEL_MAX 4096
 
@@ -461,9 +460,6 @@ static void test_rib_iteration(void **state)
 
 int main(void)
 {
-	char prefix[64]; /* of this process: another make check may run beside */
-	char *argv[] = { "fib_test", "--no-huge",         "-m", "256", "--no-pci", "--no-shconf",
-		         prefix,     "--log-level=error", NULL };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_route_and_replace),
 		cmocka_unit_test(test_tbl8_exhaustion),
@@ -475,8 +471,7 @@ int main(void)
 		cmocka_unit_test(test_after_job),
 	};
 
-	snprintf(prefix, sizeof(prefix), "--file-prefix=fib_test-%d", (int)getpid());
-	if (rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0)
+	if (test_eal_init("fib_test") < 0)
 		return 1;
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	rte_eal_cleanup();
