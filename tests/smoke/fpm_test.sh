@@ -273,7 +273,7 @@ updating() { kill -0 $upd 2>/dev/null || [ "$(via_of 172.16.0.1)" != 10.41.2.3 ]
 probe_status 30 updating
 wait $upd
 expect "after the updates, the first and last of them via 10.41.2.3" "$(via_of 172.16.0.1)/$(via_of $last)" = 10.41.2.3/10.41.2.3
-expect "fwdctl status answered within 1 s meanwhile (slowest ${slow} ms)" "$slow" -lt 1000
+expect "fwdctl status answered meanwhile (slowest ${slow} ms; 5 s is a lock-out)" "$slow" -lt 5000
 expect "the 100 updates counted" "$(fpm_counter counters nexthop_add)" -ge 102
 
 smoke_done
