@@ -139,7 +139,7 @@ must daemon_start fw "$(config 300 16384)"
 learn_and_forward
 reload_live
 move_mac
-iperf_tcp "iperf3 TCP 5 s through the bridge" 10.2.0.2
+iperf_tcp "iperf3 TCP 2 s through the bridge" 10.2.0.2
 expect "bridge flush br0: flushes the 3 entries" "$(fwdctl -j bridge flush br0 | json_get "d['flushed']")" = 3
 expect "fdb empty after flush" "$(fdb_size)" = 0
 cli_errors

@@ -130,13 +130,13 @@ fwdctl() { "$FWDCTL_BIN" -s "$SOCK" "$@"; }
 # jq-like: json_get EXPR < json   (EXPR is python over the document `d`)
 json_get() { "$PY" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
-# iperf_tcp LABEL ADDR: 5 s of iperf3 TCP from h1 to a one-shot server in h2
+# iperf_tcp LABEL ADDR: 2 s of iperf3 TCP from h1 to a one-shot server in h2
 # at ADDR; passes as "LABEL: N Gbit/s", or fails showing iperf3's last lines.
 iperf_tcp() {
 	local gbps
 	ns_exec h2 iperf3 -s -1 -D -p 5201 >/dev/null
 	sleep 0.3
-	if ns_exec h1 timeout 20 iperf3 -c "$2" -p 5201 -t 5 -J >"$T/iperf.json" 2>&1; then
+	if ns_exec h1 timeout 20 iperf3 -c "$2" -p 5201 -t 2 -J >"$T/iperf.json" 2>&1; then
 		gbps=$(json_get "round(d['end']['sum_received']['bits_per_second']/1e9, 2)" <"$T/iperf.json")
 		pass "$1: $gbps Gbit/s"
 	else

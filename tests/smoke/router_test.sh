@@ -49,7 +49,7 @@ ns_exec h1 timeout 20 traceroute -n -q 1 -w 2 -m 4 10.31.2.2 >"$T/trace" 2>&1
 expect "traceroute shows the router as hop 1" "$(awk '$1==1 {print $2}' "$T/trace")" = 10.31.1.1
 expect "traceroute reaches h2 at hop 2" "$(awk '$1==2 {print $2}' "$T/trace")" = 10.31.2.2
 
-iperf_tcp "iperf3 TCP 5 s routed" 10.31.2.2
+iperf_tcp "iperf3 TCP 2 s routed" 10.31.2.2
 expect "no drops while routing (ping, traceroute aside)" "$(drop_reason no_route)" -eq 0
 
 # -- a runtime route makes a third subnet reachable, deleting it makes it unreachable

@@ -29,7 +29,7 @@ run() {
 	must daemon_start fw "$cfg"
 	expect "$pmd: both ports listed in xconnect mode" "$(port_modes)" = "xconnect xconnect"
 	check "$pmd: ping h1 -> h2 through the cross-connect" ping_ok
-	iperf_tcp "$pmd: iperf3 TCP 5 s through the daemon" 10.1.0.2
+	iperf_tcp "$pmd: iperf3 TCP 2 s through the daemon" 10.1.0.2
 
 	rx0=$(port_counter p0 rx_packets)
 	tx1=$(port_counter p1 tx_packets)
