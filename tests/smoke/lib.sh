@@ -7,6 +7,15 @@
 # always cleans up through the EXIT trap, also when an assertion fails or
 # the script is killed.
 #
+# Two make check runs may go side by side (two clones on one machine), so
+# whatever a test names outside its own namespaces carries SMOKE_ID or lives
+# in $T: namespaces (ns), the DPDK file prefix (daemon_config), sockets,
+# pid files and run directories of helpers (FRR's -i/-z/--vty_socket, an
+# OVS rundir); TCP ports are bound only inside the test's namespaces; no
+# hugepages (dpdk.hugepages false: --no-huge --no-shconf). tests/run.sh
+# sweeps only namespaces whose test process is gone and daemons of its own
+# build.
+#
 #   . "$(dirname "$0")/lib.sh"
 #   smoke_init xconnect
 #   ns_add h1 h2 fw
