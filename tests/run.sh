@@ -27,15 +27,21 @@ LOGDIR=$(mktemp -d /tmp/fwd-tests.XXXXXX)
 # Leftovers of an earlier run that was killed (namespaces, daemons). A
 # namespace is named after the test script's pid (lib.sh): while that
 # process lives, the namespace belongs to a test still running, perhaps
-# from another checkout on this machine, and is left alone.
+# from another checkout on this machine, and is left alone. A daemon of
+# this build is a leftover only once orphaned (its parent, the test that
+# started it, gone: adopted by init): another run.sh of the same checkout
+# (one test rerun while make check runs) keeps its own.
 sweep() {
+	local pid
 	ip netns list 2>/dev/null | awk '/^fwdt[0-9]+-/ {print $1}' | while read -r n; do
 		owner=${n#fwdt}
 		kill -0 "${owner%%-*}" 2>/dev/null && continue
 		ip netns pids "$n" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
 		ip netns del "$n" 2>/dev/null
 	done
-	pkill -KILL -f "$BUILD/fwd-daemon" 2>/dev/null
+	for pid in $(pgrep -f "$BUILD/fwd-daemon"); do
+		[ "$(ps -o ppid= -p "$pid" 2>/dev/null | tr -d ' ')" = 1 ] && kill -KILL "$pid" 2>/dev/null
+	done
 	return 0
 }
 trap 'sweep; rm -rf "$LOGDIR"' EXIT
