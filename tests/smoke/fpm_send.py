@@ -21,12 +21,14 @@ OPs, each one frame unless said:
                                         taking the gateways in turn
     bad                                 a frame with nlmsg_len past its end
     sleep S
+    waitfile PATH S                     until PATH exists (the test's go-ahead), S at most
 
 --hold keeps the connection open S seconds after the last op; --expect-close
 waits up to S seconds for the other side to close and exits 3 if it did
 not. --out writes the frames to FILE instead of a socket (fuzzer seeds).
 """
 import ipaddress
+import os
 import socket
 import struct
 import sys
@@ -175,6 +177,11 @@ def main(argv):
         for op in args:
             if op.split()[0] == "sleep":
                 time.sleep(float(op.split()[1]))
+                continue
+            if op.split()[0] == "waitfile":
+                deadline = time.monotonic() + float(op.split()[2])
+                while not os.path.exists(op.split()[1]) and time.monotonic() < deadline:
+                    time.sleep(0.05)
                 continue
             for f in frames(op):
                 s.sendall(f)

@@ -263,12 +263,14 @@ expect "fwdctl status answered during the replay (slowest ${slow} ms; 5 s is a l
 via_of() { fwdctl -j route get "$1" | json_get "d['route']['via']" 2>/dev/null; }
 last=172.$((16 + ((N - 1) >> 8))).$(((N - 1) & 255)).1 # in the last /24
 want=$(($(fpm installed) + N))
-send --hold 1 "nh 900 via 10.41.2.2" "group 901 900" "bulk $N 172.16.0.0 nhid 901" "sleep 8" \
-	"nhupdates 900 100 via 10.41.2.2,10.41.2.3" &
+# the updates wait for the test's go-ahead: the routes installed and checked
+send --hold 1 "nh 900 via 10.41.2.2" "group 901 900" "bulk $N 172.16.0.0 nhid 901" \
+	"waitfile $T/installed 30" "nhupdates 900 100 via 10.41.2.2,10.41.2.3" &
 upd=$!
 SMOKE_PIDS+=("$upd")
 check "$N routes on group 901 (next hop 900 via 10.41.2.2) installed" wait_for 8 bash -c "[ \"\$($FWDCTL_BIN -s $SOCK -j status | $PY -c 'import json,sys; print(json.load(sys.stdin)[\"fpm\"].get(\"installed\", 0))')\" -ge $want ]"
 expect "... via 10.41.2.2" "$(via_of 172.16.0.1)/$(via_of $last)" = 10.41.2.2/10.41.2.2
+touch "$T/installed"
 updating() { kill -0 $upd 2>/dev/null || [ "$(via_of 172.16.0.1)" != 10.41.2.3 ] || [ "$(via_of $last)" != 10.41.2.3 ]; }
 probe_status 30 updating
 wait $upd
