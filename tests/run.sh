@@ -6,6 +6,7 @@
 # shows every failing line of its output (show_failure), then its tail.
 # The end lists the SLOWEST (default 12) tests and the suites' wall time,
 # so a test that grows shows up before make check outgrows its budget.
+# Unit tests and fuzzers run JOBS at a time (default: the CPUs).
 #
 #   tests/run.sh [BUILD_DIR] [PATTERN]     (default build/san; PATTERN filters test names)
 #   bash tests/run.sh build/san smoke/ops_test     one test (a failed run prints this line)
