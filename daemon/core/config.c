@@ -16,6 +16,10 @@ struct fwd_config *fwd_config_new(void)
 
 	if (cfg == NULL)
 		return NULL;
+	if (conf_sections_new(cfg) < 0) {
+		fwd_config_free(cfg);
+		return NULL;
+	}
 	conf_schema_defaults(cfg);
 	return cfg;
 }
@@ -31,6 +35,7 @@ void fwd_config_free(struct fwd_config *cfg)
 	for (unsigned i = 0; cfg->acls != NULL && i < cfg->n_acls; i++)
 		free(cfg->acls[i].rules);
 	free(cfg->acls);
+	conf_sections_free(cfg);
 	free(cfg);
 }
 

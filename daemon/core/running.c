@@ -29,8 +29,8 @@ struct fwd_config *fwd_running_config(uint64_t *omitted)
 	for (unsigned p = 0; p < run->n_ports; p++)
 		run->ports[p].n_addresses = 0; /* each family adds what it runs */
 	*omitted = 0;
-	if (copy_args(run, fwd.cfg) < 0 || fwd_config_copy_acls(run, fwd.cfg) < 0 ||
-	    fwd_modules_running(run, omitted) < 0) {
+	if (fwd_config_dup_sections(run, fwd.cfg) < 0 || copy_args(run, fwd.cfg) < 0 ||
+	    fwd_config_copy_acls(run, fwd.cfg) < 0 || fwd_modules_running(run, omitted) < 0) {
 		fwd_config_free(run);
 		return NULL;
 	}
