@@ -137,33 +137,6 @@ struct fwd_conf_neigh {
 	struct fwd_conf_pos pos;
 };
 
-/* acls[].default and acls[].rules[].action */
-enum fwd_acl_action {
-	FWD_ACL_DENY = 0,
-	FWD_ACL_PERMIT,
-	FWD_ACL_REJECT,
-};
-
-/* One rule of an ACL as written: every key optional ("" or family 0: any);
- * acl/acl_rule.c parses the text keys and says what is wrong with them. */
-struct fwd_conf_acl_rule {
-	enum fwd_acl_action action;
-	struct fwd_prefix src, dst; /* family 0: any */
-	char proto[12];             /* tcp, udp, icmp, icmpv6, sctp or 0-255 */
-	char sport[12], dport[12];  /* "N" or "N-M" */
-	char icmp_type[4], icmp_code[4], dscp[4];
-	bool fragment; /* true: only non-first fragments */
-	struct fwd_conf_pos pos;
-};
-
-struct fwd_conf_acl {
-	char name[FWD_NAME_MAX];
-	enum fwd_acl_action def; /* deny (default) | permit */
-	unsigned n_rules;
-	struct fwd_conf_acl_rule *rules; /* heap array */
-	struct fwd_conf_pos pos;
-};
-
 struct fwd_config {
 	char path[FWD_PATH_MAX * 4]; /* the file it came from */
 
@@ -220,9 +193,6 @@ struct fwd_config {
 	struct fwd_conf_route *routes; /* heap array */
 	unsigned n_neighs;
 	struct fwd_conf_neigh *neighs; /* heap array */
-	unsigned n_acls;
-	struct fwd_conf_acl *acls; /* heap array, each with its heap array of rules */
-
 	/* The sections features own (fwd_config_register_section): one struct
 	 * each, allocated with the config, reached by fwd_config_section. */
 	void *sections[FWD_CONF_MAX_SECTIONS];
@@ -289,10 +259,6 @@ bool fwd_config_sections_equal(const struct fwd_config *a, const struct fwd_conf
 /* Lookups by name; NULL when absent. */
 const struct fwd_conf_port *fwd_config_port(const struct fwd_config *cfg, const char *name);
 const struct fwd_conf_bridge *fwd_config_bridge(const struct fwd_config *cfg, const char *name);
-const struct fwd_conf_acl *fwd_config_acl(const struct fwd_config *cfg, const char *name);
-
-/* Deep copies of acls[] into dst (whose own are freed first); -ENOMEM. */
-int fwd_config_copy_acls(struct fwd_config *dst, const struct fwd_config *src);
 
 /*
  * The lcore ids of dpdk.lcores in the order written (the first is the control

@@ -11,6 +11,7 @@
 
 #include <rte_common.h>
 
+#include "acl/acl_config.h"
 #include "iface/iface_priv.h"
 
 #define AT_MAX 64
@@ -51,8 +52,8 @@ static void check_name(struct fwd_conf_checker *c, const struct fwd_config *cfg,
 /* A loopback has addresses and maybe a tap, nothing that needs a link. */
 static void check_loopback(struct fwd_conf_checker *c, unsigned i)
 {
-	static const char *const keys[] = { "port", "vlan",   "mode",    "bridge", "mtu",
-		                            "ra",   "rpf",    "acl_in",  "acl_out" };
+	static const char *const keys[] = { "port", "vlan", "mode",   "bridge", "mtu",
+		                            "ra",   "rpf",  "acl_in", "acl_out" };
 	char a[AT_MAX];
 
 	for (unsigned k = 0; k < RTE_DIM(keys); k++)
@@ -111,7 +112,8 @@ static void check_mode(struct fwd_conf_checker *c, const struct fwd_config *cfg,
 		fwd_conf_error(c, at(a, i, "bridge"), "no such bridge '%s'", f->bridge);
 	else if (f->mode != FWD_MODE_BRIDGE && f->bridge[0] != '\0')
 		fwd_conf_error(c, at(a, i, "bridge"),
-		               "only bridge interfaces join a bridge (this one's mode is %s)", mode);
+		               "only bridge interfaces join a bridge (this one's mode is %s)",
+		               mode);
 	for (unsigned k = 0; f->mode != FWD_MODE_L3 && k < RTE_DIM(l3_keys); k++)
 		if (fwd_conf_given(c, at(a, i, l3_keys[k])))
 			fwd_conf_error(c, a, "only l3 interfaces have '%s' (this one's mode is %s)",

@@ -16,8 +16,7 @@
 typedef struct iface_conf S;
 typedef struct fwd_conf_iface I;
 
-static const struct conf_field addr_elem = { .kind = CONF_ADDR,
-	                                     .size = sizeof(struct fwd_prefix) };
+static const struct conf_field addr_elem = { .kind = CONF_ADDR, .size = sizeof(struct fwd_prefix) };
 
 /* Every key but name is optional and left out of `config show` at its default. */
 static const struct conf_field iface_fields[] = {

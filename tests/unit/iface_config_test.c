@@ -17,21 +17,21 @@
 #include "config_test_util.h"
 #include "iface/iface_config.h"
 
-#define HEAD                                                                           \
-	"ports:\n"                                                                     \
+#define HEAD                                                                         \
+	"ports:\n"                                                                   \
 	"  - { name: p0, device: net_null0, mtu: 9000, addresses: [10.0.0.1/24] }\n" \
-	"  - { name: p1, device: net_null1, mode: xconnect, peer: p2 }\n"              \
-	"  - { name: p2, device: net_null2, mode: xconnect, peer: p1 }\n"              \
-	"bridges: [ { name: br0 } ]\n"                                                 \
+	"  - { name: p1, device: net_null1, mode: xconnect, peer: p2 }\n"            \
+	"  - { name: p2, device: net_null2, mode: xconnect, peer: p1 }\n"            \
+	"bridges: [ { name: br0 } ]\n"                                               \
 	"acls: [ { name: a } ]\n"
 
-static const char good[] = HEAD
-        "interfaces:\n"
-        "  - { name: p0.100, port: p0, vlan: 100, addresses: [10.100.0.1/24, "
-        "\"2001:db8:100::1/64\"], mtu: 1500, ra: true, rpf: strict, acl_in: a, tap: true }\n"
-        "  - { name: p0.200, port: p0, vlan: 200, mode: bridge, bridge: br0 }\n"
-        "  - { name: lo0, loopback: true, addresses: [192.0.2.1/32, \"2001:db8:ff::1/128\"], "
-        "tap: true }\n";
+static const char good[] =
+        HEAD "interfaces:\n"
+             "  - { name: p0.100, port: p0, vlan: 100, addresses: [10.100.0.1/24, "
+             "\"2001:db8:100::1/64\"], mtu: 1500, ra: true, rpf: strict, acl_in: a, tap: true }\n"
+             "  - { name: p0.200, port: p0, vlan: 200, mode: bridge, bridge: br0 }\n"
+             "  - { name: lo0, loopback: true, addresses: [192.0.2.1/32, \"2001:db8:ff::1/128\"], "
+             "tap: true }\n";
 
 static struct fwd_config *load_ok(const char *text)
 {
@@ -121,8 +121,7 @@ static void test_copy(void **state)
 	memset(&cp->dpdk, 0, sizeof(cp->dpdk));
 	cp->routes = NULL;
 	cp->neighs = NULL;
-	cp->acls = NULL;
-	cp->n_routes = cp->n_neighs = cp->n_acls = 0;
+	cp->n_routes = cp->n_neighs = 0;
 	assert_int_equal(fwd_config_dup_sections(cp, cfg), 0);
 	assert_ptr_not_equal(iface_conf(cp)->ifaces, iface_conf(cfg)->ifaces);
 	assert_true(fwd_config_sections_equal(cp, cfg));
