@@ -67,6 +67,18 @@ static inline struct fwd_config *load_str(const char *text, char **msg)
 	return cfg;
 }
 
+/* Load text that must be valid; fail with what the loader said if not. */
+static inline struct fwd_config *load_good_str(const char *text)
+{
+	char *msg = NULL;
+	struct fwd_config *cfg = load_str(text, &msg);
+
+	if (cfg == NULL)
+		fail_msg("did not load:\n%s", msg);
+	free(msg);
+	return cfg;
+}
+
 /* ------------------------------------------------------------ equality */
 
 static inline void assert_port_equal(const struct fwd_conf_port *a, const struct fwd_conf_port *b)
@@ -134,6 +146,7 @@ static inline void assert_config_equal(const struct fwd_config *a, const struct 
 	for (unsigned i = 0; i < a->n_ports; i++)
 		assert_port_equal(&a->ports[i], &b->ports[i]);
 	assert_tables_equal(a, b);
+	assert_true(fwd_config_sections_equal(a, b)); /* the features' own sections */
 }
 
 /* emit -> load must give the same config, and emitting that again the same text. */
