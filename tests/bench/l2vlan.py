@@ -20,6 +20,7 @@ import os
 import statistics
 import shutil
 import subprocess
+import time
 
 import benchlib as bl
 from benchlib import log
@@ -132,6 +133,11 @@ class Ovs(bl.DpdkApp):
              "--unixctl=%s/ovsdb.ctl" % self.dir, "--log-file=%s/ovsdb.log" % self.dir,
              "--no-chdir"], env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, start_new_session=True)
+        sock, deadline = os.path.join(self.dir, "db.sock"), time.monotonic() + 30
+        while not os.path.exists(sock):
+            if self.db.poll() is not None or time.monotonic() > deadline:
+                raise OSError("ovsdb-server did not start (%s/ovsdb.log)" % self.dir)
+            time.sleep(0.1)
         self.ctl("--no-wait", "init")
         mem = "%d" % self.memory_mb
         self.ctl("--no-wait", "set", "Open_vSwitch", ".", "other_config:dpdk-init=true",
