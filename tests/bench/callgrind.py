@@ -53,7 +53,8 @@ PACKETS = int(os.environ.get("CG_PACKETS", "2000000"))
 TIMEOUT = int(os.environ.get("CG_TIMEOUT", "600"))
 PMD_OBJECTS = ("librte_net_pcap", "librte_net_null")
 RX_OBJECT = "librte_net_pcap"
-PMD_FUNCTIONS = ("eth_pcap_", "eth_null_")     # the same, linked into the application
+PMD_FUNCTIONS = ("eth_pcap_", "eth_null_", "eth_tx_drop")   # the same, linked in (eth_tx_drop:
+#                                                    net_pcap's tx without a tx_pcap)
 RX_FUNCTION = "eth_pcap_rx_infinite"   # the source's: the l2 sink's empty polls are eth_pcap_rx
 ONLY = os.environ.get("CG_ONLY", "ipv4,ipv6,imix,vlan,l2").split(",")
 
