@@ -92,6 +92,33 @@ class FwdVlan(bl.Fwd):
             "  - { name: sink.200, port: sink, vlan: 200, addresses: [%s] }\n%s" %
             (self.source(), bl.SRC_NET, bl.SINK_NET, routes))
 
+    def wait_forwarding(self, timeout=60):
+        """And the packets leave by sink.200, as `fwdctl -j stats` counts
+        each interface (a dict named sink.200 wherever it is listed)."""
+        if not super().wait_forwarding(timeout):
+            return False
+        found = find_named(self.stats(), "sink.200")
+        if found is None:
+            log("  %s: no sink.200 in `fwdctl -j stats`: its tag not checked" % self.name)
+        elif not found.get("tx_packets"):
+            self.error = "nothing sent by sink.200: %s" % found
+            return False
+        return True
+
+
+def find_named(d, name):
+    """The first dict in d (JSON) whose "name" is name."""
+    if isinstance(d, dict):
+        if d.get("name") == name:
+            return d
+        d = list(d.values())
+    if isinstance(d, list):
+        for v in d:
+            r = find_named(v, name)
+            if r is not None:
+                return r
+    return None
+
 
 class Ovs(bl.DpdkApp):
     """ovs-vswitchd-dpdk with a private ovsdb-server, database, rundir,
