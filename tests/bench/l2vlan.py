@@ -179,6 +179,22 @@ class Ovs(bl.DpdkApp):
                 "--log-file=%s/vswitchd.log" % d, "--no-chdir"]
 
     def start(self):
+        """A failure is this program's (self.error, wait_forwarding says
+        so), not the run's; nothing of it is left running."""
+        self.start_error = None
+        try:
+            self.start_ovs()
+        except (OSError, subprocess.SubprocessError) as e:
+            self.start_error = "%s (logs in %s)" % (e, self.dir)
+            self.stop()
+
+    def wait_forwarding(self, timeout=60):
+        if self.start_error:
+            self.error = self.start_error
+            return False
+        return super().wait_forwarding(timeout)
+
+    def start_ovs(self):
         self.start_db()
         super().start()
         self.ctl("add-br", "br0", "--", "set", "bridge", "br0", "datapath_type=netdev",
