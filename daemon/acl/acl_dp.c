@@ -183,8 +183,10 @@ struct acl_chunk {
 	unsigned n[ACL_CLASSES];
 };
 
-static void chunk_classify(const struct acl_set *s, struct acl_chunk *c, struct rte_mbuf **pkts,
-                           unsigned n)
+/* The verdicts of n packets: from the worker's cache (cache NULL: none)
+ * for the flows it holds under tag, else one classification per class. */
+static void chunk_classify(struct acl_cache *cache, uint64_t tag, const struct acl_set *s,
+                           struct acl_chunk *c, struct rte_mbuf **pkts, unsigned n)
 {
 	unsigned nk = 0;
 
@@ -199,9 +201,14 @@ static void chunk_classify(const struct acl_set *s, struct acl_chunk *c, struct 
 		nk += d == c->k[nk].b;
 		c->d[f][c->n[f]++] = d;
 	}
-	for (int f = 0; f < ACL_CLASSES; f++)
-		if (c->n[f] != 0)
+	for (int f = 0; f < ACL_CLASSES; f++) {
+		if (c->n[f] == 0)
+			continue;
+		if (cache != NULL)
+			acl_cache_classify(cache, tag, s, f, c->d[f], c->res[f], c->n[f]);
+		else
 			acl_set_classify(s, f, c->d[f], c->res[f], c->n[f]);
+	}
 }
 
 /* Count and apply the verdicts of the chunk of n packets at pkts[at]; the
@@ -246,19 +253,22 @@ uint16_t acl_filter(struct fwd_worker *w, uint8_t port, uint8_t dir, struct rte_
                     uint16_t n, uint64_t *bytes)
 {
 	const struct acl_state *st = __atomic_load_n(&acl_state, __ATOMIC_ACQUIRE);
+	struct acl_cache *cache = acl_caches[w->index];
 	const struct acl_set *s;
 	struct acl_chunk c;
 	unsigned keep = 0;
+	uint64_t tag;
 
 	if (st == NULL)
 		return n;
 	s = dir == FWD_FILTER_IN ? st->in[port] : st->out[port];
 	if (s == NULL)
 		return n;
+	tag = acl_cache_tag(st, s);
 	for (unsigned i = 0; i < n; i += ACL_CHUNK) {
 		unsigned k = RTE_MIN(ACL_CHUNK, n - i);
 
-		chunk_classify(s, &c, pkts + i, k);
+		chunk_classify(cache, tag, s, &c, pkts + i, k);
 		keep = chunk_apply(w, s, &c, port, dir, pkts, i, k, keep, bytes);
 	}
 	return (uint16_t)keep;
