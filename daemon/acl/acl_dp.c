@@ -14,6 +14,7 @@
 #include <rte_ip.h>
 
 #include "acl/acl.h"
+#include "acl/acl_cache.h"
 #include "ip4/icmp.h"
 #include "ip6/icmp6.h"
 
@@ -175,20 +176,40 @@ static void __rte_noinline acl_refuse(struct fwd_worker *w, uint8_t port, uint8_
 		         FWD_DROP_ACL);
 }
 
+#define NOT_FILTERED (ACL_CACHE_MISS - 1) /* a packet ACLs never filter */
+
 struct acl_chunk {
-	struct acl_key k[ACL_CHUNK]; /* the copies of the headers that need one */
-	const uint8_t *d[ACL_CLASSES][ACL_CHUNK];
-	uint32_t res[ACL_CLASSES][ACL_CHUNK];
-	int8_t fam[ACL_CHUNK]; /* each packet's class, -1: not filtered */
+	struct acl_key k[ACL_CHUNK]; /* the copies of the misses' headers that need one */
+	const uint8_t *d[ACL_CLASSES][ACL_CHUNK]; /* the misses, by class */
+	uint8_t at[ACL_CLASSES][ACL_CHUNK];       /* their places in the chunk */
+	uint32_t res[ACL_CHUNK];
+	uint32_t rule[ACL_CHUNK]; /* each packet's rule (0: the default), or NOT_FILTERED */
+	int8_t fam[ACL_CHUNK];    /* each packet's class */
 	unsigned n[ACL_CLASSES];
 };
 
-/* The verdicts of n packets: from the worker's cache (cache NULL: none)
- * for the flows it holds under tag, else one classification per class. */
+/* The misses' rules: one classification per class, remembered. */
+static void chunk_misses(struct acl_cache *cache, uint64_t tag, const struct acl_set *s,
+                         struct acl_chunk *c)
+{
+	for (int f = 0; f < ACL_CLASSES; f++) {
+		if (c->n[f] == 0)
+			continue;
+		acl_set_classify(s, f, c->d[f], c->res, c->n[f]);
+		for (unsigned j = 0; j < c->n[f]; j++) {
+			c->rule[c->at[f][j]] = c->res[j];
+			if (cache != NULL)
+				acl_cache_fill(cache, tag, f, c->d[f][j], c->res[j]);
+		}
+	}
+}
+
+/* The rules of n packets: from the worker's cache (NULL: none) for the
+ * flows it holds under tag, else classified. */
 static void chunk_classify(struct acl_cache *cache, uint64_t tag, const struct acl_set *s,
                            struct acl_chunk *c, struct rte_mbuf **pkts, unsigned n)
 {
-	unsigned nk = 0;
+	unsigned nk = 0, nm = 0;
 
 	memset(c->n, 0, sizeof(c->n));
 	for (unsigned i = 0; i < n; i++) {
@@ -196,19 +217,20 @@ static void chunk_classify(struct acl_cache *cache, uint64_t tag, const struct a
 		int f = key_of(pkts[i], &c->k[nk], &d);
 
 		c->fam[i] = (int8_t)f;
-		if (f < 0)
+		if (f < 0) {
+			c->rule[i] = NOT_FILTERED;
+			continue;
+		}
+		c->rule[i] = cache != NULL ? acl_cache_lookup(cache, tag, f, d) : ACL_CACHE_MISS;
+		if (c->rule[i] != ACL_CACHE_MISS)
 			continue;
 		nk += d == c->k[nk].b;
+		nm++;
+		c->at[f][c->n[f]] = (uint8_t)i;
 		c->d[f][c->n[f]++] = d;
 	}
-	for (int f = 0; f < ACL_CLASSES; f++) {
-		if (c->n[f] == 0)
-			continue;
-		if (cache != NULL)
-			acl_cache_classify(cache, tag, s, f, c->d[f], c->res[f], c->n[f]);
-		else
-			acl_set_classify(s, f, c->d[f], c->res[f], c->n[f]);
-	}
+	if (nm != 0)
+		chunk_misses(cache, tag, s, c);
 }
 
 /* Count and apply the verdicts of the chunk of n packets at pkts[at]; the
@@ -220,22 +242,19 @@ static unsigned chunk_apply(struct fwd_worker *w, const struct acl_set *s, struc
 {
 	struct acl_hits *h = s->hits[w->index];
 	const uint8_t *action = s->action;
-	uint32_t rule[ACL_CHUNK];
-	unsigned j[ACL_CLASSES] = { 0, 0, 0, 0 };
 
-	for (unsigned i = 0; i < n; i++)
-		rule[i] = c->fam[i] < 0 ? UINT32_MAX : c->res[c->fam[i]][j[c->fam[i]]++];
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[at + i];
+		uint32_t rule = c->rule[i];
 		uint8_t act;
 
-		if (rule[i] == UINT32_MAX) {
+		if (rule == NOT_FILTERED) {
 			pkts[keep++] = m;
 			continue;
 		}
-		h[rule[i]].pkts++;
-		h[rule[i]].bytes += m->pkt_len;
-		act = action[rule[i]];
+		h[rule].pkts++;
+		h[rule].bytes += m->pkt_len;
+		act = action[rule];
 		if (act == FWD_ACL_PERMIT) {
 			pkts[keep++] = m;
 			continue;

@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 
 #include <rte_cycles.h>
+#include <rte_malloc.h>
 
 #include "acl/acl.h"
 #include "config_test_util.h"
@@ -501,6 +502,8 @@ static void pkt_for(struct pkt *p, const struct acl_rule *r)
 	}
 }
 
+static bool no_reject; /* rnd_set: deny instead (acl_filter's test: nothing to punt) */
+
 /* n random rules, parsed into rules[] and compiled. */
 static struct acl_set *rnd_set(unsigned n, struct acl_rule *rules)
 {
@@ -513,6 +516,8 @@ static struct acl_set *rnd_set(unsigned n, struct acl_rule *rules)
 	assert_non_null(conf.rules);
 	for (unsigned i = 0; i < n; i++) {
 		rnd_rule(&conf.rules[i]);
+		if (no_reject && conf.rules[i].action == FWD_ACL_REJECT)
+			conf.rules[i].action = FWD_ACL_DENY;
 		if (acl_rule_parse(&conf.rules[i], &rules[i], &key, why, sizeof(why)) != 0)
 			fail_msg("random rule %u refused: %s: %s", i, key, why);
 	}
@@ -642,6 +647,94 @@ static void test_classify_random(void **state)
 	}
 	max_len6 = 128;
 	classify_round(1000, 3000);
+}
+
+/* The n packets pk[] through acl_filter on port 0's acl_in, in bursts of
+ * 32: what passes is what brute finds permitted (or never filters), and
+ * each rule of s counts exactly the packets brute gives it. */
+static void filter_check(struct fwd_worker *w, const struct acl_set *s,
+                         const struct acl_rule *rules, unsigned n_rules, const struct pkt *pk,
+                         unsigned n)
+{
+	uint64_t *want = calloc(n_rules + 1u, sizeof(*want)), *before = calloc(n_rules + 1u, 8);
+	unsigned kept = 0, want_kept = 0;
+
+	assert_non_null(want);
+	assert_non_null(before);
+	for (uint32_t r = 0; r <= n_rules; r++)
+		before[r] = s->hits[w->index][r].pkts;
+	for (unsigned at = 0; at < n; at += 32) {
+		uint16_t k = (uint16_t)(n - at < 32 ? n - at : 32), got;
+		struct rte_mbuf *m[32];
+
+		for (unsigned i = 0; i < k; i++) {
+			struct acl_key kb;
+			const uint8_t *d;
+			uint32_t r = brute(rules, n_rules, &pk[at + i]);
+
+			m[i] = frame(&pk[at + i]);
+			if (acl_key_of(m[i], &kb, &d) < 0) {
+				want_kept++;
+				continue;
+			}
+			want[r]++;
+			want_kept += s->action[r] == FWD_ACL_PERMIT;
+		}
+		got = acl_filter(w, 0, FWD_FILTER_IN, m, k, NULL);
+		kept += got;
+		for (unsigned i = 0; i < got; i++)
+			rte_pktmbuf_free(m[i]);
+	}
+	assert_int_equal(kept, want_kept);
+	for (uint32_t r = 0; r <= n_rules; r++)
+		if (s->hits[w->index][r].pkts - before[r] != want[r])
+			fail_msg("rule %u counted %llu packets, brute force %llu", r,
+			         (unsigned long long)(s->hits[w->index][r].pkts - before[r]),
+			         (unsigned long long)want[r]);
+	free(want);
+	free(before);
+}
+
+/* acl_filter, the worker's path: its cache on, the same packets three
+ * times (the last two from the cache), then a reload's state with other
+ * rules; the verdicts and every rule's counters as brute says. */
+static void test_filter_cached(void **state)
+{
+	struct fwd_worker *w = rte_zmalloc("w", sizeof(*w), RTE_CACHE_LINE_SIZE);
+	struct acl_rule rules[40], rules2[40];
+	struct acl_state st1 = { .gen = 1 }, st2 = { .gen = 2 };
+	struct pkt pk[300];
+	struct acl_set *s, *s2;
+
+	(void)state;
+	assert_non_null(w);
+	srandom(2727);
+	no_reject = true;
+	fwd.n_workers = 1; /* the sets count worker 0's hits */
+	s = rnd_set(40, rules);
+	s2 = rnd_set(40, rules2);
+	fwd.n_workers = 0;
+	no_reject = false;
+	for (unsigned i = 0; i < RTE_DIM(pk); i++)
+		if (rnd(3) != 0)
+			pkt_for(&pk[i], &rules[rnd(40)]);
+		else
+			rnd_pkt(&pk[i]);
+	acl_caches[0] = acl_cache_new(0, SOCKET_ID_ANY);
+	assert_non_null(acl_caches[0]);
+	st1.in[0] = s;
+	st2.in[0] = s2;
+	acl_state = &st1;
+	for (int round = 0; round < 3; round++)
+		filter_check(w, s, rules, 40, pk, RTE_DIM(pk));
+	acl_state = &st2;
+	filter_check(w, s2, rules2, 40, pk, RTE_DIM(pk));
+	acl_state = NULL;
+	acl_cache_free(acl_caches[0]);
+	acl_caches[0] = NULL;
+	acl_set_free(s);
+	acl_set_free(s2);
+	rte_free(w);
 }
 
 /* rte_acl reads TCP and UDP headers in place; a header whose ports are
@@ -793,7 +886,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bad),       cmocka_unit_test(test_not_l3),
 		cmocka_unit_test(test_classify_random), cmocka_unit_test(test_never_filtered),
 		cmocka_unit_test(test_in_place),        cmocka_unit_test(test_compile_10k),
-		cmocka_unit_test(test_classify_cost),
+		cmocka_unit_test(test_classify_cost),   cmocka_unit_test(test_filter_cached),
 	};
 
 	if (test_eal_init("acl_test") < 0)
