@@ -74,9 +74,10 @@ static __rte_always_inline void acl_ckey_make(struct acl_ckey *k, int cls, const
 
 /* NH (UMAC, RFC 4418 section 5) over the first nw words: the sum of the
  * products of their 32-bit halves, each plus a word of the secret (two
- * keys collide with a chance of 2^-32 over the secret). A product's high
- * bits hardly see its factors' low bits: a bijective mix (MurmurHash3's
- * finaliser) spreads every bit before the set is taken. */
+ * keys collide with a chance of 2^-32 over the secret). The set is the
+ * bits from 32 up: each depends on every bit of the factors, and each
+ * product taken modulo 2^43 keeps them as multiply-shift hashing does (the
+ * top bits would hardly see the factors' low bits). */
 static __rte_always_inline uint32_t acl_cache_set(const struct acl_cache *c,
                                                   const struct acl_ckey *k, unsigned nw)
 {
@@ -85,10 +86,7 @@ static __rte_always_inline uint32_t acl_cache_set(const struct acl_cache *c,
 	for (unsigned i = 0; i < nw; i++)
 		h += (uint64_t)(uint32_t)((uint32_t)k->w[i] + c->nh[2 * i]) *
 		     (uint32_t)((uint32_t)(k->w[i] >> 32) + c->nh[2 * i + 1]);
-	h ^= h >> 33;
-	h *= UINT64_C(0xff51afd7ed558ccd);
-	h ^= h >> 33;
-	return (uint32_t)(h >> (64 - ACL_CACHE_SET_BITS));
+	return (uint32_t)(h >> 32) & (ACL_CACHE_SETS - 1);
 }
 
 /* Does e hold k under tag? Its first nw words decide: the class in word 0
@@ -103,8 +101,8 @@ static __rte_always_inline bool acl_centry_is(const struct acl_centry *e, uint64
 	return x == 0;
 }
 
-static __rte_always_inline struct acl_centry *
-acl_cache_find(struct acl_cache *c, uint64_t tag, const struct acl_ckey *k, unsigned nw)
+static __rte_always_inline struct acl_centry *acl_cache_find(struct acl_cache *c, uint64_t tag,
+                                                             const struct acl_ckey *k, unsigned nw)
 {
 	struct acl_centry *set = c->e[acl_cache_set(c, k, nw)];
 

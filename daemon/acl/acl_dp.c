@@ -124,6 +124,27 @@ static int __rte_noinline key6(const uint8_t *ip, size_t len, struct acl_key *k,
 	return ACL_V6;
 }
 
+/* What most packets are, read in place without key_of's steps: IPv4
+ * without options, not a non-first fragment, carrying TCP, UDP or SCTP
+ * whose ports are within what the header says it holds (key4's in-place
+ * case: the class is ACL_V4). NULL for any other. */
+static __rte_always_inline const uint8_t *in_place4(const struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *), *ip = p + L2_LEN;
+	uint16_t type, off, tot;
+
+	if (unlikely(rte_pktmbuf_data_len(m) < L2_LEN + ACL4_LEN))
+		return NULL;
+	memcpy(&type, p + 12, 2);
+	memcpy(&tot, ip + 2, 2);
+	memcpy(&off, ip + 6, 2);
+	if (type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) || ip[0] != 0x45 ||
+	    (off & rte_cpu_to_be_16(RTE_IPV4_HDR_OFFSET_MASK)) != 0 ||
+	    rte_be_to_cpu_16(tot) < ACL4_LEN || !has_ports(ip[ACL4_PROTO]))
+		return NULL;
+	return ip;
+}
+
 /* acl_key_of, inlined into the burst's loop */
 static __rte_always_inline int key_of(const struct rte_mbuf *m, struct acl_key *k,
                                       const uint8_t **data)
@@ -176,119 +197,117 @@ static void __rte_noinline acl_refuse(struct fwd_worker *w, uint8_t port, uint8_
 		         FWD_DROP_ACL);
 }
 
-#define NOT_FILTERED (ACL_CACHE_MISS - 1) /* a packet ACLs never filter */
+/* One filtering of a burst: what every packet's verdict needs. */
+struct acl_run {
+	struct fwd_worker *w;
+	const struct acl_set *s;
+	struct acl_hits *hits;   /* the worker's column of s */
+	struct acl_cache *cache; /* NULL: none (every packet classified) */
+	uint64_t tag;            /* acl_cache_tag */
+	uint64_t *bytes;
+	uint8_t port, dir;
+};
 
-struct acl_chunk {
-	struct acl_key k[ACL_CHUNK]; /* the copies of the misses' headers that need one */
-	const uint8_t *d[ACL_CLASSES][ACL_CHUNK]; /* the misses, by class */
-	uint8_t at[ACL_CLASSES][ACL_CHUNK];       /* their places in the chunk */
+/* The misses of a chunk, by class, in their order. */
+struct acl_misses {
+	struct acl_key k[ACL_CHUNK]; /* the copies of the headers that need one */
+	struct rte_mbuf *m[ACL_CLASSES][ACL_CHUNK];
+	const uint8_t *d[ACL_CLASSES][ACL_CHUNK];
 	uint32_t res[ACL_CHUNK];
-	uint32_t rule[ACL_CHUNK]; /* each packet's rule (0: the default), or NOT_FILTERED */
-	int8_t fam[ACL_CHUNK];    /* each packet's class */
 	unsigned n[ACL_CLASSES];
 };
 
-/* The misses' rules: one classification per class, remembered. */
-static void chunk_misses(struct acl_cache *cache, uint64_t tag, const struct acl_set *s,
-                         struct acl_chunk *c)
+/* Count m on rule, then keep it at pkts[keep] (permitted) or refuse it.
+ * Returns where the kept end. */
+static __rte_always_inline unsigned verdict(const struct acl_run *r, struct rte_mbuf **pkts,
+                                            unsigned keep, struct rte_mbuf *m, uint32_t rule,
+                                            int fam)
 {
-	for (int f = 0; f < ACL_CLASSES; f++) {
-		if (c->n[f] == 0)
-			continue;
-		acl_set_classify(s, f, c->d[f], c->res, c->n[f]);
-		for (unsigned j = 0; j < c->n[f]; j++) {
-			c->rule[c->at[f][j]] = c->res[j];
-			if (cache != NULL)
-				acl_cache_fill(cache, tag, f, c->d[f][j], c->res[j]);
-		}
+	uint8_t act = r->s->action[rule];
+
+	r->hits[rule].pkts++;
+	r->hits[rule].bytes += m->pkt_len;
+	if (likely(act == FWD_ACL_PERMIT)) {
+		pkts[keep] = m;
+		return keep + 1;
 	}
+	if (r->bytes != NULL)
+		*r->bytes -= m->pkt_len;
+	else
+		r->w->stats.port[r->port].rx_bytes += m->pkt_len;
+	acl_refuse(r->w, r->port, r->dir, m, act, fam);
+	return keep;
 }
 
-/* The rules of n packets: from the worker's cache (NULL: none) for the
- * flows it holds under tag, else classified. */
-static void chunk_classify(struct acl_cache *cache, uint64_t tag, const struct acl_set *s,
-                           struct acl_chunk *c, struct rte_mbuf **pkts, unsigned n)
+/* The misses: one classification per class, remembered, then their
+ * verdicts. */
+static unsigned misses_apply(const struct acl_run *r, struct acl_misses *x, struct rte_mbuf **pkts,
+                             unsigned keep)
+{
+	for (int f = 0; f < ACL_CLASSES; f++) {
+		if (x->n[f] == 0)
+			continue;
+		acl_set_classify(r->s, f, x->d[f], x->res, x->n[f]);
+		for (unsigned j = 0; j < x->n[f]; j++) {
+			if (r->cache != NULL)
+				acl_cache_fill(r->cache, r->tag, f, x->d[f][j], x->res[j]);
+			keep = verdict(r, pkts, keep, x->m[f][j], x->res[j], f);
+		}
+	}
+	return keep;
+}
+
+/* The chunk of n packets at pkts[at]: those the cache answers (or that
+ * ACLs never filter) at once, the others classified after the loop; the
+ * kept move down to pkts[keep] on (keep <= at: each is read before its
+ * slot is written; a flow's packets are all hits or all misses, so none
+ * overtakes another of its flow). Returns where the kept end. */
+static unsigned chunk_filter(const struct acl_run *r, struct acl_misses *x, struct rte_mbuf **pkts,
+                             unsigned at, unsigned n, unsigned keep)
 {
 	unsigned nk = 0, nm = 0;
 
-	memset(c->n, 0, sizeof(c->n));
-	for (unsigned i = 0; i < n; i++) {
-		const uint8_t *d;
-		int f = key_of(pkts[i], &c->k[nk], &d);
+	memset(x->n, 0, sizeof(x->n));
+	for (unsigned i = at; i < at + n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		const uint8_t *d = in_place4(m);
+		int f = likely(d != NULL) ? ACL_V4 : key_of(m, &x->k[nk], &d);
+		uint32_t rule;
 
-		c->fam[i] = (int8_t)f;
 		if (f < 0) {
-			c->rule[i] = NOT_FILTERED;
+			pkts[keep++] = m;
 			continue;
 		}
-		c->rule[i] = cache != NULL ? acl_cache_lookup(cache, tag, f, d) : ACL_CACHE_MISS;
-		if (c->rule[i] != ACL_CACHE_MISS)
+		rule = r->cache != NULL ? acl_cache_lookup(r->cache, r->tag, f, d) : ACL_CACHE_MISS;
+		if (likely(rule != ACL_CACHE_MISS)) {
+			keep = verdict(r, pkts, keep, m, rule, f);
 			continue;
-		nk += d == c->k[nk].b;
+		}
+		nk += d == x->k[nk].b;
 		nm++;
-		c->at[f][c->n[f]] = (uint8_t)i;
-		c->d[f][c->n[f]++] = d;
+		x->m[f][x->n[f]] = m;
+		x->d[f][x->n[f]++] = d;
 	}
-	if (nm != 0)
-		chunk_misses(cache, tag, s, c);
-}
-
-/* Count and apply the verdicts of the chunk of n packets at pkts[at]; the
- * kept move down to pkts[keep] on (keep <= at: each is read before its
- * slot is written). Returns where the kept end. */
-static unsigned chunk_apply(struct fwd_worker *w, const struct acl_set *s, struct acl_chunk *c,
-                            uint8_t port, uint8_t dir, struct rte_mbuf **pkts, unsigned at,
-                            unsigned n, unsigned keep, uint64_t *bytes)
-{
-	struct acl_hits *h = s->hits[w->index];
-	const uint8_t *action = s->action;
-
-	for (unsigned i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[at + i];
-		uint32_t rule = c->rule[i];
-		uint8_t act;
-
-		if (rule == NOT_FILTERED) {
-			pkts[keep++] = m;
-			continue;
-		}
-		h[rule].pkts++;
-		h[rule].bytes += m->pkt_len;
-		act = action[rule];
-		if (act == FWD_ACL_PERMIT) {
-			pkts[keep++] = m;
-			continue;
-		}
-		if (bytes != NULL)
-			*bytes -= m->pkt_len;
-		else
-			w->stats.port[port].rx_bytes += m->pkt_len;
-		acl_refuse(w, port, dir, m, act, c->fam[i]);
-	}
-	return keep;
+	return nm != 0 ? misses_apply(r, x, pkts, keep) : keep;
 }
 
 uint16_t acl_filter(struct fwd_worker *w, uint8_t port, uint8_t dir, struct rte_mbuf **pkts,
                     uint16_t n, uint64_t *bytes)
 {
 	const struct acl_state *st = __atomic_load_n(&acl_state, __ATOMIC_ACQUIRE);
-	struct acl_cache *cache = acl_caches[w->index];
-	const struct acl_set *s;
-	struct acl_chunk c;
+	struct acl_run r = { .w = w, .bytes = bytes, .port = port, .dir = dir };
+	struct acl_misses x;
 	unsigned keep = 0;
-	uint64_t tag;
 
 	if (st == NULL)
 		return n;
-	s = dir == FWD_FILTER_IN ? st->in[port] : st->out[port];
-	if (s == NULL)
+	r.s = dir == FWD_FILTER_IN ? st->in[port] : st->out[port];
+	if (r.s == NULL)
 		return n;
-	tag = acl_cache_tag(st, s);
-	for (unsigned i = 0; i < n; i += ACL_CHUNK) {
-		unsigned k = RTE_MIN(ACL_CHUNK, n - i);
-
-		chunk_classify(cache, tag, s, &c, pkts + i, k);
-		keep = chunk_apply(w, s, &c, port, dir, pkts, i, k, keep, bytes);
-	}
+	r.hits = r.s->hits[w->index];
+	r.cache = acl_caches[w->index];
+	r.tag = acl_cache_tag(st, r.s);
+	for (unsigned i = 0; i < n; i += ACL_CHUNK)
+		keep = chunk_filter(&r, &x, pkts, i, RTE_MIN(ACL_CHUNK, n - i), keep);
 	return (uint16_t)keep;
 }

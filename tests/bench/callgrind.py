@@ -19,7 +19,9 @@ pcap of bench.py's imix group (the same flows in 64/594/1518 B, 7:4:1).
 CG_ONLY=ipv4, ipv6 or imix (comma-separated) runs those only; CG_ONLY=acl
 (not in the default run) profiles fwd l3 16 routes with the 1,000-rule
 acl_in of bench.py's acl group (benchlib.acl_config), beside fwd l3 16
-routes without it.
+routes without it; then both on 64 k distinct flows (benchlib.flows_pcaps),
+eight times the workers' ACL verdict caches, so that nearly every packet
+misses them.
 
 From the callgrind profile:
   packets      calls into net_pcap's rx burst x burst size (infinite_rx
@@ -208,6 +210,11 @@ def main():
                          "worker_main", p.daemon))
         runs.append((bl.Fwd(p, "cg-fwd-acl", "fwd l3, 1,000-rule acl_in", p.pcap64, "l3",
                             acl_rules=1000), "worker_main", p.daemon))
+        flows = bl.flows_pcaps(p, bl.ACL_NEW_FLOWS)[0]
+        runs += [(bl.Fwd(p, "cg-fwd-16f", "fwd l3 16, 64k flows", flows, "l3"), "worker_main",
+                  p.daemon),
+                 (bl.Fwd(p, "cg-fwd-aclf", "acl_in, 64k flows", flows, "l3", acl_rules=1000),
+                  "worker_main", p.daemon)]
     results = {"packets_target": PACKETS}
     try:
         for prog, loop_fn, app in runs:
