@@ -257,8 +257,10 @@ def group_acl(p):
     return [bl.Fwd(p, "fwd-16-acl", "fwd l3 16 routes", p.pcap64, "l3"),
             bl.Fwd(p, "fwd-1k-acl", "fwd l3, 1,000-rule acl_in", p.pcap64, "l3",
                    acl_rules=1000),
-            bl.Fwd(p, "fwd-16f-acl", "fwd l3 16 routes, 64k flows", flows, "l3"),
-            bl.Fwd(p, "fwd-1kf-acl", "acl_in, 64k flows", flows, "l3", acl_rules=1000)]
+            bl.Fwd(p, "fwd-16f-acl", "fwd l3 16 routes, 64k flows", flows, "l3",
+                   extra_mbufs=bl.ACL_NEW_FLOWS),
+            bl.Fwd(p, "fwd-1kf-acl", "acl_in, 64k flows", flows, "l3", acl_rules=1000,
+                   extra_mbufs=bl.ACL_NEW_FLOWS)]
 
 
 def run_group_acl(p, results):

@@ -211,10 +211,10 @@ def main():
         runs.append((bl.Fwd(p, "cg-fwd-acl", "fwd l3, 1,000-rule acl_in", p.pcap64, "l3",
                             acl_rules=1000), "worker_main", p.daemon))
         flows = bl.flows_pcaps(p, bl.ACL_NEW_FLOWS)[0]
-        runs += [(bl.Fwd(p, "cg-fwd-16f", "fwd l3 16, 64k flows", flows, "l3"), "worker_main",
-                  p.daemon),
-                 (bl.Fwd(p, "cg-fwd-aclf", "acl_in, 64k flows", flows, "l3", acl_rules=1000),
-                  "worker_main", p.daemon)]
+        runs += [(bl.Fwd(p, "cg-fwd-16f", "fwd l3 16, 64k flows", flows, "l3",
+                         extra_mbufs=bl.ACL_NEW_FLOWS), "worker_main", p.daemon),
+                 (bl.Fwd(p, "cg-fwd-aclf", "acl_in, 64k flows", flows, "l3", acl_rules=1000,
+                         extra_mbufs=bl.ACL_NEW_FLOWS), "worker_main", p.daemon)]
     results = {"packets_target": PACKETS}
     try:
         for prog, loop_fn, app in runs:
