@@ -45,7 +45,7 @@ void acl_cache_free(struct acl_cache *c)
  * it), else a way of another generation, else round robin. */
 static struct acl_centry *slot(struct acl_cache *c, uint64_t tag, const struct acl_ckey *k, int cls)
 {
-	unsigned nw = (cls & 1) == ACL_V4 ? 2 : ACL_CKEY_WORDS; /* as acl_cache_lookup */
+	unsigned nw = acl_ckey_words(cls); /* as acl_cache_prepare */
 	struct acl_centry *set = c->e[acl_cache_set(c, k, nw)];
 
 	for (unsigned w = 0; w < ACL_CACHE_WAYS; w++)
@@ -79,7 +79,10 @@ void acl_cache_classify(struct acl_cache *c, uint64_t tag, const struct acl_set 
 
 	RTE_ASSERT(n <= 64);
 	for (unsigned i = 0; i < n; i++) {
-		res[i] = acl_cache_lookup(c, tag, cls, keys[i]);
+		struct acl_cprobe p;
+
+		acl_cache_prepare(c, cls, keys[i], &p);
+		res[i] = acl_cache_probe(&p, tag, cls);
 		if (res[i] == ACL_CACHE_MISS) {
 			miss[nm] = (uint8_t)i;
 			d[nm++] = keys[i];

@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include <rte_prefetch.h>
+
 #include "acl/acl.h"
 
 #define ACL_CACHE_WAYS     4u
@@ -101,31 +103,48 @@ static __rte_always_inline bool acl_centry_is(const struct acl_centry *e, uint64
 	return x == 0;
 }
 
-static __rte_always_inline struct acl_centry *acl_cache_find(struct acl_cache *c, uint64_t tag,
-                                                             const struct acl_ckey *k, unsigned nw)
-{
-	struct acl_centry *set = c->e[acl_cache_set(c, k, nw)];
+/* A lookup in two steps, so that a chunk's sets come from memory while the
+ * keys of its next packets are made: acl_cache_prepare, then
+ * acl_cache_probe. */
+struct acl_cprobe {
+	struct acl_ckey k;
+	const struct acl_centry *set;
+};
 
-	for (unsigned w = 0; w < ACL_CACHE_WAYS; w++)
-		if (acl_centry_is(&set[w], tag, k, nw))
-			return &set[w];
-	return NULL;
+static __rte_always_inline unsigned acl_ckey_words(int cls)
+{
+	return (cls & 1) == ACL_V4 ? 2 : ACL_CKEY_WORDS;
 }
 
-/* The rule cached for the packet whose classifier's bytes are at d (class
- * cls) under tag, or ACL_CACHE_MISS. */
-static __rte_always_inline uint32_t acl_cache_lookup(struct acl_cache *c, uint64_t tag, int cls,
-                                                     const uint8_t *d)
+static __rte_always_inline void acl_cache_prepare(const struct acl_cache *c, int cls,
+                                                  const uint8_t *d, struct acl_cprobe *p)
 {
-	struct acl_ckey k;
-	const struct acl_centry *e;
-
-	acl_ckey_make(&k, cls, d);
+	acl_ckey_make(&p->k, cls, d);
 	if ((cls & 1) == ACL_V4)
-		e = acl_cache_find(c, tag, &k, 2);
+		p->set = c->e[acl_cache_set(c, &p->k, 2)];
 	else
-		e = acl_cache_find(c, tag, &k, ACL_CKEY_WORDS);
-	return e != NULL ? e->rule : ACL_CACHE_MISS;
+		p->set = c->e[acl_cache_set(c, &p->k, ACL_CKEY_WORDS)];
+	rte_prefetch0(&p->set[0]);
+	rte_prefetch0(&p->set[1]);
+}
+
+static __rte_always_inline uint32_t acl_cache_probe_n(const struct acl_cprobe *p, uint64_t tag,
+                                                      unsigned nw)
+{
+	for (unsigned w = 0; w < ACL_CACHE_WAYS; w++)
+		if (acl_centry_is(&p->set[w], tag, &p->k, nw))
+			return p->set[w].rule;
+	return ACL_CACHE_MISS;
+}
+
+/* The rule cached for the packet p was prepared for (class cls) under
+ * tag, or ACL_CACHE_MISS. */
+static __rte_always_inline uint32_t acl_cache_probe(const struct acl_cprobe *p, uint64_t tag,
+                                                    int cls)
+{
+	if ((cls & 1) == ACL_V4)
+		return acl_cache_probe_n(p, tag, 2);
+	return acl_cache_probe_n(p, tag, ACL_CKEY_WORDS);
 }
 
 /* Remember rule for that packet (after a miss). */

@@ -208,9 +208,13 @@ struct acl_run {
 	uint8_t port, dir;
 };
 
-/* The misses of a chunk, by class, in their order. */
+/* A chunk's packets (their keys, then their probes of the cache) and its
+ * misses, by class, in their order. */
 struct acl_misses {
 	struct acl_key k[ACL_CHUNK]; /* the copies of the headers that need one */
+	struct acl_cprobe p[ACL_CHUNK];
+	const uint8_t *key[ACL_CHUNK];
+	int8_t fam[ACL_CHUNK]; /* each packet's class, -1: not filtered */
 	struct rte_mbuf *m[ACL_CLASSES][ACL_CHUNK];
 	const uint8_t *d[ACL_CLASSES][ACL_CHUNK];
 	uint32_t res[ACL_CHUNK];
@@ -257,6 +261,23 @@ static unsigned misses_apply(const struct acl_run *r, struct acl_misses *x, stru
 	return keep;
 }
 
+/* The keys of the chunk of n packets at pkts[at], and the cache's sets
+ * for them on their way from memory. */
+static void chunk_keys(const struct acl_run *r, struct acl_misses *x, struct rte_mbuf **pkts,
+                       unsigned at, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[at + i];
+		const uint8_t *d = in_place4(m);
+		int f = likely(d != NULL) ? ACL_V4 : key_of(m, &x->k[i], &d);
+
+		x->fam[i] = (int8_t)f;
+		x->key[i] = d;
+		if (f >= 0 && r->cache != NULL)
+			acl_cache_prepare(r->cache, f, d, &x->p[i]);
+	}
+}
+
 /* The chunk of n packets at pkts[at]: those the cache answers (or that
  * ACLs never filter) at once, the others classified after the loop; the
  * kept move down to pkts[keep] on (keep <= at: each is read before its
@@ -265,28 +286,27 @@ static unsigned misses_apply(const struct acl_run *r, struct acl_misses *x, stru
 static unsigned chunk_filter(const struct acl_run *r, struct acl_misses *x, struct rte_mbuf **pkts,
                              unsigned at, unsigned n, unsigned keep)
 {
-	unsigned nk = 0, nm = 0;
+	unsigned nm = 0;
 
+	chunk_keys(r, x, pkts, at, n);
 	memset(x->n, 0, sizeof(x->n));
-	for (unsigned i = at; i < at + n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		const uint8_t *d = in_place4(m);
-		int f = likely(d != NULL) ? ACL_V4 : key_of(m, &x->k[nk], &d);
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[at + i];
+		int f = x->fam[i];
 		uint32_t rule;
 
 		if (f < 0) {
 			pkts[keep++] = m;
 			continue;
 		}
-		rule = r->cache != NULL ? acl_cache_lookup(r->cache, r->tag, f, d) : ACL_CACHE_MISS;
+		rule = r->cache != NULL ? acl_cache_probe(&x->p[i], r->tag, f) : ACL_CACHE_MISS;
 		if (likely(rule != ACL_CACHE_MISS)) {
 			keep = verdict(r, pkts, keep, m, rule, f);
 			continue;
 		}
-		nk += d == x->k[nk].b;
 		nm++;
 		x->m[f][x->n[f]] = m;
-		x->d[f][x->n[f]++] = d;
+		x->d[f][x->n[f]++] = x->key[i];
 	}
 	return nm != 0 ? misses_apply(r, x, pkts, keep) : keep;
 }

@@ -260,7 +260,11 @@ def group_acl(p):
             bl.Fwd(p, "fwd-16f-acl", "fwd l3 16 routes, 64k flows", flows, "l3",
                    extra_mbufs=bl.ACL_NEW_FLOWS),
             bl.Fwd(p, "fwd-1kf-acl", "acl_in, 64k flows", flows, "l3", acl_rules=1000,
-                   extra_mbufs=bl.ACL_NEW_FLOWS)]
+                   extra_mbufs=bl.ACL_NEW_FLOWS)] + ([    # BENCH_FWD_ALT: before/after
+        bl.Fwd(p, "fwdalt-1k-acl", "ALT acl_in", p.pcap64, "l3", acl_rules=1000,
+               daemon=groups.FWD_ALT),
+        bl.Fwd(p, "fwdalt-1kf-acl", "ALT acl_in, 64k flows", flows, "l3", acl_rules=1000,
+               extra_mbufs=bl.ACL_NEW_FLOWS, daemon=groups.FWD_ALT)] if groups.FWD_ALT else [])
 
 
 def run_group_acl(p, results):
@@ -428,7 +432,8 @@ def ratios(results, key, tag):
              ("fwd/l3fwd-static", "fwd-16", "l3fwd-st"),
              ("l3fwd-static/l3fwd", "l3fwd-st", "l3fwd"),
              ("ecmp/16", "fwd-ecmp", "fwd-16"), ("ecmp/l3fwd", "fwd-ecmp", "l3fwd"),
-             ("acl1k/none", "fwd-1k", "fwd-16"), ("acl1k/none 64k", "fwd-1kf", "fwd-16f")]
+             ("acl1k/none", "fwd-1k", "fwd-16"), ("acl1k/none 64k", "fwd-1kf", "fwd-16f"),
+             ("alt/none", "fwdalt-1k", "fwd-16"), ("alt/none 64k", "fwdalt-1kf", "fwd-16f")]
     for name, a, b in pairs:
         v = round_ratios(runs.get(a + tag), runs.get(b + tag))
         if v:
@@ -446,7 +451,8 @@ def print_group(results, key, tag, title):
     show = {"fwd-xc": ["fwd-xc/testpmd"], "fwd-16": ["fwd/l3fwd", "fwd/l3fwd-static"],
             "fwd-1m": ["1M/16"], "l3fwd-st": ["l3fwd-static/l3fwd"],
             "fwd-ecmp": ["ecmp/16", "ecmp/l3fwd"], "fwd-1k": ["acl1k/none"],
-            "fwd-1kf": ["acl1k/none 64k"]}
+            "fwd-1kf": ["acl1k/none 64k"],
+            "fwdalt-1k": ["alt/none"], "fwdalt-1kf": ["alt/none 64k"]}
     log("\n%-24s %12s   %-15s %s" % (title, "median Mpps", "min-max",
                                        "ratio: per-round median (90% interval)"))
     for name, s in results[key].items():
