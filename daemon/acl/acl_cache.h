@@ -32,11 +32,41 @@ struct acl_centry {
 	uint32_t rule;
 } __rte_cache_aligned;
 
+/* A flood of new flows makes nearly every lookup miss, and a miss costs
+ * more than no cache (the lookup, the fill, a line of the table from
+ * memory): after ACL_CACHE_WINDOW lookups of which more than half missed,
+ * the cache is left alone for ACL_CACHE_REST chunks, then tried again. */
+#define ACL_CACHE_WINDOW 256u
+#define ACL_CACHE_REST   64u
+
 struct acl_cache {
 	uint32_t nh[2 * ACL_CKEY_WORDS]; /* the hash's secret */
 	uint32_t victim;                 /* the way the next fill of a full set takes */
+	uint32_t looked, missed;         /* lookups and misses of this window */
+	uint32_t rest;                   /* chunks left alone still */
 	struct acl_centry e[ACL_CACHE_SETS][ACL_CACHE_WAYS];
 };
+
+/* Is c to be used for the next chunk (else it rests)? */
+static __rte_always_inline bool acl_cache_use(struct acl_cache *c)
+{
+	if (likely(c->rest == 0))
+		return true;
+	c->rest--;
+	return false;
+}
+
+/* A chunk used c: n lookups, nm of them missed. */
+static __rte_always_inline void acl_cache_account(struct acl_cache *c, unsigned n, unsigned nm)
+{
+	c->looked += n;
+	c->missed += nm;
+	if (c->looked < ACL_CACHE_WINDOW)
+		return;
+	if (c->missed * 2 > c->looked)
+		c->rest = ACL_CACHE_REST;
+	c->looked = c->missed = 0;
+}
 
 static __rte_always_inline uint64_t acl_load64(const uint8_t *p)
 {

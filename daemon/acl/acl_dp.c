@@ -201,9 +201,10 @@ static void __rte_noinline acl_refuse(struct fwd_worker *w, uint8_t port, uint8_
 struct acl_run {
 	struct fwd_worker *w;
 	const struct acl_set *s;
-	struct acl_hits *hits;   /* the worker's column of s */
-	struct acl_cache *cache; /* NULL: none (every packet classified) */
-	uint64_t tag;            /* acl_cache_tag */
+	struct acl_hits *hits;       /* the worker's column of s */
+	struct acl_cache *cache_own; /* the worker's, NULL: none */
+	struct acl_cache *cache;     /* the chunk's: cache_own, or NULL while it rests */
+	uint64_t tag;                /* acl_cache_tag */
 	uint64_t *bytes;
 	uint8_t port, dir;
 };
@@ -283,11 +284,12 @@ static void chunk_keys(const struct acl_run *r, struct acl_misses *x, struct rte
  * kept move down to pkts[keep] on (keep <= at: each is read before its
  * slot is written; a flow's packets are all hits or all misses, so none
  * overtakes another of its flow). Returns where the kept end. */
-static unsigned chunk_filter(const struct acl_run *r, struct acl_misses *x, struct rte_mbuf **pkts,
+static unsigned chunk_filter(struct acl_run *r, struct acl_misses *x, struct rte_mbuf **pkts,
                              unsigned at, unsigned n, unsigned keep)
 {
-	unsigned nm = 0;
+	unsigned nm = 0, nl = 0;
 
+	r->cache = r->cache_own != NULL && acl_cache_use(r->cache_own) ? r->cache_own : NULL;
 	chunk_keys(r, x, pkts, at, n);
 	memset(x->n, 0, sizeof(x->n));
 	for (unsigned i = 0; i < n; i++) {
@@ -299,6 +301,7 @@ static unsigned chunk_filter(const struct acl_run *r, struct acl_misses *x, stru
 			pkts[keep++] = m;
 			continue;
 		}
+		nl++;
 		rule = r->cache != NULL ? acl_cache_probe(&x->p[i], r->tag, f) : ACL_CACHE_MISS;
 		if (likely(rule != ACL_CACHE_MISS)) {
 			keep = verdict(r, pkts, keep, m, rule, f);
@@ -308,6 +311,8 @@ static unsigned chunk_filter(const struct acl_run *r, struct acl_misses *x, stru
 		x->m[f][x->n[f]] = m;
 		x->d[f][x->n[f]++] = x->key[i];
 	}
+	if (r->cache != NULL)
+		acl_cache_account(r->cache, nl, nm);
 	return nm != 0 ? misses_apply(r, x, pkts, keep) : keep;
 }
 
@@ -325,7 +330,7 @@ uint16_t acl_filter(struct fwd_worker *w, uint8_t port, uint8_t dir, struct rte_
 	if (r.s == NULL)
 		return n;
 	r.hits = r.s->hits[w->index];
-	r.cache = acl_caches[w->index];
+	r.cache_own = acl_caches[w->index];
 	r.tag = acl_cache_tag(st, r.s);
 	for (unsigned i = 0; i < n; i += ACL_CHUNK)
 		keep = chunk_filter(&r, &x, pkts, i, RTE_MIN(ACL_CHUNK, n - i), keep);

@@ -22,6 +22,7 @@
 #include <rte_malloc.h>
 
 #include "acl/acl.h"
+#include "acl/acl_cache.h"
 #include "config_test_util.h"
 #include "test_eal.h"
 
@@ -696,8 +697,9 @@ static void filter_check(struct fwd_worker *w, const struct acl_set *s,
 }
 
 /* acl_filter, the worker's path: its cache on, the same packets three
- * times (the last two from the cache), then a reload's state with other
- * rules; the verdicts and every rule's counters as brute says. */
+ * times (the last from the cache), then a reload's state with other
+ * rules, then a flood of new flows (the cache rests); the verdicts and
+ * every rule's counters as brute says. */
 static void test_filter_cached(void **state)
 {
 	struct fwd_worker *w = rte_zmalloc("w", sizeof(*w), RTE_CACHE_LINE_SIZE);
@@ -725,10 +727,25 @@ static void test_filter_cached(void **state)
 	st1.in[0] = s;
 	st2.in[0] = s2;
 	acl_state = &st1;
-	for (int round = 0; round < 3; round++)
+	for (int round = 0; round < 3; round++) {
+		acl_caches[0]->rest = 0; /* the first pass missed: not a flood here */
 		filter_check(w, s, rules, 40, pk, RTE_DIM(pk));
+	}
+	assert_int_equal(acl_caches[0]->missed, 0); /* the third from the cache */
 	acl_state = &st2;
+	acl_caches[0]->rest = 0;
 	filter_check(w, s2, rules2, 40, pk, RTE_DIM(pk));
+	/* a flood of new flows: the cache rests, the verdicts stay right */
+	for (unsigned i = 0; i < RTE_DIM(pk); i++) {
+		rnd_pkt(&pk[i]);
+		pk[i].fam = ACL_V4;
+		pk[i].proto = IPPROTO_UDP;
+		pk[i].frag = pk[i].opt = false;
+		pk[i].sport = (uint16_t)i;
+	}
+	acl_caches[0]->rest = 0;
+	filter_check(w, s2, rules2, 40, pk, RTE_DIM(pk));
+	assert_true(acl_caches[0]->rest > 0);
 	acl_state = NULL;
 	acl_cache_free(acl_caches[0]);
 	acl_caches[0] = NULL;
