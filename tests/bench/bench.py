@@ -41,7 +41,8 @@ Parts (BENCH_ONLY=main,imix,ipv6,acl,burst,churn picks some):
   acl    64 B: fwd l3 16 routes with a 1,000-rule ACL on the source port's
          acl_in, the traffic matching only its last rule (benchlib.acl_config),
          beside the same without an ACL; on 2,048 flows, then on 64 k (more
-         than the workers' ACL verdict caches hold)
+         than the workers' ACL verdict caches hold); BENCH_FWD_ALT=PATH
+         adds that daemon with the same ACL on both (before/after)
   burst  fwd l3 16 routes at bursts 4..128, table and build/bench/burst.png
   flows  64 B to 2 k, 64 k and 1 M distinct destinations over the 1M-route
          table (BENCH_FLOW_COUNTS), fwd beside l3fwd (groups.py)
