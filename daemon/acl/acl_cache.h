@@ -36,8 +36,8 @@ struct acl_centry {
  * more than no cache (the lookup, the fill, a line of the table from
  * memory): after ACL_CACHE_WINDOW lookups of which more than half missed,
  * the cache is left alone for ACL_CACHE_REST chunks, then tried again. */
-#define ACL_CACHE_WINDOW 256u
-#define ACL_CACHE_REST   64u
+#define ACL_CACHE_WINDOW 128u
+#define ACL_CACHE_REST   256u
 
 struct acl_cache {
 	uint32_t nh[2 * ACL_CKEY_WORDS]; /* the hash's secret */
