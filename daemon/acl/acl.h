@@ -93,6 +93,7 @@ struct acl_hits {
 /* One compiled ACL. Immutable once published but for its counters. */
 struct acl_set {
 	char name[FWD_NAME_MAX];
+	uint32_t id;                          /* unique among the sets built (acl_cache_tag) */
 	struct rte_acl_ctx *ctx[ACL_CLASSES]; /* NULL: no rule of that class */
 	uint32_t n_rules;
 	uint8_t *action; /* [0]: the default; [i]: rule i-1 (rte_acl's userdata) */
@@ -105,6 +106,7 @@ struct acl_set {
 
 /* What workers and the control thread read, published whole. */
 struct acl_state {
+	uint32_t gen; /* unique among the states built, never 0 (acl_cache_tag) */
 	unsigned n_sets;
 	struct acl_set *sets[FWD_MAX_ACLS];
 	const struct acl_set *in[FWD_MAX_PORTS], *out[FWD_MAX_PORTS], *local;
@@ -130,6 +132,30 @@ void acl_set_classify(const struct acl_set *s, int cls, const uint8_t **keys, ui
  * shape. Returns the class, or -1 for what ACLs never filter (not IP, NDP,
  * a header too short: the input checks drop those). */
 int acl_key_of(const struct rte_mbuf *m, struct acl_key *k, const uint8_t **data);
+
+/*
+ * Each worker's cache of verdicts (acl_cache.c): NULL where it could not be
+ * allocated (the worker classifies every packet). Allocated and freed by
+ * the control thread at start and stop; used by its worker only.
+ */
+struct acl_cache;
+extern struct acl_cache *acl_caches[FWD_MAX_WORKERS];
+struct acl_cache *acl_cache_new(unsigned worker, int socket);
+void acl_cache_free(struct acl_cache *c);
+
+/* What a cache entry filled for set s under state st answers for: nothing
+ * under another state (a reload, an attachment change) nor another set. */
+static inline uint64_t acl_cache_tag(const struct acl_state *st, const struct acl_set *s)
+{
+	return (uint64_t)st->gen << 32 | s->id;
+}
+
+/* acl_set_classify through cache c (n <= 64): the keys whose fields
+ * (class, protocol, DSCP, addresses, ports or ICMP type and code) an entry
+ * tagged tag holds take its rule, the others are classified in one call
+ * and remembered. */
+void acl_cache_classify(struct acl_cache *c, uint64_t tag, const struct acl_set *s, int cls,
+                        const uint8_t **keys, uint32_t *res, unsigned n);
 
 /* The filter workers call (core/worker.h, fwd_filter_fn). */
 uint16_t acl_filter(struct fwd_worker *w, uint8_t port, uint8_t dir, struct rte_mbuf **pkts,

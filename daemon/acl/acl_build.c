@@ -236,8 +236,10 @@ static int build_class(struct acl_set *s, const struct acl_rule *rules, int cls,
 
 static int set_alloc(struct acl_set *s, const struct fwd_conf_acl *conf)
 {
+	static uint32_t ids; /* control thread (and tests) only */
 	size_t n = conf->n_rules + 1u;
 
+	s->id = ++ids;
 	snprintf(s->name, sizeof(s->name), "%s", conf->name);
 	s->n_rules = conf->n_rules;
 	s->conf = *conf;

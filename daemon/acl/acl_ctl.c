@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_lcore.h>
 #include <rte_rcu_qsbr.h>
 
 #include "acl/acl.h"
@@ -111,12 +112,16 @@ static void attach(struct acl_state *st, const struct fwd_config *cfg)
 static struct acl_state *state_build(const struct fwd_config *cfg, const struct acl_state *old,
                                      struct fwd_reload_log *log, char *err, size_t errlen)
 {
+	static uint32_t gens; /* each state its own: the workers' caches (acl_cache.c) */
 	struct acl_state *st = calloc(1, sizeof(*st));
 
 	if (st == NULL) {
 		snprintf(err, errlen, "acl: out of memory");
 		return NULL;
 	}
+	if (++gens == 0) /* 0 tags no entry; 2^32 reloads later, harmless */
+		++gens;
+	st->gen = gens;
 	const struct acl_conf *conf = acl_conf(cfg);
 
 	for (unsigned i = 0; i < conf->n_acls; i++) {
@@ -132,6 +137,20 @@ static struct acl_state *state_build(const struct fwd_config *cfg, const struct 
 	return st;
 }
 
+/* A verdict cache for each worker, on its socket; a worker without one
+ * (out of memory) classifies every packet. */
+static void caches_new(void)
+{
+	for (unsigned w = 0; w < fwd.n_workers; w++) {
+		const struct fwd_worker *wk = fwd.workers[w];
+
+		acl_caches[w] = acl_cache_new(w, wk != NULL ? (int)rte_lcore_to_socket_id(wk->lcore)
+		                                            : SOCKET_ID_ANY);
+		if (acl_caches[w] == NULL)
+			LOG(WARNING, "acl: worker %u: no memory for its verdict cache", w);
+	}
+}
+
 static int acl_module_init(const struct fwd_config *cfg)
 {
 	char err[256];
@@ -141,6 +160,7 @@ static int acl_module_init(const struct fwd_config *cfg)
 		LOG(ERR, "%s", err);
 		return -ENOMEM;
 	}
+	caches_new();
 	publish(st);
 	return 0;
 }
@@ -152,6 +172,10 @@ static void acl_module_fini(void)
 	publish(NULL);
 	wait_readers();
 	state_free(st, NULL);
+	for (unsigned w = 0; w < FWD_MAX_WORKERS; w++) {
+		acl_cache_free(acl_caches[w]);
+		acl_caches[w] = NULL;
+	}
 }
 
 /* `fwdctl monitor config`: each ACL a reload changed. */

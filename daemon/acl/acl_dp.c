@@ -14,6 +14,7 @@
 #include <rte_ip.h>
 
 #include "acl/acl.h"
+#include "acl/acl_cache.h"
 #include "ip4/icmp.h"
 #include "ip6/icmp6.h"
 
@@ -123,6 +124,27 @@ static int __rte_noinline key6(const uint8_t *ip, size_t len, struct acl_key *k,
 	return ACL_V6;
 }
 
+/* What most packets are, read in place without key_of's steps: IPv4
+ * without options, not a non-first fragment, carrying TCP, UDP or SCTP
+ * whose ports are within what the header says it holds (key4's in-place
+ * case: the class is ACL_V4). NULL for any other. */
+static __rte_always_inline const uint8_t *in_place4(const struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *), *ip = p + L2_LEN;
+	uint16_t type, off, tot;
+
+	if (unlikely(rte_pktmbuf_data_len(m) < L2_LEN + ACL4_LEN))
+		return NULL;
+	memcpy(&type, p + 12, 2);
+	memcpy(&tot, ip + 2, 2);
+	memcpy(&off, ip + 6, 2);
+	if (type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) || ip[0] != 0x45 ||
+	    (off & rte_cpu_to_be_16(RTE_IPV4_HDR_OFFSET_MASK)) != 0 ||
+	    rte_be_to_cpu_16(tot) < ACL4_LEN || !has_ports(ip[ACL4_PROTO]))
+		return NULL;
+	return ip;
+}
+
 /* acl_key_of, inlined into the burst's loop */
 static __rte_always_inline int key_of(const struct rte_mbuf *m, struct acl_key *k,
                                       const uint8_t **data)
@@ -175,91 +197,142 @@ static void __rte_noinline acl_refuse(struct fwd_worker *w, uint8_t port, uint8_
 		         FWD_DROP_ACL);
 }
 
-struct acl_chunk {
+/* One filtering of a burst: what every packet's verdict needs. */
+struct acl_run {
+	struct fwd_worker *w;
+	const struct acl_set *s;
+	struct acl_hits *hits;       /* the worker's column of s */
+	struct acl_cache *cache_own; /* the worker's, NULL: none */
+	struct acl_cache *cache;     /* the chunk's: cache_own, or NULL while it rests */
+	uint64_t tag;                /* acl_cache_tag */
+	uint64_t *bytes;
+	uint8_t port, dir;
+};
+
+/* A chunk's packets (their keys, then their probes of the cache) and its
+ * misses, by class, in their order. */
+struct acl_misses {
 	struct acl_key k[ACL_CHUNK]; /* the copies of the headers that need one */
-	const uint8_t *d[ACL_CLASSES][ACL_CHUNK];
-	uint32_t res[ACL_CLASSES][ACL_CHUNK];
+	struct acl_cprobe p[ACL_CHUNK];
+	const uint8_t *key[ACL_CHUNK];
 	int8_t fam[ACL_CHUNK]; /* each packet's class, -1: not filtered */
+	struct rte_mbuf *m[ACL_CLASSES][ACL_CHUNK];
+	const uint8_t *d[ACL_CLASSES][ACL_CHUNK];
+	uint32_t res[ACL_CHUNK];
 	unsigned n[ACL_CLASSES];
 };
 
-static void chunk_classify(const struct acl_set *s, struct acl_chunk *c, struct rte_mbuf **pkts,
-                           unsigned n)
+/* Count m on rule, then keep it at pkts[keep] (permitted) or refuse it.
+ * Returns where the kept end. */
+static __rte_always_inline unsigned verdict(const struct acl_run *r, struct rte_mbuf **pkts,
+                                            unsigned keep, struct rte_mbuf *m, uint32_t rule,
+                                            int fam)
 {
-	unsigned nk = 0;
+	uint8_t act = r->s->action[rule];
 
-	memset(c->n, 0, sizeof(c->n));
-	for (unsigned i = 0; i < n; i++) {
-		const uint8_t *d;
-		int f = key_of(pkts[i], &c->k[nk], &d);
-
-		c->fam[i] = (int8_t)f;
-		if (f < 0)
-			continue;
-		nk += d == c->k[nk].b;
-		c->d[f][c->n[f]++] = d;
+	r->hits[rule].pkts++;
+	r->hits[rule].bytes += m->pkt_len;
+	if (likely(act == FWD_ACL_PERMIT)) {
+		pkts[keep] = m;
+		return keep + 1;
 	}
-	for (int f = 0; f < ACL_CLASSES; f++)
-		if (c->n[f] != 0)
-			acl_set_classify(s, f, c->d[f], c->res[f], c->n[f]);
+	if (r->bytes != NULL)
+		*r->bytes -= m->pkt_len;
+	else
+		r->w->stats.port[r->port].rx_bytes += m->pkt_len;
+	acl_refuse(r->w, r->port, r->dir, m, act, fam);
+	return keep;
 }
 
-/* Count and apply the verdicts of the chunk of n packets at pkts[at]; the
- * kept move down to pkts[keep] on (keep <= at: each is read before its
- * slot is written). Returns where the kept end. */
-static unsigned chunk_apply(struct fwd_worker *w, const struct acl_set *s, struct acl_chunk *c,
-                            uint8_t port, uint8_t dir, struct rte_mbuf **pkts, unsigned at,
-                            unsigned n, unsigned keep, uint64_t *bytes)
+/* The misses: one classification per class, remembered, then their
+ * verdicts. */
+static unsigned misses_apply(const struct acl_run *r, struct acl_misses *x, struct rte_mbuf **pkts,
+                             unsigned keep)
 {
-	struct acl_hits *h = s->hits[w->index];
-	const uint8_t *action = s->action;
-	uint32_t rule[ACL_CHUNK];
-	unsigned j[ACL_CLASSES] = { 0, 0, 0, 0 };
-
-	for (unsigned i = 0; i < n; i++)
-		rule[i] = c->fam[i] < 0 ? UINT32_MAX : c->res[c->fam[i]][j[c->fam[i]]++];
-	for (unsigned i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[at + i];
-		uint8_t act;
-
-		if (rule[i] == UINT32_MAX) {
-			pkts[keep++] = m;
+	for (int f = 0; f < ACL_CLASSES; f++) {
+		if (x->n[f] == 0)
 			continue;
+		acl_set_classify(r->s, f, x->d[f], x->res, x->n[f]);
+		for (unsigned j = 0; j < x->n[f]; j++) {
+			if (r->cache != NULL)
+				acl_cache_fill(r->cache, r->tag, f, x->d[f][j], x->res[j]);
+			keep = verdict(r, pkts, keep, x->m[f][j], x->res[j], f);
 		}
-		h[rule[i]].pkts++;
-		h[rule[i]].bytes += m->pkt_len;
-		act = action[rule[i]];
-		if (act == FWD_ACL_PERMIT) {
-			pkts[keep++] = m;
-			continue;
-		}
-		if (bytes != NULL)
-			*bytes -= m->pkt_len;
-		else
-			w->stats.port[port].rx_bytes += m->pkt_len;
-		acl_refuse(w, port, dir, m, act, c->fam[i]);
 	}
 	return keep;
+}
+
+/* The keys of the chunk of n packets at pkts[at], and the cache's sets
+ * for them on their way from memory. */
+static void chunk_keys(const struct acl_run *r, struct acl_misses *x, struct rte_mbuf **pkts,
+                       unsigned at, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[at + i];
+		const uint8_t *d = in_place4(m);
+		int f = likely(d != NULL) ? ACL_V4 : key_of(m, &x->k[i], &d);
+
+		x->fam[i] = (int8_t)f;
+		x->key[i] = d;
+		if (f >= 0 && r->cache != NULL)
+			acl_cache_prepare(r->cache, f, d, &x->p[i]);
+	}
+}
+
+/* The chunk of n packets at pkts[at]: those the cache answers (or that
+ * ACLs never filter) at once, the others classified after the loop; the
+ * kept move down to pkts[keep] on (keep <= at: each is read before its
+ * slot is written; a flow's packets are all hits or all misses, so none
+ * overtakes another of its flow). Returns where the kept end. */
+static unsigned chunk_filter(struct acl_run *r, struct acl_misses *x, struct rte_mbuf **pkts,
+                             unsigned at, unsigned n, unsigned keep)
+{
+	unsigned nm = 0, nl = 0;
+
+	r->cache = r->cache_own != NULL && acl_cache_use(r->cache_own) ? r->cache_own : NULL;
+	chunk_keys(r, x, pkts, at, n);
+	memset(x->n, 0, sizeof(x->n));
+	for (unsigned i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[at + i];
+		int f = x->fam[i];
+		uint32_t rule;
+
+		if (f < 0) {
+			pkts[keep++] = m;
+			continue;
+		}
+		nl++;
+		rule = r->cache != NULL ? acl_cache_probe(&x->p[i], r->tag, f) : ACL_CACHE_MISS;
+		if (likely(rule != ACL_CACHE_MISS)) {
+			keep = verdict(r, pkts, keep, m, rule, f);
+			continue;
+		}
+		nm++;
+		x->m[f][x->n[f]] = m;
+		x->d[f][x->n[f]++] = x->key[i];
+	}
+	if (r->cache != NULL)
+		acl_cache_account(r->cache, nl, nm);
+	return nm != 0 ? misses_apply(r, x, pkts, keep) : keep;
 }
 
 uint16_t acl_filter(struct fwd_worker *w, uint8_t port, uint8_t dir, struct rte_mbuf **pkts,
                     uint16_t n, uint64_t *bytes)
 {
 	const struct acl_state *st = __atomic_load_n(&acl_state, __ATOMIC_ACQUIRE);
-	const struct acl_set *s;
-	struct acl_chunk c;
+	struct acl_run r = { .w = w, .bytes = bytes, .port = port, .dir = dir };
+	struct acl_misses x;
 	unsigned keep = 0;
 
 	if (st == NULL)
 		return n;
-	s = dir == FWD_FILTER_IN ? st->in[port] : st->out[port];
-	if (s == NULL)
+	r.s = dir == FWD_FILTER_IN ? st->in[port] : st->out[port];
+	if (r.s == NULL)
 		return n;
-	for (unsigned i = 0; i < n; i += ACL_CHUNK) {
-		unsigned k = RTE_MIN(ACL_CHUNK, n - i);
-
-		chunk_classify(s, &c, pkts + i, k);
-		keep = chunk_apply(w, s, &c, port, dir, pkts, i, k, keep, bytes);
-	}
+	r.hits = r.s->hits[w->index];
+	r.cache_own = acl_caches[w->index];
+	r.tag = acl_cache_tag(st, r.s);
+	for (unsigned i = 0; i < n; i += ACL_CHUNK)
+		keep = chunk_filter(&r, &x, pkts, i, RTE_MIN(ACL_CHUNK, n - i), keep);
 	return (uint16_t)keep;
 }

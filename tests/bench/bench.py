@@ -40,7 +40,9 @@ Parts (BENCH_ONLY=main,imix,ipv6,acl,l2,vlan,burst,churn picks some):
          with static neighbours on the sink port)
   acl    64 B: fwd l3 16 routes with a 1,000-rule ACL on the source port's
          acl_in, the traffic matching only its last rule (benchlib.acl_config),
-         beside the same without an ACL
+         beside the same without an ACL; on 2,048 flows, then on 64 k (more
+         than the workers' ACL verdict caches hold); BENCH_FWD_ALT=PATH
+         adds that daemon with the same ACL on both (before/after)
   l2     64 B: fwd's bridge beside Open vSwitch with DPDK (NORMAL), l2vlan.py
   vlan   fwd l3 16 routes tagged VLAN 100 in, VLAN 200 out, beside untagged
          (l2vlan.py)
@@ -253,10 +255,22 @@ def run_group_v6(p, results):
 
 
 def group_acl(p):
-    """Routing with and without a 1,000-rule acl_in (the packets match its last rule)."""
+    """Routing with and without a 1,000-rule acl_in (the packets match its
+    last rule), on the 2,048 flows of the other groups (the workers' ACL
+    verdict caches hold them all) and on 64 k flows (eight times what a
+    cache holds: nearly every packet is classified)."""
+    flows = bl.flows_pcaps(p, bl.ACL_NEW_FLOWS)[0]
     return [bl.Fwd(p, "fwd-16-acl", "fwd l3 16 routes", p.pcap64, "l3"),
             bl.Fwd(p, "fwd-1k-acl", "fwd l3, 1,000-rule acl_in", p.pcap64, "l3",
-                   acl_rules=1000)]
+                   acl_rules=1000),
+            bl.Fwd(p, "fwd-16f-acl", "fwd l3 16 routes, 64k flows", flows, "l3",
+                   extra_mbufs=bl.ACL_NEW_FLOWS),
+            bl.Fwd(p, "fwd-1kf-acl", "acl_in, 64k flows", flows, "l3", acl_rules=1000,
+                   extra_mbufs=bl.ACL_NEW_FLOWS)] + ([    # BENCH_FWD_ALT: before/after
+        bl.Fwd(p, "fwdalt-1k-acl", "ALT acl_in", p.pcap64, "l3", acl_rules=1000,
+               daemon=groups.FWD_ALT),
+        bl.Fwd(p, "fwdalt-1kf-acl", "ALT acl_in, 64k flows", flows, "l3", acl_rules=1000,
+               extra_mbufs=bl.ACL_NEW_FLOWS, daemon=groups.FWD_ALT)] if groups.FWD_ALT else [])
 
 
 def run_group_acl(p, results):
@@ -424,7 +438,8 @@ def ratios(results, key, tag):
              ("fwd/l3fwd-static", "fwd-16", "l3fwd-st"),
              ("l3fwd-static/l3fwd", "l3fwd-st", "l3fwd"),
              ("ecmp/16", "fwd-ecmp", "fwd-16"), ("ecmp/l3fwd", "fwd-ecmp", "l3fwd"),
-             ("acl1k/none", "fwd-1k", "fwd-16")]
+             ("acl1k/none", "fwd-1k", "fwd-16"), ("acl1k/none 64k", "fwd-1kf", "fwd-16f"),
+             ("alt/none", "fwdalt-1k", "fwd-16"), ("alt/none 64k", "fwdalt-1kf", "fwd-16f")]
     for name, a, b in pairs:
         v = round_ratios(runs.get(a + tag), runs.get(b + tag))
         if v:
@@ -441,7 +456,9 @@ def print_group(results, key, tag, title):
     results.setdefault("ratio_intervals", {})[key] = ci
     show = {"fwd-xc": ["fwd-xc/testpmd"], "fwd-16": ["fwd/l3fwd", "fwd/l3fwd-static"],
             "fwd-1m": ["1M/16"], "l3fwd-st": ["l3fwd-static/l3fwd"],
-            "fwd-ecmp": ["ecmp/16", "ecmp/l3fwd"], "fwd-1k": ["acl1k/none"]}
+            "fwd-ecmp": ["ecmp/16", "ecmp/l3fwd"], "fwd-1k": ["acl1k/none"],
+            "fwd-1kf": ["acl1k/none 64k"],
+            "fwdalt-1k": ["alt/none"], "fwdalt-1kf": ["alt/none 64k"]}
     log("\n%-24s %12s   %-15s %s" % (title, "median Mpps", "min-max",
                                        "ratio: per-round median (90% interval)"))
     for name, s in results[key].items():

@@ -529,6 +529,11 @@ class L3fwd(DpdkApp):
                  "--eth-dest=1,%s" % L3FWD_DEST_MAC])
 
 
+# The acl group's many flows: eight times the 8,192 verdicts a worker's ACL
+# cache holds (daemon/acl/acl_cache.h), so that nearly every packet misses.
+ACL_NEW_FLOWS = 65536
+
+
 def acl_config(n):
     """acls: one ACL of n rules for the ACL group: n - 1 that the traffic
     does not match (UDP and TCP from 100.64/10 sources, one port range

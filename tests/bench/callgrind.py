@@ -19,7 +19,9 @@ pcap of bench.py's imix group (the same flows in 64/594/1518 B, 7:4:1).
 CG_ONLY=ipv4, ipv6 or imix (comma-separated) runs those only; CG_ONLY=acl
 (not in the default run) profiles fwd l3 16 routes with the 1,000-rule
 acl_in of bench.py's acl group (benchlib.acl_config), beside fwd l3 16
-routes without it. CG_ONLY=vlan: fwd l3 16 routes on frames tagged VLAN
+routes without it; then both on 64 k distinct flows (benchlib.flows_pcaps),
+eight times the workers' ACL verdict caches, so that nearly every packet
+misses them. CG_ONLY=vlan: fwd l3 16 routes on frames tagged VLAN
 100 routed out tagged VLAN 200 (bench.py's vlan group, l2vlan.py), beside
 untagged; CG_ONLY=l2: fwd's bridge on the l2 group's frames (its sink,
 net_pcap1, polls empty after the learning frames: counted as PMD work).
@@ -224,6 +226,11 @@ def main():
                          "worker_main", p.daemon))
         runs.append((bl.Fwd(p, "cg-fwd-acl", "fwd l3, 1,000-rule acl_in", p.pcap64, "l3",
                             acl_rules=1000), "worker_main", p.daemon))
+        flows = bl.flows_pcaps(p, bl.ACL_NEW_FLOWS)[0]
+        runs += [(bl.Fwd(p, "cg-fwd-16f", "fwd l3 16, 64k flows", flows, "l3",
+                         extra_mbufs=bl.ACL_NEW_FLOWS), "worker_main", p.daemon),
+                 (bl.Fwd(p, "cg-fwd-aclf", "acl_in, 64k flows", flows, "l3", acl_rules=1000,
+                         extra_mbufs=bl.ACL_NEW_FLOWS), "worker_main", p.daemon)]
     results = {"packets_target": PACKETS}
     try:
         for prog, loop_fn, app in runs:

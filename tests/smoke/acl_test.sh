@@ -4,7 +4,8 @@
 # passes, reject's ICMP administratively prohibited seen by the sender,
 # acl_local keeping one subnet away from the router's own services (echo)
 # but not another, acl list/show with hits, stats clear, capture drops acl,
-# monitor, and an ACL swapped by reload under a 20 pps ping with zero loss.
+# monitor, an ACL swapped by reload under a 20 pps ping with zero loss, and
+# a reload that changes a flow's verdict (the workers' caches hold none).
 #
 #   h1 10.51.1.2 --- p0 [fwd] p1 10.51.2.1 --- h2 10.51.2.2
 . "$(dirname "$0")/lib.sh"
@@ -16,7 +17,8 @@ veth h2 v2 fw d2
 ns_host h1 v1 10.51.1.2/24 10.51.1.1
 ns_host h2 v2 10.51.2.2/24 10.51.2.1
 
-# write_cfg BLOCKED_PORT: edge-in denies TCP to that port, rejects 23
+# write_cfg BLOCKED_PORT [RULE]: edge-in denies TCP to that port, rejects
+# 23, then RULE
 write_cfg() {
 	daemon_config >/dev/null <<-EOF
 	ports:
@@ -30,6 +32,7 @@ write_cfg() {
 	    rules:
 	      - { action: deny, proto: tcp, dport: $1 }
 	      - { action: reject, proto: tcp, dport: 23 }
+	      ${2:+- $2}
 	  - name: mgmt
 	    rules:
 	      - { action: permit, src: 10.51.2.0/24 }
@@ -125,6 +128,17 @@ write_cfg 2222
 fwdctl config reload >/dev/null
 expect "after the reload port 22 passes" "$(tcp 22)" = ok
 expect "and 2222 is dropped" "$(tcp 2222)" = timeout
+
+echo "-- a reload never answers from the verdicts cached before it"
+check "h1's pings pass edge-in (its worker caches the verdict)" \
+	ns_exec h1 ping -c 3 -i 0.2 -W 1 10.51.2.2
+write_cfg 2222 "{ action: deny, proto: icmp }"
+fwdctl config reload >/dev/null
+check_fails "the same pings are dropped after a reload that denies ICMP" \
+	ns_exec h1 ping -c 2 -i 0.2 -W 1 10.51.2.2
+write_cfg 2222
+fwdctl config reload >/dev/null
+check "and pass again after the next" ns_exec h1 ping -c 2 -i 0.2 -W 1 10.51.2.2
 
 echo "-- detaching"
 sed -i 's/, acl_in: edge-in//' "$T/fwd.yaml"

@@ -4,7 +4,8 @@
  * trip, and classification by rte_acl (acl_key_of, acl_set_build,
  * acl_set_classify) against a brute-force first-match over the same
  * rules, on random rules and packets of both families with port ranges,
- * ICMP, DSCP, extension headers and fragments.
+ * ICMP, DSCP, extension headers and fragments; the same through a worker's
+ * verdict cache (acl_cache_classify), before and after a reload.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,8 +19,10 @@
 #include <sys/socket.h>
 
 #include <rte_cycles.h>
+#include <rte_malloc.h>
 
 #include "acl/acl.h"
+#include "acl/acl_cache.h"
 #include "config_test_util.h"
 #include "test_eal.h"
 
@@ -495,27 +498,107 @@ static void pkt_for(struct pkt *p, const struct acl_rule *r)
 	}
 }
 
-static void classify_round(unsigned n_rules, unsigned n_pkts)
+static bool no_reject; /* rnd_set: deny instead (acl_filter's test: nothing to punt) */
+
+/* n random rules, parsed into rules[] and compiled. */
+static struct acl_set *rnd_set(unsigned n, struct acl_rule *rules)
 {
-	struct fwd_conf_acl conf = { .name = "t", .def = FWD_ACL_DENY };
-	struct acl_rule *rules = calloc(n_rules, sizeof(*rules));
-	unsigned hits = 0;
+	struct fwd_conf_acl conf = { .name = "t", .def = FWD_ACL_DENY, .n_rules = n };
 	struct acl_set *s;
 	char err[256], why[128];
 	const char *key;
 
-	conf.n_rules = n_rules;
-	conf.rules = calloc(n_rules, sizeof(*conf.rules));
-	assert_non_null(rules);
+	conf.rules = calloc(n, sizeof(*conf.rules));
 	assert_non_null(conf.rules);
-	for (unsigned i = 0; i < n_rules; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		rnd_rule(&conf.rules[i]);
+		if (no_reject && conf.rules[i].action == FWD_ACL_REJECT)
+			conf.rules[i].action = FWD_ACL_DENY;
 		if (acl_rule_parse(&conf.rules[i], &rules[i], &key, why, sizeof(why)) != 0)
 			fail_msg("random rule %u refused: %s: %s", i, key, why);
 	}
 	s = acl_set_build(&conf, err, sizeof(err));
 	if (s == NULL)
 		fail_msg("%s", err);
+	free(conf.rules);
+	return s;
+}
+
+/* The n packets pk[] through cache c under tag, classified by s when the
+ * cache has no entry: each must get brute's answer over rules[]. */
+static void cached_check(struct acl_cache *c, uint64_t tag, const struct acl_set *s,
+                         const struct acl_rule *rules, unsigned n_rules, const struct pkt *pk,
+                         unsigned n)
+{
+	for (unsigned at = 0; at < n; at += 64) {
+		unsigned k = n - at < 64 ? n - at : 64, nc;
+		struct rte_mbuf *m[64];
+		struct acl_key kb[64];
+		const uint8_t *d[64];
+		uint32_t res[64], idx[64];
+
+		for (unsigned i = 0; i < k; i++)
+			m[i] = frame(&pk[at + i]);
+		for (int cls = 0; cls < ACL_CLASSES; cls++) {
+			nc = 0;
+			for (unsigned i = 0; i < k; i++)
+				if (acl_key_of(m[i], &kb[nc], &d[nc]) == cls)
+					idx[nc++] = at + i;
+			if (nc != 0)
+				acl_cache_classify(c, tag, s, cls, d, res, nc);
+			for (unsigned i = 0; i < nc; i++)
+				if (res[i] != brute(rules, n_rules, &pk[idx[i]]))
+					fail_msg("packet %u (class %d, tag %#llx) through the "
+					         "cache: "
+					         "rule %u, brute force %u",
+					         idx[i], cls, (unsigned long long)tag, res[i],
+					         brute(rules, n_rules, &pk[idx[i]]));
+		}
+		for (unsigned i = 0; i < k; i++)
+			rte_pktmbuf_free(m[i]);
+	}
+}
+
+/*
+ * The packets of a round through a worker's verdict cache: twice under the
+ * set's state (the second time from the cache: answered even when another
+ * set would classify a miss),
+ * then under a reload's state with other rules, where no entry of the old
+ * one may answer.
+ */
+static void cached_round(const struct acl_set *s, const struct acl_rule *rules, unsigned n_rules,
+                         const struct pkt *pk, unsigned n)
+{
+	struct acl_cache *c = acl_cache_new(0, SOCKET_ID_ANY);
+	struct acl_rule *rules2 = calloc(n_rules, sizeof(*rules2));
+	struct acl_state st1 = { .gen = 1 }, st2 = { .gen = 2 };
+	struct acl_set *s2;
+
+	assert_non_null(c);
+	assert_non_null(rules2);
+	s2 = rnd_set(n_rules, rules2);
+	/* 64 flows in 2,048 sets of 4 ways: none evicted (but once in ~10^6 runs) */
+	cached_check(c, acl_cache_tag(&st1, s), s, rules, n_rules, pk, n < 64 ? n : 64);
+	cached_check(c, acl_cache_tag(&st1, s), s2, rules, n_rules, pk, n < 64 ? n : 64);
+	cached_check(c, acl_cache_tag(&st1, s), s, rules, n_rules, pk, n);
+	cached_check(c, acl_cache_tag(&st1, s), s, rules, n_rules, pk, n);
+	cached_check(c, acl_cache_tag(&st2, s2), s2, rules2, n_rules, pk, n);
+	cached_check(c, acl_cache_tag(&st2, s), s, rules, n_rules, pk, n); /* an attachment */
+	acl_set_free(s2);
+	acl_cache_free(c);
+	free(rules2);
+}
+
+static void classify_round(unsigned n_rules, unsigned n_pkts)
+{
+	struct acl_rule *rules = calloc(n_rules, sizeof(*rules));
+	struct pkt *pk = calloc(n_pkts, sizeof(*pk));
+	unsigned hits = 0;
+	struct acl_set *s;
+
+	assert_non_null(rules);
+	assert_non_null(pk);
+	s = rnd_set(n_rules, rules);
 	for (unsigned i = 0; i < n_pkts; i++) {
 		struct pkt p;
 		struct acl_key kb;
@@ -541,10 +624,12 @@ static void classify_round(unsigned n_rules, unsigned n_pkts)
 		hits += want != 0;
 		assert_int_equal(s->action[got], got ? rules[got - 1].action : FWD_ACL_DENY);
 		rte_pktmbuf_free(m);
+		pk[i] = p;
 	}
 	assert_true(hits > n_pkts / 10); /* the rules were really exercised */
+	cached_round(s, rules, n_rules, pk, n_pkts);
 	acl_set_free(s);
-	free(conf.rules);
+	free(pk);
 	free(rules);
 }
 
@@ -558,6 +643,113 @@ static void test_classify_random(void **state)
 	}
 	max_len6 = 128;
 	classify_round(1000, 3000);
+}
+
+static bool cache_awake; /* filter_check: keep the worker's cache from resting */
+
+/* The n packets pk[] through acl_filter on port 0's acl_in, in bursts of
+ * 32: what passes is what brute finds permitted (or never filters), and
+ * each rule of s counts exactly the packets brute gives it. */
+static void filter_check(struct fwd_worker *w, const struct acl_set *s,
+                         const struct acl_rule *rules, unsigned n_rules, const struct pkt *pk,
+                         unsigned n)
+{
+	uint64_t *want = calloc(n_rules + 1u, sizeof(*want)), *before = calloc(n_rules + 1u, 8);
+	unsigned kept = 0, want_kept = 0;
+
+	assert_non_null(want);
+	assert_non_null(before);
+	for (uint32_t r = 0; r <= n_rules; r++)
+		before[r] = s->hits[w->index][r].pkts;
+	for (unsigned at = 0; at < n; at += 32) {
+		uint16_t k = (uint16_t)(n - at < 32 ? n - at : 32), got;
+		struct rte_mbuf *m[32];
+
+		for (unsigned i = 0; i < k; i++) {
+			struct acl_key kb;
+			const uint8_t *d;
+			uint32_t r = brute(rules, n_rules, &pk[at + i]);
+
+			m[i] = frame(&pk[at + i]);
+			if (acl_key_of(m[i], &kb, &d) < 0) {
+				want_kept++;
+				continue;
+			}
+			want[r]++;
+			want_kept += s->action[r] == FWD_ACL_PERMIT;
+		}
+		if (cache_awake) /* the cache never rests: these are not a flood */
+			acl_caches[w->index]->rest = 0;
+		got = acl_filter(w, 0, FWD_FILTER_IN, m, k, NULL);
+		kept += got;
+		for (unsigned i = 0; i < got; i++)
+			rte_pktmbuf_free(m[i]);
+	}
+	assert_int_equal(kept, want_kept);
+	for (uint32_t r = 0; r <= n_rules; r++)
+		if (s->hits[w->index][r].pkts - before[r] != want[r])
+			fail_msg("rule %u counted %llu packets, brute force %llu", r,
+			         (unsigned long long)(s->hits[w->index][r].pkts - before[r]),
+			         (unsigned long long)want[r]);
+	free(want);
+	free(before);
+}
+
+/* acl_filter, the worker's path: its cache on, the same packets three
+ * times (the last from the cache), then a reload's state with other
+ * rules, then a flood of new flows (the cache rests); the verdicts and
+ * every rule's counters as brute says. */
+static void test_filter_cached(void **state)
+{
+	struct fwd_worker *w = rte_zmalloc("w", sizeof(*w), RTE_CACHE_LINE_SIZE);
+	struct acl_rule rules[40], rules2[40];
+	struct acl_state st1 = { .gen = 1 }, st2 = { .gen = 2 };
+	struct pkt pk[300];
+	struct acl_set *s, *s2;
+
+	(void)state;
+	assert_non_null(w);
+	srandom(2727);
+	no_reject = true;
+	fwd.n_workers = 1; /* the sets count worker 0's hits */
+	s = rnd_set(40, rules);
+	s2 = rnd_set(40, rules2);
+	fwd.n_workers = 0;
+	no_reject = false;
+	for (unsigned i = 0; i < RTE_DIM(pk); i++)
+		if (rnd(3) != 0)
+			pkt_for(&pk[i], &rules[rnd(40)]);
+		else
+			rnd_pkt(&pk[i]);
+	acl_caches[0] = acl_cache_new(0, SOCKET_ID_ANY);
+	assert_non_null(acl_caches[0]);
+	st1.in[0] = s;
+	st2.in[0] = s2;
+	acl_state = &st1;
+	cache_awake = true;
+	for (int round = 0; round < 3; round++)
+		filter_check(w, s, rules, 40, pk, RTE_DIM(pk));
+	assert_int_equal(acl_caches[0]->missed, 0); /* the third from the cache */
+	acl_state = &st2;
+	filter_check(w, s2, rules2, 40, pk, RTE_DIM(pk));
+	cache_awake = false;
+	/* a flood of new flows: the cache rests, the verdicts stay right */
+	for (unsigned i = 0; i < RTE_DIM(pk); i++) {
+		rnd_pkt(&pk[i]);
+		pk[i].fam = ACL_V4;
+		pk[i].proto = IPPROTO_UDP;
+		pk[i].frag = pk[i].opt = false;
+		pk[i].sport = (uint16_t)i;
+	}
+	acl_caches[0]->rest = 0;
+	filter_check(w, s2, rules2, 40, pk, RTE_DIM(pk));
+	assert_true(acl_caches[0]->rest > 0);
+	acl_state = NULL;
+	acl_cache_free(acl_caches[0]);
+	acl_caches[0] = NULL;
+	acl_set_free(s);
+	acl_set_free(s2);
+	rte_free(w);
 }
 
 /* rte_acl reads TCP and UDP headers in place; a header whose ports are
@@ -709,7 +901,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bad),       cmocka_unit_test(test_not_l3),
 		cmocka_unit_test(test_classify_random), cmocka_unit_test(test_never_filtered),
 		cmocka_unit_test(test_in_place),        cmocka_unit_test(test_compile_10k),
-		cmocka_unit_test(test_classify_cost),
+		cmocka_unit_test(test_classify_cost),   cmocka_unit_test(test_filter_cached),
 	};
 
 	if (test_eal_init("acl_test") < 0)
