@@ -11,9 +11,11 @@
 #include "nexthop/neigh.h"
 #include "port/port.h"
 
-struct ip6_port_addrs ip6_addrs[FWD_MAX_PORTS];
+struct ip6_port_addrs ip6_addrs[FWD_MAX_IFACES];
 
-static struct addr6_view running;
+/* ~2.4 MB of BSS, touched only for the ids in use */
+static struct addr6_view_port running_ports[FWD_MAX_IFACES];
+static struct addr6_view running = { .port = running_ports };
 static bool running_stale = true; /* rebuilt on the next addr6_running() */
 static unsigned batch_depth;
 
@@ -43,20 +45,41 @@ static bool same_prefix(const struct fwd_ip6_prefix *a, const struct fwd_ip6_pre
 
 /* ------------------------------------------------------------------ views */
 
-/* The configured (global) addresses of every port; a[0], the link-local, left out. */
+/* The interfaces come, go and change mode without telling addresses: what
+ * the view says of them is redone on every call, the addresses only when
+ * they changed. */
+static void view_fill(unsigned id, const char *name, bool l3, bool lo)
+{
+	const struct ip6_port_addrs *pa = &ip6_addrs[id];
+	struct addr6_view_port *vp = &running_ports[id];
+
+	vp->name = name;
+	vp->l3 = l3;
+	vp->lo = lo;
+	if (!running_stale)
+		return;
+	vp->n = pa->n > 1 ? pa->n - 1 : 0;
+	memcpy(vp->a, &pa->a[1], vp->n * sizeof(vp->a[0]));
+}
+
+/* The configured (global) addresses of every interface, ports by the port
+ * table (what tests and port/ set), the others by the interface table; a[0],
+ * the link-local (a loopback's ::1), left out. */
 const struct addr6_view *addr6_running(void)
 {
-	if (!running_stale)
-		return &running;
-	running.n_ports = fwd_n_ports;
-	for (unsigned i = 0; i < fwd_n_ports; i++) {
-		const struct ip6_port_addrs *pa = &ip6_addrs[i];
-		struct addr6_view_port *vp = &running.port[i];
+	const struct fwd_iface *ifp;
 
-		vp->name = fwd_ports[i].name;
-		vp->l3 = fwd_ports[i].mode == FWD_MODE_L3;
-		vp->n = pa->n > 1 ? pa->n - 1 : 0;
-		memcpy(vp->a, &pa->a[1], vp->n * sizeof(vp->a[0]));
+	running.n_ports = fwd_n_ports;
+	for (unsigned i = 0; i < FWD_MAX_PORTS; i++)
+		view_fill(i, i < fwd_n_ports ? fwd_ports[i].name : "",
+		          i < fwd_n_ports && fwd_ports[i].mode == FWD_MODE_L3, false);
+	/* VLANs and loopbacks (their ids are set; a port's may not be in tests) */
+	for (ifp = fwd_iface_next(FWD_MAX_PORTS - 1); ifp != NULL; ifp = fwd_iface_next(ifp->id)) {
+		for (unsigned i = running.n_ports; i < ifp->id; i++) /* free ids between */
+			view_fill(i, "", false, false);
+		view_fill(ifp->id, ifp->name, fwd_iface_is_l3(ifp),
+		          ifp->type == FWD_IFACE_LOOPBACK);
+		running.n_ports = ifp->id + 1u;
 	}
 	running_stale = false;
 	return &running;
@@ -64,6 +87,7 @@ const struct addr6_view *addr6_running(void)
 
 void addr6_view_config(struct addr6_view *v, const struct fwd_config *cfg)
 {
+	v->port = v->ports;
 	v->n_ports = cfg->n_ports;
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
 		const struct fwd_conf_port *p = &cfg->ports[i];
@@ -71,6 +95,7 @@ void addr6_view_config(struct addr6_view *v, const struct fwd_config *cfg)
 
 		vp->name = p->name;
 		vp->l3 = p->mode == FWD_MODE_L3;
+		vp->lo = false;
 		vp->n = 0;
 		for (unsigned k = 0; k < p->n_addresses; k++)
 			if (p->addresses[k].family == AF_INET6)
@@ -99,12 +124,13 @@ static int view_user(const struct addr6_view *v, const uint8_t ip[16])
 {
 	int o = view_owner(v, ip);
 
-	if (o >= 0 && v == &running && addr6_state((uint8_t)o, ip) == ADDR6_DUPLICATE)
+	if (o >= 0 && v == &running && addr6_state((uint16_t)o, ip) == ADDR6_DUPLICATE)
 		return -1;
 	return o;
 }
 
-/* The port whose longest prefix holds ip (only port `only` when >= 0), or -1. */
+/* The interface whose longest prefix holds ip (only `only` when >= 0; a
+ * loopback's address, not its prefix), or -1. */
 static int view_port_of(const struct addr6_view *v, const uint8_t ip[16], int only)
 {
 	int best = -1, best_len = -1;
@@ -114,6 +140,8 @@ static int view_port_of(const struct addr6_view *v, const uint8_t ip[16], int on
 			continue;
 		for (unsigned k = 0; k < v->port[i].n; k++) {
 			const struct fwd_ip6_prefix *a = &v->port[i].a[k];
+			if (v->port[i].lo && memcmp(a->addr, ip, 16) != 0)
+				continue;
 			if (fwd_ip6_in_prefix(ip, a->addr, a->len) && a->len > best_len) {
 				best = (int)i;
 				best_len = a->len;
@@ -126,7 +154,7 @@ static int view_port_of(const struct addr6_view *v, const uint8_t ip[16], int on
 static int view_prefix_port(const struct addr6_view *v, const struct fwd_ip6_prefix *s)
 {
 	for (unsigned i = 0; i < v->n_ports; i++)
-		for (unsigned k = 0; k < v->port[i].n; k++) {
+		for (unsigned k = 0; k < v->port[i].n && !v->port[i].lo; k++) {
 			struct fwd_ip6_prefix o = prefix_of(&v->port[i].a[k]);
 			if (same_prefix(&o, s))
 				return (int)i;
@@ -254,7 +282,7 @@ int addr6_rule_neigh(const struct addr6_view *v, unsigned port, const uint8_t ip
 
 /* --------------------------------------------------------- running state */
 
-static int find(uint8_t port, const uint8_t a[16])
+static int find(uint16_t port, const uint8_t a[16])
 {
 	const struct ip6_port_addrs *pa = &ip6_addrs[port];
 
@@ -264,18 +292,18 @@ static int find(uint8_t port, const uint8_t a[16])
 	return -1;
 }
 
-int addr6_state(uint8_t port, const uint8_t a[16])
+int addr6_state(uint16_t port, const uint8_t a[16])
 {
-	int i = port < FWD_MAX_PORTS ? find(port, a) : -1;
+	int i = port < FWD_MAX_IFACES ? find(port, a) : -1;
 
 	return i < 0 ? -1 : ip6_addrs[port].state[i];
 }
 
-bool addr6_is_local(uint8_t port, const uint8_t ip[16])
+bool addr6_is_local(uint16_t port, const uint8_t ip[16])
 {
-	for (unsigned p = 0; p < fwd_n_ports; p++)
-		if (port == FWD_MAX_PORTS || p == port) {
-			int i = find((uint8_t)p, ip);
+	for (unsigned p = 0; p < FWD_MAX_IFACES; p++)
+		if (port == FWD_IFACE_NONE || p == port) {
+			int i = find((uint16_t)p, ip);
 
 			if (i >= 0 && ip6_addrs[p].state[i] == ADDR6_PREFERRED)
 				return true;
@@ -288,16 +316,17 @@ int addr6_port_of(const uint8_t ip[16])
 	return view_port_of(addr6_running(), ip, -1);
 }
 
-bool addr6_on_port(uint8_t port, const uint8_t ip[16])
+bool addr6_on_port(uint16_t port, const uint8_t ip[16])
 {
-	if (port >= fwd_n_ports || ip6_addrs[port].n == 0)
+	if ((port < FWD_MAX_PORTS && port >= fwd_n_ports) || port >= FWD_MAX_IFACES ||
+	    ip6_addrs[port].n == 0)
 		return false;
 	return ip6_is_linklocal(ip) || view_port_of(addr6_running(), ip, port) >= 0;
 }
 
-bool addr6_source(uint8_t port, const uint8_t dst[16], uint8_t out[16])
+bool addr6_source(uint16_t port, const uint8_t dst[16], uint8_t out[16])
 {
-	const struct ip6_port_addrs *pa = port < FWD_MAX_PORTS ? &ip6_addrs[port] : NULL;
+	const struct ip6_port_addrs *pa = port < FWD_MAX_IFACES ? &ip6_addrs[port] : NULL;
 	bool link_scope = ip6_is_linklocal(dst) || (ip6_is_multicast(dst) && (dst[1] & 0xf) <= 2);
 	int first = -1;
 
@@ -324,10 +353,10 @@ bool addr6_source(uint8_t port, const uint8_t dst[16], uint8_t out[16])
 /* Does any global address still need prefix s? */
 static bool prefix_in_use(const struct fwd_ip6_prefix *s)
 {
-	for (unsigned port = 0; port < fwd_n_ports; port++)
+	for (unsigned port = 0; port < FWD_MAX_IFACES; port++)
 		for (unsigned i = 1; i < ip6_addrs[port].n; i++) {
 			struct fwd_ip6_prefix o = prefix_of(&ip6_addrs[port].a[i]);
-			if (same_prefix(&o, s))
+			if (same_prefix(&o, s) && !fwd_iface_is_loopback(port))
 				return true;
 		}
 	return false;
@@ -346,20 +375,21 @@ void addr6_set_ndp_hooks(const struct addr6_ndp_hooks *h)
 	ndp_hooks = h;
 }
 
-static void ndp_tell_changed(uint8_t port, bool ra)
+static void ndp_tell_changed(uint16_t port, bool ra)
 {
-	if (ndp_hooks != NULL)
+	if (ndp_hooks != NULL && port < FWD_MAX_PORTS) /* NDP is per port */
 		ndp_hooks->port_changed(port, ra);
 }
 
 /* Take address i off port's list and out of the FIB. */
-static void addr_remove(uint8_t port, unsigned i)
+static void addr_remove(uint16_t port, unsigned i)
 {
+	bool lo = fwd_iface_is_loopback(port);
 	struct ip6_port_addrs *pa = &ip6_addrs[port];
 	struct fwd_ip6_prefix p = pa->a[i], s = prefix_of(&p);
 	unsigned rest = pa->n - i - 1;
 
-	if (pa->state[i] == ADDR6_PREFERRED)
+	if (pa->state[i] == ADDR6_PREFERRED && !(lo && i == 0))
 		rib6_clear_local(&ip6_rib, p.addr);
 	else if (pa->state[i] == ADDR6_TENTATIVE && ndp_hooks != NULL)
 		ndp_hooks->dad_stop(port, p.addr);
@@ -369,7 +399,7 @@ static void addr_remove(uint8_t port, unsigned i)
 	pa->n--;
 	running_stale = true;
 	ip6_src_watch_sync();
-	if (i > 0 && !prefix_in_use(&s) && route_hooks != NULL)
+	if (i > 0 && !lo && !prefix_in_use(&s) && route_hooks != NULL)
 		route_hooks->connected_del(&s);
 	if (pa->n > 0)
 		ndp_tell_changed(port, ip6_addrs[port].ra);
@@ -380,7 +410,7 @@ void ip6_src_watch_sync(void)
 	static uint64_t want[(1u << 16) / 64];
 
 	memset(want, 0, sizeof(want));
-	for (unsigned port = 0; port < fwd_n_ports; port++)
+	for (unsigned port = 0; port < FWD_MAX_IFACES; port++)
 		for (unsigned i = 0; i < ip6_addrs[port].n; i++) {
 			unsigned x = ip6_src_watch_idx(ip6_addrs[port].a[i].addr);
 			want[x / 64] |= UINT64_C(1) << (x % 64);
@@ -393,18 +423,24 @@ void ip6_src_watch_sync(void)
 	}
 }
 
-/* Put an address on port's list, tentative, and start DAD for it. */
-static void addr_append(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin)
+/* Put an address on port's list, tentative, and start DAD for it; on a
+ * loopback (no link, no DAD) in use at once. */
+static int addr_append(uint16_t port, const struct fwd_ip6_prefix *p, uint8_t origin)
 {
 	struct ip6_port_addrs *pa = &ip6_addrs[port];
+	bool lo = fwd_iface_is_loopback(port);
+	int rc;
 
+	if (lo && pa->n > 0 && (rc = rib6_set_local(&ip6_rib, p->addr)) < 0)
+		return rc;
 	pa->a[pa->n] = *p;
 	pa->origin[pa->n] = origin;
-	pa->state[pa->n++] = ADDR6_TENTATIVE;
+	pa->state[pa->n++] = lo ? ADDR6_PREFERRED : ADDR6_TENTATIVE;
 	running_stale = true;
 	ip6_src_watch_sync();
-	if (ndp_hooks != NULL)
+	if (ndp_hooks != NULL && !lo)
 		ndp_hooks->dad_start(port, p->addr);
+	return 0;
 }
 
 int addr6_port_up(uint8_t port)
@@ -414,8 +450,21 @@ int addr6_port_up(uint8_t port)
 	if (ip6_addrs[port].n > 0)
 		return 0;
 	ip6_linklocal_of(&fwd_ports[port].mac, ll.addr);
-	addr_append(port, &ll, FWD_ORIGIN_ADDRESS);
-	return 0;
+	return addr_append(port, &ll, FWD_ORIGIN_ADDRESS);
+}
+
+/* The first address of an interface: a port's link-local, a loopback's ::1. */
+static int first_addr(uint16_t port)
+{
+	struct fwd_ip6_prefix one = { .addr = { [15] = 1 }, .len = 128 };
+
+	if (ip6_addrs[port].n > 0)
+		return 0;
+	if (fwd_iface_is_loopback(port))
+		return addr_append(port, &one, FWD_ORIGIN_ADDRESS);
+	if (port >= FWD_MAX_PORTS)
+		return -EOPNOTSUPP; /* a VLAN: doc/architecture.md, "Interfaces" */
+	return addr6_port_up((uint8_t)port);
 }
 
 void addr6_port_down(uint8_t port)
@@ -424,7 +473,7 @@ void addr6_port_down(uint8_t port)
 		addr_remove(port, ip6_addrs[port].n - 1);
 }
 
-int addr6_add(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char *err,
+int addr6_add(uint16_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char *err,
               size_t errlen)
 {
 	struct fwd_ip6_prefix s = prefix_of(p);
@@ -432,15 +481,20 @@ int addr6_add(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char
 
 	if (rc < 0)
 		return rc;
-	if (ip6_addrs[port].n == 0 && (rc = addr6_port_up(port)) < 0)
+	if (port >= FWD_MAX_PORTS && !fwd_iface_is_loopback(port))
+		return ERR(EOPNOTSUPP, "%s: addresses on VLAN interfaces are not supported yet",
+		           fwd_iface_name(port));
+	if ((rc = first_addr(port)) < 0)
 		return ERR(-rc, "link-local address: %s", strerror(-rc));
-	if (route_hooks != NULL && (rc = route_hooks->connected_add(&s, port)) < 0)
+	if (!fwd_iface_is_loopback(port) && route_hooks != NULL &&
+	    (rc = route_hooks->connected_add(&s, port)) < 0)
 		return ERR(-rc, "FIB: %s",
 		           rc == -ENOSPC ? "full (raise dataplane.fib6_tbl8s)" : strerror(-rc));
-	addr_append(port, p, origin);
+	if ((rc = addr_append(port, p, origin)) < 0)
+		return ERR(-rc, "FIB: %s", strerror(-rc));
 	if (fwd_event_wanted(FWD_EVENT_ADDR)) {
 		char buf[FWD_PREFIX_STRLEN];
-		fwd_event_addr("add", fwd_ports[port].name, fwd_ip6_prefix_fmt(p, buf), origin);
+		fwd_event_addr("add", fwd_iface_name(port), fwd_ip6_prefix_fmt(p, buf), origin);
 	}
 	return 0;
 }
@@ -452,7 +506,7 @@ static void cascade(void)
 	neigh_addresses_changed();
 }
 
-int addr6_del(uint8_t port, const struct fwd_ip6_prefix *p, char *err, size_t errlen)
+int addr6_del(uint16_t port, const struct fwd_ip6_prefix *p, char *err, size_t errlen)
 {
 	struct ip6_port_addrs *pa = &ip6_addrs[port];
 	char buf[FWD_PREFIX_STRLEN];
@@ -464,12 +518,12 @@ int addr6_del(uint8_t port, const struct fwd_ip6_prefix *p, char *err, size_t er
 	if (i >= pa->n) {
 		if (pa->n > 0 && same_prefix(&pa->a[0], p))
 			return ERR(EINVAL, "%s is the link-local address of %s (it stays)",
-			           fwd_ip6_prefix_fmt(p, buf), fwd_ports[port].name);
+			           fwd_ip6_prefix_fmt(p, buf), fwd_iface_name(port));
 		return ERR(ESRCH, "no address %s on %s", fwd_ip6_prefix_fmt(p, buf),
-		           fwd_ports[port].name);
+		           fwd_iface_name(port));
 	}
 	if (fwd_event_wanted(FWD_EVENT_ADDR))
-		fwd_event_addr("del", fwd_ports[port].name, fwd_ip6_prefix_fmt(p, buf),
+		fwd_event_addr("del", fwd_iface_name(port), fwd_ip6_prefix_fmt(p, buf),
 		               pa->origin[i]);
 	addr_remove(port, i);
 	if (batch_depth == 0)
@@ -512,4 +566,23 @@ void addr6_batch_end(void)
 {
 	if (batch_depth > 0 && --batch_depth == 0)
 		cascade();
+}
+
+/* An interface goes: its addresses with it (core/iface.h hook order 10). */
+static void iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	struct ip6_port_addrs *pa = &ip6_addrs[ifp->id];
+
+	(void)ev;
+	if (pa->n == 0)
+		return;
+	while (pa->n > 0)
+		addr_remove(ifp->id, pa->n - 1);
+	if (batch_depth == 0)
+		cascade();
+}
+
+RTE_INIT(addr6_hooks)
+{
+	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 10, iface_gone);
 }
