@@ -80,7 +80,8 @@ static void test_loopback_v4(void **state)
 
 static void test_loopback_v6(void **state)
 {
-	struct fwd_ip6_prefix p = { .addr = { 0x20, 0x01, 0x0d, 0xb8, 0xff, [15] = 1 }, .len = 128 };
+	struct fwd_ip6_prefix p = { .addr = { 0x20, 0x01, 0x0d, 0xb8, 0xff, [15] = 1 },
+		                    .len = 128 };
 	uint8_t other[16] = { 0x20, 0x01, 0x0d, 0xb8, 0xff, [15] = 2 };
 	char err[128];
 
@@ -118,7 +119,8 @@ static void test_vlan_refused(void **state)
 static void test_delete_takes_addresses(void **state)
 {
 	struct fwd_ip4_prefix host = { IP(192, 0, 2, 1), 32 };
-	struct fwd_ip6_prefix p = { .addr = { 0x20, 0x01, 0x0d, 0xb8, 0xff, [15] = 1 }, .len = 128 };
+	struct fwd_ip6_prefix p = { .addr = { 0x20, 0x01, 0x0d, 0xb8, 0xff, [15] = 1 },
+		                    .len = 128 };
 	char err[128];
 
 	(void)state;
