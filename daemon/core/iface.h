@@ -77,6 +77,25 @@ struct fwd_iface *fwd_iface_get(unsigned id);
 struct fwd_iface *fwd_iface_by_name(const char *name);
 /* The VLAN interface of (port, vid), or NULL. */
 struct fwd_iface *fwd_iface_by_vlan(uint8_t port, uint16_t vid);
+/* Whether ifp carries addresses (mode l3; a loopback always). */
+static inline bool fwd_iface_is_l3(const struct fwd_iface *ifp)
+{
+	return ifp->type != FWD_IFACE_FREE && ifp->mode == FWD_MODE_L3;
+}
+/* The name of interface id: a port's from the port table (ports are named
+ * there first), "" for a free id. */
+static inline const char *fwd_iface_name(unsigned id)
+{
+	if (id < FWD_MAX_PORTS)
+		return fwd_ports[id].name;
+	return id < FWD_MAX_IFACES && fwd_ifaces[id].type != FWD_IFACE_FREE ? fwd_ifaces[id].name
+	                                                                    : "";
+}
+static inline bool fwd_iface_is_loopback(unsigned id)
+{
+	return id >= FWD_MAX_PORTS && id < FWD_MAX_IFACES &&
+	       fwd_ifaces[id].type == FWD_IFACE_LOOPBACK;
+}
 /* The next interface in use after id (start with -1), or NULL: ports first. */
 struct fwd_iface *fwd_iface_next(int id);
 #define FWD_IFACE_FOREACH(ifp) \

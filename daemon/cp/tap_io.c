@@ -40,7 +40,7 @@ static bool local6(uint8_t port, const uint8_t ip[16])
 {
 	bool ll = ip[0] == 0xfe && (ip[1] & 0xc0) == 0x80;
 
-	return addr6_is_local(ll ? port : FWD_MAX_PORTS, ip);
+	return addr6_is_local(ll ? port : FWD_IFACE_NONE, ip);
 }
 
 static void down_one(uint8_t port, const uint8_t *frame, unsigned len)

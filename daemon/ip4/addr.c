@@ -11,9 +11,10 @@
 #include "nexthop/neigh.h"
 #include "port/port.h"
 
-struct ip4_port_addrs ip4_addrs[FWD_MAX_PORTS];
+struct ip4_port_addrs ip4_addrs[FWD_MAX_IFACES];
 
-static struct addr4_view running;
+static struct addr4_view_port running_ports[FWD_MAX_IFACES];
+static struct addr4_view running = { .port = running_ports };
 static unsigned batch_depth;
 
 static struct fwd_ip4_prefix subnet_of(const struct fwd_ip4_prefix *p)
@@ -27,6 +28,12 @@ static uint32_t bcast_of(const struct fwd_ip4_prefix *p)
 	return p->len >= 31 ? 0 : p->addr | ~fwd_ip4_mask(p->len);
 }
 
+/* The directed broadcast of interface id's address i: a loopback has none. */
+static uint32_t bcast_at(unsigned id, unsigned i)
+{
+	return fwd_iface_is_loopback(id) ? 0 : bcast_of(&ip4_addrs[id].a[i]);
+}
+
 static bool same_prefix(const struct fwd_ip4_prefix *a, const struct fwd_ip4_prefix *b)
 {
 	return a->addr == b->addr && a->len == b->len;
@@ -34,20 +41,37 @@ static bool same_prefix(const struct fwd_ip4_prefix *a, const struct fwd_ip4_pre
 
 /* ------------------------------------------------------------------ views */
 
+/* Ports by the port table (what tests and port/ set), the others by the
+ * interface table; up to the last id in use. */
 const struct addr4_view *addr4_running(void)
 {
+	const struct fwd_iface *ifp;
+
 	running.n_ports = fwd_n_ports;
-	for (unsigned i = 0; i < fwd_n_ports; i++) {
-		running.port[i].name = fwd_ports[i].name;
-		running.port[i].l3 = fwd_ports[i].mode == FWD_MODE_L3;
-		running.port[i].n = ip4_addrs[i].n;
-		running.port[i].a = ip4_addrs[i].a;
+	for (unsigned i = 0; i < fwd_n_ports; i++)
+		running_ports[i] =
+		        (struct addr4_view_port){ fwd_ports[i].name,
+			                          fwd_ports[i].mode == FWD_MODE_L3, false,
+			                          ip4_addrs[i].n, ip4_addrs[i].a };
+	for (unsigned i = fwd_n_ports; i < FWD_MAX_PORTS; i++)
+		running_ports[i] = (struct addr4_view_port){ "", false, false, 0, ip4_addrs[i].a };
+	/* VLANs and loopbacks (their ids are set; a port's may not be in tests) */
+	for (ifp = fwd_iface_next(FWD_MAX_PORTS - 1); ifp != NULL; ifp = fwd_iface_next(ifp->id)) {
+		struct addr4_view_port *vp = &running_ports[ifp->id];
+
+		for (unsigned i = running.n_ports; i < ifp->id; i++) /* free ids between */
+			running_ports[i] = (struct addr4_view_port){ "", false, false, 0, NULL };
+		*vp = (struct addr4_view_port){ ifp->name, fwd_iface_is_l3(ifp),
+			                        ifp->type == FWD_IFACE_LOOPBACK,
+			                        ip4_addrs[ifp->id].n, ip4_addrs[ifp->id].a };
+		running.n_ports = ifp->id + 1u;
 	}
 	return &running;
 }
 
 void addr4_view_config(struct addr4_view *v, const struct fwd_config *cfg)
 {
+	v->port = v->ports;
 	v->n_ports = cfg->n_ports;
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
 		const struct fwd_conf_port *p = &cfg->ports[i];
@@ -58,8 +82,8 @@ void addr4_view_config(struct addr4_view *v, const struct fwd_config *cfg)
 				v->store[i][n] = fwd_prefix_v4(&p->addresses[k]);
 				v->index[i][n++] = (uint8_t)k;
 			}
-		v->port[i] =
-		        (struct addr4_view_port){ p->name, p->mode == FWD_MODE_L3, n, v->store[i] };
+		v->port[i] = (struct addr4_view_port){ p->name, p->mode == FWD_MODE_L3, false, n,
+			                               v->store[i] };
 	}
 }
 
@@ -73,7 +97,8 @@ static int view_owner(const struct addr4_view *v, uint32_t ip)
 	return -1;
 }
 
-/* The port whose longest subnet holds ip (only port `only` when >= 0), or -1. */
+/* The interface whose longest subnet holds ip (only `only` when >= 0; a
+ * loopback's address, not its subnet), or -1. */
 static int view_port_of(const struct addr4_view *v, uint32_t ip, int only)
 {
 	int best = -1, best_len = -1;
@@ -83,6 +108,8 @@ static int view_port_of(const struct addr4_view *v, uint32_t ip, int only)
 			continue;
 		for (unsigned k = 0; k < v->port[i].n; k++) {
 			const struct fwd_ip4_prefix *a = &v->port[i].a[k];
+			if (v->port[i].lo && a->addr != ip)
+				continue;
 			if (fwd_ip4_in_prefix(ip, a) && a->len > best_len) {
 				best = (int)i;
 				best_len = a->len;
@@ -96,7 +123,7 @@ static int view_port_of(const struct addr4_view *v, uint32_t ip, int only)
 static int view_subnet_port(const struct addr4_view *v, const struct fwd_ip4_prefix *s)
 {
 	for (unsigned i = 0; i < v->n_ports; i++)
-		for (unsigned k = 0; k < v->port[i].n; k++) {
+		for (unsigned k = 0; k < v->port[i].n && !v->port[i].lo; k++) {
 			struct fwd_ip4_prefix o = subnet_of(&v->port[i].a[k]);
 			if (same_prefix(&o, s))
 				return (int)i;
@@ -239,14 +266,14 @@ bool addr4_is_bcast(uint32_t ip)
 {
 	if (ip == 0) /* bcast_of's "none" */
 		return false;
-	for (unsigned port = 0; port < fwd_n_ports; port++)
+	for (unsigned port = 0; port < FWD_MAX_IFACES; port++)
 		for (unsigned i = 0; i < ip4_addrs[port].n; i++)
-			if (bcast_of(&ip4_addrs[port].a[i]) == ip)
+			if (bcast_at(port, i) == ip)
 				return true;
 	return false;
 }
 
-bool addr4_on_port(uint8_t port, uint32_t ip)
+bool addr4_on_port(uint16_t port, uint32_t ip)
 {
 	return view_port_of(addr4_running(), ip, port) >= 0;
 }
@@ -256,7 +283,7 @@ int addr4_port_of(uint32_t ip)
 	return view_port_of(addr4_running(), ip, -1);
 }
 
-uint32_t addr4_source(uint8_t port, uint32_t dst)
+uint32_t addr4_source(uint16_t port, uint32_t dst)
 {
 	const struct ip4_port_addrs *pa = &ip4_addrs[port];
 
@@ -271,12 +298,12 @@ static bool subnet_in_use(const struct fwd_ip4_prefix *s, uint32_t *bcast)
 {
 	bool used = false;
 
-	for (unsigned port = 0; port < fwd_n_ports; port++)
+	for (unsigned port = 0; port < FWD_MAX_IFACES; port++)
 		for (unsigned i = 0; i < ip4_addrs[port].n; i++) {
 			struct fwd_ip4_prefix o = subnet_of(&ip4_addrs[port].a[i]);
-			if (same_prefix(&o, s))
+			if (same_prefix(&o, s) && !fwd_iface_is_loopback(port))
 				used = true;
-			if (*bcast != 0 && bcast_of(&ip4_addrs[port].a[i]) == *bcast)
+			if (*bcast != 0 && bcast_at(port, i) == *bcast)
 				*bcast = 0; /* still someone's broadcast: keep it */
 		}
 	return used;
@@ -287,10 +314,9 @@ void ip4_src_watch_sync(void)
 	static uint64_t want[(1u << 16) / 64];
 
 	memset(want, 0, sizeof(want));
-	for (unsigned port = 0; port < fwd_n_ports; port++)
+	for (unsigned port = 0; port < FWD_MAX_IFACES; port++)
 		for (unsigned i = 0; i < ip4_addrs[port].n; i++) {
-			uint32_t own[2] = { ip4_addrs[port].a[i].addr,
-				            bcast_of(&ip4_addrs[port].a[i]) };
+			uint32_t own[2] = { ip4_addrs[port].a[i].addr, bcast_at(port, i) };
 			for (unsigned k = 0; k < 2; k++) {
 				unsigned x = ip4_src_watch_idx(rte_cpu_to_be_32(own[k]));
 				if (own[k] != 0)
@@ -315,45 +341,50 @@ void addr4_set_route_hooks(const struct addr4_route_hooks *h)
 }
 
 /* Take address i off port's list and out of the FIB. */
-static void addr_remove(uint8_t port, unsigned i)
+static void addr_remove(uint16_t port, unsigned i)
 {
 	struct ip4_port_addrs *pa = &ip4_addrs[port];
 	struct fwd_ip4_prefix p = pa->a[i], s = subnet_of(&p);
-	uint32_t bcast = bcast_of(&p);
+	uint32_t bcast = bcast_at(port, i);
+	bool lo = fwd_iface_is_loopback(port);
 
 	memmove(&pa->a[i], &pa->a[i + 1], (pa->n - i - 1) * sizeof(pa->a[0]));
 	memmove(&pa->origin[i], &pa->origin[i + 1], (pa->n - i - 1) * sizeof(pa->origin[0]));
 	pa->n--;
 	rib4_clear_local(&ip4_rib, p.addr);
-	if (!subnet_in_use(&s, &bcast) && route_hooks != NULL)
+	if (!subnet_in_use(&s, &bcast) && !lo && route_hooks != NULL)
 		route_hooks->connected_del(&s);
 	if (bcast != 0)
 		rib4_clear_local(&ip4_rib, bcast);
 	ip4_src_watch_sync();
 }
 
-int addr4_add(uint8_t port, const struct fwd_ip4_prefix *p, uint8_t origin, char *err,
+int addr4_add(uint16_t port, const struct fwd_ip4_prefix *p, uint8_t origin, char *err,
               size_t errlen)
 {
 	struct ip4_port_addrs *pa = &ip4_addrs[port];
 	struct fwd_ip4_prefix s = subnet_of(p);
-	uint32_t bcast = bcast_of(p);
+	bool lo = fwd_iface_is_loopback(port);
+	uint32_t bcast = lo ? 0 : bcast_of(p);
 	int rc = addr4_rule_add(addr4_running(), port, p, err, errlen);
 
 	if (rc < 0)
 		return rc;
+	if (port >= FWD_MAX_PORTS && !lo) /* doc/architecture.md, "Interfaces" */
+		return ERR(EOPNOTSUPP, "%s: addresses on VLAN interfaces are not supported yet",
+		           fwd_iface_name(port));
 	pa->a[pa->n] = *p;
 	pa->origin[pa->n++] = origin;
 	if ((rc = rib4_set_local(&ip4_rib, p->addr)) < 0 ||
 	    (bcast != 0 && (rc = rib4_set_local(&ip4_rib, bcast)) < 0) ||
-	    (route_hooks != NULL && (rc = route_hooks->connected_add(&s, port)) < 0)) {
+	    (!lo && route_hooks != NULL && (rc = route_hooks->connected_add(&s, port)) < 0)) {
 		addr_remove(port, pa->n - 1); /* leave no half-added address behind */
 		return ERR(-rc, "FIB: %s", strerror(-rc));
 	}
 	ip4_src_watch_sync();
 	if (fwd_event_wanted(FWD_EVENT_ADDR)) {
 		char buf[FWD_PREFIX4_STRLEN];
-		fwd_event_addr("add", fwd_ports[port].name, fwd_ip4_prefix_fmt(p, buf), origin);
+		fwd_event_addr("add", fwd_iface_name(port), fwd_ip4_prefix_fmt(p, buf), origin);
 	}
 	return 0;
 }
@@ -365,7 +396,7 @@ static void cascade(void)
 	neigh_addresses_changed();
 }
 
-int addr4_del(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t errlen)
+int addr4_del(uint16_t port, const struct fwd_ip4_prefix *p, char *err, size_t errlen)
 {
 	struct ip4_port_addrs *pa = &ip4_addrs[port];
 	char buf[FWD_PREFIX4_STRLEN];
@@ -376,9 +407,9 @@ int addr4_del(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t er
 			break;
 	if (i == pa->n)
 		return ERR(ESRCH, "no address %s on %s", fwd_ip4_prefix_fmt(p, buf),
-		           fwd_ports[port].name);
+		           fwd_iface_name(port));
 	if (fwd_event_wanted(FWD_EVENT_ADDR))
-		fwd_event_addr("del", fwd_ports[port].name, fwd_ip4_prefix_fmt(p, buf),
+		fwd_event_addr("del", fwd_iface_name(port), fwd_ip4_prefix_fmt(p, buf),
 		               pa->origin[i]);
 	addr_remove(port, i);
 	if (batch_depth == 0)
@@ -386,7 +417,7 @@ int addr4_del(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t er
 	return 0;
 }
 
-void addr4_reorder(uint8_t port, const struct fwd_ip4_prefix *want, const uint8_t *origin,
+void addr4_reorder(uint16_t port, const struct fwd_ip4_prefix *want, const uint8_t *origin,
                    unsigned n)
 {
 	struct ip4_port_addrs *pa = &ip4_addrs[port];
@@ -415,4 +446,23 @@ void addr4_batch_end(void)
 {
 	if (batch_depth > 0 && --batch_depth == 0)
 		cascade();
+}
+
+/* An interface goes: its addresses with it (core/iface.h hook order 10). */
+static void iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	struct ip4_port_addrs *pa = &ip4_addrs[ifp->id];
+
+	(void)ev;
+	if (pa->n == 0)
+		return;
+	while (pa->n > 0)
+		addr_remove(ifp->id, pa->n - 1);
+	if (batch_depth == 0)
+		cascade();
+}
+
+RTE_INIT(addr4_hooks)
+{
+	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 10, iface_gone);
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Interface addresses of l3 ports (control thread only). Each address
+ * Interface addresses of l3 interfaces (control thread only), keyed by
+ * interface id (core/iface.h: a port's id is its index). Each address
  * makes a local /32 in the FIB, a connected route for its subnet, and,
- * for subnets shorter than /31, a local entry for the directed broadcast.
+ * for subnets shorter than /31, a local entry for the directed broadcast;
+ * a loopback's address is only local (a loopback has no neighbours), of
+ * any length. doc/architecture.md ("Interfaces").
  *
  * The rules that decide whether an address, a gateway, a route's prefix or
  * a static neighbour is acceptable are written once, here, over a view of a
@@ -18,6 +21,7 @@
 #include <stdint.h>
 
 #include "core/config.h"
+#include "core/iface.h"
 #include "fwd_inet.h"
 
 struct ip4_port_addrs {
@@ -26,17 +30,22 @@ struct ip4_port_addrs {
 	uint8_t origin[FWD_MAX_ADDRS];          /* enum fwd_origin */
 };
 
-extern struct ip4_port_addrs ip4_addrs[FWD_MAX_PORTS];
+extern struct ip4_port_addrs ip4_addrs[FWD_MAX_IFACES];
 
-/* The addresses of a set of ports, as a rule sees them. */
+/* The addresses of a set of interfaces, as a rule sees them: port[] has
+ * n_ports entries, by interface id; a config's view points it at ports[]
+ * (its ports alone), the running one at an array of FWD_MAX_IFACES. */
+struct addr4_view_port {
+	const char *name;
+	bool l3;
+	bool lo; /* a loopback: its addresses connect no subnet */
+	unsigned n;
+	const struct fwd_ip4_prefix *a;
+};
 struct addr4_view {
 	unsigned n_ports;
-	struct addr4_view_port {
-		const char *name;
-		bool l3;
-		unsigned n;
-		const struct fwd_ip4_prefix *a;
-	} port[FWD_MAX_PORTS];
+	struct addr4_view_port *port;
+	struct addr4_view_port ports[FWD_MAX_PORTS];
 	/* a config's IPv4 addresses (addr4_view_config), which a[] then points at */
 	struct fwd_ip4_prefix store[FWD_MAX_PORTS][FWD_MAX_ADDRS];
 	uint8_t index[FWD_MAX_PORTS][FWD_MAX_ADDRS]; /* store's index in the port's list */
@@ -65,11 +74,11 @@ int addr4_rule_neigh(const struct addr4_view *v, unsigned port, uint32_t ip, con
                      char *err, size_t errlen);
 
 /* Add or remove an address; errors come back as -errno with a message. */
-int addr4_add(uint8_t port, const struct fwd_ip4_prefix *p, uint8_t origin, char *err,
+int addr4_add(uint16_t port, const struct fwd_ip4_prefix *p, uint8_t origin, char *err,
               size_t errlen);
-int addr4_del(uint8_t port, const struct fwd_ip4_prefix *p, char *err, size_t errlen);
+int addr4_del(uint16_t port, const struct fwd_ip4_prefix *p, char *err, size_t errlen);
 /* Put port's addresses in the order of want (the same set; origins follow). */
-void addr4_reorder(uint8_t port, const struct fwd_ip4_prefix *want, const uint8_t *origin,
+void addr4_reorder(uint16_t port, const struct fwd_ip4_prefix *want, const uint8_t *origin,
                    unsigned n);
 
 /*
@@ -88,7 +97,7 @@ void addr4_batch_end(void);
  * and calls go one way (routes use the rules above). One set; NULL removes it.
  */
 struct addr4_route_hooks {
-	int (*connected_add)(const struct fwd_ip4_prefix *s, uint8_t port);
+	int (*connected_add)(const struct fwd_ip4_prefix *s, uint16_t port);
 	void (*connected_del)(const struct fwd_ip4_prefix *s);
 	unsigned (*prune)(void);
 };
@@ -100,13 +109,14 @@ bool addr4_is_local(uint32_t ip);
 /* True when ip is the directed broadcast of one of our subnets. */
 bool addr4_is_bcast(uint32_t ip);
 
-/* The port whose connected subnet holds ip (the longest one), or -1. */
+/* The interface whose subnet holds ip (the longest one; a loopback's
+ * address itself too), or -1. */
 int addr4_port_of(uint32_t ip);
 /* True when ip lies inside one of port's subnets. */
-bool addr4_on_port(uint8_t port, uint32_t ip);
+bool addr4_on_port(uint16_t port, uint32_t ip);
 
 /* The source address for a packet we send out of port towards dst: the
  * port's address on dst's subnet, else its primary; 0 when it has none. */
-uint32_t addr4_source(uint8_t port, uint32_t dst);
+uint32_t addr4_source(uint16_t port, uint32_t dst);
 
 #endif

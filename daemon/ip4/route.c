@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* IPv4 routes: the route core (route/route_core.h) over ip4_rib, with the
  * rules of ip4/addr.h. */
+#include <errno.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -144,8 +145,12 @@ int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen)
 	return route_core_del(&route4_ops, &q, err, errlen);
 }
 
-static int connected_add(const struct fwd_ip4_prefix *p, uint8_t port)
+/* A connected next hop is one per port (NH_IDX_CONNECTED + port): a VLAN's
+ * subnet has none yet (doc/architecture.md, "Interfaces"). */
+static int connected_add(const struct fwd_ip4_prefix *p, uint16_t port)
 {
+	if (port >= FWD_MAX_PORTS)
+		return -EOPNOTSUPP;
 	struct fwd_prefix q = fwd_prefix_of4(p);
 
 	return route_core_connected_add(&route4_ops, &q, port);

@@ -7,14 +7,13 @@
 #include "core/event.h"
 #include "core/log.h"
 #include "ip6/addr6.h"
+#include "ip6/addr6_priv.h"
 #include "ip6/ip6.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
 
-struct ip6_port_addrs ip6_addrs[FWD_MAX_PORTS];
+struct ip6_port_addrs ip6_addrs[FWD_MAX_IFACES];
 
-static struct addr6_view running;
-static bool running_stale = true; /* rebuilt on the next addr6_running() */
 static unsigned batch_depth;
 
 static const char *const state_names[] = {
@@ -28,233 +27,9 @@ const char *addr6_state_name(enum addr6_state s)
 	return (unsigned)s < 3 ? state_names[s] : "?";
 }
 
-static struct fwd_ip6_prefix prefix_of(const struct fwd_ip6_prefix *p)
-{
-	struct fwd_ip6_prefix s = *p;
-
-	fwd_ip6_mask(s.addr, s.len);
-	return s;
-}
-
-static bool same_prefix(const struct fwd_ip6_prefix *a, const struct fwd_ip6_prefix *b)
-{
-	return a->len == b->len && memcmp(a->addr, b->addr, 16) == 0;
-}
-
-/* ------------------------------------------------------------------ views */
-
-/* The configured (global) addresses of every port; a[0], the link-local, left out. */
-const struct addr6_view *addr6_running(void)
-{
-	if (!running_stale)
-		return &running;
-	running.n_ports = fwd_n_ports;
-	for (unsigned i = 0; i < fwd_n_ports; i++) {
-		const struct ip6_port_addrs *pa = &ip6_addrs[i];
-		struct addr6_view_port *vp = &running.port[i];
-
-		vp->name = fwd_ports[i].name;
-		vp->l3 = fwd_ports[i].mode == FWD_MODE_L3;
-		vp->n = pa->n > 1 ? pa->n - 1 : 0;
-		memcpy(vp->a, &pa->a[1], vp->n * sizeof(vp->a[0]));
-	}
-	running_stale = false;
-	return &running;
-}
-
-void addr6_view_config(struct addr6_view *v, const struct fwd_config *cfg)
-{
-	v->n_ports = cfg->n_ports;
-	for (unsigned i = 0; i < cfg->n_ports; i++) {
-		const struct fwd_conf_port *p = &cfg->ports[i];
-		struct addr6_view_port *vp = &v->port[i];
-
-		vp->name = p->name;
-		vp->l3 = p->mode == FWD_MODE_L3;
-		vp->n = 0;
-		for (unsigned k = 0; k < p->n_addresses; k++)
-			if (p->addresses[k].family == AF_INET6)
-				vp->a[vp->n++] = fwd_prefix_v6(&p->addresses[k]);
-	}
-}
-
-/* The port holding address ip itself (global ones; link-local ones of the
- * running ports too), or -1. */
-static int view_owner(const struct addr6_view *v, const uint8_t ip[16])
-{
-	for (unsigned i = 0; i < v->n_ports; i++)
-		for (unsigned k = 0; k < v->port[i].n; k++)
-			if (memcmp(v->port[i].a[k].addr, ip, 16) == 0)
-				return (int)i;
-	if (ip6_is_linklocal(ip))
-		for (unsigned i = 0; i < fwd_n_ports && i < v->n_ports; i++)
-			if (ip6_addrs[i].n > 0 && memcmp(ip6_addrs[i].a[0].addr, ip, 16) == 0)
-				return (int)i;
-	return -1;
-}
-
-/* As view_owner, but an address DAD found a duplicate of (on the running
- * view) is the other host's: a gateway or a neighbour, not ours. */
-static int view_user(const struct addr6_view *v, const uint8_t ip[16])
-{
-	int o = view_owner(v, ip);
-
-	if (o >= 0 && v == &running && addr6_state((uint8_t)o, ip) == ADDR6_DUPLICATE)
-		return -1;
-	return o;
-}
-
-/* The port whose longest prefix holds ip (only port `only` when >= 0), or -1. */
-static int view_port_of(const struct addr6_view *v, const uint8_t ip[16], int only)
-{
-	int best = -1, best_len = -1;
-
-	for (unsigned i = 0; i < v->n_ports; i++) {
-		if (only >= 0 && (unsigned)only != i)
-			continue;
-		for (unsigned k = 0; k < v->port[i].n; k++) {
-			const struct fwd_ip6_prefix *a = &v->port[i].a[k];
-			if (fwd_ip6_in_prefix(ip, a->addr, a->len) && a->len > best_len) {
-				best = (int)i;
-				best_len = a->len;
-			}
-		}
-	}
-	return best;
-}
-
-static int view_prefix_port(const struct addr6_view *v, const struct fwd_ip6_prefix *s)
-{
-	for (unsigned i = 0; i < v->n_ports; i++)
-		for (unsigned k = 0; k < v->port[i].n; k++) {
-			struct fwd_ip6_prefix o = prefix_of(&v->port[i].a[k]);
-			if (same_prefix(&o, s))
-				return (int)i;
-		}
-	return -1;
-}
-
-/* ------------------------------------------------------------------ rules */
-
-/* Why p cannot be an interface address, or NULL. */
-static const char *host_problem(const struct fwd_ip6_prefix *p)
-{
-	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
-	struct fwd_ip6_prefix s = prefix_of(p);
-
-	if (p->len == 0)
-		return "is not usable on an interface (a /0)";
-	if (ip6_is_multicast(p->addr) || ip6_is_unspecified(p->addr) || ip6_is_loopback(p->addr) ||
-	    memcmp(p->addr, mapped, sizeof(mapped)) == 0)
-		return "is not a unicast host address";
-	if (ip6_is_linklocal(p->addr))
-		return "is link-local (each port has its own, derived from its MAC)";
-	if (p->len < 127 && memcmp(s.addr, p->addr, 16) == 0)
-		return "is the subnet-router anycast address of its prefix (RFC 4291 2.6.1)";
-	return NULL;
-}
-
-static int rule_l3(const struct addr6_view *v, unsigned port, char *err, size_t errlen)
-{
-	if (port >= v->n_ports)
-		return ERR(ENODEV, "no such port");
-	if (!v->port[port].l3)
-		return ERR(EINVAL, "port %s is not an l3 port", v->port[port].name);
-	return 0;
-}
-
-int addr6_rule_add(const struct addr6_view *v, unsigned port, const struct fwd_ip6_prefix *p,
-                   char *err, size_t errlen)
-{
-	struct fwd_ip6_prefix s = prefix_of(p);
-	char buf[FWD_PREFIX_STRLEN];
-	const char *why = host_problem(p);
-	int rc = rule_l3(v, port, err, errlen), o;
-
-	if (rc < 0)
-		return rc;
-	if (v->port[port].n >= FWD_MAX_ADDRS)
-		return ERR(ENOSPC, "port %s has %d IPv6 addresses already", v->port[port].name,
-		           FWD_MAX_ADDRS);
-	if (why != NULL)
-		return ERR(EINVAL, "%s %s", fwd_ip6_prefix_fmt(p, buf), why);
-	if ((o = view_owner(v, p->addr)) >= 0)
-		return ERR(EEXIST, "address %s is already configured (on port %s)",
-		           fwd_ip6_fmt(p->addr, buf), v->port[o].name);
-	if ((o = view_prefix_port(v, &s)) >= 0 && (unsigned)o != port)
-		return ERR(EEXIST, "prefix %s is already connected on port %s",
-		           fwd_ip6_prefix_fmt(&s, buf), v->port[o].name);
-	return 0;
-}
-
-int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int dev, unsigned *port,
-                       char *err, size_t errlen)
-{
-	char a[FWD_IP6_STRLEN];
-	int rc, o;
-
-	fwd_ip6_fmt(via, a);
-	if (dev >= 0 && (rc = rule_l3(v, (unsigned)dev, err, errlen)) < 0)
-		return rc;
-	if (ip6_is_multicast(via) || ip6_is_unspecified(via) || ip6_is_loopback(via))
-		return ERR(EINVAL, "gateway %s is not a unicast address", a);
-	if ((o = view_user(v, via)) >= 0)
-		return ERR(EINVAL, "gateway %s is one of our own addresses (on port %s)", a,
-		           v->port[o].name);
-	if (ip6_is_linklocal(via)) {
-		if (dev < 0)
-			return ERR(EINVAL, "gateway %s is link-local: say which port (dev)", a);
-		*port = (unsigned)dev;
-		return 0;
-	}
-	o = view_port_of(v, via, dev);
-	if (o < 0 && dev >= 0)
-		return ERR(ENETUNREACH, "gateway %s is not on a connected prefix of %s", a,
-		           v->port[dev].name);
-	if (o < 0)
-		return ERR(ENETUNREACH, "gateway %s is not on a connected prefix", a);
-	*port = (unsigned)o;
-	return 0;
-}
-
-int addr6_rule_route(const struct addr6_view *v, const struct fwd_ip6_prefix *p, char *err,
-                     size_t errlen)
-{
-	char buf[FWD_PREFIX_STRLEN];
-	int o = view_prefix_port(v, p);
-
-	if (o >= 0)
-		return ERR(EEXIST,
-		           "%s is the connected prefix of port %s (change the address instead)",
-		           fwd_ip6_prefix_fmt(p, buf), v->port[o].name);
-	return 0;
-}
-
-int addr6_rule_neigh(const struct addr6_view *v, unsigned port, const uint8_t ip[16],
-                     const uint8_t *mac, char *err, size_t errlen)
-{
-	static const uint8_t zero[6];
-	char a[FWD_IP6_STRLEN], m[FWD_MAC_STRLEN];
-	int rc = rule_l3(v, port, err, errlen), o;
-
-	fwd_ip6_fmt(ip, a);
-	if (rc < 0)
-		return rc;
-	if (mac != NULL && ((mac[0] & 1) || memcmp(mac, zero, sizeof(zero)) == 0))
-		return ERR(EINVAL, "%s is not a unicast MAC address", fwd_mac_fmt(mac, m));
-	if (ip6_is_multicast(ip) || ip6_is_unspecified(ip) || ip6_is_loopback(ip))
-		return ERR(EINVAL, "%s is not a unicast address", a);
-	if ((o = view_user(v, ip)) >= 0)
-		return ERR(EINVAL, "%s is one of our own addresses (on port %s)", a,
-		           v->port[o].name);
-	if (ip6_is_linklocal(ip) || view_port_of(v, ip, (int)port) >= 0)
-		return 0;
-	return ERR(EINVAL, "%s is not on a connected prefix of %s", a, v->port[port].name);
-}
-
 /* --------------------------------------------------------- running state */
 
-static int find(uint8_t port, const uint8_t a[16])
+static int find(uint16_t port, const uint8_t a[16])
 {
 	const struct ip6_port_addrs *pa = &ip6_addrs[port];
 
@@ -264,18 +39,18 @@ static int find(uint8_t port, const uint8_t a[16])
 	return -1;
 }
 
-int addr6_state(uint8_t port, const uint8_t a[16])
+int addr6_state(uint16_t port, const uint8_t a[16])
 {
-	int i = port < FWD_MAX_PORTS ? find(port, a) : -1;
+	int i = port < FWD_MAX_IFACES ? find(port, a) : -1;
 
 	return i < 0 ? -1 : ip6_addrs[port].state[i];
 }
 
-bool addr6_is_local(uint8_t port, const uint8_t ip[16])
+bool addr6_is_local(uint16_t port, const uint8_t ip[16])
 {
-	for (unsigned p = 0; p < fwd_n_ports; p++)
-		if (port == FWD_MAX_PORTS || p == port) {
-			int i = find((uint8_t)p, ip);
+	for (unsigned p = 0; p < FWD_MAX_IFACES; p++)
+		if (port == FWD_IFACE_NONE || p == port) {
+			int i = find((uint16_t)p, ip);
 
 			if (i >= 0 && ip6_addrs[p].state[i] == ADDR6_PREFERRED)
 				return true;
@@ -283,21 +58,9 @@ bool addr6_is_local(uint8_t port, const uint8_t ip[16])
 	return false;
 }
 
-int addr6_port_of(const uint8_t ip[16])
+bool addr6_source(uint16_t port, const uint8_t dst[16], uint8_t out[16])
 {
-	return view_port_of(addr6_running(), ip, -1);
-}
-
-bool addr6_on_port(uint8_t port, const uint8_t ip[16])
-{
-	if (port >= fwd_n_ports || ip6_addrs[port].n == 0)
-		return false;
-	return ip6_is_linklocal(ip) || view_port_of(addr6_running(), ip, port) >= 0;
-}
-
-bool addr6_source(uint8_t port, const uint8_t dst[16], uint8_t out[16])
-{
-	const struct ip6_port_addrs *pa = port < FWD_MAX_PORTS ? &ip6_addrs[port] : NULL;
+	const struct ip6_port_addrs *pa = port < FWD_MAX_IFACES ? &ip6_addrs[port] : NULL;
 	bool link_scope = ip6_is_linklocal(dst) || (ip6_is_multicast(dst) && (dst[1] & 0xf) <= 2);
 	int first = -1;
 
@@ -324,10 +87,10 @@ bool addr6_source(uint8_t port, const uint8_t dst[16], uint8_t out[16])
 /* Does any global address still need prefix s? */
 static bool prefix_in_use(const struct fwd_ip6_prefix *s)
 {
-	for (unsigned port = 0; port < fwd_n_ports; port++)
+	for (unsigned port = 0; port < FWD_MAX_IFACES; port++)
 		for (unsigned i = 1; i < ip6_addrs[port].n; i++) {
 			struct fwd_ip6_prefix o = prefix_of(&ip6_addrs[port].a[i]);
-			if (same_prefix(&o, s))
+			if (same_prefix(&o, s) && !fwd_iface_is_loopback(port))
 				return true;
 		}
 	return false;
@@ -346,20 +109,21 @@ void addr6_set_ndp_hooks(const struct addr6_ndp_hooks *h)
 	ndp_hooks = h;
 }
 
-static void ndp_tell_changed(uint8_t port, bool ra)
+static void ndp_tell_changed(uint16_t port, bool ra)
 {
-	if (ndp_hooks != NULL)
+	if (ndp_hooks != NULL && port < FWD_MAX_PORTS) /* NDP is per port */
 		ndp_hooks->port_changed(port, ra);
 }
 
 /* Take address i off port's list and out of the FIB. */
-static void addr_remove(uint8_t port, unsigned i)
+static void addr_remove(uint16_t port, unsigned i)
 {
+	bool lo = fwd_iface_is_loopback(port);
 	struct ip6_port_addrs *pa = &ip6_addrs[port];
 	struct fwd_ip6_prefix p = pa->a[i], s = prefix_of(&p);
 	unsigned rest = pa->n - i - 1;
 
-	if (pa->state[i] == ADDR6_PREFERRED)
+	if (pa->state[i] == ADDR6_PREFERRED && !(lo && i == 0))
 		rib6_clear_local(&ip6_rib, p.addr);
 	else if (pa->state[i] == ADDR6_TENTATIVE && ndp_hooks != NULL)
 		ndp_hooks->dad_stop(port, p.addr);
@@ -367,9 +131,9 @@ static void addr_remove(uint8_t port, unsigned i)
 	memmove(&pa->origin[i], &pa->origin[i + 1], rest);
 	memmove(&pa->state[i], &pa->state[i + 1], rest);
 	pa->n--;
-	running_stale = true;
+	addr6_running_stale = true;
 	ip6_src_watch_sync();
-	if (i > 0 && !prefix_in_use(&s) && route_hooks != NULL)
+	if (i > 0 && !lo && !prefix_in_use(&s) && route_hooks != NULL)
 		route_hooks->connected_del(&s);
 	if (pa->n > 0)
 		ndp_tell_changed(port, ip6_addrs[port].ra);
@@ -380,7 +144,7 @@ void ip6_src_watch_sync(void)
 	static uint64_t want[(1u << 16) / 64];
 
 	memset(want, 0, sizeof(want));
-	for (unsigned port = 0; port < fwd_n_ports; port++)
+	for (unsigned port = 0; port < FWD_MAX_IFACES; port++)
 		for (unsigned i = 0; i < ip6_addrs[port].n; i++) {
 			unsigned x = ip6_src_watch_idx(ip6_addrs[port].a[i].addr);
 			want[x / 64] |= UINT64_C(1) << (x % 64);
@@ -393,18 +157,24 @@ void ip6_src_watch_sync(void)
 	}
 }
 
-/* Put an address on port's list, tentative, and start DAD for it. */
-static void addr_append(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin)
+/* Put an address on port's list, tentative, and start DAD for it; on a
+ * loopback (no link, no DAD) in use at once. */
+static int addr_append(uint16_t port, const struct fwd_ip6_prefix *p, uint8_t origin)
 {
 	struct ip6_port_addrs *pa = &ip6_addrs[port];
+	bool lo = fwd_iface_is_loopback(port);
+	int rc;
 
+	if (lo && pa->n > 0 && (rc = rib6_set_local(&ip6_rib, p->addr)) < 0)
+		return rc;
 	pa->a[pa->n] = *p;
 	pa->origin[pa->n] = origin;
-	pa->state[pa->n++] = ADDR6_TENTATIVE;
-	running_stale = true;
+	pa->state[pa->n++] = lo ? ADDR6_PREFERRED : ADDR6_TENTATIVE;
+	addr6_running_stale = true;
 	ip6_src_watch_sync();
-	if (ndp_hooks != NULL)
+	if (ndp_hooks != NULL && !lo)
 		ndp_hooks->dad_start(port, p->addr);
+	return 0;
 }
 
 int addr6_port_up(uint8_t port)
@@ -414,8 +184,21 @@ int addr6_port_up(uint8_t port)
 	if (ip6_addrs[port].n > 0)
 		return 0;
 	ip6_linklocal_of(&fwd_ports[port].mac, ll.addr);
-	addr_append(port, &ll, FWD_ORIGIN_ADDRESS);
-	return 0;
+	return addr_append(port, &ll, FWD_ORIGIN_ADDRESS);
+}
+
+/* The first address of an interface: a port's link-local, a loopback's ::1. */
+static int first_addr(uint16_t port)
+{
+	struct fwd_ip6_prefix one = { .addr = { [15] = 1 }, .len = 128 };
+
+	if (ip6_addrs[port].n > 0)
+		return 0;
+	if (fwd_iface_is_loopback(port))
+		return addr_append(port, &one, FWD_ORIGIN_ADDRESS);
+	if (port >= FWD_MAX_PORTS)
+		return -EOPNOTSUPP; /* a VLAN: doc/architecture.md, "Interfaces" */
+	return addr6_port_up((uint8_t)port);
 }
 
 void addr6_port_down(uint8_t port)
@@ -424,7 +207,7 @@ void addr6_port_down(uint8_t port)
 		addr_remove(port, ip6_addrs[port].n - 1);
 }
 
-int addr6_add(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char *err,
+int addr6_add(uint16_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char *err,
               size_t errlen)
 {
 	struct fwd_ip6_prefix s = prefix_of(p);
@@ -432,15 +215,20 @@ int addr6_add(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char
 
 	if (rc < 0)
 		return rc;
-	if (ip6_addrs[port].n == 0 && (rc = addr6_port_up(port)) < 0)
+	if (port >= FWD_MAX_PORTS && !fwd_iface_is_loopback(port))
+		return ERR(EOPNOTSUPP, "%s: addresses on VLAN interfaces are not supported yet",
+		           fwd_iface_name(port));
+	if ((rc = first_addr(port)) < 0)
 		return ERR(-rc, "link-local address: %s", strerror(-rc));
-	if (route_hooks != NULL && (rc = route_hooks->connected_add(&s, port)) < 0)
+	if (!fwd_iface_is_loopback(port) && route_hooks != NULL &&
+	    (rc = route_hooks->connected_add(&s, port)) < 0)
 		return ERR(-rc, "FIB: %s",
 		           rc == -ENOSPC ? "full (raise dataplane.fib6_tbl8s)" : strerror(-rc));
-	addr_append(port, p, origin);
+	if ((rc = addr_append(port, p, origin)) < 0)
+		return ERR(-rc, "FIB: %s", strerror(-rc));
 	if (fwd_event_wanted(FWD_EVENT_ADDR)) {
 		char buf[FWD_PREFIX_STRLEN];
-		fwd_event_addr("add", fwd_ports[port].name, fwd_ip6_prefix_fmt(p, buf), origin);
+		fwd_event_addr("add", fwd_iface_name(port), fwd_ip6_prefix_fmt(p, buf), origin);
 	}
 	return 0;
 }
@@ -452,7 +240,7 @@ static void cascade(void)
 	neigh_addresses_changed();
 }
 
-int addr6_del(uint8_t port, const struct fwd_ip6_prefix *p, char *err, size_t errlen)
+int addr6_del(uint16_t port, const struct fwd_ip6_prefix *p, char *err, size_t errlen)
 {
 	struct ip6_port_addrs *pa = &ip6_addrs[port];
 	char buf[FWD_PREFIX_STRLEN];
@@ -464,12 +252,12 @@ int addr6_del(uint8_t port, const struct fwd_ip6_prefix *p, char *err, size_t er
 	if (i >= pa->n) {
 		if (pa->n > 0 && same_prefix(&pa->a[0], p))
 			return ERR(EINVAL, "%s is the link-local address of %s (it stays)",
-			           fwd_ip6_prefix_fmt(p, buf), fwd_ports[port].name);
+			           fwd_ip6_prefix_fmt(p, buf), fwd_iface_name(port));
 		return ERR(ESRCH, "no address %s on %s", fwd_ip6_prefix_fmt(p, buf),
-		           fwd_ports[port].name);
+		           fwd_iface_name(port));
 	}
 	if (fwd_event_wanted(FWD_EVENT_ADDR))
-		fwd_event_addr("del", fwd_ports[port].name, fwd_ip6_prefix_fmt(p, buf),
+		fwd_event_addr("del", fwd_iface_name(port), fwd_ip6_prefix_fmt(p, buf),
 		               pa->origin[i]);
 	addr_remove(port, i);
 	if (batch_depth == 0)
@@ -512,4 +300,23 @@ void addr6_batch_end(void)
 {
 	if (batch_depth > 0 && --batch_depth == 0)
 		cascade();
+}
+
+/* An interface goes: its addresses with it (core/iface.h hook order 10). */
+static void iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	struct ip6_port_addrs *pa = &ip6_addrs[ifp->id];
+
+	(void)ev;
+	if (pa->n == 0)
+		return;
+	while (pa->n > 0)
+		addr_remove(ifp->id, pa->n - 1);
+	if (batch_depth == 0)
+		cascade();
+}
+
+RTE_INIT(addr6_hooks)
+{
+	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 10, iface_gone);
 }

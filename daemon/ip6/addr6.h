@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "core/config.h"
+#include "core/iface.h"
 #include "fwd_inet.h"
 
 enum addr6_state {
@@ -43,17 +44,23 @@ struct ip6_port_addrs {
 	bool ra;                            /* ports[].ra: send Router Advertisements */
 };
 
-extern struct ip6_port_addrs ip6_addrs[FWD_MAX_PORTS];
+/* By interface id; a loopback's a[0] is ::1 (it has no link-local). */
+extern struct ip6_port_addrs ip6_addrs[FWD_MAX_IFACES];
 
-/* The addresses of a set of ports, as a rule sees them (link-local ones aside). */
+/* The addresses of a set of interfaces, as a rule sees them (link-local
+ * ones aside): port[] has n_ports entries, by interface id; a config's view
+ * points it at ports[], the running one at an array of FWD_MAX_IFACES. */
+struct addr6_view_port {
+	const char *name;
+	bool l3;
+	bool lo; /* a loopback: its addresses connect no prefix */
+	unsigned n;
+	struct fwd_ip6_prefix a[FWD_MAX_ADDRS];
+};
 struct addr6_view {
 	unsigned n_ports;
-	struct addr6_view_port {
-		const char *name;
-		bool l3;
-		unsigned n;
-		struct fwd_ip6_prefix a[FWD_MAX_ADDRS];
-	} port[FWD_MAX_PORTS];
+	struct addr6_view_port *port;
+	struct addr6_view_port ports[FWD_MAX_PORTS];
 };
 
 const struct addr6_view *addr6_running(void);
@@ -76,16 +83,18 @@ int addr6_rule_neigh(const struct addr6_view *v, unsigned port, const uint8_t ip
 int addr6_port_up(uint8_t port);
 void addr6_port_down(uint8_t port);
 
-int addr6_add(uint8_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char *err,
+/* A VLAN's addresses are refused (-EOPNOTSUPP) until VLANs route; a
+ * loopback's are in use at once (no DAD) and connect no prefix. */
+int addr6_add(uint16_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char *err,
               size_t errlen);
-int addr6_del(uint8_t port, const struct fwd_ip6_prefix *p, char *err, size_t errlen);
+int addr6_del(uint16_t port, const struct fwd_ip6_prefix *p, char *err, size_t errlen);
 void addr6_batch_begin(void);
 void addr6_batch_end(void);
 
 /* DAD (ndp.c) finished for a on port: in use, or a duplicate. */
 void addr6_dad_done(uint8_t port, const uint8_t a[16], bool duplicate);
 /* The state of a on port, or -1 when it is not one of port's addresses. */
-int addr6_state(uint8_t port, const uint8_t a[16]);
+int addr6_state(uint16_t port, const uint8_t a[16]);
 
 /*
  * What a change of addresses tells the code that follows them, so that
@@ -97,7 +106,7 @@ int addr6_state(uint8_t port, const uint8_t a[16]);
  * registered from a constructor; one set each, NULL removes it.
  */
 struct addr6_route_hooks {
-	int (*connected_add)(const struct fwd_ip6_prefix *s, uint8_t port);
+	int (*connected_add)(const struct fwd_ip6_prefix *s, uint16_t port);
 	void (*connected_del)(const struct fwd_ip6_prefix *s);
 	unsigned (*prune)(void);
 };
@@ -109,16 +118,18 @@ struct addr6_ndp_hooks {
 };
 void addr6_set_ndp_hooks(const struct addr6_ndp_hooks *h);
 
-/* One of our addresses in use, on port (or on any port when port is FWD_MAX_PORTS). */
-bool addr6_is_local(uint8_t port, const uint8_t ip[16]);
-/* The port whose global prefix holds ip (the longest), or -1. */
+/* One of our addresses in use, on interface port (or on any when port is
+ * FWD_IFACE_NONE). */
+bool addr6_is_local(uint16_t port, const uint8_t ip[16]);
+/* The interface whose global prefix holds ip (the longest; a loopback's
+ * address itself too), or -1. */
 int addr6_port_of(const uint8_t ip[16]);
 /* On one of port's prefixes, link-local ones included. */
-bool addr6_on_port(uint8_t port, const uint8_t ip[16]);
+bool addr6_on_port(uint16_t port, const uint8_t ip[16]);
 /* The source for a packet out of port to dst (RFC 6724, simply): the
  * link-local address for a link-local or multicast-link-scope dst, else the
  * port's global address on dst's prefix, else its first global one, else
  * its link-local; false when the port has no usable address. */
-bool addr6_source(uint8_t port, const uint8_t dst[16], uint8_t out[16]);
+bool addr6_source(uint16_t port, const uint8_t dst[16], uint8_t out[16]);
 
 #endif

@@ -79,7 +79,7 @@ bool icmp6_source_ok(const uint8_t a[16])
 	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
 
 	return !ip6_is_unspecified(a) && !ip6_is_multicast(a) && !ip6_is_loopback(a) &&
-	       memcmp(a, v4mapped, sizeof(v4mapped)) != 0 && !addr6_is_local(FWD_MAX_PORTS, a);
+	       memcmp(a, v4mapped, sizeof(v4mapped)) != 0 && !addr6_is_local(FWD_IFACE_NONE, a);
 }
 
 void icmp6_ip_header(void *hdr, uint16_t payload_len, uint8_t tc, const uint8_t src[16],

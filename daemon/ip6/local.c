@@ -103,7 +103,7 @@ static bool for_us(uint8_t port, const uint8_t dst[16])
 		return false;
 	if (ip6_is_multicast(dst))
 		return listening(port, dst);
-	return addr6_is_local(ip6_is_linklocal(dst) ? port : FWD_MAX_PORTS, dst);
+	return addr6_is_local(ip6_is_linklocal(dst) ? port : FWD_IFACE_NONE, dst);
 }
 
 static void drop(struct local6 *l, enum fwd_drop_reason why)

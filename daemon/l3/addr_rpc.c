@@ -2,11 +2,13 @@
 /*
  * `fwdctl addr`: interface addresses of both families. The text of an
  * address says its family; this file sends it to IPv4 (ip4/addr.h) or IPv6
- * (ip6/addr6.h), which keep their own rules.
+ * (ip6/addr6.h), which keep their own rules. An address's `port` names an
+ * interface: a port, a VLAN or a loopback (core/iface.h).
  */
 #include <errno.h>
 #include <string.h>
 
+#include "core/iface.h"
 #include "core/rpc.h"
 #include "ip4/addr.h"
 #include "ip6/addr6.h"
@@ -14,14 +16,37 @@
 #include "l3/l3.h"
 #include "port/port.h"
 
-static Fwd__AddrEntry *addr_entry(struct fwd_rpc_call *call, const struct fwd_port *p,
+/* The interface id of name (a port's index, else a VLAN's or loopback's), or -1. */
+static int iface_id(const char *name)
+{
+	const struct fwd_port *p = fwd_port_by_name(name != NULL ? name : "");
+	const struct fwd_iface *ifp;
+
+	if (p != NULL)
+		return p->idx;
+	ifp = fwd_iface_by_name(name != NULL ? name : "");
+	return ifp != NULL && ifp->id >= FWD_MAX_PORTS ? ifp->id : -1;
+}
+
+/* The next interface id after id that may have addresses (start with -1), or -1. */
+static int next_id(int id)
+{
+	const struct fwd_iface *ifp;
+
+	if (id + 1 < (int)fwd_n_ports)
+		return id + 1;
+	ifp = fwd_iface_next(id < FWD_MAX_PORTS ? FWD_MAX_PORTS - 1 : id);
+	return ifp != NULL ? ifp->id : -1;
+}
+
+static Fwd__AddrEntry *addr_entry(struct fwd_rpc_call *call, const char *name,
                                   const struct fwd_prefix *a, uint8_t origin, const char *state)
 {
 	Fwd__AddrEntry *e = fwd_rpc_alloc(call, sizeof(*e));
 	char buf[FWD_PREFIX_STRLEN];
 
 	fwd__addr_entry__init(e);
-	e->port = fwd_rpc_strdup(call, p->name);
+	e->port = fwd_rpc_strdup(call, name);
 	e->prefix = fwd_rpc_strdup(call, fwd_prefix_fmt(a, buf));
 	e->origin = (char *)fwd_origin_name(origin);
 	if (state != NULL)
@@ -34,14 +59,14 @@ static void list_port(struct fwd_rpc_call *call, Fwd__AddrListResp *r, unsigned 
 	if (l3_family_wanted(family, AF_INET))
 		for (unsigned j = 0; j < ip4_addrs[i].n; j++) {
 			struct fwd_prefix a = fwd_prefix_of4(&ip4_addrs[i].a[j]);
-			r->addresses[r->n_addresses++] =
-			        addr_entry(call, &fwd_ports[i], &a, ip4_addrs[i].origin[j], NULL);
+			r->addresses[r->n_addresses++] = addr_entry(call, fwd_iface_name(i), &a,
+			                                            ip4_addrs[i].origin[j], NULL);
 		}
 	if (l3_family_wanted(family, AF_INET6))
 		for (unsigned j = 0; j < ip6_addrs[i].n; j++) {
 			struct fwd_prefix a = fwd_prefix_of6(&ip6_addrs[i].a[j]);
 			r->addresses[r->n_addresses++] =
-			        addr_entry(call, &fwd_ports[i], &a, ip6_addrs[i].origin[j],
+			        addr_entry(call, fwd_iface_name(i), &a, ip6_addrs[i].origin[j],
 			                   addr6_state_name(ip6_addrs[i].state[j]));
 		}
 }
@@ -53,29 +78,30 @@ static int addr_list(struct fwd_rpc_call *call)
 	Fwd__AddrListResp *r = fwd_rpc_alloc(call, sizeof(*r));
 	size_t total = 0;
 
-	if (only != NULL && only[0] != '\0' && fwd_port_by_name(only) == NULL)
-		return fwd_rpc_error(call, ENODEV, "no such port: %s", only);
+	if (only != NULL && only[0] != '\0' && iface_id(only) < 0)
+		return fwd_rpc_error(call, ENODEV, "no such interface: %s", only);
 	if (l3_family_check(call, q->family) < 0)
 		return -EINVAL;
 	fwd__addr_list_resp__init(r);
-	for (unsigned i = 0; i < fwd_n_ports; i++)
+	for (int i = next_id(-1); i >= 0; i = next_id(i))
 		total += ip4_addrs[i].n + ip6_addrs[i].n;
 	r->addresses = (Fwd__AddrEntry **)fwd_rpc_ptr_array(call, total);
-	for (unsigned i = 0; i < fwd_n_ports; i++)
-		if (only == NULL || only[0] == '\0' || strcmp(only, fwd_ports[i].name) == 0)
-			list_port(call, r, i, q->family);
+	for (int i = next_id(-1); i >= 0; i = next_id(i))
+		if (only == NULL || only[0] == '\0' || strcmp(only, fwd_iface_name(i)) == 0)
+			list_port(call, r, (unsigned)i, q->family);
 	call->resp->body_case = FWD__RESPONSE__BODY_ADDR_LIST;
 	call->resp->addr_list = r;
 	return 0;
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_ADDR_LIST, addr_list, FWD_RPC_READ);
 
-static int addr_args(struct fwd_rpc_call *call, const char *prefix, const char *port,
-                     struct fwd_port **p, struct fwd_prefix *a)
+static int addr_args(struct fwd_rpc_call *call, const char *prefix, const char *port, int *id,
+                     struct fwd_prefix *a)
 {
-	*p = fwd_port_by_name(port != NULL ? port : "");
-	if (*p == NULL)
-		return fwd_rpc_error(call, ENODEV, "no such port: %s", port != NULL ? port : "");
+	*id = iface_id(port);
+	if (*id < 0)
+		return fwd_rpc_error(call, ENODEV, "no such interface: %s",
+		                     port != NULL ? port : "");
 	if (prefix == NULL || fwd_prefix_parse(prefix, a, true) < 0 || strchr(prefix, '/') == NULL)
 		return fwd_rpc_error(call, EINVAL,
 		                     "bad address: %s (expected A.B.C.D/N or X:X::X/N)",
@@ -95,19 +121,20 @@ void l3_addr_set_changed_hook(void (*fn)(void))
 static int addr_change(struct fwd_rpc_call *call, const char *prefix, const char *port, bool add)
 {
 	struct fwd_prefix a;
-	struct fwd_port *p;
-	int rc = addr_args(call, prefix, port, &p, &a);
+	int id, rc = addr_args(call, prefix, port, &id, &a);
 
 	if (rc < 0)
 		return rc;
 	if (a.family == AF_INET) {
 		struct fwd_ip4_prefix a4 = fwd_prefix_v4(&a);
-		rc = add ? addr4_add(p->idx, &a4, FWD_ORIGIN_RPC, call->error, sizeof(call->error))
-		         : addr4_del(p->idx, &a4, call->error, sizeof(call->error));
+		rc = add ? addr4_add((uint16_t)id, &a4, FWD_ORIGIN_RPC, call->error,
+		                     sizeof(call->error))
+		         : addr4_del((uint16_t)id, &a4, call->error, sizeof(call->error));
 	} else {
 		struct fwd_ip6_prefix a6 = fwd_prefix_v6(&a);
-		rc = add ? addr6_add(p->idx, &a6, FWD_ORIGIN_RPC, call->error, sizeof(call->error))
-		         : addr6_del(p->idx, &a6, call->error, sizeof(call->error));
+		rc = add ? addr6_add((uint16_t)id, &a6, FWD_ORIGIN_RPC, call->error,
+		                     sizeof(call->error))
+		         : addr6_del((uint16_t)id, &a6, call->error, sizeof(call->error));
 	}
 	if (rc >= 0 && addrs_changed_hook != NULL)
 		addrs_changed_hook();

@@ -46,6 +46,7 @@ static int addr4_del_p(uint8_t port, const struct fwd_prefix *p, char *err, size
 /* The view the IPv4 rules take of w's addresses. */
 static void view4(const struct l3_want *w, struct addr4_view *v)
 {
+	v->port = v->ports;
 	v->n_ports = fwd_n_ports;
 	for (unsigned i = 0; i < fwd_n_ports; i++) {
 		const struct l3_want_addrs *pa = &w->addrs[0][i];
@@ -53,8 +54,8 @@ static void view4(const struct l3_want *w, struct addr4_view *v)
 		for (unsigned k = 0; k < pa->n; k++)
 			v->store[i][k] = fwd_prefix_v4(&pa->a[k]);
 		v->port[i] = (struct addr4_view_port){ fwd_ports[i].name,
-			                               fwd_ports[i].mode == FWD_MODE_L3, pa->n,
-			                               v->store[i] };
+			                               fwd_ports[i].mode == FWD_MODE_L3, false,
+			                               pa->n, v->store[i] };
 	}
 }
 
@@ -183,11 +184,13 @@ static int addr6_del_p(uint8_t port, const struct fwd_prefix *p, char *err, size
 
 static void view6(const struct l3_want *w, struct addr6_view *v)
 {
+	v->port = v->ports;
 	v->n_ports = fwd_n_ports;
 	for (unsigned i = 0; i < fwd_n_ports; i++) {
 		const struct l3_want_addrs *pa = &w->addrs[1][i];
 
 		v->port[i].name = fwd_ports[i].name;
+		v->port[i].lo = false;
 		v->port[i].l3 = fwd_ports[i].mode == FWD_MODE_L3;
 		v->port[i].n = pa->n;
 		for (unsigned k = 0; k < pa->n; k++)

@@ -206,7 +206,7 @@ static void route_get6(struct fwd_rpc_call *call, Fwd__RouteGetResp *r, const ch
 	uint32_t nhi = fib6_lookup(ip6_fib, ip);
 	struct rib6_node *n;
 
-	if (nh_table[nhi].type == NH_LOCAL || addr6_is_local(FWD_MAX_PORTS, ip)) {
+	if (nh_table[nhi].type == NH_LOCAL || addr6_is_local(FWD_IFACE_NONE, ip)) {
 		route_get_local(call, r, s, 128);
 		return;
 	}

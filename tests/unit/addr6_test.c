@@ -44,6 +44,7 @@ static int setup(void **state)
 {
 	(void)state;
 	memset(&view, 0, sizeof(view));
+	view.port = view.ports;
 	view.n_ports = 3;
 	view.port[0] = (struct addr6_view_port){ .name = "p0", .l3 = true, .n = 1 };
 	view.port[0].a[0] = pfx("2001:db8:1::1", 64);
