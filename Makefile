@@ -219,7 +219,8 @@ demo-stop:
 # -------------------------------------------------------------- benchmarks
 # tests/bench/bench.py (see its header). Packages only the benchmarks need:
 BENCH_PKGS := dpdk dpdk-dev dpdk-doc libdpdk-dev libsystemd-dev python3-scapy \
-	python3-matplotlib valgrind make gcc pkg-config patch wrk nginx-light
+	python3-matplotlib valgrind make gcc pkg-config patch wrk nginx-light \
+	openvswitch-switch-dpdk
 BENCH_DIR := $(BUILD)/bench
 L3FWD_SRC := /usr/share/dpdk/examples
 

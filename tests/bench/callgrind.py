@@ -19,7 +19,10 @@ pcap of bench.py's imix group (the same flows in 64/594/1518 B, 7:4:1).
 CG_ONLY=ipv4, ipv6 or imix (comma-separated) runs those only; CG_ONLY=acl
 (not in the default run) profiles fwd l3 16 routes with the 1,000-rule
 acl_in of bench.py's acl group (benchlib.acl_config), beside fwd l3 16
-routes without it.
+routes without it. CG_ONLY=vlan: fwd l3 16 routes on frames tagged VLAN
+100 routed out tagged VLAN 200 (bench.py's vlan group, l2vlan.py), beside
+untagged; CG_ONLY=l2: fwd's bridge on the l2 group's frames (its sink,
+net_pcap1, polls empty after the learning frames: counted as PMD work).
 
 From the callgrind profile:
   packets      calls into net_pcap's rx burst x burst size (infinite_rx
@@ -43,15 +46,17 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as bl  # noqa: E402
+import l2vlan  # noqa: E402
 from benchlib import log  # noqa: E402
 
 PACKETS = int(os.environ.get("CG_PACKETS", "2000000"))
 TIMEOUT = int(os.environ.get("CG_TIMEOUT", "600"))
 PMD_OBJECTS = ("librte_net_pcap", "librte_net_null")
 RX_OBJECT = "librte_net_pcap"
-PMD_FUNCTIONS = ("eth_pcap_", "eth_null_")     # the same, linked into the application
-RX_FUNCTION = "eth_pcap_rx"
-ONLY = os.environ.get("CG_ONLY", "ipv4,ipv6,imix").split(",")
+PMD_FUNCTIONS = ("eth_pcap_", "eth_null_", "eth_tx_drop")   # the same, linked in (eth_tx_drop:
+#                                                    net_pcap's tx without a tx_pcap)
+RX_FUNCTION = "eth_pcap_rx_infinite"   # the source's: the l2 sink's empty polls are eth_pcap_rx
+ONLY = os.environ.get("CG_ONLY", "ipv4,ipv6,imix,vlan,l2").split(",")
 
 
 def valgrind(out, loop_fn):
@@ -202,6 +207,17 @@ def main():
             (bl.L3fwd(p, "cg-l3fwd-imix", "l3fwd lpm IMIX", p.pcap_imix), "lpm_main_loop",
              l3fwd_app),
         ]
+    if "vlan" in ONLY or "l2" in ONLY:
+        pcap_l2, learn, tagged = l2vlan.l2_pcaps(p)
+    if "vlan" in ONLY:
+        if "ipv4" not in ONLY:
+            runs.append((bl.Fwd(p, "cg-fwd-16", "fwd l3 16 routes", p.pcap64, "l3"),
+                         "worker_main", p.daemon))
+        runs.append((l2vlan.FwdVlan(p, "cg-fwd-vlan", "fwd l3 VLAN 100->200", tagged, "l3"),
+                     "worker_main", p.daemon))
+    if "l2" in ONLY:
+        runs.append((l2vlan.FwdBridge(p, "cg-fwd-br", "fwd bridge", pcap_l2, learn),
+                     "worker_main", p.daemon))
     if "acl" in ONLY:
         if "ipv4" not in ONLY:
             runs.append((bl.Fwd(p, "cg-fwd-16", "fwd l3 16 routes", p.pcap64, "l3"),
@@ -243,6 +259,13 @@ def report(results):
             results[key] = ratio
             log("\napplication instructions per packet%s, fwd / l3fwd: %.3f (target <= 1.0: %s)"
                 % (what, ratio, "PASS" if ratio <= 1.0 else "FAIL"))
+    fwd, tag = results.get("cg-fwd-16"), results.get("cg-fwd-vlan")
+    if fwd and tag and fwd.get("app_per_packet") and tag.get("app_per_packet"):
+        results["vlan_app_extra"] = tag["app_per_packet"] - fwd["app_per_packet"]
+        log("\nVLAN 100->200 against untagged, application instructions per packet: %+.1f "
+            "(%.3f x), all: %.3f x" % (results["vlan_app_extra"],
+                                      tag["app_per_packet"] / fwd["app_per_packet"],
+                                      tag["per_packet"] / fwd["per_packet"]))
     for fwd_name, name, what in (("cg-fwd-16", "cg-l3fwd", "l3fwd"),
                                  ("cg-fwd-16", "cg-l3fwd-st", "l3fwd static"),
                                  ("cg-fwd-v6", "cg-l3fwd-v6", "l3fwd, IPv6"),
