@@ -180,17 +180,16 @@ static __rte_always_inline uint16_t fwd_vlan_demux(const struct fwd_port *p, con
                                                    struct rte_mbuf *m, uint8_t *why)
 {
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+	const struct rte_ether_hdr *eh = (const struct rte_ether_hdr *)d;
+	const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)(eh + 1);
 	uint16_t vid, id;
 
 	if (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) {
 		vid = m->vlan_tci & 0xfff;
 		m->ol_flags &= ~(RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED);
-	} else if (likely(m->data_len >= sizeof(struct rte_ether_hdr) + FWD_VLAN_HLEN &&
-	                  ((struct rte_ether_hdr *)d)->ether_type ==
-	                      RTE_BE16(RTE_ETHER_TYPE_VLAN))) {
-		vid = rte_be_to_cpu_16(((struct rte_vlan_hdr *)(d + sizeof(struct rte_ether_hdr)))
-		                           ->vlan_tci) &
-		      0xfff;
+	} else if (likely(m->data_len >= sizeof(*eh) + sizeof(*vh) &&
+	                  eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_VLAN))) {
+		vid = rte_be_to_cpu_16(vh->vlan_tci) & 0xfff;
 		fwd_vlan_strip(m, d);
 	} else {
 		return fwd_vlan_demux_rare(p, m, why);
