@@ -158,15 +158,18 @@ static uint8_t rx_port_of(const struct rte_mbuf *m, uint8_t dflt)
 
 /* Drop m as `acl`, or refuse it with ICMP administratively prohibited
  * (rate-limited on the control thread like every error). */
-static void __rte_noinline acl_refuse(struct fwd_worker *w, uint8_t port, uint8_t dir,
+static void __rte_noinline acl_refuse(struct fwd_worker *w, uint16_t iface, uint8_t dir,
                                       struct rte_mbuf *m, uint8_t action, int fam)
 {
-	uint8_t in = dir == FWD_FILTER_IN ? port : rx_port_of(m, port);
+	uint8_t in;
 
-	if (action != FWD_ACL_REJECT) {
-		fwd_drop(w, port, FWD_DROP_ACL, m);
+	/* a punt names a port: the error of a VLAN's reject would leave
+	 * untagged, on the wrong segment, so a VLAN's reject drops */
+	if (action != FWD_ACL_REJECT || iface >= FWD_MAX_PORTS) {
+		fwd_drop(w, iface, FWD_DROP_ACL, m);
 		return;
 	}
+	in = dir == FWD_FILTER_IN ? (uint8_t)iface : rx_port_of(m, (uint8_t)iface);
 	if ((fam & 1) == ACL_V4)
 		fwd_punt(w, m, FWD_PUNT_NO_ROUTE, in, in, ICMP4_ADMIN_PROHIBITED, FWD_DROP_ACL);
 	else
@@ -208,7 +211,7 @@ static void chunk_classify(const struct acl_set *s, struct acl_chunk *c, struct 
  * kept move down to pkts[keep] on (keep <= at: each is read before its
  * slot is written). Returns where the kept end. */
 static unsigned chunk_apply(struct fwd_worker *w, const struct acl_set *s, struct acl_chunk *c,
-                            uint8_t port, uint8_t dir, struct rte_mbuf **pkts, unsigned at,
+                            uint16_t iface, uint8_t dir, struct rte_mbuf **pkts, unsigned at,
                             unsigned n, unsigned keep, uint64_t *bytes)
 {
 	struct acl_hits *h = s->hits[w->index];
@@ -236,13 +239,13 @@ static unsigned chunk_apply(struct fwd_worker *w, const struct acl_set *s, struc
 		if (bytes != NULL)
 			*bytes -= m->pkt_len;
 		else
-			w->stats.port[port].rx_bytes += m->pkt_len;
-		acl_refuse(w, port, dir, m, act, c->fam[i]);
+			w->stats.port[iface].rx_bytes += m->pkt_len;
+		acl_refuse(w, iface, dir, m, act, c->fam[i]);
 	}
 	return keep;
 }
 
-uint16_t acl_filter(struct fwd_worker *w, uint8_t port, uint8_t dir, struct rte_mbuf **pkts,
+uint16_t acl_filter(struct fwd_worker *w, uint16_t iface, uint8_t dir, struct rte_mbuf **pkts,
                     uint16_t n, uint64_t *bytes)
 {
 	const struct acl_state *st = __atomic_load_n(&acl_state, __ATOMIC_ACQUIRE);
@@ -252,14 +255,14 @@ uint16_t acl_filter(struct fwd_worker *w, uint8_t port, uint8_t dir, struct rte_
 
 	if (st == NULL)
 		return n;
-	s = dir == FWD_FILTER_IN ? st->in[port] : st->out[port];
+	s = dir == FWD_FILTER_IN ? st->in[iface] : st->out[iface];
 	if (s == NULL)
 		return n;
 	for (unsigned i = 0; i < n; i += ACL_CHUNK) {
 		unsigned k = RTE_MIN(ACL_CHUNK, n - i);
 
 		chunk_classify(s, &c, pkts + i, k);
-		keep = chunk_apply(w, s, &c, port, dir, pkts, i, k, keep, bytes);
+		keep = chunk_apply(w, s, &c, iface, dir, pkts, i, k, keep, bytes);
 	}
 	return (uint16_t)keep;
 }

@@ -113,6 +113,9 @@ static void vlan_run(struct fwd_worker *w, const struct fwd_iface *ifp, struct r
 
 	w->stats.port[ifp->id].rx_pkts += n;
 	if (likely(ifp->admin_up && in != NULL)) {
+		if (unlikely(ifp->filter & FWD_FILTER_IN) &&
+		    (n = fwd_filter(w, ifp->id, FWD_FILTER_IN, pkts, n, NULL)) == 0)
+			return;
 		in(w, ifp, pkts, n);
 		return;
 	}
@@ -127,8 +130,13 @@ static __rte_always_inline void iface_run(struct fwd_worker *w, const struct fwd
 {
 	if (id < FWD_MAX_PORTS) {
 		w->stats.port[p->idx].rx_pkts += n;
+		if (unlikely(p->filter & FWD_FILTER_IN) &&
+		    (n = fwd_filter(w, id, FWD_FILTER_IN, pkts, n, NULL)) == 0)
+			return;
 		mode_input[p->mode](w, &fwd_ifaces[id], pkts, n);
 	} else {
+		/* id is a map entry, never FWD_IFACE_NONE (the caller drops those) */
+		// cppcheck-suppress arrayIndexOutOfBoundsCond
 		vlan_run(w, &fwd_ifaces[id], pkts, n);
 	}
 }
@@ -140,13 +148,14 @@ void __rte_noinline fwd_vlan_rx(struct fwd_worker *w, const struct fwd_port *p,
                                 struct rte_mbuf **pkts, uint16_t n)
 {
 	const uint16_t *map = __atomic_load_n(&p->vlan_map, __ATOMIC_ACQUIRE);
-	uint16_t run = FWD_IFACE_NONE, start = 0, k = 0;
+	uint16_t run = p->idx; /* any id: the first run starts empty */
+	unsigned start = 0, k = 0;
 
 	if (unlikely(map == NULL)) { /* its last VLAN just went */
 		iface_run(w, p, p->idx, pkts, n);
 		return;
 	}
-	for (uint16_t i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		uint8_t why = FWD_DROP_VLAN_UNKNOWN;
 		uint16_t id = fwd_vlan_demux(p, map, pkts[i], &why);
 
@@ -158,14 +167,14 @@ void __rte_noinline fwd_vlan_rx(struct fwd_worker *w, const struct fwd_port *p,
 		}
 		if (unlikely(id != run)) {
 			if (k != start)
-				iface_run(w, p, run, pkts + start, k - start);
+				iface_run(w, p, run, pkts + start, (uint16_t)(k - start));
 			run = id;
 			start = k;
 		}
 		pkts[k++] = pkts[i];
 	}
 	if (k != start)
-		iface_run(w, p, run, pkts + start, k - start);
+		iface_run(w, p, run, pkts + start, (uint16_t)(k - start));
 }
 
 /* Receive and dispatch one burst; returns the number of packets received. */
@@ -183,17 +192,14 @@ static __rte_always_inline uint16_t worker_rx(struct fwd_worker *w, const struct
 	if (likely(p->admin_up)) {
 		uint16_t k = n;
 
-		if (unlikely(p->filter & FWD_FILTER_IN) &&
-		    (k = fwd_filter(w, q->port, FWD_FILTER_IN, pkts, n, NULL)) == 0) {
-			c->rx_pkts += n;
-			return n;
-		}
 		if (unlikely(p->vlan_map != NULL)) {
-			c->rx_pkts += n - k;
-			fwd_vlan_rx(w, p, pkts, k);
+			fwd_vlan_rx(w, p, pkts, n); /* filters each interface */
 			return n;
 		}
 		c->rx_pkts += n;
+		if (unlikely(p->filter & FWD_FILTER_IN) &&
+		    (k = fwd_filter(w, q->port, FWD_FILTER_IN, pkts, n, NULL)) == 0)
+			return n;
 		mode_input[p->mode](w, &fwd_ifaces[q->port], pkts, k);
 	} else {
 		c->rx_pkts += n;
