@@ -156,13 +156,15 @@ void __rte_noinline fwd_vlan_rx(struct fwd_worker *w, const struct fwd_port *p,
 		return;
 	}
 	for (unsigned i = 0; i < n; i++) {
+		/* in a local: the strip's byte stores could alias pkts[] */
+		struct rte_mbuf *m = pkts[i];
 		uint8_t why = FWD_DROP_VLAN_UNKNOWN;
-		uint16_t id = fwd_vlan_demux(p, map, pkts[i], &why);
+		uint16_t id = fwd_vlan_demux(p, map, m, &why);
 
 		if (unlikely(id == FWD_IFACE_NONE)) {
 			w->stats.port[p->idx].rx_pkts++;
-			w->stats.port[p->idx].rx_bytes += pkts[i]->pkt_len;
-			fwd_drop(w, p->idx, (enum fwd_drop_reason)why, pkts[i]);
+			w->stats.port[p->idx].rx_bytes += m->pkt_len;
+			fwd_drop(w, p->idx, (enum fwd_drop_reason)why, m);
 			continue;
 		}
 		if (unlikely(id != run)) {
@@ -171,7 +173,7 @@ void __rte_noinline fwd_vlan_rx(struct fwd_worker *w, const struct fwd_port *p,
 			run = id;
 			start = k;
 		}
-		pkts[k++] = pkts[i];
+		pkts[k++] = m;
 	}
 	if (k != start)
 		iface_run(w, p, run, pkts + start, (uint16_t)(k - start));
