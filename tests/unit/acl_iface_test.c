@@ -24,6 +24,7 @@
 #include "core/iface.h"
 #include "core/ports.h"
 #include "core/worker.h"
+#include "iface_test_util.h"
 #include "test_eal.h"
 
 static struct rte_mempool *pool;
@@ -37,20 +38,6 @@ static void count_input(struct fwd_worker *w, const struct fwd_iface *in, struct
 	last_if = in->id;
 	n_in += n;
 	rte_pktmbuf_free_bulk(pkts, n);
-}
-
-static void two_ports(void)
-{
-	fwd_iface_reset();
-	memset(fwd_ports, 0, sizeof(fwd_ports));
-	fwd_n_ports = 2;
-	for (uint8_t i = 0; i < 2; i++) {
-		snprintf(fwd_ports[i].name, sizeof(fwd_ports[i].name), "p%u", i);
-		fwd_ports[i].idx = i;
-		fwd_ports[i].mtu = 1500;
-		fwd_ports[i].admin_up = 1;
-		fwd_iface_port_sync(i);
-	}
 }
 
 /* A UDP/IPv4 frame, tagged with vid (0: untagged). */

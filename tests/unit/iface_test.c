@@ -27,25 +27,10 @@
 #include "core/ports.h"
 #include "core/punt.h"
 #include "core/worker.h"
+#include "iface_test_util.h"
 #include "test_eal.h"
 
 static struct rte_mempool *pool;
-
-static void two_ports(void)
-{
-	fwd_iface_reset();
-	memset(fwd_ports, 0, sizeof(fwd_ports));
-	fwd_n_ports = 2;
-	for (uint8_t i = 0; i < 2; i++) {
-		snprintf(fwd_ports[i].name, sizeof(fwd_ports[i].name), "p%u", i);
-		fwd_ports[i].idx = i;
-		fwd_ports[i].mtu = 1500;
-		fwd_ports[i].admin_up = 1;
-		fwd_ports[i].mac.addr_bytes[5] = (uint8_t)(i + 1);
-		memcpy(&fwd_ports[i].mac48, &fwd_ports[i].mac, 6);
-		fwd_iface_port_sync(i);
-	}
-}
 
 static void test_ports_are_ifaces(void **state)
 {
