@@ -142,8 +142,9 @@ uint16_t acl_filter(struct fwd_worker *w, uint16_t iface, uint8_t dir, struct rt
  * The ACLs of the interfaces above the ports (interfaces[].acl_in, acl_out
  * in fwd.yaml(5)): iface/ binds them once it has made its interfaces (at
  * start and after each reload), since their ids exist only then. Begin
- * clears them all, bind names one (NULL or "": none; an unknown name:
- * none), end publishes the filter bits. A new ACL state keeps the old
+ * starts a round, bind names one (NULL or "": none; an unknown name:
+ * none), end unbinds those not named in the round and publishes the
+ * filter bits. A new ACL state keeps the old
  * one's bindings by ACL name until then. Control thread.
  */
 void acl_iface_bind_begin(void);

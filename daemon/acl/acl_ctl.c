@@ -258,14 +258,13 @@ static void acl_commit(void)
 	state_free(old, acl_state);
 }
 
+/* The interfaces bound since acl_iface_bind_begin: end unbinds the others
+ * (not begin, so a rebound interface is never unfiltered in between). */
+static bool bound[FWD_MAX_IFACES];
+
 void acl_iface_bind_begin(void)
 {
-	struct acl_state *st = acl_state;
-
-	for (unsigned id = FWD_MAX_PORTS; st != NULL && id < FWD_MAX_IFACES; id++) {
-		__atomic_store_n(&st->in[id], NULL, __ATOMIC_RELEASE);
-		__atomic_store_n(&st->out[id], NULL, __ATOMIC_RELEASE);
-	}
+	memset(bound, 0, sizeof(bound));
 }
 
 void acl_iface_bind(uint16_t id, const char *acl_in, const char *acl_out)
@@ -274,13 +273,22 @@ void acl_iface_bind(uint16_t id, const char *acl_in, const char *acl_out)
 
 	if (st == NULL || id < FWD_MAX_PORTS || id >= FWD_MAX_IFACES)
 		return;
+	bound[id] = true;
 	__atomic_store_n(&st->in[id], acl_in ? find(st, acl_in) : NULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&st->out[id], acl_out ? find(st, acl_out) : NULL, __ATOMIC_RELEASE);
 }
 
 void acl_iface_bind_end(void)
 {
-	publish_bits(acl_state);
+	struct acl_state *st = acl_state;
+
+	for (unsigned id = FWD_MAX_PORTS; st != NULL && id < FWD_MAX_IFACES; id++) {
+		if (bound[id])
+			continue;
+		__atomic_store_n(&st->in[id], NULL, __ATOMIC_RELEASE);
+		__atomic_store_n(&st->out[id], NULL, __ATOMIC_RELEASE);
+	}
+	publish_bits(st);
 }
 
 /* An interface going: its id may be handed out again, without its ACLs. */
