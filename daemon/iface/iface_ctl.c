@@ -73,6 +73,25 @@ static void iface_acl_bind(const struct fwd_config *cfg)
 	acl_iface_bind_end();
 }
 
+/* The reload's note of each interface whose ACLs changed. */
+static void iface_acl_notes(const struct fwd_config *cur, const struct fwd_config *next,
+                            struct fwd_reload_log *log)
+{
+	const struct iface_conf *b = iface_conf(next);
+
+	for (unsigned i = 0; i < b->n; i++) {
+		const struct fwd_conf_iface *f = &b->ifaces[i];
+		const struct fwd_conf_iface *o = iface_conf_find(cur, f->name);
+
+		if (strcmp(o ? o->acl_in : "", f->acl_in) != 0)
+			fwd_reload_note(log, "interface %s: acl_in %s", f->name,
+			                f->acl_in[0] ? f->acl_in : "none");
+		if (strcmp(o ? o->acl_out : "", f->acl_out) != 0)
+			fwd_reload_note(log, "interface %s: acl_out %s", f->name,
+			                f->acl_out[0] ? f->acl_out : "none");
+	}
+}
+
 static int iface_init(const struct fwd_config *cfg)
 {
 	const struct iface_conf *s = iface_conf(cfg);
@@ -118,8 +137,10 @@ static int iface_reload_apply(const struct fwd_config *cur, const struct fwd_con
 		rc = iface_reconcile(next, &b->ifaces[i], log, err, sizeof(err));
 	if (rc < 0)
 		fwd_reload_fail(log, "%s", err);
-	else
+	else {
 		iface_acl_bind(next);
+		iface_acl_notes(cur, next, log);
+	}
 	return rc;
 }
 
