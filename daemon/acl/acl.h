@@ -25,6 +25,7 @@
 #include "core/config.h"
 #include "core/daemon.h"
 #include "core/punt.h"
+#include "core/iface.h"
 #include "core/worker.h"
 
 /* A rule as acl_rule_parse makes it: numbers in host order. */
@@ -109,7 +110,9 @@ struct acl_state {
 	uint32_t gen; /* unique among the states built, never 0 (acl_cache_tag) */
 	unsigned n_sets;
 	struct acl_set *sets[FWD_MAX_ACLS];
-	const struct acl_set *in[FWD_MAX_PORTS], *out[FWD_MAX_PORTS], *local;
+	/* by interface id: ports (ports[].acl_in, acl_out), then VLANs and
+	 * loopbacks (interfaces[], bound by iface/ through acl_iface_bind) */
+	const struct acl_set *in[FWD_MAX_IFACES], *out[FWD_MAX_IFACES], *local;
 };
 
 /* The published state (RCU): control writes, workers read. */
@@ -158,8 +161,21 @@ void acl_cache_classify(struct acl_cache *c, uint64_t tag, const struct acl_set 
                         const uint8_t **keys, uint32_t *res, unsigned n);
 
 /* The filter workers call (core/worker.h, fwd_filter_fn). */
-uint16_t acl_filter(struct fwd_worker *w, uint8_t port, uint8_t dir, struct rte_mbuf **pkts,
+uint16_t acl_filter(struct fwd_worker *w, uint16_t iface, uint8_t dir, struct rte_mbuf **pkts,
                     uint16_t n, uint64_t *bytes);
+
+/*
+ * The ACLs of the interfaces above the ports (interfaces[].acl_in, acl_out
+ * in fwd.yaml(5)): iface/ binds them once it has made its interfaces (at
+ * start and after each reload), since their ids exist only then. Begin
+ * starts a round, bind names one (NULL or "": none; an unknown name:
+ * none), end unbinds those not named in the round and publishes the
+ * filter bits. A new ACL state keeps the old
+ * one's bindings by ACL name until then. Control thread.
+ */
+void acl_iface_bind_begin(void);
+void acl_iface_bind(uint16_t id, const char *acl_in, const char *acl_out);
+void acl_iface_bind_end(void);
 
 /* control.acl_local (core/punt.h, fwd_local_filter); control thread. */
 bool acl_local(struct rte_mbuf *m, const struct fwd_punt_meta *meta);

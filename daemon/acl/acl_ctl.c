@@ -54,16 +54,30 @@ static void state_free(struct acl_state *st, const struct acl_state *keep)
 	free(st);
 }
 
-/* Publish st: the state first, then the ports' filter bits, so that a worker
- * that sees a bit finds what it stands for. */
+/* The filter bits of interface id in st. */
+static uint8_t filter_bits(const struct acl_state *st, unsigned id)
+{
+	return (uint8_t)((st != NULL && st->in[id] ? FWD_FILTER_IN : 0) |
+	                 (st != NULL && st->out[id] ? FWD_FILTER_OUT : 0));
+}
+
+/* The filter bits of every interface (a port's in its fwd_ports entry too)
+ * after st is in place, so that a worker that sees a bit finds what it
+ * stands for. */
+static void publish_bits(const struct acl_state *st)
+{
+	struct fwd_iface *ifp;
+
+	for (unsigned i = 0; i < fwd_n_ports; i++)
+		fwd_ports[i].filter = filter_bits(st, i);
+	FWD_IFACE_FOREACH(ifp)
+	ifp->filter = filter_bits(st, ifp->id);
+}
+
 static void publish(struct acl_state *st)
 {
 	__atomic_store_n(&acl_state, st, __ATOMIC_RELEASE);
-	for (unsigned i = 0; i < fwd_n_ports; i++) {
-		fwd_ports[i].filter = (uint8_t)((st != NULL && st->in[i] ? FWD_FILTER_IN : 0) |
-		                                (st != NULL && st->out[i] ? FWD_FILTER_OUT : 0));
-		fwd_ifaces[i].filter = fwd_ports[i].filter;
-	}
+	publish_bits(st);
 }
 
 static void wait_readers(void)
@@ -94,9 +108,16 @@ static struct acl_set *set_for(const struct fwd_conf_acl *c, const struct acl_st
 	return s;
 }
 
-/* Bind the attachments of cfg in st. */
-static void attach(struct acl_state *st, const struct fwd_config *cfg)
+/* Bind the attachments of cfg in st; the interfaces above the ports keep
+ * old's, by ACL name, until iface/ binds them again (acl_iface_bind). */
+static void attach(struct acl_state *st, const struct fwd_config *cfg, const struct acl_state *old)
 {
+	for (unsigned id = FWD_MAX_PORTS; old != NULL && id < FWD_MAX_IFACES; id++) {
+		if (old->in[id] != NULL)
+			st->in[id] = find(st, old->in[id]->name);
+		if (old->out[id] != NULL)
+			st->out[id] = find(st, old->out[id]->name);
+	}
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
 		const struct fwd_port *p = fwd_port_by_name(cfg->ports[i].name);
 
@@ -133,7 +154,7 @@ static struct acl_state *state_build(const struct fwd_config *cfg, const struct 
 		}
 		st->sets[st->n_sets++] = s;
 	}
-	attach(st, cfg);
+	attach(st, cfg, old);
 	return st;
 }
 
@@ -261,6 +282,52 @@ static void acl_commit(void)
 	state_free(old, acl_state);
 }
 
+/* The interfaces bound since acl_iface_bind_begin: end unbinds the others
+ * (not begin, so a rebound interface is never unfiltered in between). */
+static bool bound[FWD_MAX_IFACES];
+
+void acl_iface_bind_begin(void)
+{
+	memset(bound, 0, sizeof(bound));
+}
+
+void acl_iface_bind(uint16_t id, const char *acl_in, const char *acl_out)
+{
+	struct acl_state *st = acl_state;
+
+	if (st == NULL || id < FWD_MAX_PORTS || id >= FWD_MAX_IFACES)
+		return;
+	bound[id] = true;
+	__atomic_store_n(&st->in[id], acl_in ? find(st, acl_in) : NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&st->out[id], acl_out ? find(st, acl_out) : NULL, __ATOMIC_RELEASE);
+}
+
+void acl_iface_bind_end(void)
+{
+	struct acl_state *st = acl_state;
+
+	for (unsigned id = FWD_MAX_PORTS; st != NULL && id < FWD_MAX_IFACES; id++) {
+		if (bound[id])
+			continue;
+		__atomic_store_n(&st->in[id], NULL, __ATOMIC_RELEASE);
+		__atomic_store_n(&st->out[id], NULL, __ATOMIC_RELEASE);
+	}
+	publish_bits(st);
+}
+
+/* An interface going: its id may be handed out again, without its ACLs. */
+static void acl_iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	struct acl_state *st = acl_state;
+
+	(void)ev;
+	if (st == NULL || ifp->id < FWD_MAX_PORTS)
+		return;
+	fwd_ifaces[ifp->id].filter = 0;
+	__atomic_store_n(&st->in[ifp->id], NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&st->out[ifp->id], NULL, __ATOMIC_RELEASE);
+}
+
 /* `stats clear`: each rule counts from zero again. */
 static void acl_stats_clear(void)
 {
@@ -292,4 +359,5 @@ RTE_INIT(acl_ctl_register)
 	fwd_filter = acl_filter;
 	fwd_local_filter = acl_local;
 	fwd_stats_on_clear(acl_stats_clear);
+	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 40, acl_iface_gone);
 }

@@ -180,15 +180,18 @@ static uint8_t rx_port_of(const struct rte_mbuf *m, uint8_t dflt)
 
 /* Drop m as `acl`, or refuse it with ICMP administratively prohibited
  * (rate-limited on the control thread like every error). */
-static void __rte_noinline acl_refuse(struct fwd_worker *w, uint8_t port, uint8_t dir,
+static void __rte_noinline acl_refuse(struct fwd_worker *w, uint16_t iface, uint8_t dir,
                                       struct rte_mbuf *m, uint8_t action, int fam)
 {
-	uint8_t in = dir == FWD_FILTER_IN ? port : rx_port_of(m, port);
+	uint8_t in;
 
-	if (action != FWD_ACL_REJECT) {
-		fwd_drop(w, port, FWD_DROP_ACL, m);
+	/* a punt names a port: the error of a VLAN's reject would leave
+	 * untagged, on the wrong segment, so a VLAN's reject drops */
+	if (action != FWD_ACL_REJECT || iface >= FWD_MAX_PORTS) {
+		fwd_drop(w, iface, FWD_DROP_ACL, m);
 		return;
 	}
+	in = dir == FWD_FILTER_IN ? (uint8_t)iface : rx_port_of(m, (uint8_t)iface);
 	if ((fam & 1) == ACL_V4)
 		fwd_punt(w, m, FWD_PUNT_NO_ROUTE, in, in, ICMP4_ADMIN_PROHIBITED, FWD_DROP_ACL);
 	else
@@ -206,7 +209,8 @@ struct acl_run {
 	struct acl_cache *cache;     /* the chunk's: cache_own, or NULL while it rests */
 	uint64_t tag;                /* acl_cache_tag */
 	uint64_t *bytes;
-	uint8_t port, dir;
+	uint16_t iface;
+	uint8_t dir;
 };
 
 /* A chunk's packets (their keys, then their probes of the cache) and its
@@ -239,8 +243,8 @@ static __rte_always_inline unsigned verdict(const struct acl_run *r, struct rte_
 	if (r->bytes != NULL)
 		*r->bytes -= m->pkt_len;
 	else
-		r->w->stats.port[r->port].rx_bytes += m->pkt_len;
-	acl_refuse(r->w, r->port, r->dir, m, act, fam);
+		r->w->stats.port[r->iface].rx_bytes += m->pkt_len;
+	acl_refuse(r->w, r->iface, r->dir, m, act, fam);
 	return keep;
 }
 
@@ -316,17 +320,17 @@ static unsigned chunk_filter(struct acl_run *r, struct acl_misses *x, struct rte
 	return nm != 0 ? misses_apply(r, x, pkts, keep) : keep;
 }
 
-uint16_t acl_filter(struct fwd_worker *w, uint8_t port, uint8_t dir, struct rte_mbuf **pkts,
+uint16_t acl_filter(struct fwd_worker *w, uint16_t iface, uint8_t dir, struct rte_mbuf **pkts,
                     uint16_t n, uint64_t *bytes)
 {
 	const struct acl_state *st = __atomic_load_n(&acl_state, __ATOMIC_ACQUIRE);
-	struct acl_run r = { .w = w, .bytes = bytes, .port = port, .dir = dir };
+	struct acl_run r = { .w = w, .bytes = bytes, .iface = iface, .dir = dir };
 	struct acl_misses x;
 	unsigned keep = 0;
 
 	if (st == NULL)
 		return n;
-	r.s = dir == FWD_FILTER_IN ? st->in[port] : st->out[port];
+	r.s = dir == FWD_FILTER_IN ? st->in[iface] : st->out[iface];
 	if (r.s == NULL)
 		return n;
 	r.hits = r.s->hits[w->index];

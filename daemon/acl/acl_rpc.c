@@ -25,18 +25,20 @@ static Fwd__AclInfo *acl_info(struct fwd_rpc_call *call, const struct acl_state 
                               const struct acl_set *s)
 {
 	Fwd__AclInfo *a = fwd_rpc_alloc(call, sizeof(*a));
+	const struct fwd_iface *ifp;
 
 	fwd__acl_info__init(a);
 	a->name = fwd_rpc_strdup(call, s->name);
 	a->default_action = (char *)action_name[s->action[0] % 3];
 	a->rule_count = s->n_rules;
-	a->acl_in = (char **)fwd_rpc_ptr_array(call, fwd_n_ports);
-	a->acl_out = (char **)fwd_rpc_ptr_array(call, fwd_n_ports);
-	for (unsigned p = 0; p < fwd_n_ports; p++) {
-		if (st->in[p] == s)
-			a->acl_in[a->n_acl_in++] = fwd_ports[p].name;
-		if (st->out[p] == s)
-			a->acl_out[a->n_acl_out++] = fwd_ports[p].name;
+	a->acl_in = (char **)fwd_rpc_ptr_array(call, fwd_iface_count());
+	a->acl_out = (char **)fwd_rpc_ptr_array(call, fwd_iface_count());
+	FWD_IFACE_FOREACH(ifp)
+	{ /* ports first, then VLANs and loopbacks */
+		if (st->in[ifp->id] == s)
+			a->acl_in[a->n_acl_in++] = (char *)ifp->name;
+		if (st->out[ifp->id] == s)
+			a->acl_out[a->n_acl_out++] = (char *)ifp->name;
 	}
 	a->local = st->local == s;
 	for (uint32_t i = 0; i <= s->n_rules; i++) {

@@ -113,6 +113,9 @@ static void vlan_run(struct fwd_worker *w, const struct fwd_iface *ifp, struct r
 
 	w->stats.port[ifp->id].rx_pkts += n;
 	if (likely(ifp->admin_up && in != NULL)) {
+		if (unlikely(ifp->filter & FWD_FILTER_IN) &&
+		    (n = fwd_filter(w, ifp->id, FWD_FILTER_IN, pkts, n, NULL)) == 0)
+			return;
 		in(w, ifp, pkts, n);
 		return;
 	}
@@ -121,37 +124,59 @@ static void vlan_run(struct fwd_worker *w, const struct fwd_iface *ifp, struct r
 	              n);
 }
 
+/* A run of frames of one interface: the port's own, or one of its VLANs. */
+static __rte_always_inline void iface_run(struct fwd_worker *w, const struct fwd_port *p,
+                                          uint16_t id, struct rte_mbuf **pkts, uint16_t n)
+{
+	if (id < FWD_MAX_PORTS) {
+		w->stats.port[p->idx].rx_pkts += n;
+		if (unlikely(p->filter & FWD_FILTER_IN) &&
+		    (n = fwd_filter(w, id, FWD_FILTER_IN, pkts, n, NULL)) == 0)
+			return;
+		mode_input[p->mode](w, &fwd_ifaces[id], pkts, n);
+	} else {
+		/* id is a map entry, never FWD_IFACE_NONE (the caller drops those) */
+		// cppcheck-suppress arrayIndexOutOfBoundsCond
+		vlan_run(w, &fwd_ifaces[id], pkts, n);
+	}
+}
+
+/* One pass: each frame demuxed and appended to the current run, the run
+ * handed on when the interface changes (a burst of one VLAN is one run, its
+ * array not copied); drops close the gap in place. */
 void __rte_noinline fwd_vlan_rx(struct fwd_worker *w, const struct fwd_port *p,
                                 struct rte_mbuf **pkts, uint16_t n)
 {
 	const uint16_t *map = __atomic_load_n(&p->vlan_map, __ATOMIC_ACQUIRE);
-	struct fwd_port_ctrs *c = &w->stats.port[p->idx];
-	uint16_t ids[FWD_BURST_MAX];
-	uint16_t k = 0, j;
+	uint16_t run = p->idx; /* any id: the first run starts empty */
+	unsigned start = 0, k = 0;
 
-	for (uint16_t i = 0; i < n; i++) {
+	if (unlikely(map == NULL)) { /* its last VLAN just went */
+		iface_run(w, p, p->idx, pkts, n);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		/* in a local: the strip's byte stores could alias pkts[] */
+		struct rte_mbuf *m = pkts[i];
 		uint8_t why = FWD_DROP_VLAN_UNKNOWN;
-		uint16_t id = map != NULL ? fwd_vlan_demux(p, map, pkts[i], &why) : p->idx;
+		uint16_t id = fwd_vlan_demux(p, map, m, &why);
 
 		if (unlikely(id == FWD_IFACE_NONE)) {
-			c->rx_pkts++;
-			c->rx_bytes += pkts[i]->pkt_len;
-			fwd_drop(w, p->idx, (enum fwd_drop_reason)why, pkts[i]);
+			w->stats.port[p->idx].rx_pkts++;
+			w->stats.port[p->idx].rx_bytes += m->pkt_len;
+			fwd_drop(w, p->idx, (enum fwd_drop_reason)why, m);
 			continue;
 		}
-		ids[k] = id;
-		pkts[k++] = pkts[i];
-	}
-	for (uint16_t i = 0; i < k; i = j) {
-		for (j = i + 1; j < k && ids[j] == ids[i]; j++)
-			;
-		if (ids[i] < FWD_MAX_PORTS) {
-			c->rx_pkts += j - i;
-			mode_input[p->mode](w, &fwd_ifaces[ids[i]], pkts + i, j - i);
-		} else {
-			vlan_run(w, &fwd_ifaces[ids[i]], pkts + i, j - i);
+		if (unlikely(id != run)) {
+			if (k != start)
+				iface_run(w, p, run, pkts + start, (uint16_t)(k - start));
+			run = id;
+			start = k;
 		}
+		pkts[k++] = m;
 	}
+	if (k != start)
+		iface_run(w, p, run, pkts + start, (uint16_t)(k - start));
 }
 
 /* Receive and dispatch one burst; returns the number of packets received. */
@@ -169,17 +194,14 @@ static __rte_always_inline uint16_t worker_rx(struct fwd_worker *w, const struct
 	if (likely(p->admin_up)) {
 		uint16_t k = n;
 
-		if (unlikely(p->filter & FWD_FILTER_IN) &&
-		    (k = fwd_filter(w, q->port, FWD_FILTER_IN, pkts, n, NULL)) == 0) {
-			c->rx_pkts += n;
-			return n;
-		}
 		if (unlikely(p->vlan_map != NULL)) {
-			c->rx_pkts += n - k;
-			fwd_vlan_rx(w, p, pkts, k);
+			fwd_vlan_rx(w, p, pkts, n); /* filters each interface */
 			return n;
 		}
 		c->rx_pkts += n;
+		if (unlikely(p->filter & FWD_FILTER_IN) &&
+		    (k = fwd_filter(w, q->port, FWD_FILTER_IN, pkts, n, NULL)) == 0)
+			return n;
 		mode_input[p->mode](w, &fwd_ifaces[q->port], pkts, k);
 	} else {
 		c->rx_pkts += n;

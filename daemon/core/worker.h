@@ -90,22 +90,23 @@ static inline void fwd_drop_offer(unsigned worker, uint16_t iface, enum fwd_drop
 }
 
 /*
- * Filters: a feature that filters a port's traffic (acl/) sets fwd_filter
- * once, then a port's filter bits (struct fwd_port) while one is attached.
- * Workers offer it every rx burst of such a port before the mode's input
- * (FWD_FILTER_IN) and every tx burst after the route lookup, before the
- * capture tap (FWD_FILTER_OUT); packets the control thread sends are not
- * offered. The filter keeps what passes at the front of pkts and returns
- * how many; the others it consumed and counted (their rx bytes included
- * on ingress; on egress it takes theirs off *bytes). Off, the cost is one
- * well-predicted branch on a byte the worker reads anyway. The filter's
- * state must be in place before a bit is set.
+ * Filters: a feature that filters an interface's traffic (acl/) sets
+ * fwd_filter once, then the interface's filter bits (struct fwd_iface, and
+ * struct fwd_port for a port) while one is attached. Workers offer it every
+ * rx run of such an interface before the mode's input (FWD_FILTER_IN; a
+ * port with VLANs: after the demux, each interface its own) and every tx
+ * burst of a port after the route lookup, before the capture tap
+ * (FWD_FILTER_OUT); packets the control thread sends are not offered. The filter keeps what passes
+ * at the front of pkts and returns how many; the others it consumed and counted (their rx bytes
+ * included on ingress; on egress it takes theirs off *bytes). Off, the cost is one well-predicted
+ * branch on a byte the worker reads anyway. The filter's state must be in place before a bit is
+ * set.
  */
 #define FWD_FILTER_IN  0x1
 #define FWD_FILTER_OUT 0x2
 
 struct fwd_worker;
-typedef uint16_t (*fwd_filter_fn)(struct fwd_worker *w, uint8_t port, uint8_t dir,
+typedef uint16_t (*fwd_filter_fn)(struct fwd_worker *w, uint16_t iface, uint8_t dir,
                                   struct rte_mbuf **pkts, uint16_t n, uint64_t *bytes);
 
 extern fwd_filter_fn fwd_filter;

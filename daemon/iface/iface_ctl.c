@@ -13,6 +13,7 @@
 
 #include "core/iface.h"
 #include "core/log.h"
+#include "acl/acl.h"
 #include "core/module.h"
 #include "core/reload.h"
 #include "iface/iface_priv.h"
@@ -57,6 +58,40 @@ int iface_make(const struct fwd_config *cfg, const struct fwd_conf_iface *f, cha
 	return 0;
 }
 
+/* interfaces[].acl_in, acl_out: bound by id, which exists only now. */
+static void iface_acl_bind(const struct fwd_config *cfg)
+{
+	const struct iface_conf *s = iface_conf(cfg);
+
+	acl_iface_bind_begin();
+	for (unsigned i = 0; i < s->n; i++) {
+		const struct fwd_iface *ifp = fwd_iface_by_name(s->ifaces[i].name);
+
+		if (ifp != NULL)
+			acl_iface_bind(ifp->id, s->ifaces[i].acl_in, s->ifaces[i].acl_out);
+	}
+	acl_iface_bind_end();
+}
+
+/* The reload's note of each interface whose ACLs changed. */
+static void iface_acl_notes(const struct fwd_config *cur, const struct fwd_config *next,
+                            struct fwd_reload_log *log)
+{
+	const struct iface_conf *b = iface_conf(next);
+
+	for (unsigned i = 0; i < b->n; i++) {
+		const struct fwd_conf_iface *f = &b->ifaces[i];
+		const struct fwd_conf_iface *o = iface_conf_find(cur, f->name);
+
+		if (strcmp(o ? o->acl_in : "", f->acl_in) != 0)
+			fwd_reload_note(log, "interface %s: acl_in %s", f->name,
+			                f->acl_in[0] ? f->acl_in : "none");
+		if (strcmp(o ? o->acl_out : "", f->acl_out) != 0)
+			fwd_reload_note(log, "interface %s: acl_out %s", f->name,
+			                f->acl_out[0] ? f->acl_out : "none");
+	}
+}
+
 static int iface_init(const struct fwd_config *cfg)
 {
 	const struct iface_conf *s = iface_conf(cfg);
@@ -71,6 +106,7 @@ static int iface_init(const struct fwd_config *cfg)
 			return rc;
 		}
 	}
+	iface_acl_bind(cfg);
 	return 0;
 }
 
@@ -101,12 +137,16 @@ static int iface_reload_apply(const struct fwd_config *cur, const struct fwd_con
 		rc = iface_reconcile(next, &b->ifaces[i], log, err, sizeof(err));
 	if (rc < 0)
 		fwd_reload_fail(log, "%s", err);
+	else {
+		iface_acl_bind(next);
+		iface_acl_notes(cur, next, log);
+	}
 	return rc;
 }
 
 static struct fwd_module iface_module = {
 	.name = "iface",
-	.depends_on = "bridge",
+	.depends_on = "bridge acl",
 	.init = iface_init,
 	.fini = iface_fini,
 	.reload_apply = iface_reload_apply,

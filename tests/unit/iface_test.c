@@ -6,8 +6,9 @@
  * demux of one frame (untagged, priority-tagged, unknown VID, 802.1ad,
  * truncated tag, a tag the PMD stripped vs one in the frame) and tagging;
  * the worker's demux of a mixed burst (fwd_vlan_rx: order kept within an
- * interface, each frame counted once); fwd_control_tx on a VLAN (tagged,
- * on its port) and on a loopback (nowhere).
+ * interface, each frame counted once, a burst of one VLAN one run on the rx
+ * array itself); fwd_control_tx on a VLAN (tagged, on its port) and on a
+ * loopback (nowhere).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -27,25 +28,10 @@
 #include "core/ports.h"
 #include "core/punt.h"
 #include "core/worker.h"
+#include "iface_test_util.h"
 #include "test_eal.h"
 
 static struct rte_mempool *pool;
-
-static void two_ports(void)
-{
-	fwd_iface_reset();
-	memset(fwd_ports, 0, sizeof(fwd_ports));
-	fwd_n_ports = 2;
-	for (uint8_t i = 0; i < 2; i++) {
-		snprintf(fwd_ports[i].name, sizeof(fwd_ports[i].name), "p%u", i);
-		fwd_ports[i].idx = i;
-		fwd_ports[i].mtu = 1500;
-		fwd_ports[i].admin_up = 1;
-		fwd_ports[i].mac.addr_bytes[5] = (uint8_t)(i + 1);
-		memcpy(&fwd_ports[i].mac48, &fwd_ports[i].mac, 6);
-		fwd_iface_port_sync(i);
-	}
-}
 
 static void test_ports_are_ifaces(void **state)
 {
@@ -276,12 +262,14 @@ static void test_tag(void **state)
 static uint16_t seen_if[64];
 static uint8_t seen_mark[64];
 static unsigned n_in, n_calls;
+static struct rte_mbuf **seen_array; /* the last call's */
 
 static void fake_input(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf **pkts,
                        uint16_t n)
 {
 	(void)w;
 	n_calls++;
+	seen_array = pkts;
 	for (uint16_t i = 0; i < n; i++) {
 		seen_if[n_in] = in->id;
 		seen_mark[n_in++] = rte_pktmbuf_mtod(pkts[i], uint8_t *)[20];
@@ -337,6 +325,24 @@ static void test_worker_demux_burst(void **state)
 	pkts[0] = marked(0x8100, 20, 9);
 	fwd_vlan_rx(w, &fwd_ports[0], pkts, 1);
 	assert_int_equal(w->stats.port[b].drop[FWD_DROP_PORT_DOWN], 1);
+	/* a burst of one VLAN: one run, handed on in the rx array itself */
+	for (uint8_t i = 0; i < 8; i++)
+		pkts[i] = marked(0x8100, 10, (uint8_t)(20 + i));
+	n_in = n_calls = 0;
+	fwd_vlan_rx(w, &fwd_ports[0], pkts, 8);
+	assert_int_equal(n_calls, 1);
+	assert_int_equal(n_in, 8);
+	assert_ptr_equal(seen_array, pkts);
+	assert_int_equal(seen_if[7], a);
+	assert_int_equal(seen_mark[7], 27);
+	/* one unknown in the middle: still one run, the rest moved down */
+	for (uint8_t i = 0; i < 8; i++)
+		pkts[i] = marked(0x8100, i == 3 ? 99 : 10, (uint8_t)(30 + i));
+	n_in = n_calls = 0;
+	fwd_vlan_rx(w, &fwd_ports[0], pkts, 8);
+	assert_int_equal(n_calls, 1);
+	assert_int_equal(n_in, 7);
+	assert_int_equal(seen_mark[3], 34);
 	fwd_worker_set_vlan_input(FWD_MODE_L3, NULL);
 	rte_free(w);
 }
