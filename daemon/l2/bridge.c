@@ -50,7 +50,7 @@ static inline bool member_up(uint16_t id)
 
 	if (likely(id < FWD_MAX_PORTS))
 		return fwd_ports[id].admin_up;
-	return ifp->admin_up && fwd_ports[ifp->port].admin_up;
+	return ifp->admin_up && ifp->port < FWD_MAX_PORTS && fwd_ports[ifp->port].admin_up;
 }
 
 static inline void burst_init(struct burst *c, struct fwd_worker *w, const struct bridge *b,

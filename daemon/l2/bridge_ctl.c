@@ -164,9 +164,10 @@ static void gone_members(const struct bridge *b, uint64_t down[FWD_MAX_IFACES / 
 
 		if (id < FWD_MAX_PORTS) /* no such port: no entry names it */
 			up = id >= fwd_n_ports || fwd_ports[id].admin_up;
-		else
-			up = ifp->admin_up && fwd_ports[ifp->port].admin_up;
-		if (!up || (id >= FWD_MAX_PORTS && bridge_of_iface[id] != b))
+		else /* a VLAN of b (bridge_of_iface), whose port is up too */
+			up = bridge_of_iface[id] == b && ifp->admin_up &&
+			     ifp->port < FWD_MAX_PORTS && fwd_ports[ifp->port].admin_up;
+		if (!up)
 			down[id / 64] |= UINT64_C(1) << (id % 64);
 	}
 }
