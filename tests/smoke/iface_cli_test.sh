@@ -89,6 +89,20 @@ check "with its MTU" grep -q 'mtu: 1200' "$T/show.yaml"
 check "what config show writes loads (fwd-daemon --check)" \
 	ns_exec fw "$FWD_DAEMON" --check -c "$T/show.yaml"
 
+# monitor iface: made, down, up, deleted (a loopback churned until the
+# monitor, subscribed in the background, has seen one add)
+"$FWDCTL_BIN" -s "$SOCK" monitor iface >"$T/mon.txt" 2>&1 &
+MON_PID=$!
+mon_add() { fwdctl iface add lo8 loopback && fwdctl iface del lo8 && grep -q "iface add lo8 loopback" "$T/mon.txt"; }
+check "monitor iface: iface add lo8 loopback" wait_for 10 mon_add
+fwdctl iface set p0.300 down && fwdctl iface set p0.300 up
+mon_seen() { grep -q "iface $1" "$T/mon.txt"; }
+check "monitor iface: down" wait_for 5 mon_seen "down p0.300 vlan 300 port p0"
+check "monitor iface: up" wait_for 5 mon_seen "up p0.300"
+check "monitor iface: del" wait_for 5 mon_seen "del lo8"
+kill -INT $MON_PID
+wait $MON_PID
+
 check "iface del lo1" fwdctl iface del lo1
 expect "lo1 gone" "$(names)" = "lo0 p0 p0.100 p0.200 p0.300"
 
