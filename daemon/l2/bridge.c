@@ -135,7 +135,7 @@ static inline void member_out(struct burst *c, uint16_t id, struct rte_mbuf *m)
 /* A member that tags in the frame writes into the data: it needs its own. */
 static inline bool own_data(uint16_t id)
 {
-	return id >= FWD_MAX_PORTS && !fwd_ifaces[id].tx_vlan_hw;
+	return id >= FWD_MAX_PORTS && id < FWD_MAX_IFACES && !fwd_ifaces[id].tx_vlan_hw;
 }
 
 static inline void flood(struct burst *c, struct rte_mbuf *m)

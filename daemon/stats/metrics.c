@@ -73,8 +73,10 @@ static void row_label(char *buf, size_t len, unsigned id)
 {
 	if (id < FWD_MAX_PORTS)
 		snprintf(buf, len, "port=\"%s\"", fwd_ports[id].name);
-	else
+	else if (id < FWD_MAX_IFACES)
 		snprintf(buf, len, "interface=\"%s\"", fwd_ifaces[id].name);
+	else
+		buf[0] = '\0';
 }
 
 /* Every port and interface; an interface's drop reasons only when not zero

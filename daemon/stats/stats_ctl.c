@@ -129,7 +129,9 @@ static void drop_events(unsigned port, const struct fwd_port_ctrs *prev,
 		    (e = fwd_event_new(FWD_EVENT_DROPS, "burst")) == NULL)
 			continue;
 		snprintf(e->port, sizeof(e->port), "%s",
-		         port < FWD_MAX_PORTS ? fwd_ports[port].name : fwd_ifaces[port].name);
+		         port < FWD_MAX_PORTS    ? fwd_ports[port].name
+		         : port < FWD_MAX_IFACES ? fwd_ifaces[port].name
+		                                 : "");
 		snprintf(e->text, sizeof(e->text), "%s", fwd_drop_names[r]);
 		e->count = cur->drop[r] - prev->drop[r];
 	}
