@@ -15,7 +15,7 @@
 #include "monitor.h"
 #include "table.h"
 
-#define MONITOR_OBJECTS "port addr route neigh fdb config drops"
+#define MONITOR_OBJECTS "port addr route neigh fdb config drops iface"
 
 static void sanitize_event(Fwd__Event *e)
 {
@@ -81,6 +81,9 @@ void fwd_monitor_line(FILE *out, const Fwd__Event *e)
 	else if (strcmp(e->object, "drops") == 0)
 		fprintf(out, "drops %s: %s %s in the last second", e->port,
 		        fwd_fmt_count(n, e->count), e->reason);
+	else if (strcmp(e->object, "iface") == 0)
+		fprintf(out, "iface %s %s%s%s", e->action, e->port, e->reason[0] ? " " : "",
+		        e->reason);
 	else if (strcmp(e->object, "monitor") == 0)
 		fprintf(out, "monitor: %s events lost (client too slow)",
 		        fwd_fmt_count(n, e->count));
@@ -172,7 +175,7 @@ static int monitor_run(struct fwd_cli *cli, int argc, char **argv)
 
 static struct fwd_cli_object monitor_obj = {
 	.name = "monitor",
-	.usage = "monitor [port|addr|route|neigh|fdb|config|drops]...",
+	.usage = "monitor [port|addr|route|neigh|fdb|config|drops|iface]...",
 	.run = monitor_run,
 };
 FWD_CLI_OBJECT(monitor_obj);

@@ -65,14 +65,36 @@ static bool any_nonzero(Fwd__Counter *const *c, size_t n)
 	return false;
 }
 
+static bool rows_details(Fwd__PortStats *const *ps, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (any_nonzero(ps[i]->drop_reasons, ps[i]->n_drop_reasons) ||
+		    any_nonzero(ps[i]->xstats, ps[i]->n_xstats) || ps[i]->consumed != 0 ||
+		    ps[i]->created != 0)
+			return true;
+	return false;
+}
+
 static bool any_details(const Fwd__StatsResp *s)
 {
-	for (size_t i = 0; i < s->n_ports; i++)
-		if (any_nonzero(s->ports[i]->drop_reasons, s->ports[i]->n_drop_reasons) ||
-		    any_nonzero(s->ports[i]->xstats, s->ports[i]->n_xstats) ||
-		    s->ports[i]->consumed != 0 || s->ports[i]->created != 0)
-			return true;
-	return any_nonzero(s->global, s->n_global);
+	return rows_details(s->ports, s->n_ports) || rows_details(s->interfaces, s->n_interfaces) ||
+	       any_nonzero(s->global, s->n_global);
+}
+
+/* Drops, xstats and accounting of each row that has them. */
+static void details(struct fwd_cli *cli, Fwd__PortStats *const *ps, size_t n)
+{
+	char label[FWD_CLI_NAME_MAX + 16];
+
+	for (size_t i = 0; i < n; i++) {
+		const Fwd__PortStats *p = ps[i];
+
+		snprintf(label, sizeof(label), "%.*s drops", FWD_CLI_NAME_MAX, p->name);
+		counters(cli->out, label, p->drop_reasons, p->n_drop_reasons);
+		snprintf(label, sizeof(label), "%.*s xstats", FWD_CLI_NAME_MAX, p->name);
+		counters(cli->out, label, p->xstats, p->n_xstats);
+		accounting(cli->out, p);
+	}
 }
 
 static int stats_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
@@ -82,26 +104,20 @@ static int stats_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 		                           ">TX BIT/S", ">DROPS" };
 	const Fwd__StatsResp *s = r->stats;
 	struct fwd_table *t;
-	char label[FWD_CLI_NAME_MAX + 16];
 
 	(void)arg;
 	if (r->body_case != FWD__RESPONSE__BODY_STATS || (t = fwd_table_new(10, hdr)) == NULL)
 		return 0;
 	for (size_t i = 0; i < s->n_ports; i++)
 		port_row(t, s->ports[i]);
+	for (size_t i = 0; i < s->n_interfaces; i++) /* VLANs and loopbacks, after the ports */
+		port_row(t, s->interfaces[i]);
 	fwd_table_print(t, cli->out);
 	fwd_table_free(t);
 	if (any_details(s))
 		fputc('\n', cli->out);
-	for (size_t i = 0; i < s->n_ports; i++) {
-		const Fwd__PortStats *p = s->ports[i];
-
-		snprintf(label, sizeof(label), "%.*s drops", FWD_CLI_NAME_MAX, p->name);
-		counters(cli->out, label, p->drop_reasons, p->n_drop_reasons);
-		snprintf(label, sizeof(label), "%.*s xstats", FWD_CLI_NAME_MAX, p->name);
-		counters(cli->out, label, p->xstats, p->n_xstats);
-		accounting(cli->out, p);
-	}
+	details(cli, s->ports, s->n_ports);
+	details(cli, s->interfaces, s->n_interfaces);
 	counters(cli->out, "global", s->global, s->n_global);
 	return 0;
 }

@@ -39,7 +39,8 @@
 	X(NEIGH, "neigh")   /* state (a new one), del */              \
 	X(FDB, "fdb")       /* bridge FDB learn, move, age, flush */  \
 	X(CONFIG, "config") /* reload ok, refused */                  \
-	X(DROPS, "drops")   /* per port and reason, once a second */
+	X(DROPS, "drops")   /* per port and reason, once a second */  \
+	X(IFACE, "iface")   /* interface add, del, up, down (VLANs, loopbacks) */
 
 enum fwd_event_object {
 #define FWD_EVENT_ENUM(e, name) FWD_EVENT_##e,

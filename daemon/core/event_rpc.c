@@ -147,7 +147,7 @@ static int parse_objects(struct fwd_rpc_call *call, const Fwd__MonitorReq *q, ui
 		if (o < 0)
 			return fwd_rpc_error(call, EINVAL,
 			                     "unknown object %.32s (port, addr, route, neigh, fdb, "
-			                     "config, drops)",
+			                     "config, drops, iface)",
 			                     q->objects[i]);
 		*mask |= 1u << o;
 	}

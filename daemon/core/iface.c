@@ -290,6 +290,7 @@ int fwd_iface_set_mode(uint16_t id, enum fwd_port_mode mode, uint8_t bridge)
 		return -EPERM;
 	ifp->bridge = bridge;
 	__atomic_store_n(&ifp->mode, (uint8_t)mode, __ATOMIC_RELEASE);
+	run_hooks(ifp, FWD_IFACE_EV_CHANGE); /* a bridge takes or lets go of it */
 	return 0;
 }
 

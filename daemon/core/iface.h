@@ -131,8 +131,8 @@ int fwd_iface_port_vlan_offload(uint8_t port, bool rx_strip, bool tx_insert);
  * Hooks higher layers register (from a constructor or their module init):
  * FWD_IFACE_EV_DEL runs before an interface goes, in ascending `order`
  * (addresses 10, routes through it 20, neighbours 30); FWD_IFACE_EV_ADD
- * after one is made; FWD_IFACE_EV_CHANGE after its admin state or MTU
- * changed.
+ * after one is made; FWD_IFACE_EV_CHANGE after its admin state, MTU or
+ * mode changed.
  */
 enum fwd_iface_event {
 	FWD_IFACE_EV_ADD,

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The learning bridge's fast path. Per burst (all from one port, so one
- * bridge): one bulk lock-free FDB lookup of every source and destination
- * MAC, then per frame: refresh or note the source, and send the frame to
- * the destination's port, or flood it (group address, unknown unicast) to
- * every other member that is up: clones share the data, the original goes
- * to the last. A frame never leaves by the port it came in on.
+ * The learning bridge's fast path. Per burst (all from one interface, so
+ * one bridge): one bulk lock-free FDB lookup of every source and
+ * destination MAC, then per frame: refresh or note the source, and send the
+ * frame to the destination's member, or flood it (group address, unknown
+ * unicast) to every other member that is up: clones share the data, the
+ * original goes to the last. A frame never leaves by the interface it came
+ * in on. A VLAN member's frames arrive untagged (the demux took the tag)
+ * and leave on its parent port tagged: by the NIC (tx_vlan_hw) or in the
+ * frame, and then on a copy of its own, as a clone's data is shared.
  */
 #include <rte_hash.h>
 #include <rte_prefetch.h>
@@ -31,17 +34,27 @@ struct burst {
 	const struct bridge *b;
 	const struct fdb_table *t;
 	uint64_t now;
-	uint8_t in;
-	uint8_t n_out;
-	uint8_t out[FWD_MAX_PORTS]; /* where to flood: the other members that are up */
+	uint16_t in;
+	uint16_t n_out;
+	uint16_t out[FWD_MAX_IFACES]; /* where to flood: the other members that are up */
 	uint16_t n_notes;
 	uint64_t notes[NOTES_PER_BURST];
 	uint64_t rx_bytes;
 	struct fwd_txc txc; /* runs of frames to one port are buffered in registers */
 };
 
+/* A member can take frames: it is up, and so is a VLAN's parent port. */
+static inline bool member_up(uint16_t id)
+{
+	const struct fwd_iface *ifp = &fwd_ifaces[id];
+
+	if (likely(id < FWD_MAX_PORTS))
+		return fwd_ports[id].admin_up;
+	return ifp->admin_up && ifp->port < FWD_MAX_PORTS && fwd_ports[ifp->port].admin_up;
+}
+
 static inline void burst_init(struct burst *c, struct fwd_worker *w, const struct bridge *b,
-                              uint8_t in)
+                              uint16_t in)
 {
 	c->w = w;
 	c->ws = &bridge_wstats[w->index];
@@ -53,17 +66,19 @@ static inline void burst_init(struct burst *c, struct fwd_worker *w, const struc
 	c->n_notes = 0;
 	c->rx_bytes = 0;
 	c->txc = (struct fwd_txc)FWD_TXC_INIT;
-	for (unsigned i = 0; i < b->n_members; i++) {
-		uint8_t p = b->members[i];
-		if (p != in && fwd_ports[p].admin_up)
-			c->out[c->n_out++] = p;
+	unsigned n = __atomic_load_n(&b->n_members, __ATOMIC_ACQUIRE);
+
+	for (unsigned i = 0; i < n; i++) {
+		uint16_t id = __atomic_load_n(&b->members[i], __ATOMIC_RELAXED);
+		if (id != in && id < FWD_MAX_IFACES && member_up(id))
+			c->out[c->n_out++] = id;
 	}
 }
 
 /* Ask the control thread to learn (or move) key on the ingress port. */
 static inline void note(struct burst *c, uint64_t key)
 {
-	uint64_t n = bridge_note(key, c->in, c->b->slot);
+	uint64_t n = bridge_note(key, c->in);
 	unsigned h = (unsigned)((n * 0x9e3779b97f4a7c15ULL) >> 58); /* 64 slots */
 
 	if (c->ws->recent[h].note == n && c->now - c->ws->recent[h].at < bridge_note_gap)
@@ -90,6 +105,39 @@ static inline void src_seen(struct burst *c, uint64_t key, struct fdb_entry *e)
 	note(c, key);
 }
 
+/* m to VLAN member id: tagged, on its parent port (counted on the VLAN). */
+static void __rte_noinline vlan_out(struct burst *c, uint16_t id, struct rte_mbuf *m)
+{
+	const struct fwd_iface *ifp = &fwd_ifaces[id];
+	struct fwd_port_ctrs *v = &c->w->stats.port[id];
+
+	if (unlikely(bridge_of_iface[id] != c->b)) { /* left the bridge: its entries go soon */
+		fwd_drop(c->w, c->in, FWD_DROP_NO_MEMBER, m);
+		return;
+	}
+	if (unlikely(fwd_vlan_tag(m, ifp->vlan, ifp->tx_vlan_hw) < 0)) {
+		fwd_drop(c->w, c->in, FWD_DROP_NO_MBUF, m);
+		return;
+	}
+	v->tx_pkts++;
+	v->tx_bytes += m->pkt_len;
+	fwd_txc_put(c->w, &c->txc, ifp->port, m, m->pkt_len);
+}
+
+static inline void member_out(struct burst *c, uint16_t id, struct rte_mbuf *m)
+{
+	if (likely(id < FWD_MAX_PORTS))
+		fwd_txc_put(c->w, &c->txc, (uint8_t)id, m, m->pkt_len);
+	else
+		vlan_out(c, id, m);
+}
+
+/* A member that tags in the frame writes into the data: it needs its own. */
+static inline bool own_data(uint16_t id)
+{
+	return id >= FWD_MAX_PORTS && id < FWD_MAX_IFACES && !fwd_ifaces[id].tx_vlan_hw;
+}
+
 static inline void flood(struct burst *c, struct rte_mbuf *m)
 {
 	unsigned last;
@@ -102,20 +150,31 @@ static inline void flood(struct burst *c, struct rte_mbuf *m)
 	last = c->n_out - 1u;
 	c->w->stats.port[c->in].created += last; /* the copies; one that fails is a no_mbuf drop */
 	for (unsigned i = 0; i < last; i++) {
-		struct rte_mbuf *copy = rte_pktmbuf_clone(m, fwd.pool);
+		struct rte_mbuf *copy = own_data(c->out[i])
+		                                ? rte_pktmbuf_copy(m, fwd.pool, 0, UINT32_MAX)
+		                                : rte_pktmbuf_clone(m, fwd.pool);
 		if (unlikely(copy == NULL)) {
 			c->w->stats.port[c->in].drop[FWD_DROP_NO_MBUF]++;
 			continue;
 		}
-		fwd_txc_put(c->w, &c->txc, c->out[i], copy, copy->pkt_len);
+		member_out(c, c->out[i], copy);
 	}
-	fwd_txc_put(c->w, &c->txc, c->out[last], m, m->pkt_len);
+	if (unlikely(last != 0 && own_data(c->out[last]))) { /* the clones still read m's data */
+		struct rte_mbuf *own = rte_pktmbuf_copy(m, fwd.pool, 0, UINT32_MAX);
+		if (unlikely(own == NULL)) {
+			fwd_drop(c->w, c->in, FWD_DROP_NO_MBUF, m);
+			return;
+		}
+		rte_pktmbuf_free(m);
+		m = own;
+	}
+	member_out(c, c->out[last], m);
 }
 
 static inline void dst_out(struct burst *c, struct rte_mbuf *m, uint64_t key,
                            const struct fdb_entry *e)
 {
-	uint8_t port;
+	uint16_t port;
 
 	if (unlikely(key & 1)) { /* group bit: broadcast or multicast */
 		if (unlikely((key & RESERVED_MASK) == RESERVED_KEY))
@@ -132,7 +191,7 @@ static inline void dst_out(struct burst *c, struct rte_mbuf *m, uint64_t key,
 	if (unlikely(port == c->in))
 		fwd_drop(c->w, c->in, FWD_DROP_SAME_PORT, m);
 	else
-		fwd_txc_put(c->w, &c->txc, port, m, m->pkt_len);
+		member_out(c, port, m);
 }
 
 /* Frames that cannot be bridged: too short, or from a group or zero address. */
@@ -207,7 +266,7 @@ static void chunk(struct burst *c, struct rte_mbuf **pkts, uint16_t n)
 void bridge_input(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf **pkts,
                   uint16_t n)
 {
-	const struct bridge *b = bridge_of_port[in->id];
+	const struct bridge *b = bridge_of_iface[in->id];
 	struct burst c;
 
 	if (unlikely(b == NULL)) {
@@ -230,4 +289,5 @@ void bridge_input(struct fwd_worker *w, const struct fwd_iface *in, struct rte_m
 RTE_INIT(bridge_register)
 {
 	fwd_worker_set_input(FWD_MODE_BRIDGE, bridge_input);
+	fwd_worker_set_vlan_input(FWD_MODE_BRIDGE, bridge_input);
 }

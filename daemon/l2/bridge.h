@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Learning bridges (ports in `mode: bridge`). Each configured bridge owns a
- * slot in bridge_table for the life of the daemon (a reload that removes or
- * adds bridges frees or takes slots, never renumbers them), so workers can
- * hold a pointer to it. Members are fixed at start: a port joining,
- * leaving or changing bridge needs a restart.
+ * Learning bridges (ports and VLAN interfaces in `mode: bridge`). Each
+ * configured bridge owns a slot in bridge_table for the life of the daemon
+ * (a reload that removes or adds bridges frees or takes slots, never
+ * renumbers them), so workers can hold a pointer to it. Members are
+ * interface ids (core/iface.h): ports are fixed at start (a port joining,
+ * leaving or changing bridge needs a restart); VLAN interfaces join and
+ * leave at run time (interfaces[], `fwdctl iface`), see
+ * bridge_members_sync. A frame leaves a port member untagged and a VLAN
+ * member on its parent port tagged with the VLAN's id.
  *
  * Learning: workers put 8-byte notes (bridge_note) for unknown or moved
  * source MACs on bridge_notes, a multi-producer ring the control thread
@@ -31,8 +35,8 @@ struct bridge {
 	struct fdb fdb;
 	/* datapath: read by workers; set at start, before they launch */
 	uint8_t slot;
-	uint8_t n_members;
-	uint8_t members[FWD_MAX_PORTS]; /* port indices */
+	uint16_t n_members;               /* stored with release after members[] */
+	uint16_t members[FWD_MAX_IFACES]; /* interface ids */
 
 	/* control thread only */
 	bool used;
@@ -51,16 +55,20 @@ struct bridge_wstats {
 } __rte_cache_aligned;
 
 extern struct bridge bridge_table[FWD_MAX_BRIDGES];
-extern struct bridge *bridge_of_port[FWD_MAX_PORTS]; /* datapath: NULL unless a member */
+extern struct bridge *bridge_of_iface[FWD_MAX_IFACES]; /* datapath: NULL unless a member */
 extern struct bridge_wstats bridge_wstats[FWD_MAX_WORKERS];
 extern struct rte_ring *bridge_notes; /* workers -> control: learn/move notes */
-extern uint64_t bridge_note_gap;      /* set at init: fdb_clock ticks */
+/* The config whose bridges[] the interface table's `bridge` indices name:
+ * the running one, or the one a reload is applying (control thread). */
+extern const struct fwd_config *bridge_cfg;
+extern uint64_t bridge_note_gap; /* set at init: fdb_clock ticks */
 extern uint64_t bridge_refresh_gap;
 
-/* A note: MAC in the low 48 bits, then the ingress port, then the bridge slot. */
-static inline uint64_t bridge_note(uint64_t key, uint8_t port, uint8_t slot)
+/* A note: MAC in the low 48 bits, then the ingress interface id (the
+ * control thread finds its bridge in bridge_of_iface). */
+static inline uint64_t bridge_note(uint64_t key, uint16_t iface)
 {
-	return key | (uint64_t)port << 48 | (uint64_t)slot << 56;
+	return key | (uint64_t)iface << 48;
 }
 
 /* The datapath (registered for FWD_MODE_BRIDGE; exposed for tests). */
@@ -73,8 +81,18 @@ int bridge_create(struct bridge *b, const struct fwd_conf_bridge *cb);
 void bridge_destroy(struct bridge *b);
 /* Drain learn notes into the FDBs; returns how many were handled. */
 unsigned bridge_poll(uint64_t now);
-/* Age every FDB (entries on admin-down ports go too). */
+/* Age every FDB (entries on admin-down members, or on interfaces that left
+ * the bridge, go too). */
 void bridge_age(uint64_t now);
+/* Recompute every bridge's VLAN members from the interface table (ports
+ * stay as they started), leaving out except (an interface being deleted;
+ * FWD_IFACE_NONE: none), and forget what was learnt on those that left.
+ * Runs from the interface hooks; exposed for tests. */
+void bridge_members_sync(uint16_t except);
+/* Forget what b learnt on interfaces that are down or no longer its members. */
+void bridge_forget_left(struct bridge *b);
+/* Start polling notes and aging, once (a bridge has its first member). */
+int bridge_tick_start(void);
 
 struct bridge_ctrs {
 	uint64_t learned, flooded, fdb_full, moved, aged, notes_lost;

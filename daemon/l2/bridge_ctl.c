@@ -19,8 +19,9 @@
 #include "core/counter.h"
 
 struct bridge bridge_table[FWD_MAX_BRIDGES];
-struct bridge *bridge_of_port[FWD_MAX_PORTS];
+struct bridge *bridge_of_iface[FWD_MAX_IFACES];
 struct rte_ring *bridge_notes;
+const struct fwd_config *bridge_cfg;
 static struct event *tick_ev;
 static uint64_t last_age;
 /* learn notes the full ring refused (workers ask again on a later frame) */
@@ -108,7 +109,7 @@ void bridge_destroy(struct bridge *b)
 
 /* fdb_event_hook: `fwdctl monitor fdb`. */
 static void fdb_event(const struct fdb *f, const char *action, const struct rte_ether_addr *mac,
-                      uint8_t port, int from)
+                      uint16_t port, int from)
 {
 	const struct bridge *b = container_of(f, const struct bridge, fdb);
 	struct fwd_event *e = fwd_event_new(FWD_EVENT_FDB, action);
@@ -116,23 +117,23 @@ static void fdb_event(const struct fdb *f, const char *action, const struct rte_
 	if (e == NULL)
 		return;
 	snprintf(e->bridge, sizeof(e->bridge), "%s", b->name);
-	snprintf(e->port, sizeof(e->port), "%s", fwd_ports[port].name);
+	snprintf(e->port, sizeof(e->port), "%s", fwd_ifaces[port].name);
 	if (from >= 0)
-		snprintf(e->from_port, sizeof(e->from_port), "%s", fwd_ports[from].name);
+		snprintf(e->from_port, sizeof(e->from_port), "%s", fwd_ifaces[from].name);
 	fwd_mac_fmt(mac->addr_bytes, e->lladdr);
 }
 
 static void note_apply(uint64_t n, uint64_t now)
 {
-	unsigned slot = (unsigned)(n >> 56), port = (unsigned)(n >> 48) & 0xff;
+	unsigned id = (unsigned)(n >> 48);
 	struct rte_ether_addr mac;
+	struct bridge *b;
 
-	/* workers only note their own port's bridge: anything else is corrupt */
-	if (slot >= FWD_MAX_BRIDGES || port >= FWD_MAX_PORTS ||
-	    bridge_of_port[port] != &bridge_table[slot])
+	/* a note from an interface that has left its bridge since is void */
+	if (id >= FWD_MAX_IFACES || (b = bridge_of_iface[id]) == NULL)
 		return;
 	fdb_key_mac(n, &mac);
-	if (fdb_learn(&bridge_table[slot].fdb, &mac, (uint8_t)port, now) == FDB_QUOTA)
+	if (fdb_learn(&b->fdb, &mac, (uint16_t)id, now) == FDB_QUOTA)
 		mac_max_refused.value++;
 }
 
@@ -153,17 +154,43 @@ unsigned bridge_poll(uint64_t now)
 	return total;
 }
 
+/* The members of b whose entries go: down (with a VLAN's port), or gone. */
+static void gone_members(const struct bridge *b, uint64_t down[FWD_MAX_IFACES / 64 + 1])
+{
+	memset(down, 0, (FWD_MAX_IFACES / 64 + 1) * sizeof(uint64_t));
+	for (unsigned id = 0; id < FWD_MAX_IFACES; id++) {
+		const struct fwd_iface *ifp = &fwd_ifaces[id];
+		bool up;
+
+		if (id < FWD_MAX_PORTS) /* no such port: no entry names it */
+			up = id >= fwd_n_ports || fwd_ports[id].admin_up;
+		else /* a VLAN of b (bridge_of_iface), whose port is up too */
+			up = bridge_of_iface[id] == b && ifp->admin_up &&
+			     ifp->port < FWD_MAX_PORTS && fwd_ports[ifp->port].admin_up;
+		if (!up)
+			down[id / 64] |= UINT64_C(1) << (id % 64);
+	}
+}
+
+void bridge_forget_left(struct bridge *b)
+{
+	uint64_t down[FWD_MAX_IFACES / 64 + 1];
+
+	gone_members(b, down);
+	fdb_age(&b->fdb, fdb_clock(), down);
+}
+
 void bridge_age(uint64_t now)
 {
-	uint32_t down = 0;
+	uint64_t down[FWD_MAX_IFACES / 64 + 1];
 
-	/* what was learned on a port that went down cannot be reached there now */
-	for (unsigned p = 0; p < fwd_n_ports; p++)
-		if (!fwd_ports[p].admin_up)
-			down |= 1u << p;
-	for (unsigned i = 0; i < FWD_MAX_BRIDGES; i++)
-		if (bridge_table[i].used)
-			fdb_age(&bridge_table[i].fdb, now, down);
+	/* what was learned on a member that went down cannot be reached there now */
+	for (unsigned i = 0; i < FWD_MAX_BRIDGES; i++) {
+		if (!bridge_table[i].used)
+			continue;
+		gone_members(&bridge_table[i], down);
+		fdb_age(&bridge_table[i].fdb, now, down);
+	}
 }
 
 static void bridge_tick(void *arg)
@@ -192,17 +219,17 @@ static int add_members(const struct fwd_config *cfg)
 			continue;
 		if (!b->used)
 			return -EINVAL; /* the loader guarantees the bridge exists */
-		b->members[b->n_members++] = (uint8_t)p;
+		b->members[b->n_members++] = (uint16_t)p;
 		b->fdb.port_max[p] = cfg->ports[p].mac_max;
-		bridge_of_port[p] = b;
+		bridge_of_iface[p] = b;
 		n++;
 	}
 	return (int)n;
 }
 
-static int tick_start(void)
+int bridge_tick_start(void)
 {
-	if (fwd.evbase == NULL) /* unit tests drive bridge_poll and bridge_age themselves */
+	if (fwd.evbase == NULL || tick_ev != NULL) /* unit tests drive the poll and aging */
 		return 0;
 	tick_ev = fwd_timer_every(BRIDGE_POLL_MS * 1000, bridge_tick, NULL);
 	if (tick_ev == NULL)
@@ -219,6 +246,7 @@ static int init(const struct fwd_config *cfg)
 	bridge_note_gap = fdb_hz * 2 * BRIDGE_POLL_MS / 1000;
 	bridge_refresh_gap = fdb_hz / FDB_REFRESH_DIV;
 	last_age = fdb_clock();
+	bridge_cfg = cfg;
 	fdb_event_hook = fdb_event;
 	bridge_notes = rte_ring_create_elem("fwd_fdb_notes", sizeof(uint64_t), BRIDGE_NOTES_RING,
 	                                    (int)rte_socket_id(), RING_F_SC_DEQ);
@@ -232,7 +260,8 @@ static int init(const struct fwd_config *cfg)
 	if ((members = add_members(cfg)) < 0)
 		return members;
 	/* bridges added by a reload have no members: no timer needed without members now */
-	return members > 0 ? tick_start() : 0;
+	bridge_members_sync(FWD_IFACE_NONE); /* VLANs are made later: their hooks add them */
+	return members > 0 ? bridge_tick_start() : 0;
 }
 
 int bridge_module_init(const struct fwd_config *cfg)
@@ -250,7 +279,8 @@ void bridge_module_fini(void)
 	for (unsigned i = 0; i < FWD_MAX_BRIDGES; i++)
 		if (bridge_table[i].used)
 			bridge_destroy(&bridge_table[i]);
-	memset(bridge_of_port, 0, sizeof(bridge_of_port));
+	memset(bridge_of_iface, 0, sizeof(bridge_of_iface));
+	bridge_cfg = NULL;
 	rte_ring_free(bridge_notes);
 	bridge_notes = NULL;
 }

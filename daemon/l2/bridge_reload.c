@@ -152,6 +152,21 @@ static void port_mac_max(struct fdb *f, unsigned p, const struct fwd_conf_port *
 	f->port_max[p] = cp->mac_max;
 }
 
+/* VLAN members name their bridge by index in next from now on (the
+ * interfaces' own reload, after this one, then moves them as next says). */
+static void vlans_renumber(const struct fwd_config *next)
+{
+	bridge_cfg = next;
+	for (unsigned id = FWD_MAX_PORTS; id < FWD_MAX_IFACES; id++) {
+		const struct fwd_conf_bridge *cb;
+		if (bridge_of_iface[id] == NULL)
+			continue;
+		cb = fwd_config_bridge(next, bridge_of_iface[id]->name);
+		if (cb != NULL)
+			fwd_ifaces[id].bridge = (uint8_t)(cb - next->bridges);
+	}
+}
+
 int bridge_reload_apply(const struct fwd_config *cur, const struct fwd_config *next,
                         struct fwd_reload_log *log)
 {
@@ -165,15 +180,16 @@ int bridge_reload_apply(const struct fwd_config *cur, const struct fwd_config *n
 		if (rc < 0)
 			ret = rc;
 	}
+	vlans_renumber(next);
 	/* the port table names its bridge by index in the config about to run */
 	for (unsigned p = 0; p < fwd_n_ports; p++) {
 		const struct fwd_conf_bridge *cb;
-		if (bridge_of_port[p] == NULL)
+		if (bridge_of_iface[p] == NULL)
 			continue;
-		cb = fwd_config_bridge(next, bridge_of_port[p]->name);
+		cb = fwd_config_bridge(next, bridge_of_iface[p]->name);
 		if (cb != NULL)
 			fwd_ifaces[p].bridge = fwd_ports[p].bridge = (uint8_t)(cb - next->bridges);
-		port_mac_max(&bridge_of_port[p]->fdb, p, fwd_config_port(next, fwd_ports[p].name),
+		port_mac_max(&bridge_of_iface[p]->fdb, p, fwd_config_port(next, fwd_ports[p].name),
 		             log);
 	}
 	return ret;

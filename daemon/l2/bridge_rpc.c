@@ -27,7 +27,7 @@ static Fwd__BridgeInfo *bridge_info(struct fwd_rpc_call *call, const struct brid
 	bi->name = fwd_rpc_strdup(call, b->name);
 	bi->members = (char **)fwd_rpc_ptr_array(call, b->n_members);
 	for (unsigned i = 0; i < b->n_members; i++)
-		bi->members[bi->n_members++] = fwd_rpc_strdup(call, fwd_ports[b->members[i]].name);
+		bi->members[bi->n_members++] = fwd_rpc_strdup(call, fwd_ifaces[b->members[i]].name);
 	bi->fdb_size = b->fdb.n_live;
 	bi->fdb_max = b->fdb.max;
 	bi->mac_aging_s = b->fdb.aging_s;
@@ -71,7 +71,7 @@ static Fwd__FdbEntry *fdb_entry(struct fwd_rpc_call *call, const struct bridge *
 	fwd_mac_fmt(e->mac.addr_bytes, mac);
 	fe->bridge = fwd_rpc_strdup(call, b->name);
 	fe->mac = fwd_rpc_strdup(call, mac);
-	fe->port = fwd_rpc_strdup(call, fwd_ports[e->port].name);
+	fe->port = fwd_rpc_strdup(call, fwd_ifaces[e->port].name);
 	fe->age_s = fdb_entry_age_s(e, now);
 	return fe;
 }

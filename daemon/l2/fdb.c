@@ -134,7 +134,7 @@ const struct fdb_entry *fdb_lookup(const struct fdb *f, const struct rte_ether_a
 	return lookup(f, fdb_key(mac));
 }
 
-static int entry_add(struct fdb *f, const struct rte_ether_addr *mac, uint8_t port, uint64_t now)
+static int entry_add(struct fdb *f, const struct rte_ether_addr *mac, uint16_t port, uint64_t now)
 {
 	struct fdb_table *t = f->tbl;
 	struct fdb_entry *e = entry_alloc(t);
@@ -160,13 +160,13 @@ static int entry_add(struct fdb *f, const struct rte_ether_addr *mac, uint8_t po
 fdb_event_fn fdb_event_hook;
 
 static void tell(const struct fdb *f, const char *action, const struct rte_ether_addr *mac,
-                 uint8_t port, int from)
+                 uint16_t port, int from)
 {
 	if (fdb_event_hook != NULL)
 		fdb_event_hook(f, action, mac, port, from);
 }
 
-int fdb_learn(struct fdb *f, const struct rte_ether_addr *mac, uint8_t port, uint64_t now)
+int fdb_learn(struct fdb *f, const struct rte_ether_addr *mac, uint16_t port, uint64_t now)
 {
 	struct fdb_entry *e = lookup(f, fdb_key(mac));
 
@@ -209,7 +209,7 @@ static void entry_del(struct fdb *f, struct fdb_entry *e)
 }
 
 /* Delete live entries older than limit ticks or on a down port; all with limit 0. */
-static unsigned sweep(struct fdb *f, uint64_t now, uint64_t limit, uint32_t down_ports)
+static unsigned sweep(struct fdb *f, uint64_t now, uint64_t limit, const uint64_t *down)
 {
 	struct fdb_table *t = f->tbl;
 	unsigned n = 0;
@@ -219,7 +219,8 @@ static unsigned sweep(struct fdb *f, uint64_t now, uint64_t limit, uint32_t down
 		if (!e->live)
 			continue;
 		int64_t idle = (int64_t)(now - __atomic_load_n(&e->seen, __ATOMIC_RELAXED));
-		if (limit == 0 || idle > (int64_t)limit || (down_ports & (1u << e->port))) {
+		if (limit == 0 || idle > (int64_t)limit ||
+		    (down != NULL && (down[e->port / 64] >> (e->port % 64)) & 1)) {
 			tell(f, limit == 0 ? "flush" : "age", &e->mac, e->port, -1);
 			entry_del(f, e);
 			n++;
@@ -229,9 +230,9 @@ static unsigned sweep(struct fdb *f, uint64_t now, uint64_t limit, uint32_t down
 	return n;
 }
 
-unsigned fdb_age(struct fdb *f, uint64_t now, uint32_t down_ports)
+unsigned fdb_age(struct fdb *f, uint64_t now, const uint64_t *down)
 {
-	unsigned n = sweep(f, now, (uint64_t)f->aging_s * fdb_hz, down_ports);
+	unsigned n = sweep(f, now, (uint64_t)f->aging_s * fdb_hz, down);
 
 	f->aged += n;
 	return n;
@@ -239,7 +240,7 @@ unsigned fdb_age(struct fdb *f, uint64_t now, uint32_t down_ports)
 
 unsigned fdb_flush(struct fdb *f)
 {
-	return sweep(f, 0, 0, 0);
+	return sweep(f, 0, 0, NULL);
 }
 
 static int table_grow(struct fdb *f, uint32_t max)

@@ -48,6 +48,7 @@
 #include <rte_ether.h>
 
 #include "core/config.h"
+#include "core/iface.h"
 
 #define FDB_NIL         UINT32_MAX
 #define FDB_REFRESH_DIV 8 /* workers store `seen` at most every 1/8 s per entry */
@@ -76,7 +77,7 @@ static inline void fdb_key_mac(uint64_t key, struct rte_ether_addr *mac)
 
 struct fdb_entry {
 	uint64_t seen; /* fdb_clock of the last frame from mac on port: workers and control */
-	uint8_t port;  /* port index; control writes (learn, move), workers read */
+	uint16_t port; /* interface id; control writes (learn, move), workers read */
 	bool live;     /* control only: in the hash (false once deleted) */
 	struct rte_ether_addr mac; /* control only */
 	uint32_t next_free;        /* control only: free list link */
@@ -100,9 +101,10 @@ struct fdb {
 	uint32_t aging_s; /* mac_aging_s */
 	uint32_t n_live;
 	uint64_t learned, moved, aged, refused; /* refused: learn notes refused, full */
-	uint32_t port_max[FWD_MAX_PORTS];       /* ports[].mac_max; 0: no quota */
-	uint32_t port_live[FWD_MAX_PORTS];      /* live entries on each port */
-	uint64_t port_refused[FWD_MAX_PORTS];   /* learn notes refused by a port's quota */
+	/* by interface id (core/iface.h): a port or a VLAN member */
+	uint32_t port_max[FWD_MAX_IFACES];     /* ports[].mac_max; 0: no quota */
+	uint32_t port_live[FWD_MAX_IFACES];    /* live entries on each member */
+	uint64_t port_refused[FWD_MAX_IFACES]; /* learn notes refused by a member's quota */
 };
 
 /*
@@ -111,7 +113,7 @@ struct fdb {
  * port a moving MAC left, else -1. NULL: nobody listens.
  */
 typedef void (*fdb_event_fn)(const struct fdb *f, const char *action,
-                             const struct rte_ether_addr *mac, uint8_t port, int from);
+                             const struct rte_ether_addr *mac, uint16_t port, int from);
 extern fdb_event_fn fdb_event_hook;
 
 /* The clock of `seen` and aging; tests replace it (and fdb_hz, ticks per second). */
@@ -132,13 +134,14 @@ int fdb_init(struct fdb *f, uint32_t max, uint32_t aging_s, struct rte_rcu_qsbr 
 void fdb_fini(struct fdb *f);
 
 /* A frame from mac arrived on port at now. Returns enum fdb_learn_result. */
-int fdb_learn(struct fdb *f, const struct rte_ether_addr *mac, uint8_t port, uint64_t now);
+int fdb_learn(struct fdb *f, const struct rte_ether_addr *mac, uint16_t port, uint64_t now);
 /* Control-side lookup; NULL when absent. */
 const struct fdb_entry *fdb_lookup(const struct fdb *f, const struct rte_ether_addr *mac);
 
-/* Delete entries silent for more than aging_s, or on a port in down_ports (bit
- * per port index). Returns how many were deleted (also added to f->aged). */
-unsigned fdb_age(struct fdb *f, uint64_t now, uint32_t down_ports);
+/* Delete entries silent for more than aging_s, or on a member set in down (a
+ * bitmap of FWD_MAX_IFACES bits by interface id; NULL: none). Returns how
+ * many were deleted (also added to f->aged). */
+unsigned fdb_age(struct fdb *f, uint64_t now, const uint64_t *down);
 /* Delete every entry; returns how many. */
 unsigned fdb_flush(struct fdb *f);
 /* New fdb_max: grows the table when needed (-ENOMEM keeps the old one),

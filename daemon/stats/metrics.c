@@ -25,6 +25,7 @@
 
 #include "core/config_schema.h"
 #include "core/daemon.h"
+#include "core/iface.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "core/worker.h"
@@ -67,23 +68,43 @@ static const struct port_family {
 	  offsetof(struct fwd_port_ctrs, created) },
 };
 
+/* A port's label, or a VLAN's or loopback's (interface="p0.100"). */
+static void row_label(char *buf, size_t len, unsigned id)
+{
+	if (id < FWD_MAX_PORTS)
+		snprintf(buf, len, "port=\"%s\"", fwd_ports[id].name);
+	else if (id < FWD_MAX_IFACES)
+		snprintf(buf, len, "interface=\"%s\"", fwd_ifaces[id].name);
+	else
+		buf[0] = '\0';
+}
+
+/* Every port and interface; an interface's drop reasons only when not zero
+ * (4,094 VLANs times every reason would swamp a scrape). */
 static void port_metrics(struct evbuffer *b, const struct fwd_port_ctrs *c)
 {
+	char l[FWD_NAME_MAX + 16];
+
 	for (unsigned f = 0; f < RTE_DIM(port_families); f++) {
 		const struct port_family *pf = &port_families[f];
 
 		family(b, pf->name, "counter", pf->help);
-		for (unsigned p = 0; p < fwd_n_ports; p++)
-			evbuffer_add_printf(b, "%s_total{port=\"%s\"} %" PRIu64 "\n", pf->name,
-			                    fwd_ports[p].name,
+		for (unsigned p = fwd_stats_first(); p < FWD_MAX_IFACES; p = fwd_stats_next(p)) {
+			row_label(l, sizeof(l), p);
+			evbuffer_add_printf(b, "%s_total{%s} %" PRIu64 "\n", pf->name, l,
 			                    *(const uint64_t *)((const char *)&c[p] + pf->offset));
+		}
 	}
-	family(b, "fwd_port_drops", "counter", "Packets dropped, by port and reason.");
-	for (unsigned p = 0; p < fwd_n_ports; p++)
+	family(b, "fwd_port_drops", "counter",
+	       "Packets dropped, by port (or interface) and reason.");
+	for (unsigned p = fwd_stats_first(); p < FWD_MAX_IFACES; p = fwd_stats_next(p)) {
+		row_label(l, sizeof(l), p);
 		for (unsigned r = 0; r < FWD_DROP_MAX; r++)
-			evbuffer_add_printf(
-			        b, "fwd_port_drops_total{port=\"%s\",reason=\"%s\"} %" PRIu64 "\n",
-			        fwd_ports[p].name, fwd_drop_names[r], c[p].drop[r]);
+			if (p < FWD_MAX_PORTS || c[p].drop[r] != 0)
+				evbuffer_add_printf(
+				        b, "fwd_port_drops_total{%s,reason=\"%s\"} %" PRIu64 "\n",
+				        l, fwd_drop_names[r], c[p].drop[r]);
+	}
 }
 
 static void port_state_metrics(struct evbuffer *b)
@@ -174,10 +195,10 @@ static void global_metrics(struct evbuffer *b)
 /* The whole exposition; bounded by ports x drop reasons + workers. */
 static void metrics_write(struct evbuffer *b)
 {
-	struct fwd_port_ctrs c[FWD_MAX_PORTS];
+	static struct fwd_port_ctrs c[FWD_MAX_IFACES]; /* too big for the stack */
 	struct fwd_worker_load l[FWD_MAX_WORKERS];
 
-	for (unsigned p = 0; p < fwd_n_ports; p++)
+	for (unsigned p = fwd_stats_first(); p < FWD_MAX_IFACES; p = fwd_stats_next(p))
 		fwd_stats_port_get(p, &c[p]);
 	for (unsigned w = 0; w < fwd.n_workers; w++)
 		fwd_stats_worker_load(w, &l[w]);

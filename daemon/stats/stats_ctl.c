@@ -10,6 +10,7 @@
 #include "core/control.h"
 #include "core/daemon.h"
 #include "core/event.h"
+#include "core/iface.h"
 #include "core/module.h"
 #include "core/punt.h"
 #include "core/worker.h"
@@ -19,14 +20,31 @@
 
 #define SAMPLE_INTERVAL_MS 1000
 
-static struct fwd_port_ctrs base[FWD_MAX_PORTS]; /* at the last clear */
+/* by interface id (core/iface.h): ports, then VLANs and loopbacks */
+static struct fwd_port_ctrs base[FWD_MAX_IFACES]; /* at the last clear */
 static struct fwd_loop_ctrs loop_base[FWD_MAX_WORKERS];
-static struct fwd_port_ctrs sample[FWD_MAX_PORTS]; /* at the last sample */
-static struct fwd_rates rates[FWD_MAX_PORTS];
+static struct fwd_port_ctrs sample[FWD_MAX_IFACES]; /* at the last sample */
+static struct fwd_rates rates[FWD_MAX_IFACES];
 static struct timespec sample_time;
 static uint64_t clear_tsc; /* TSC at the last clear (or start) */
 static double interval;
 static struct event *sample_ev;
+
+unsigned fwd_stats_next(unsigned id)
+{
+	while (++id < FWD_MAX_IFACES) {
+		if (id < FWD_MAX_PORTS ? id < fwd_n_ports : fwd_iface_get(id) != NULL)
+			return id;
+		if (id < FWD_MAX_PORTS)
+			id = FWD_MAX_PORTS - 1;
+	}
+	return FWD_MAX_IFACES;
+}
+
+unsigned fwd_stats_first(void)
+{
+	return fwd_n_ports != 0 ? 0 : fwd_stats_next(0);
+}
 
 static void port_sum(unsigned port, struct fwd_port_ctrs *out)
 {
@@ -110,7 +128,10 @@ static void drop_events(unsigned port, const struct fwd_port_ctrs *prev,
 		if (cur->drop[r] <= prev->drop[r] ||
 		    (e = fwd_event_new(FWD_EVENT_DROPS, "burst")) == NULL)
 			continue;
-		snprintf(e->port, sizeof(e->port), "%s", fwd_ports[port].name);
+		snprintf(e->port, sizeof(e->port), "%s",
+		         port < FWD_MAX_PORTS    ? fwd_ports[port].name
+		         : port < FWD_MAX_IFACES ? fwd_ifaces[port].name
+		                                 : "");
 		snprintf(e->text, sizeof(e->text), "%s", fwd_drop_names[r]);
 		e->count = cur->drop[r] - prev->drop[r];
 	}
@@ -123,7 +144,7 @@ static void stats_sample(void *arg)
 	(void)arg;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	interval = elapsed(&sample_time, &now);
-	for (unsigned p = 0; p < fwd_n_ports; p++) {
+	for (unsigned p = fwd_stats_first(); p < FWD_MAX_IFACES; p = fwd_stats_next(p)) {
 		struct fwd_port_ctrs cur;
 		fwd_stats_port_get(p, &cur);
 		fwd_stats_rates(&sample[p], &cur, interval, &rates[p]);
@@ -150,7 +171,7 @@ void fwd_stats_clear(void)
 {
 	for (unsigned i = 0; i < RTE_DIM(clear_hooks) && clear_hooks[i] != NULL; i++)
 		clear_hooks[i]();
-	for (unsigned p = 0; p < fwd_n_ports; p++) {
+	for (unsigned p = fwd_stats_first(); p < FWD_MAX_IFACES; p = fwd_stats_next(p)) {
 		port_sum(p, &base[p]);
 		memset(&sample[p], 0, sizeof(sample[p]));
 	}
@@ -159,6 +180,21 @@ void fwd_stats_clear(void)
 	clear_tsc = rte_rdtsc();
 	for (struct fwd_counter *c = fwd_counters(); c != NULL; c = c->next)
 		c->base = c->value;
+}
+
+/* A new interface may take a freed id whose counters the workers kept:
+ * it counts from zero. */
+static void iface_added(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	(void)ev;
+	port_sum(ifp->id, &base[ifp->id]);
+	memset(&sample[ifp->id], 0, sizeof(sample[ifp->id]));
+	memset(&rates[ifp->id], 0, sizeof(rates[ifp->id]));
+}
+
+RTE_INIT(stats_iface_register)
+{
+	fwd_iface_hook_add(FWD_IFACE_EV_ADD, 0, iface_added);
 }
 
 static int stats_init(const struct fwd_config *cfg)

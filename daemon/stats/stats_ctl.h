@@ -8,10 +8,15 @@
 
 #include "stats/stats.h"
 
-/* Current counters of port index `port` since the last clear. */
+/* Current counters of interface id `port` (a port's index is its id)
+ * since the last clear, or since the interface was made. */
 void fwd_stats_port_get(unsigned port, struct fwd_port_ctrs *out);
 const struct fwd_rates *fwd_stats_port_rates(unsigned port);
 double fwd_stats_interval(void);
+/* The first interface id in use (ports first) and the one after id, or
+ * FWD_MAX_IFACES at the end: the rows of `stats` and metrics. */
+unsigned fwd_stats_first(void);
+unsigned fwd_stats_next(unsigned id);
 
 /* Worker loop counters since the last clear. */
 void fwd_stats_loop_get(unsigned worker, struct fwd_loop_ctrs *out);

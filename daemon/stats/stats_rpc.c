@@ -7,6 +7,7 @@
 #include <rte_ethdev.h>
 
 #include "core/daemon.h"
+#include "core/iface.h"
 #include "core/rpc.h"
 #include "port/port.h"
 #include "core/counter.h"
@@ -94,15 +95,16 @@ static void port_drops(struct fwd_rpc_call *call, const struct fwd_port_ctrs *c,
 	}
 }
 
-static Fwd__PortStats *port_stats(struct fwd_rpc_call *call, const struct fwd_port *p)
+/* The counters of interface id (a port's, a VLAN's, a loopback's). */
+static Fwd__PortStats *ctrs_stats(struct fwd_rpc_call *call, unsigned id, const char *name)
 {
 	Fwd__PortStats *ps = fwd_rpc_alloc(call, sizeof(*ps));
-	const struct fwd_rates *r = fwd_stats_port_rates(p->idx);
+	const struct fwd_rates *r = fwd_stats_port_rates(id);
 	struct fwd_port_ctrs c;
 
 	fwd__port_stats__init(ps);
-	fwd_stats_port_get(p->idx, &c);
-	ps->name = fwd_rpc_strdup(call, p->name);
+	fwd_stats_port_get(id, &c);
+	ps->name = fwd_rpc_strdup(call, name);
 	ps->rx_packets = c.rx_pkts;
 	ps->rx_bytes = c.rx_bytes;
 	ps->tx_packets = c.tx_pkts;
@@ -113,11 +115,41 @@ static Fwd__PortStats *port_stats(struct fwd_rpc_call *call, const struct fwd_po
 	ps->rx_bps = r->rx_bps;
 	ps->tx_pps = r->tx_pps;
 	ps->tx_bps = r->tx_bps;
+	port_drops(call, &c, ps);
+	return ps;
+}
+
+static Fwd__PortStats *port_stats(struct fwd_rpc_call *call, const struct fwd_port *p)
+{
+	Fwd__PortStats *ps = ctrs_stats(call, p->idx, p->name);
+
 	ps->link_up = p->link_up;
 	ps->admin_up = p->admin_up;
-	port_drops(call, &c, ps);
 	port_xstats(call, p, ps);
 	return ps;
+}
+
+/* VLANs and loopbacks: a VLAN's link is its port's; a loopback is always up. */
+static void iface_stats(struct fwd_rpc_call *call, const char *only, Fwd__StatsResp *r)
+{
+	unsigned n = 0;
+
+	for (unsigned id = fwd_stats_next(FWD_MAX_PORTS - 1); id < FWD_MAX_IFACES;
+	     id = fwd_stats_next(id))
+		n++;
+	r->interfaces = (Fwd__PortStats **)fwd_rpc_ptr_array(call, n);
+	for (unsigned id = fwd_stats_next(FWD_MAX_PORTS - 1); id < FWD_MAX_IFACES;
+	     id = fwd_stats_next(id)) {
+		const struct fwd_iface *ifp = &fwd_ifaces[id];
+		Fwd__PortStats *ps;
+		if (only != NULL && only[0] != '\0' && strcmp(only, ifp->name) != 0)
+			continue;
+		ps = ctrs_stats(call, id, ifp->name);
+		ps->admin_up = ifp->admin_up;
+		ps->link_up = ifp->type == FWD_IFACE_LOOPBACK ||
+		              (ifp->port < fwd_n_ports && fwd_ports[ifp->port].link_up);
+		r->interfaces[r->n_interfaces++] = ps;
+	}
 }
 
 static void global_counters(struct fwd_rpc_call *call, Fwd__StatsResp *r)
@@ -138,13 +170,15 @@ static int stats_get(struct fwd_rpc_call *call)
 	Fwd__StatsResp *r = fwd_rpc_alloc(call, sizeof(*r));
 	struct timeval now;
 
-	if (only != NULL && only[0] != '\0' && fwd_port_by_name(only) == NULL)
-		return fwd_rpc_error(call, ENODEV, "no such port: %s", only);
+	if (only != NULL && only[0] != '\0' && fwd_port_by_name(only) == NULL &&
+	    fwd_iface_by_name(only) == NULL)
+		return fwd_rpc_error(call, ENODEV, "no such port or interface: %s", only);
 	fwd__stats_resp__init(r);
 	r->ports = (Fwd__PortStats **)fwd_rpc_ptr_array(call, fwd_n_ports);
 	for (unsigned i = 0; i < fwd_n_ports; i++)
 		if (only == NULL || only[0] == '\0' || strcmp(only, fwd_ports[i].name) == 0)
 			r->ports[r->n_ports++] = port_stats(call, &fwd_ports[i]);
+	iface_stats(call, only, r);
 	global_counters(call, r);
 	r->interval_s = fwd_stats_interval();
 	gettimeofday(&now, NULL);

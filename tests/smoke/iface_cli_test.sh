@@ -6,6 +6,9 @@
 # writing what runs, and a reload that reconciles interfaces[] (a changed
 # vlan is a delete and an add, an entry gone is deleted, fwdctl's stay).
 #
+# A VLAN in mode bridge is a member of its bridge (`bridge list`) until
+# a reload makes it l3; `stats` (-j and NAME) shows VLANs and loopbacks.
+#
 #   [fwd: p0 (lone veth end), p0.100, p0.200 (bridge br0), lo0]
 . "$(dirname "$0")/lib.sh"
 
@@ -41,6 +44,14 @@ expect "a VLAN has its port's MAC" "$(field p0.200 mac)" = "$(field p0 mac)"
 expect "lo0 is a loopback" "$(field lo0 type)" = loopback
 check "p0 lists its address" sh -c "'$FWDCTL_BIN' -s '$SOCK' -j iface list | grep -q '10.9.0.1/24'"
 check "iface list prints a table" sh -c "'$FWDCTL_BIN' -s '$SOCK' iface list | grep -q '^p0.100 *vlan *p0 *100'"
+
+# a VLAN in a bridge is its member; stats count each interface
+members() { fwdctl -j bridge list | json_get "' '.join([b.get('members', []) for b in d['bridges'] if b['name'] == 'br0'][0])"; }
+expect "p0.200 is a member of br0" "$(members)" = p0.200
+stat_names() { fwdctl -j stats | json_get "' '.join(sorted(i['name'] for i in d.get('interfaces', [])))"; }
+expect "stats -j lists the VLANs and the loopback" "$(stat_names)" = "lo0 p0.100 p0.200"
+check "stats p0.100 (an interface name)" sh -c "'$FWDCTL_BIN' -s '$SOCK' stats p0.100 | grep -q '^p0.100 '"
+expect "stats nope: exit 1" "$(fwdctl stats nope >/dev/null 2>&1; echo $?)" = 1
 
 check "iface add p0.300 port p0 vlan 300 mtu 1300" fwdctl iface add p0.300 port p0 vlan 300 mtu 1300
 check "iface add lo1 loopback" fwdctl iface add lo1 loopback
@@ -78,6 +89,20 @@ check "with its MTU" grep -q 'mtu: 1200' "$T/show.yaml"
 check "what config show writes loads (fwd-daemon --check)" \
 	ns_exec fw "$FWD_DAEMON" --check -c "$T/show.yaml"
 
+# monitor iface: made, down, up, deleted (a loopback churned until the
+# monitor, subscribed in the background, has seen one add)
+"$FWDCTL_BIN" -s "$SOCK" monitor iface >"$T/mon.txt" 2>&1 &
+MON_PID=$!
+mon_add() { fwdctl iface add lo8 loopback && fwdctl iface del lo8 && grep -q "iface add lo8 loopback" "$T/mon.txt"; }
+check "monitor iface: iface add lo8 loopback" wait_for 10 mon_add
+fwdctl iface set p0.300 down && fwdctl iface set p0.300 up
+mon_seen() { grep -q "iface $1" "$T/mon.txt"; }
+check "monitor iface: down" wait_for 5 mon_seen "down p0.300 vlan 300 port p0"
+check "monitor iface: up" wait_for 5 mon_seen "up p0.300"
+check "monitor iface: del" wait_for 5 mon_seen "del lo8"
+kill -INT $MON_PID
+wait $MON_PID
+
 check "iface del lo1" fwdctl iface del lo1
 expect "lo1 gone" "$(names)" = "lo0 p0 p0.100 p0.200 p0.300"
 
@@ -91,6 +116,7 @@ expect "after reload" "$(names)" = "lo2 p0 p0.100 p0.200 p0.300"
 expect "p0.100 is now VLAN 101" "$(field p0.100 vlan)" = 101
 expect "with its port's MTU" "$(field p0.100 mtu)" = 1500
 expect "p0.200 is l3 now" "$(field p0.200 mode)" = l3
+expect "and left br0" "$(members)" = ""
 expect "p0.200 MTU 1000" "$(field p0.200 mtu)" = 1000
 expect "VLAN 100 is free again" "$(st iface add v100 port p0 vlan 100)" = 0
 smoke_done

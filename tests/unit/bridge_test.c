@@ -112,7 +112,7 @@ static uint64_t dropped(uint8_t port, enum fwd_drop_reason r)
 	return w->stats.port[port].drop[r];
 }
 
-static uint8_t fdb_port(const char *mac)
+static uint16_t fdb_port(const char *mac)
 {
 	struct rte_ether_addr m = mac_of(mac);
 	const struct fdb_entry *e = fdb_lookup(&br->fdb, &m);
@@ -273,6 +273,65 @@ static void test_full(void **state)
 	assert_int_equal(sent(1), 1); /* forwarded all the same */
 }
 
+/* The frame tx buffer `port` holds at i, as bytes. */
+static const uint8_t *tx_data(uint8_t port, unsigned i)
+{
+	return rte_pktmbuf_mtod(w->tx[port].pkts[i], const uint8_t *);
+}
+
+/* p3.100, a VLAN of the non-member p3, joins br0: frames leave it tagged on
+ * p3 (in the frame, then by the NIC), come in from it untagged, are learnt
+ * on its interface id, and it leaves the bridge with its entries. */
+static void test_vlan_member(void **state)
+{
+	static const uint8_t tag[4] = { 0x81, 0x00, 0x00, 100 };
+	struct rte_mbuf *m;
+	uint16_t id;
+
+	(void)state;
+	for (unsigned p = 0; p < fwd_n_ports; p++)
+		port_iface(p); /* the interface table knows the ports */
+	assert_int_equal(fwd_iface_vlan_add("p3.100", 3, 100, 0, &id), 0);
+	assert_int_equal(fwd_iface_set_mode(id, FWD_MODE_BRIDGE, 0), 0);
+	assert_int_equal(br->n_members, 4);
+	assert_ptr_equal(bridge_of_iface[id], br);
+	input(0, A, BCAST);
+	assert_int_equal(sent(1), 1);
+	assert_int_equal(sent(3), 1);
+	assert_int_equal(w->tx[3].pkts[0]->pkt_len, 68);
+	assert_memory_equal(tx_data(3, 0) + 12, tag, 4); /* tagged in its own copy */
+	assert_ptr_not_equal(w->tx[3].pkts[0]->buf_addr, w->tx[1].pkts[0]->buf_addr);
+	assert_int_equal(tx_data(1, 0)[12], 0x08); /* the port member's clone untouched */
+	assert_int_equal(w->stats.port[id].tx_pkts, 1);
+	/* from the VLAN (the demux took its tag): learnt on the interface */
+	m = frame(B, A, 64);
+	fake_now += 100;
+	bridge_input(w, &fwd_ifaces[id], &m, 1);
+	assert_int_equal(bridge_poll(fake_now), 2);
+	assert_int_equal(fdb_port(B), id);
+	assert_int_equal(sent(0), 1);
+	tx_clear();
+	input(0, A, B); /* known: to p3, tagged */
+	assert_int_equal(sent(3), 1);
+	assert_memory_equal(tx_data(3, 0) + 12, tag, 4);
+	tx_clear();
+	fwd_ifaces[id].tx_vlan_hw = 1; /* the NIC tags: a clone with the tag in the mbuf */
+	input(1, C, BCAST);
+	assert_int_equal(sent(3), 1);
+	assert_true(w->tx[3].pkts[0]->ol_flags & RTE_MBUF_F_TX_VLAN);
+	assert_int_equal(w->tx[3].pkts[0]->vlan_tci, 100);
+	assert_int_equal(w->tx[3].pkts[0]->pkt_len, 64);
+	tx_clear();
+	/* leaving: no longer flooded to, its entries forgotten */
+	assert_int_equal(fwd_iface_set_mode(id, FWD_MODE_L3, 0), 0);
+	assert_int_equal(br->n_members, 3);
+	assert_null(bridge_of_iface[id]);
+	assert_int_equal(fdb_port(B), 0xff);
+	input(0, A, BCAST);
+	assert_int_equal(sent(3), 0);
+	assert_int_equal(fwd_iface_del(id), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +341,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_move, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notes_limited, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vlan_member, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, l2_setup, l2_teardown);

@@ -13,6 +13,8 @@
 
 #include "port/port.h"
 #include "stats/stats.h"
+#include "stats/stats_ctl.h"
+#include "core/iface.h"
 
 static struct fwd_wstats w0, w1, w2;
 
@@ -139,6 +141,29 @@ static void test_kernel_rx_dropped(void **state)
 	assert_int_equal(fwd_port_kif_rx_dropped(&p, &v), 0);
 }
 
+/* The rows `stats` shows: every port, then the VLANs and loopbacks in use. */
+static void test_iface_rows(void **state)
+{
+	unsigned seen[8], n = 0;
+
+	(void)state;
+	fwd_n_ports = 2;
+	fwd_ifaces[FWD_MAX_PORTS + 1].type = FWD_IFACE_VLAN;
+	fwd_ifaces[FWD_MAX_IFACES - 1].type = FWD_IFACE_LOOPBACK;
+	for (unsigned id = fwd_stats_first(); id < FWD_MAX_IFACES && n < 8; id = fwd_stats_next(id))
+		seen[n++] = id;
+	assert_int_equal(n, 4);
+	assert_int_equal(seen[0], 0);
+	assert_int_equal(seen[1], 1);
+	assert_int_equal(seen[2], FWD_MAX_PORTS + 1);
+	assert_int_equal(seen[3], FWD_MAX_IFACES - 1);
+	fwd_n_ports = 0;
+	assert_int_equal(fwd_stats_first(), FWD_MAX_PORTS + 1);
+	fwd_ifaces[FWD_MAX_PORTS + 1].type = FWD_IFACE_FREE;
+	fwd_ifaces[FWD_MAX_IFACES - 1].type = FWD_IFACE_FREE;
+	fwd_n_ports = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_drop_names),
 		cmocka_unit_test(test_kernel_iface),
 		cmocka_unit_test(test_kernel_rx_dropped),
+		cmocka_unit_test(test_iface_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
