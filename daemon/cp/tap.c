@@ -120,7 +120,8 @@ static int tap_open(uint8_t port)
 	t->mtu = 0; /* sync_one sets them all */
 	t->carrier = true;
 	t->up = false;
-	cp_ifmap_set(port, t->ifindex);
+	if (cp_ifmap_set(port, t->ifindex) < 0) /* FPM cannot name it: counted as no_dev */
+		LOG(WARNING, "port %s: kernel interface: no memory to map its index", p->name);
 	LOG(NOTICE, "port %s: kernel interface %s, ifindex %" PRIu32, p->name, p->name, t->ifindex);
 	tap_sync_one(port);
 	return 0;
@@ -189,6 +190,7 @@ static void tap_fini(void)
 	tap_apply();
 	fwd_timer_free(&sync_timer);
 	tap_sockets_close();
+	cp_ifmap_clear();
 }
 
 static int tap_reload_apply(const struct fwd_config *cur, const struct fwd_config *next,

@@ -22,6 +22,7 @@ enum tap_down {
 	TAP_DOWN_TOO_BIG,  /* longer than the port's MTU: dropped */
 	TAP_DOWN_INVALID,  /* not a whole IPv4/IPv6 packet, or another ethertype: dropped */
 	TAP_DOWN_NOT_OURS, /* its source is not an address of ours: dropped */
+	TAP_DOWN_NO_LINK,  /* for the link of an interface that has none (a loopback): dropped */
 	TAP_DOWN_MAX
 };
 
@@ -36,5 +37,14 @@ extern const char *const tap_down_names[TAP_DOWN_MAX];
 enum tap_down tap_down_class(const uint8_t *frame, unsigned len, unsigned mtu,
                              bool (*is_local4)(uint32_t ip),
                              bool (*is_local6)(uint8_t port, const uint8_t ip[16]), uint8_t port);
+
+/*
+ * The same frame (class c) written on the TAP of an interface without a
+ * link (a loopback, doc/architecture.md): what would go out of the link as
+ * it is (TAP_DOWN_LINK: broadcast, link-local multicast; for IPv6 a
+ * link-local or multicast destination, which ip6_output sends out of the
+ * interface) has nowhere to go: TAP_DOWN_NO_LINK. What is routed stays so.
+ */
+enum tap_down tap_down_nolink(enum tap_down c, const uint8_t *frame, unsigned len);
 
 #endif

@@ -20,6 +20,7 @@ const char *const tap_down_names[TAP_DOWN_MAX] = {
 	[TAP_DOWN_LINK] = "link",       [TAP_DOWN_ARP] = "arp",
 	[TAP_DOWN_NDP] = "ndp",         [TAP_DOWN_TOO_BIG] = "too_big",
 	[TAP_DOWN_INVALID] = "invalid", [TAP_DOWN_NOT_OURS] = "not_ours",
+	[TAP_DOWN_NO_LINK] = "no_link",
 };
 
 static uint32_t be32(const uint8_t *p)
@@ -108,4 +109,18 @@ enum tap_down tap_down_class(const uint8_t *frame, unsigned len, unsigned mtu,
 	if (type == ETH_P_IP6)
 		return class6(frame + ETH_LEN, len - ETH_LEN, is_local6, port);
 	return TAP_DOWN_INVALID;
+}
+
+enum tap_down tap_down_nolink(enum tap_down c, const uint8_t *frame, unsigned len)
+{
+	const uint8_t *dst = frame + ETH_LEN + 24;
+
+	if (c == TAP_DOWN_LINK)
+		return TAP_DOWN_NO_LINK;
+	/* tap_down_class said ROUTE6 only of a whole IPv6 header */
+	if (c != TAP_DOWN_ROUTE6 || len < ETH_LEN + 40)
+		return c;
+	if (dst[0] == 0xff || (dst[0] == 0xfe && (dst[1] & 0xc0) == 0x80))
+		return TAP_DOWN_NO_LINK;
+	return c;
 }

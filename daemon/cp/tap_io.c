@@ -32,6 +32,7 @@ static FWD_COUNTER(down_ndp, "tap_down_ndp");
 static FWD_COUNTER(down_too_big, "tap_down_too_big");
 static FWD_COUNTER(down_invalid, "tap_down_invalid");
 static FWD_COUNTER(down_not_ours, "tap_down_not_ours");
+static FWD_COUNTER(down_no_link, "tap_down_no_link");
 FWD_COUNTER(tap_sync_errors, "tap_sync_errors");
 
 /* ---- down: what the kernel sends ---- */
@@ -50,6 +51,9 @@ static void down_one(uint8_t port, const uint8_t *frame, unsigned len)
 	struct rte_mbuf *m;
 	bool bcast = false;
 	char *d;
+
+	if (taps[port].no_link)
+		c = tap_down_nolink(c, frame, len);
 
 	/* the directed broadcast of the port's subnet: the kernel addressed it
 	 * to the link's broadcast MAC, as on any NOARP interface */
@@ -79,6 +83,9 @@ static void down_one(uint8_t port, const uint8_t *frame, unsigned len)
 		return;
 	case TAP_DOWN_NOT_OURS:
 		down_not_ours.value++;
+		return;
+	case TAP_DOWN_NO_LINK:
+		down_no_link.value++;
 		return;
 	default:
 		break;

@@ -33,6 +33,7 @@ struct tap {
 	struct event *ev;
 	uint16_t mtu;
 	bool up, carrier;
+	bool no_link;    /* a loopback's: nothing goes out of it as it is (tap_down_nolink) */
 	unsigned n4, n6; /* the addresses the kernel was given */
 	struct fwd_ip4_prefix a4[FWD_MAX_ADDRS];
 	struct fwd_ip6_prefix a6[ADDR6_MAX];

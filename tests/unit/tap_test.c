@@ -131,12 +131,37 @@ static void test_other(void **state)
 		assert_non_null(tap_down_names[i]);
 }
 
+/* A loopback's TAP has no link: what would go out of one is dropped, what
+ * is routed is routed. */
+static void test_nolink(void **state)
+{
+	unsigned n;
+
+	(void)state;
+	n = frame4(0x0a000001, 0x0a000102, 6, 40);
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_ROUTE4);
+	n = frame4(0x0a000001, 0xe0000005, 89, 40); /* OSPF hello */
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_NO_LINK);
+	n = frame4(0x0a000001, 0xffffffff, 17, 40);
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_NO_LINK);
+	n = frame6(ours6, false, 6, 0); /* to 2001:db8::5: routed */
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_ROUTE6);
+	n = frame6(ours6, true, 89, 0); /* OSPFv3 to ff02::5 */
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_NO_LINK);
+	f[38] = 0xfe, f[39] = 0x80; /* to fe80::5 */
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_NO_LINK);
+	n = frame6(ours6, true, 58, 135); /* NDP stays NDP */
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_NDP);
+	assert_int_equal(tap_down_nolink(TAP_DOWN_ROUTE6, f, 20), TAP_DOWN_ROUTE6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ipv4),
 		cmocka_unit_test(test_ipv6),
 		cmocka_unit_test(test_other),
+		cmocka_unit_test(test_nolink),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
