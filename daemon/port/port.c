@@ -12,6 +12,7 @@
 #include "core/daemon.h"
 #include "core/event.h"
 #include "core/log.h"
+#include "core/iface.h"
 #include "core/module.h"
 #include "port/port.h"
 
@@ -243,7 +244,9 @@ static int port_init_one(struct fwd_port *p, const struct fwd_config *cfg,
 	if (rc < 0)
 		return rc;
 	p->probed = true;
-	return port_configure(p);
+	rc = port_configure(p);
+	fwd_iface_port_sync(p->idx);
+	return rc;
 }
 
 /*
@@ -369,6 +372,7 @@ int fwd_port_set_admin(struct fwd_port *p, bool up)
 		LOG(WARNING, "port %s: set link %s: %s", p->name, up ? "up" : "down",
 		    rte_strerror(-rc));
 	p->admin_up = up;
+	fwd_iface_port_sync(p->idx);
 	LOG(NOTICE, "port %s: admin %s", p->name, up ? "up" : "down");
 	port_event(p, up ? "admin-up" : "admin-down");
 	return 0;
