@@ -52,7 +52,7 @@ static struct event *sync_timer;
 
 /* ---- interfaces come and go ---- */
 
-static void tap_close(uint16_t id)
+void tap_close(uint16_t id)
 {
 	struct tap *t = tap_of(id);
 
@@ -182,7 +182,7 @@ static int tap_apply(void)
 	int rc = 0;
 
 	for (unsigned i = 0; i < TAP_MAX_IDS; i++) {
-		if (i >= tap_if_end() || !want_id(i))
+		if (!want_id(i))
 			tap_close((uint16_t)i);
 		else if (taps[i] == NULL && rc == 0)
 			rc = tap_open((uint16_t)i);

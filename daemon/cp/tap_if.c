@@ -1,46 +1,76 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What a kernel interface (cp/tap.c) follows: the fwd interface of its id,
- * seen through one small view (name, MAC, MTU, admin state, carrier,
- * whether it has a link), so the rest of the module does not care whether
- * the interface is a port, a VLAN interface or a loopback.
+ * What a kernel interface (cp/tap.c) follows: the fwd interface of its id
+ * (core/iface.h), seen through one small view (name, MAC, MTU, admin
+ * state, carrier, whether it has a link), so the rest of the module does
+ * not care whether the interface is a port, a VLAN interface or a
+ * loopback. A VLAN interface's carrier is its port's link; a loopback has
+ * no link, no MAC (its TAP keeps the kernel's) and is always up.
  */
 #include <string.h>
 
+#include <rte_common.h>
+
+#include "core/iface.h"
 #include "core/ports.h"
 #include "cp/tap_priv.h"
 
-unsigned tap_if_end(void)
-{
-	return fwd_n_ports;
-}
+#define TAP_MTU_MAX (FRAME_MAX - 18) /* what a read takes whole */
 
 bool tap_if_wanted(uint16_t id)
 {
-	(void)id; /* ports: ports[].tap, read by tap.c from the config applied */
-	return false;
+	const struct fwd_iface *ifp = fwd_iface_get(id);
+
+	/* ports: ports[].tap, read by tap.c from the config being applied */
+	return ifp != NULL && ifp->type != FWD_IFACE_PORT && ifp->tap;
 }
 
 bool tap_if_view(uint16_t id, struct tap_view *v)
 {
-	const struct fwd_port *p;
+	const struct fwd_iface *ifp = fwd_iface_get(id);
+	bool loopback;
 
-	if (id >= fwd_n_ports)
+	if (ifp == NULL)
 		return false;
-	p = &fwd_ports[id];
+	loopback = ifp->type == FWD_IFACE_LOOPBACK;
 	memset(v, 0, sizeof(*v));
-	v->name = p->name;
-	v->mac = &p->mac;
-	v->mtu = p->mtu;
-	v->up = p->admin_up != 0;
-	v->carrier = p->link_up;
-	v->has_link = true;
+	v->name = ifp->name;
+	v->mac = loopback ? NULL : &ifp->mac;
+	v->mtu = RTE_MIN(ifp->mtu, (uint16_t)TAP_MTU_MAX);
+	v->has_link = !loopback;
+	v->up = loopback || ifp->admin_up != 0;
+	v->carrier = loopback || (ifp->port < fwd_n_ports && fwd_ports[ifp->port].link_up);
+	if (ifp->type == FWD_IFACE_PORT) { /* the port's own, as port/ has them */
+		v->up = fwd_ports[id].admin_up != 0;
+		v->mtu = fwd_ports[id].mtu;
+	}
 	return true;
 }
 
 const char *tap_if_name(uint16_t id)
 {
-	struct tap_view v;
+	const struct fwd_iface *ifp = fwd_iface_get(id);
 
-	return tap_if_view(id, &v) ? v.name : "?";
+	return ifp != NULL ? ifp->name : "?";
+}
+
+bool tap_if_addrs(uint16_t id, const struct ip4_port_addrs **a4, const struct ip6_port_addrs **a6)
+{
+	if (id >= FWD_MAX_PORTS) /* the address tables know ports only, so far */
+		return false;
+	*a4 = &ip4_addrs[id];
+	*a6 = &ip6_addrs[id];
+	return true;
+}
+
+/* An interface deleted (fwdctl iface del, a reload) takes its TAP along. */
+static void on_del(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	(void)ev;
+	tap_close(ifp->id);
+}
+
+RTE_INIT(tap_if_hooks)
+{
+	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 40, on_del);
 }

@@ -18,6 +18,7 @@
 #include <rte_mbuf.h>
 
 #include "core/counter.h"
+#include "core/iface.h"
 #include "core/rpc.h"
 #include "ip4/addr.h"
 #include "ip6/addr6.h"
@@ -28,8 +29,8 @@
 #define TAP_SYNC_US 1000000 /* the interfaces follow their ports */
 #define FRAME_MAX   (9216 + 14 + 4)
 
-/* Interface ids a TAP may have (core/ports.h: a port's id is its index). */
-#define TAP_MAX_IDS FWD_MAX_PORTS
+/* Interface ids a TAP may have (core/iface.h: a port's id is its index). */
+#define TAP_MAX_IDS FWD_MAX_IFACES
 
 struct tap {
 	int fd;
@@ -67,7 +68,11 @@ bool tap_if_view(uint16_t id, struct tap_view *v); /* false: no such interface *
 const char *tap_if_name(uint16_t id);
 /* Interfaces beyond the ports whose config asks for a TAP. */
 bool tap_if_wanted(uint16_t id);
-unsigned tap_if_end(void); /* every interface id is below it */
+/* The addresses the kernel interface gets: false if none. */
+bool tap_if_addrs(uint16_t id, const struct ip4_port_addrs **a4, const struct ip6_port_addrs **a6);
+
+/* tap.c: close the TAP of id, if it has one. */
+void tap_close(uint16_t id);
 
 /* tap_netlink.c: the sockets for ioctls and netlink, opened with the first
  * interface, and what goes through them. */

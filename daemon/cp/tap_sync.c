@@ -48,12 +48,14 @@ static bool has6(const struct fwd_ip6_prefix *a, unsigned n, const struct fwd_ip
  * those in use (a tentative one when its DAD is over, a duplicate never). */
 static void sync_addrs(struct tap *t)
 {
-	const struct ip4_port_addrs *p4 = &ip4_addrs[t->id];
-	const struct ip6_port_addrs *p6 = &ip6_addrs[t->id];
+	const struct ip4_port_addrs *p4;
+	const struct ip6_port_addrs *p6;
 	struct fwd_ip6_prefix want6[ADDR6_MAX];
 	unsigned n6 = 0, k;
 	int rc;
 
+	if (!tap_if_addrs(t->id, &p4, &p6))
+		return;
 	for (unsigned i = 0; i < p6->n; i++)
 		if (p6->state[i] == ADDR6_PREFERRED)
 			want6[n6++] = p6->a[i];
