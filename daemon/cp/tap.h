@@ -15,7 +15,7 @@
 /* What becomes of a frame the kernel wrote on a TAP. */
 enum tap_down {
 	TAP_DOWN_ROUTE4,   /* IPv4 unicast: routed by fwd's FIB (ip4_output) */
-	TAP_DOWN_ROUTE6,   /* IPv6: ip6_output (multicast and link-local out of the port) */
+	TAP_DOWN_ROUTE6,   /* IPv6: ip6_output (multicast and link-local out of the interface) */
 	TAP_DOWN_LINK,     /* IPv4 link-local multicast or broadcast: out of the port as it is */
 	TAP_DOWN_ARP,      /* ARP (the TAP is NOARP: fwd alone speaks ARP): dropped */
 	TAP_DOWN_NDP,      /* NDP (fwd alone speaks NDP): dropped */
@@ -30,13 +30,14 @@ extern const char *const tap_down_names[TAP_DOWN_MAX];
 
 /*
  * Classify a frame (Ethernet header first, len bytes) the kernel sent on
- * the TAP of a port with that MTU. is_local4/is_local6 say whether a source
- * is ours (for IPv6, port is passed so link-local sources can be checked
- * on that port).
+ * the TAP of an interface with that MTU. is_local4/is_local6 say whether a
+ * source is ours (for IPv6, the interface's id is passed so link-local
+ * sources can be checked on that interface).
  */
 enum tap_down tap_down_class(const uint8_t *frame, unsigned len, unsigned mtu,
                              bool (*is_local4)(uint32_t ip),
-                             bool (*is_local6)(uint8_t port, const uint8_t ip[16]), uint8_t port);
+                             bool (*is_local6)(uint16_t iface, const uint8_t ip[16]),
+                             uint16_t iface);
 
 /*
  * The same frame (class c) written on the TAP of an interface without a

@@ -69,7 +69,7 @@ static int upper6(const uint8_t *ip, unsigned len, unsigned *off)
 }
 
 static enum tap_down class6(const uint8_t *ip, unsigned len,
-                            bool (*is_local6)(uint8_t port, const uint8_t ip[16]), uint8_t port)
+                            bool (*is_local6)(uint16_t iface, const uint8_t ip[16]), uint16_t iface)
 {
 	static const uint8_t any[16];
 	unsigned off;
@@ -86,14 +86,15 @@ static enum tap_down class6(const uint8_t *ip, unsigned len,
 	/* the unspecified source: MLD reports before an address (RFC 3810 5.2.13) */
 	if (memcmp(ip + 8, any, 16) == 0)
 		return ip[24] == 0xff ? TAP_DOWN_ROUTE6 : TAP_DOWN_NOT_OURS;
-	if (!is_local6(port, ip + 8))
+	if (!is_local6(iface, ip + 8))
 		return TAP_DOWN_NOT_OURS;
 	return TAP_DOWN_ROUTE6;
 }
 
 enum tap_down tap_down_class(const uint8_t *frame, unsigned len, unsigned mtu,
                              bool (*is_local4)(uint32_t ip),
-                             bool (*is_local6)(uint8_t port, const uint8_t ip[16]), uint8_t port)
+                             bool (*is_local6)(uint16_t iface, const uint8_t ip[16]),
+                             uint16_t iface)
 {
 	unsigned type;
 
@@ -107,7 +108,7 @@ enum tap_down tap_down_class(const uint8_t *frame, unsigned len, unsigned mtu,
 	if (type == ETH_P_IP4)
 		return class4(frame + ETH_LEN, len - ETH_LEN, is_local4);
 	if (type == ETH_P_IP6)
-		return class6(frame + ETH_LEN, len - ETH_LEN, is_local6, port);
+		return class6(frame + ETH_LEN, len - ETH_LEN, is_local6, iface);
 	return TAP_DOWN_INVALID;
 }
 

@@ -37,19 +37,18 @@ FWD_COUNTER(tap_sync_errors, "tap_sync_errors");
 
 /* ---- down: what the kernel sends ---- */
 
-static bool local6(uint8_t port, const uint8_t ip[16])
+static bool local6(uint16_t iface, const uint8_t ip[16])
 {
 	bool ll = ip[0] == 0xfe && (ip[1] & 0xc0) == 0x80;
 
-	return addr6_is_local(ll ? port : FWD_MAX_PORTS, ip);
+	return addr6_is_local(ll ? iface : FWD_MAX_PORTS, ip);
 }
 
 /* Where a frame the kernel wrote on t goes (tap_down_class). */
 static enum tap_down down_class(const struct tap *t, const struct tap_view *v, const uint8_t *frame,
                                 unsigned len, bool *bcast)
 {
-	uint8_t port = (uint8_t)t->id;
-	enum tap_down c = tap_down_class(frame, len, v->mtu, addr4_is_local, local6, port);
+	enum tap_down c = tap_down_class(frame, len, v->mtu, addr4_is_local, local6, t->id);
 
 	if (t->no_link)
 		return tap_down_nolink(c, frame, len);
@@ -69,7 +68,6 @@ static enum tap_down down_class(const struct tap *t, const struct tap_view *v, c
 
 static void down_one(struct tap *t, const uint8_t *frame, unsigned len)
 {
-	uint8_t port = (uint8_t)t->id;
 	struct tap_view v;
 	enum tap_down c;
 	struct rte_mbuf *m;
@@ -119,15 +117,15 @@ static void down_one(struct tap *t, const uint8_t *frame, unsigned len)
 			down_no_route.value++;
 		return;
 	case TAP_DOWN_ROUTE6:
-		if (ip6_output(m, port) < 0)
+		if (ip6_output(m, t->id) < 0)
 			down_no_route.value++;
 		return;
 	default: /* TAP_DOWN_LINK: the kernel's frame, from the interface's MAC */
 		memcpy(d + 6, v.mac, 6);
 		if (bcast)
 			memset(d, 0xff, 6);
-		fwd_control_ctrs(port)->created++;
-		fwd_control_tx(m, port);
+		fwd_control_ctrs(t->id)->created++;
+		fwd_control_tx(m, t->id);
 		return;
 	}
 }

@@ -21,9 +21,9 @@ static bool local4(uint32_t ip)
 	return ip == 0x0a000001; /* 10.0.0.1 */
 }
 
-static bool local6(uint8_t port, const uint8_t ip[16])
+static bool local6(uint16_t iface, const uint8_t ip[16])
 {
-	(void)port;
+	(void)iface;
 	return memcmp(ip, ours6, 16) == 0;
 }
 
