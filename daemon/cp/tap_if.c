@@ -4,8 +4,9 @@
  * (core/iface.h), seen through one small view (name, MAC, MTU, admin
  * state, carrier, whether it has a link), so the rest of the module does
  * not care whether the interface is a port, a VLAN interface or a
- * loopback. A VLAN interface's carrier is its port's link; a loopback has
- * no link, no MAC (its TAP keeps the kernel's) and is always up.
+ * loopback. A VLAN interface's carrier is its port's link while the port
+ * is up; a loopback has no link, no MAC (its TAP keeps the kernel's) and
+ * is always up.
  */
 #include <string.h>
 
@@ -43,6 +44,8 @@ bool tap_if_view(uint16_t id, struct tap_view *v)
 	if (ifp->type == FWD_IFACE_PORT) { /* the port's own, as port/ has them */
 		v->up = fwd_ports[id].admin_up != 0;
 		v->mtu = fwd_ports[id].mtu;
+	} else if (!loopback && !fwd_ports[ifp->port].admin_up) {
+		v->carrier = false; /* as Linux: a VLAN over a lower device that is down */
 	}
 	return true;
 }

@@ -72,6 +72,10 @@ static void test_vlan_view(void **state)
 	assert_true(tap_if_view(vlan, &v));
 	assert_false(v.up);
 	assert_true(v.carrier);
+	fwd_ports[0].admin_up = 0; /* the port down: no carrier on its VLANs */
+	assert_true(tap_if_view(vlan, &v));
+	assert_false(v.carrier);
+	fwd_ports[0].admin_up = 1;
 	assert_true(tap_if_view(vlan_notap, &v));
 	assert_int_equal(v.mtu, 9000); /* the port's by default */
 }
