@@ -117,8 +117,10 @@ static struct acl_state *state_build(const struct fwd_config *cfg, const struct 
 		snprintf(err, errlen, "acl: out of memory");
 		return NULL;
 	}
-	for (unsigned i = 0; i < cfg->n_acls; i++) {
-		struct acl_set *s = set_for(&cfg->acls[i], old, log, err, errlen);
+	const struct acl_conf *conf = acl_conf(cfg);
+
+	for (unsigned i = 0; i < conf->n_acls; i++) {
+		struct acl_set *s = set_for(&conf->acls[i], old, log, err, errlen);
 
 		if (s == NULL) {
 			state_free(st, old);
