@@ -173,7 +173,7 @@ fail:
 
 static bool want_id(unsigned id)
 {
-	return id < FWD_MAX_PORTS ? wanted[id] && id < fwd_n_ports : tap_if_wanted((uint16_t)id);
+	return id < FWD_MAX_PORTS ? id < fwd_n_ports && wanted[id] : tap_if_wanted((uint16_t)id);
 }
 
 /* The interfaces the config wants, and no others. */
