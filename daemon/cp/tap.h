@@ -48,4 +48,13 @@ enum tap_down tap_down_class(const uint8_t *frame, unsigned len, unsigned mtu,
  */
 enum tap_down tap_down_nolink(enum tap_down c, const uint8_t *frame, unsigned len);
 
+/*
+ * The interface that owns the destination of a frame going up (Ethernet
+ * header first, untagged, len bytes): owner4/owner6 of its IPv4 or IPv6
+ * destination (the interface whose prefix holds it, the longest: a
+ * loopback's /32 or /128), or -1 for anything else or a frame cut short.
+ */
+int tap_up_owner(const uint8_t *frame, unsigned len, int (*owner4)(uint32_t ip),
+                 int (*owner6)(const uint8_t ip[16]));
+
 #endif

@@ -125,3 +125,18 @@ enum tap_down tap_down_nolink(enum tap_down c, const uint8_t *frame, unsigned le
 		return TAP_DOWN_NO_LINK;
 	return c;
 }
+
+int tap_up_owner(const uint8_t *frame, unsigned len, int (*owner4)(uint32_t ip),
+                 int (*owner6)(const uint8_t ip[16]))
+{
+	unsigned type;
+
+	if (len < ETH_LEN)
+		return -1;
+	type = (unsigned)(frame[12] << 8 | frame[13]);
+	if (type == ETH_P_IP4 && len >= ETH_LEN + 20)
+		return owner4(be32(frame + ETH_LEN + 16));
+	if (type == ETH_P_IP6 && len >= ETH_LEN + 40)
+		return owner6(frame + ETH_LEN + 24);
+	return -1;
+}

@@ -152,18 +152,10 @@ void tap_on_read(evutil_socket_t fd, short what, void *arg)
  * interface (services bound to it, bgpd's update-source). */
 static struct tap *loopback_tap(struct rte_mbuf *m)
 {
-	const struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
-	unsigned len = rte_pktmbuf_data_len(m);
-	const uint8_t *ip = (const uint8_t *)(eh + 1);
-	int owner = -1;
-	struct tap *t;
+	int owner = tap_up_owner(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
+	                         addr4_port_of, addr6_port_of);
+	struct tap *t = owner >= 0 ? tap_of((unsigned)owner) : NULL;
 
-	if (eh->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) && len >= 14 + 20)
-		owner = addr4_port_of((uint32_t)ip[16] << 24 | (uint32_t)ip[17] << 16 |
-		                      (uint32_t)ip[18] << 8 | ip[19]);
-	else if (eh->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6) && len >= 14 + 40)
-		owner = addr6_port_of(ip + 24);
-	t = owner >= 0 ? tap_of((unsigned)owner) : NULL;
 	return t != NULL && t->no_link ? t : NULL;
 }
 

@@ -155,13 +155,44 @@ static void test_nolink(void **state)
 	assert_int_equal(tap_down_nolink(TAP_DOWN_ROUTE6, f, 20), TAP_DOWN_ROUTE6);
 }
 
+static int owner4(uint32_t ip)
+{
+	return ip == 0xc0000201 ? 40 : -1; /* 192.0.2.1: a loopback's */
+}
+
+static int owner6(const uint8_t ip[16])
+{
+	return memcmp(ip, ours6, 16) == 0 ? 41 : -1;
+}
+
+/* Which interface a frame going up is for: a loopback's address takes it
+ * to the loopback's TAP. */
+static void test_up_owner(void **state)
+{
+	unsigned n;
+
+	(void)state;
+	n = frame4(0x0a000009, 0xc0000201, 6, 40);
+	assert_int_equal(tap_up_owner(f, n, owner4, owner6), 40);
+	assert_int_equal(tap_up_owner(f, 14 + 19, owner4, owner6), -1); /* cut short */
+	n = frame4(0x0a000009, 0x0a000001, 6, 40);
+	assert_int_equal(tap_up_owner(f, n, owner4, owner6), -1);
+	n = frame6(ours6, false, 6, 0); /* to 2001:db8::5 */
+	assert_int_equal(tap_up_owner(f, n, owner4, owner6), -1);
+	memcpy(f + 38, ours6, 16); /* to ours6 */
+	assert_int_equal(tap_up_owner(f, n, owner4, owner6), 41);
+	assert_int_equal(tap_up_owner(f, 14 + 39, owner4, owner6), -1);
+	f[12] = 0x08, f[13] = 0x06; /* ARP */
+	assert_int_equal(tap_up_owner(f, n, owner4, owner6), -1);
+	assert_int_equal(tap_up_owner(f, 10, owner4, owner6), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ipv4),
-		cmocka_unit_test(test_ipv6),
-		cmocka_unit_test(test_other),
-		cmocka_unit_test(test_nolink),
+		cmocka_unit_test(test_ipv4),     cmocka_unit_test(test_ipv6),
+		cmocka_unit_test(test_other),    cmocka_unit_test(test_nolink),
+		cmocka_unit_test(test_up_owner),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
