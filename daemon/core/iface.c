@@ -181,6 +181,7 @@ int fwd_iface_vlan_add(const char *name, uint8_t port, uint16_t vid, uint16_t mt
 	ifp->mac = p->mac;
 	ifp->mac48 = p->mac48;
 	ifp->tx_vlan_hw = fwd_ifaces[port].tx_vlan_hw;
+	ifp->rx_ip4_cksum = p->rx_ip4_cksum;
 	/* the entry is whole before a worker can map a frame to it */
 	__atomic_store_n(&map[vid], ifp->id, __ATOMIC_RELEASE);
 	if (id != NULL)
@@ -218,6 +219,8 @@ static void vlan_unmap(struct fwd_iface *ifp)
 	if (map == NULL)
 		return;
 	__atomic_store_n(&map[ifp->vlan], FWD_IFACE_NONE, __ATOMIC_RELEASE);
+	if (fwd_ifaces[ifp->port].rx_vlan_strip)
+		return; /* kept: the PMD strips tags */
 	for (unsigned v = 1; v < FWD_VLAN_IDS; v++)
 		if (map[v] != FWD_IFACE_NONE)
 			return;
@@ -303,6 +306,7 @@ void fwd_iface_port_sync(uint8_t port)
 	ifp->mtu = p->mtu;
 	ifp->mac = p->mac;
 	ifp->mac48 = p->mac48;
+	ifp->rx_ip4_cksum = p->rx_ip4_cksum;
 	ifp->admin_up = p->admin_up;
 	ifp->rpf = p->rpf;
 	ifp->filter = p->filter;
@@ -311,18 +315,23 @@ void fwd_iface_port_sync(uint8_t port)
 	for (unsigned i = FWD_MAX_PORTS; i < FWD_MAX_IFACES; i++) {
 		struct fwd_iface *v = &fwd_ifaces[i];
 		if (v->type == FWD_IFACE_VLAN && v->port == port) {
+			v->rx_ip4_cksum = p->rx_ip4_cksum;
 			v->mac = p->mac;
 			v->mac48 = p->mac48;
 		}
 	}
 }
 
-void fwd_iface_port_vlan_offload(uint8_t port, bool tx_insert)
+int fwd_iface_port_vlan_offload(uint8_t port, bool rx_strip, bool tx_insert)
 {
+	fwd_ifaces[port].rx_vlan_strip = rx_strip;
+	if (rx_strip && vlan_map(&fwd_ports[port]) == NULL)
+		return -ENOMEM;
 	fwd_ifaces[port].tx_vlan_hw = tx_insert;
 	for (unsigned i = FWD_MAX_PORTS; i < FWD_MAX_IFACES; i++)
 		if (fwd_ifaces[i].type == FWD_IFACE_VLAN && fwd_ifaces[i].port == port)
 			fwd_ifaces[i].tx_vlan_hw = tx_insert;
+	return 0;
 }
 
 void fwd_iface_reset(void)

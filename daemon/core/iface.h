@@ -28,6 +28,7 @@
 #include <rte_mbuf.h>
 
 #include "core/config.h"
+#include "core/drop.h"
 #include "core/ports.h"
 
 #define FWD_IFNAME_MAX       16 /* a VLAN's or loopback's name, incl. NUL (IFNAMSIZ) */
@@ -60,7 +61,9 @@ struct fwd_iface {
 	volatile uint8_t admin_up;
 	volatile uint8_t rpf;    /* enum fwd_rpf */
 	volatile uint8_t filter; /* FWD_FILTER_IN|OUT (core/worker.h) */
-	uint8_t tx_vlan_hw;      /* VLAN: the parent port inserts the tag (TX_VLAN_INSERT) */
+	uint8_t tx_vlan_hw;      /* the (parent) port inserts tags (TX_VLAN_INSERT) */
+	uint8_t rx_ip4_cksum;    /* the (parent) port's NIC flags IPv4 header checksums */
+	uint8_t rx_vlan_strip;   /* a port: its PMD strips tags (RX_VLAN_STRIP) */
 
 	/* control thread only */
 	char name[FWD_NAME_MAX]; /* a port's name; VLANs and loopbacks: < FWD_IFNAME_MAX */
@@ -99,8 +102,10 @@ int fwd_iface_set_mode(uint16_t id, enum fwd_port_mode mode, uint8_t bridge);
  * when it sets up a port and when its state changes), and the MAC into its
  * VLANs. */
 void fwd_iface_port_sync(uint8_t port);
-/* Ports: is the parent port's tx VLAN insert offload on (port/ sets it). */
-void fwd_iface_port_vlan_offload(uint8_t port, bool tx_insert);
+/* The VLAN offloads port/ turned on for port: rx strip (the port then keeps
+ * a VLAN map, so a stripped tag is never taken for an untagged frame) and
+ * tx insert. Returns 0 or -ENOMEM. */
+int fwd_iface_port_vlan_offload(uint8_t port, bool rx_strip, bool tx_insert);
 
 /*
  * Hooks higher layers register (from a constructor or their module init):
@@ -130,6 +135,15 @@ void fwd_iface_reset(void);
  */
 uint16_t fwd_vlan_demux(const struct fwd_port *p, const uint16_t *map, struct rte_mbuf *m,
                         uint8_t *why);
+
+/* The drop reason of a frame of ethertype type (big-endian) that an
+ * untagged input does not handle: a tag reaching it has no interface. */
+static inline uint8_t fwd_drop_ethertype(uint16_t type)
+{
+	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN) || type == RTE_BE16(RTE_ETHER_TYPE_QINQ))
+		return FWD_DROP_VLAN_UNKNOWN;
+	return FWD_DROP_UNSUPPORTED;
+}
 
 /* Tag m (an Ethernet frame) with vid: by the NIC (hw) or in the frame.
  * Returns 0, or -ENOBUFS without headroom. */

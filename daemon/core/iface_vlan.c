@@ -34,8 +34,7 @@ uint16_t fwd_vlan_demux(const struct fwd_port *p, const uint16_t *map, struct rt
 	if (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) {
 		vid = m->vlan_tci & 0xfff;
 		m->ol_flags &= ~(RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED);
-	} else if (m->data_len >= sizeof(*eh) &&
-	           eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
+	} else if (m->data_len >= sizeof(*eh) && eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
 		const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)(eh + 1);
 
 		if (m->data_len < sizeof(*eh) + sizeof(*vh)) {
@@ -44,8 +43,7 @@ uint16_t fwd_vlan_demux(const struct fwd_port *p, const uint16_t *map, struct rt
 		}
 		vid = rte_be_to_cpu_16(vh->vlan_tci) & 0xfff;
 		vlan_strip(m);
-	} else if (m->data_len >= sizeof(*eh) &&
-	           eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_QINQ)) {
+	} else if (m->data_len >= sizeof(*eh) && eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_QINQ)) {
 		*why = FWD_DROP_VLAN_UNKNOWN; /* no QinQ (802.1ad) interfaces */
 		return FWD_IFACE_NONE;
 	} else {

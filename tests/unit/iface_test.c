@@ -4,7 +4,9 @@
  * loopback add/del/lookup, the limits (names, VIDs, MTUs, 4094 VLANs on one
  * port, the table full), the delete hooks' order; and the (port, VLAN)
  * demux of one frame (untagged, priority-tagged, unknown VID, 802.1ad,
- * truncated tag, a tag the PMD stripped vs one in the frame) and tagging.
+ * truncated tag, a tag the PMD stripped vs one in the frame) and tagging;
+ * the worker's demux of a mixed burst (fwd_vlan_rx: order kept within an
+ * interface, each frame counted once).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -15,10 +17,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <rte_malloc.h>
 
 #include "core/drop.h"
 #include "core/iface.h"
 #include "core/ports.h"
+#include "core/worker.h"
 #include "test_eal.h"
 
 static struct rte_mempool *pool;
@@ -264,6 +268,75 @@ static void test_tag(void **state)
 	rte_pktmbuf_free(m);
 }
 
+/* What the fake inputs saw: interface id and the frame's marker byte. */
+static uint16_t seen_if[64];
+static uint8_t seen_mark[64];
+static unsigned n_in, n_calls;
+
+static void fake_input(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf **pkts,
+                       uint16_t n)
+{
+	(void)w;
+	n_calls++;
+	for (uint16_t i = 0; i < n; i++) {
+		seen_if[n_in] = in->id;
+		seen_mark[n_in++] = rte_pktmbuf_mtod(pkts[i], uint8_t *)[20];
+		rte_pktmbuf_free(pkts[i]);
+	}
+}
+
+static struct rte_mbuf *marked(uint16_t tpid, uint16_t vid, uint8_t mark)
+{
+	struct rte_mbuf *m = frame(tpid, vid, 64);
+
+	rte_pktmbuf_mtod(m, uint8_t *)[tpid == 0x0800 ? 20 : 24] = mark;
+	return m;
+}
+
+static void test_worker_demux_burst(void **state)
+{
+	struct fwd_worker *w = rte_zmalloc("w", sizeof(*w), RTE_CACHE_LINE_SIZE);
+	struct rte_mbuf *pkts[8];
+	uint16_t a, b;
+
+	(void)state;
+	assert_non_null(w);
+	two_ports();
+	assert_int_equal(fwd_iface_vlan_add("p0.10", 0, 10, 0, &a), 0);
+	assert_int_equal(fwd_iface_vlan_add("p0.20", 0, 20, 0, &b), 0);
+	fwd_worker_set_input(FWD_MODE_L3, fake_input);
+	fwd_worker_set_vlan_input(FWD_MODE_L3, fake_input);
+	pkts[0] = marked(0x8100, 10, 1);
+	pkts[1] = marked(0x8100, 20, 2);
+	pkts[2] = marked(0x8100, 10, 3);
+	pkts[3] = marked(0x0800, 0x4500, 4);
+	pkts[4] = marked(0x8100, 99, 5); /* unknown */
+	pkts[5] = marked(0x8100, 10, 6);
+	pkts[6] = marked(0x8100, 10, 7);
+	pkts[7] = marked(0x8100, 0, 8); /* priority-tagged */
+	n_in = n_calls = 0;
+	fwd_vlan_rx(w, &fwd_ports[0], pkts, 8);
+	/* each interface sees its frames in order; runs of one go together */
+	const uint16_t want_if[] = { a, b, a, 0, a, a, 0 };
+	const uint8_t want_mark[] = { 1, 2, 3, 4, 6, 7, 8 };
+	assert_int_equal(n_in, 7);
+	assert_memory_equal(seen_if, want_if, sizeof(want_if));
+	assert_memory_equal(seen_mark, want_mark, sizeof(want_mark));
+	assert_int_equal(n_calls, 6); /* [a] [b] [a] [p0] [a a] [p0] */
+	/* counted once: the VLAN's on it, the rest on the port */
+	assert_int_equal(w->stats.port[a].rx_pkts, 4);
+	assert_int_equal(w->stats.port[b].rx_pkts, 1);
+	assert_int_equal(w->stats.port[0].rx_pkts, 3);
+	assert_int_equal(w->stats.port[0].drop[FWD_DROP_VLAN_UNKNOWN], 1);
+	/* a VLAN down: its frames dropped on it */
+	assert_int_equal(fwd_iface_set_admin(b, false), 0);
+	pkts[0] = marked(0x8100, 20, 9);
+	fwd_vlan_rx(w, &fwd_ports[0], pkts, 1);
+	assert_int_equal(w->stats.port[b].drop[FWD_DROP_PORT_DOWN], 1);
+	fwd_worker_set_vlan_input(FWD_MODE_L3, NULL);
+	rte_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_del_hooks_in_order),
 		cmocka_unit_test(test_demux),
 		cmocka_unit_test(test_tag),
+		cmocka_unit_test(test_worker_demux_burst),
 	};
 
 	if (test_eal_init("iface_test") < 0)
