@@ -179,13 +179,15 @@ static bool want_id(unsigned id)
 /* The interfaces the config wants, and no others. */
 static int tap_apply(void)
 {
-	int rc = 0;
+	int rc = 0, r;
 
+	/* one that fails (its name taken by another kind of kernel interface)
+	 * leaves the others be: the first error is returned, each is logged */
 	for (unsigned i = 0; i < TAP_MAX_IDS; i++) {
 		if (!want_id(i))
 			tap_close((uint16_t)i);
-		else if (taps[i] == NULL && rc == 0)
-			rc = tap_open((uint16_t)i);
+		else if (taps[i] == NULL && (r = tap_open((uint16_t)i)) < 0 && rc == 0)
+			rc = r;
 	}
 	return rc;
 }

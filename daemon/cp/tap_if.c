@@ -22,8 +22,10 @@ bool tap_if_wanted(uint16_t id)
 {
 	const struct fwd_iface *ifp = fwd_iface_get(id);
 
-	/* ports: ports[].tap, read by tap.c from the config being applied */
-	return ifp != NULL && ifp->type != FWD_IFACE_PORT && ifp->tap;
+	/* ports: ports[].tap, read by tap.c from the config being applied; a
+	 * bridge member has no addresses of its own for a kernel to serve */
+	return ifp != NULL && ifp->type != FWD_IFACE_PORT && ifp->tap &&
+	       (ifp->type == FWD_IFACE_LOOPBACK || ifp->mode == FWD_MODE_L3);
 }
 
 bool tap_if_view(uint16_t id, struct tap_view *v)

@@ -45,6 +45,10 @@ static void test_wanted(void **state)
 	assert_true(tap_if_wanted(vlan));
 	assert_true(tap_if_wanted(lo));
 	assert_false(tap_if_wanted(vlan_notap));
+	fwd_ifaces[vlan_notap].tap = true;
+	assert_true(tap_if_wanted(vlan_notap));
+	fwd_ifaces[vlan_notap].mode = FWD_MODE_BRIDGE; /* a bridge member: none */
+	assert_false(tap_if_wanted(vlan_notap));
 	assert_false(tap_if_wanted(0)); /* a port's: ports[].tap, tap.c */
 	assert_false(tap_if_wanted(FWD_MAX_IFACES - 1));
 	assert_false(tap_if_wanted(UINT16_MAX));
