@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "core/daemon.h"
+#include "core/iface.h"
 #include "main/eal.h"
 #include "main/lifecycle.h"
 #include "core/log.h"
@@ -148,6 +149,35 @@ static void dump_neighs(FILE *f)
 	}
 }
 
+static int line_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The interface table: every VLAN and loopback with what the file sets, by
+ * name (ids are the table's choice: a reload may reuse others). */
+static void dump_ifaces(FILE *f)
+{
+	static char lines[FWD_MAX_LOGICAL][160];
+	static char *sorted[FWD_MAX_LOGICAL];
+	const struct fwd_iface *ifp;
+	unsigned n = 0;
+
+	FWD_IFACE_FOREACH(ifp)
+	{
+		if (ifp->type == FWD_IFACE_PORT || n == FWD_MAX_LOGICAL)
+			continue;
+		snprintf(lines[n], sizeof(lines[n]),
+		         "iface %s type %u port %u vlan %u mtu %u mode %u admin %u\n", ifp->name,
+		         ifp->type, ifp->port, ifp->vlan, ifp->mtu, ifp->mode, ifp->admin_up);
+		sorted[n] = lines[n];
+		n++;
+	}
+	qsort(sorted, n, sizeof(sorted[0]), line_cmp);
+	for (unsigned i = 0; i < n; i++)
+		fputs(sorted[i], f);
+}
+
 static char *dump(void)
 {
 	char *text = NULL;
@@ -159,6 +189,7 @@ static char *dump(void)
 	dump_routes(f);
 	dump_fib(f);
 	dump_neighs(f);
+	dump_ifaces(f);
 	fclose(f);
 	return text;
 }
@@ -403,6 +434,31 @@ static void subnet_addr(unsigned j, unsigned host, char *out, size_t len)
 		snprintf(out, len, "10.0.%u.%u/24", j, host);
 }
 
+/* interfaces[]: some of v0..v3 (a port and VLAN each, maybe an MTU; a
+ * name may move to another VLAN between files) and of lo0..lo1. */
+static void random_ifaces(char *out, size_t size)
+{
+	unsigned used = 0;
+	size_t len = (size_t)snprintf(out, size, "interfaces:\n");
+
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned port = rnd(4), vlan = 10 + rnd(3), bit = 1u << (port * 3 + vlan - 10);
+
+		if (rnd(2) == 0 || (used & bit))
+			continue;
+		used |= bit;
+		len += (size_t)snprintf(out + len, size - len,
+		                        "  - { name: v%u, port: p%u, vlan: %u%s }\n", k, port, vlan,
+		                        rnd(3) == 0 ? ", mtu: 1400" : "");
+	}
+	for (unsigned k = 0; k < 2; k++)
+		if (rnd(2) == 0)
+			len += (size_t)snprintf(out + len, size - len,
+			                        "  - { name: lo%u, loopback: true }\n", k);
+	if (len == strlen("interfaces:\n"))
+		out[0] = '\0';
+}
+
 /* A valid file: each subnet on at most one port, routes via hosts of them. */
 static const char *random_conf(void)
 {
@@ -464,6 +520,12 @@ static const char *random_conf(void)
 	rest[len] = '\0';
 	if (strcmp(rest, "routes:\n") == 0)
 		rest[0] = '\0';
+	if (strncmp(rest, "routes:\nneighbors:", 18) == 0) /* no routes */
+		memmove(rest, rest + 8, strlen(rest + 8) + 1);
+	len = strlen(rest);
+	if (len >= 8 && strcmp(rest + len - 8, "routes:\n") == 0)
+		len -= 8; /* no routes, and interfaces follow */
+	random_ifaces(rest + len, sizeof(rest) - len);
 	return conf(addrs[0], addrs[1], addrs[2], addrs[3], rest);
 }
 
