@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "core/daemon.h"
+#include "core/iface.h"
 #include "fwd_inet.h"
 #include "core/rpc.h"
 #include "core/worker.h"
@@ -105,13 +106,19 @@ static int port_show(struct fwd_rpc_call *call)
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_PORT_SHOW, port_show, FWD_RPC_READ);
 
+/* NAME may be any interface (fwdctl(8)): a VLAN goes up or down alone. */
 static int port_set(struct fwd_rpc_call *call)
 {
 	const Fwd__PortSetReq *req = call->req->port_set;
 	struct fwd_port *p = fwd_port_by_name(req->name);
+	const struct fwd_iface *ifp = p == NULL ? fwd_iface_by_name(req->name) : NULL;
 
-	if (p == NULL)
-		return fwd_rpc_error(call, ENODEV, "no such port: %s", req->name);
-	return fwd_port_set_admin(p, req->up);
+	if (p != NULL)
+		return fwd_port_set_admin(p, req->up);
+	if (ifp == NULL)
+		return fwd_rpc_error(call, ENODEV, "no such port or interface: %s", req->name);
+	if (ifp->type == FWD_IFACE_LOOPBACK && !req->up)
+		return fwd_rpc_error(call, EINVAL, "%s is a loopback: always up", req->name);
+	return fwd_iface_set_admin(ifp->id, req->up);
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_PORT_SET, port_set, FWD_RPC_CHANGE);

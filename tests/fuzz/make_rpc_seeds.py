@@ -23,6 +23,8 @@ COMMANDS = [
     "bridge list", "bridge fdb br0", "bridge flush",
     "config show", "config reload",
     "monitor", "monitor route neigh drops",
+    "iface list", "iface add p0.100 port p0 vlan 100 mtu 1400", "iface add lo0 loopback",
+    "iface del p0.100", "iface set p0.100 down", "iface set p0.100 mtu 1400",
 ]
 
 

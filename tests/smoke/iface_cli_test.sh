@@ -48,6 +48,10 @@ expect "both listed" "$(names)" = "lo0 lo1 p0 p0.100 p0.200 p0.300"
 check "iface set p0.300 down" fwdctl iface set p0.300 down
 expect "p0.300 admin down" "$(field p0.300 admin_up)" = False
 check "iface set p0.300 up" fwdctl iface set p0.300 up
+check "port set p0.300 down (an interface name where a port is named)" fwdctl port set p0.300 down
+expect "p0.300 admin down" "$(field p0.300 admin_up)" = False
+check "port set p0.300 up" fwdctl port set p0.300 up
+expect "p0.300 admin up" "$(field p0.300 admin_up)" = True
 check "iface set p0.300 mtu 1200" fwdctl iface set p0.300 mtu 1200
 expect "p0.300 MTU 1200" "$(field p0.300 mtu)" = 1200
 

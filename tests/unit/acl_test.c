@@ -48,17 +48,6 @@ static const char good[] = HEAD
         "  - name: b\n"
         "    rules: []\n";
 
-static struct fwd_config *load_good_str(const char *text)
-{
-	char *msg = NULL;
-	struct fwd_config *cfg = load_str(text, &msg);
-
-	if (cfg == NULL)
-		fail_msg("did not load:\n%s", msg);
-	free(msg);
-	return cfg;
-}
-
 static void test_parse_good(void **state)
 {
 	struct fwd_config *cfg = load_good_str(good);

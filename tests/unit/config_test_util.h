@@ -67,6 +67,18 @@ static inline struct fwd_config *load_str(const char *text, char **msg)
 	return cfg;
 }
 
+/* Load text that must be valid; fail with what the loader said if not. */
+static inline struct fwd_config *load_good_str(const char *text)
+{
+	char *msg = NULL;
+	struct fwd_config *cfg = load_str(text, &msg);
+
+	if (cfg == NULL)
+		fail_msg("did not load:\n%s", msg);
+	free(msg);
+	return cfg;
+}
+
 /* ------------------------------------------------------------ equality */
 
 static inline void assert_port_equal(const struct fwd_conf_port *a, const struct fwd_conf_port *b)

@@ -33,20 +33,9 @@ static const char good[] =
              "  - { name: lo0, loopback: true, addresses: [192.0.2.1/32, \"2001:db8:ff::1/128\"], "
              "tap: true }\n";
 
-static struct fwd_config *load_ok(const char *text)
-{
-	char *msg = NULL;
-	struct fwd_config *cfg = load_str(text, &msg);
-
-	if (cfg == NULL)
-		fail_msg("did not load:\n%s", msg);
-	free(msg);
-	return cfg;
-}
-
 static void test_good(void **state)
 {
-	struct fwd_config *cfg = load_ok(good);
+	struct fwd_config *cfg = load_good_str(good);
 	const struct iface_conf *s = iface_conf(cfg);
 	const struct fwd_conf_iface *v = iface_conf_find(cfg, "p0.100");
 	const struct fwd_conf_iface *b = iface_conf_find(cfg, "p0.200");
@@ -88,7 +77,7 @@ static char *emit(const struct fwd_config *cfg)
 /* only keys away from their default; loads back equal */
 static void test_emit(void **state)
 {
-	struct fwd_config *cfg = load_ok(good), *none = load_ok(HEAD);
+	struct fwd_config *cfg = load_good_str(good), *none = load_good_str(HEAD);
 	char *text = emit(cfg), *plain = emit(none);
 	const char *lo = strstr(text, "name: \"lo0\"");
 
@@ -113,7 +102,7 @@ static void test_emit(void **state)
 /* copies (the running config) own their section */
 static void test_copy(void **state)
 {
-	struct fwd_config *cfg = load_ok(good), *cp = malloc(sizeof(*cp));
+	struct fwd_config *cfg = load_good_str(good), *cp = malloc(sizeof(*cp));
 
 	(void)state;
 	assert_non_null(cp);

@@ -6,7 +6,8 @@
  * demux of one frame (untagged, priority-tagged, unknown VID, 802.1ad,
  * truncated tag, a tag the PMD stripped vs one in the frame) and tagging;
  * the worker's demux of a mixed burst (fwd_vlan_rx: order kept within an
- * interface, each frame counted once).
+ * interface, each frame counted once); fwd_control_tx on a VLAN (tagged,
+ * on its port) and on a loopback (nowhere).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -18,10 +19,13 @@
 
 #include <cmocka.h>
 #include <rte_malloc.h>
+#include <rte_ring.h>
 
+#include "core/daemon.h"
 #include "core/drop.h"
 #include "core/iface.h"
 #include "core/ports.h"
+#include "core/punt.h"
 #include "core/worker.h"
 #include "test_eal.h"
 
@@ -337,6 +341,49 @@ static void test_worker_demux_burst(void **state)
 	rte_free(w);
 }
 
+/* What the control thread sends on a VLAN leaves its port tagged; on a
+ * loopback it has nowhere to go. */
+static void test_control_tx_tags(void **state)
+{
+	struct fwd_worker *w = rte_zmalloc("w", sizeof(*w), RTE_CACHE_LINE_SIZE);
+	struct rte_mbuf *m;
+	void *out;
+	uint16_t v, lo;
+
+	(void)state;
+	assert_non_null(w);
+	two_ports();
+	w->tx_ring =
+	        rte_ring_create("iface_ctltx", 16, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	assert_non_null(w->tx_ring);
+	fwd.workers[0] = w;
+	fwd.n_workers = 1;
+	assert_int_equal(fwd_iface_vlan_add("p1.300", 1, 300, 0, &v), 0);
+	assert_int_equal(fwd_iface_loopback_add("lo0", &lo), 0);
+	assert_int_equal(fwd_control_tx(frame(0x0800, 0x4500, 64), v), 0);
+	assert_int_equal(rte_ring_dequeue(w->tx_ring, &out), 0);
+	m = out;
+	assert_int_equal(m->port, 1); /* the parent port's buffer */
+	assert_int_equal(m->pkt_len, 68);
+	assert_int_equal(rte_pktmbuf_mtod(m, uint8_t *)[12], 0x81);
+	assert_int_equal(
+	        rte_pktmbuf_mtod(m, uint8_t *)[14] << 8 | rte_pktmbuf_mtod(m, uint8_t *)[15], 300);
+	rte_pktmbuf_free(m);
+	/* untagged on the port itself */
+	assert_int_equal(fwd_control_tx(frame(0x0800, 0x4500, 64), 1), 0);
+	assert_int_equal(rte_ring_dequeue(w->tx_ring, &out), 0);
+	assert_int_equal(((struct rte_mbuf *)out)->pkt_len, 64);
+	rte_pktmbuf_free(out);
+	/* a loopback: counted as control_tx on it */
+	assert_int_equal(fwd_control_tx(frame(0x0800, 0x4500, 64), lo), -ENODEV);
+	assert_int_equal(fwd_control_ctrs(lo)->drop[FWD_DROP_CONTROL_TX], 1);
+	assert_int_equal(rte_ring_count(w->tx_ring), 0);
+	fwd.n_workers = 0;
+	fwd.workers[0] = NULL;
+	rte_ring_free(w->tx_ring);
+	rte_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_demux),
 		cmocka_unit_test(test_tag),
 		cmocka_unit_test(test_worker_demux_burst),
+		cmocka_unit_test(test_control_tx_tags),
 	};
 
 	if (test_eal_init("iface_test") < 0)
