@@ -91,6 +91,7 @@ all: $(BUILD)/fwd-daemon $(BUILD)/fwdctl
 DEB_PKGS := build-essential pkg-config dpdk dpdk-dev libdpdk-dev dpdk-doc libyaml-dev \
 	libevent-dev libprotobuf-c-dev protobuf-c-compiler libcmocka-dev python3 python3-scapy \
 	python3-pytest iproute2 iputils-ping iputils-arping iperf3 ethtool traceroute tcpdump tshark procps psmisc \
+	openvswitch-switch \
 	nftables \
 	clang clang-format cppcheck valgrind libclang-rt-14-dev \
 	curl systemd mandoc groff-base man-db bash-completion python3-prometheus-client frr

@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -44,106 +45,149 @@
 #include "cp/ifmap.h"
 #include "cp/tap_priv.h"
 
-struct tap taps[FWD_MAX_PORTS];
-static bool wanted[FWD_MAX_PORTS];        /* by the config being applied */
+struct tap *taps[TAP_MAX_IDS];
+static bool wanted[FWD_MAX_PORTS];        /* ports[].tap of the config being applied */
 static bool wanted_before[FWD_MAX_PORTS]; /* for undo */
 static struct event *sync_timer;
 
 /* ---- interfaces come and go ---- */
 
-static void tap_close(uint8_t port)
+void tap_close(uint16_t id)
 {
-	struct tap *t = &taps[port];
+	struct tap *t = tap_of(id);
 
-	if (t->fd < 0)
+	if (t == NULL)
 		return;
 	if (t->ev != NULL)
 		event_free(t->ev);
 	close(t->fd); /* the interface is not persistent: it goes with its fd */
-	LOG(NOTICE, "port %s: kernel interface removed", fwd_ports[port].name);
-	memset(t, 0, sizeof(*t));
-	t->fd = -1;
-	cp_ifmap_set(port, 0);
+	LOG(NOTICE, "interface %s: kernel interface removed", tap_if_name(id));
+	taps[id] = NULL;
+	free(t);
+	cp_ifmap_set(id, 0);
 }
 
-static int tap_open(uint8_t port)
+/* The kernel interface's MAC: the interface's, or (a loopback has none)
+ * the one the kernel chose; its index. */
+static int tap_mac_index(struct tap *t, const struct tap_view *v)
 {
-	struct tap *t = &taps[port];
-	const struct fwd_port *p = &fwd_ports[port];
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", v->name);
+	ifr.ifr_hwaddr.sa_family = ARPHRD_ETHER;
+	if (v->mac != NULL) {
+		memcpy(ifr.ifr_hwaddr.sa_data, v->mac, 6);
+		if (ioctl(tap_ioctl_fd, SIOCSIFHWADDR, &ifr) < 0)
+			return -errno;
+	}
+	if (ioctl(tap_ioctl_fd, SIOCGIFHWADDR, &ifr) < 0)
+		return -errno;
+	memcpy(&t->kmac, ifr.ifr_hwaddr.sa_data, 6);
+	if (ioctl(tap_ioctl_fd, SIOCGIFINDEX, &ifr) < 0)
+		return -errno;
+	t->ifindex = (uint32_t)ifr.ifr_ifindex;
+	return 0;
+}
+
+/* The kernel's TAP of that name, ours alone, NOARP, down, with its MAC. */
+static int tap_create(struct tap *t, const struct tap_view *v)
+{
 	struct ifreq ifr;
 	int rc;
 
 	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->name);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", v->name);
 	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
 	t->fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	/* a persistent interface of that name (one left behind) is taken over */
 	if (t->fd < 0 || ioctl(t->fd, TUNSETIFF, &ifr) < 0) {
 		rc = -errno;
-		LOG(ERR, "port %s: cannot create its kernel interface: %s", p->name, strerror(-rc));
-		goto fail;
+		LOG(ERR, "interface %s: cannot create its kernel interface: %s", v->name,
+		    strerror(-rc));
+		return rc;
 	}
-	if (ioctl(t->fd, TUNSETPERSIST, 0) < 0) {
+	if (ioctl(t->fd, TUNSETPERSIST, 0) < 0)
 		rc = -errno;
-		LOG(ERR, "port %s: kernel interface: not persistent: %s", p->name, strerror(-rc));
+	else if ((rc = tap_set_flags(v->name, IFF_NOARP, IFF_UP)) == 0)
+		rc = tap_mac_index(t, v);
+	if (rc < 0)
+		LOG(ERR, "interface %s: kernel interface: persistence, NOARP, MAC or index: %s",
+		    v->name, strerror(-rc));
+	return rc;
+}
+
+/* fwd makes the link-local address, runs DAD and reads RAs; a namespace
+ * whose new interfaces have IPv6 off (default.disable_ipv6) still gets the
+ * interface's addresses. A loopback's TAP takes packets for its addresses
+ * that came in elsewhere: no reverse-path filter on it. */
+static void tap_sysctls(struct tap *t)
+{
+	tap_sysctl(t, "ipv6", "addr_gen_mode", "1");
+	tap_sysctl(t, "ipv6", "accept_ra", "0");
+	tap_sysctl(t, "ipv6", "accept_dad", "0");
+	tap_sysctl(t, "ipv6", "dad_transmits", "0");
+	tap_sysctl(t, "ipv6", "router_solicitations", "0");
+	tap_sysctl(t, "ipv6", "disable_ipv6", "0");
+	if (t->no_link)
+		tap_sysctl(t, "ipv4", "rp_filter", "0");
+}
+
+static int tap_open(uint16_t id)
+{
+	struct tap_view v;
+	struct tap *t;
+	int rc;
+
+	if (id >= TAP_MAX_IDS || !tap_if_view(id, &v))
+		return -ENODEV;
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return -ENOMEM;
+	t->fd = -1;
+	t->id = id;
+	t->no_link = !v.has_link;
+	if ((rc = tap_create(t, &v)) < 0)
 		goto fail;
-	}
-	if ((rc = tap_set_flags(p->name, IFF_NOARP, IFF_UP)) < 0) {
-		LOG(ERR, "port %s: kernel interface: NOARP: %s", p->name, strerror(-rc));
-		goto fail;
-	}
-	memset(&ifr.ifr_ifru, 0, sizeof(ifr.ifr_ifru));
-	ifr.ifr_hwaddr.sa_family = ARPHRD_ETHER;
-	memcpy(ifr.ifr_hwaddr.sa_data, &p->mac, 6);
-	if (ioctl(tap_ioctl_fd, SIOCSIFHWADDR, &ifr) < 0 ||
-	    ioctl(tap_ioctl_fd, SIOCGIFINDEX, &ifr) < 0) {
-		rc = -errno;
-		LOG(ERR, "port %s: kernel interface: MAC or index: %s", p->name, strerror(-rc));
-		goto fail;
-	}
-	t->ifindex = (uint32_t)ifr.ifr_ifindex;
-	/* fwd makes the link-local address, runs DAD and reads RAs */
-	tap_sysctl6(port, "addr_gen_mode", "1");
-	tap_sysctl6(port, "accept_ra", "0");
-	tap_sysctl6(port, "accept_dad", "0");
-	tap_sysctl6(port, "dad_transmits", "0");
-	tap_sysctl6(port, "router_solicitations", "0");
-	/* a namespace whose new interfaces have IPv6 off (default.disable_ipv6)
-	 * still gets the port's addresses: set up as above, nothing is invented */
-	tap_sysctl6(port, "disable_ipv6", "0");
-	t->ev = event_new(fwd.evbase, t->fd, EV_READ | EV_PERSIST, tap_on_read,
-	                  (void *)(uintptr_t)port);
+	tap_sysctls(t);
+	t->ev = event_new(fwd.evbase, t->fd, EV_READ | EV_PERSIST, tap_on_read, t);
 	if (t->ev == NULL || event_add(t->ev, NULL) < 0) {
 		rc = -ENOMEM;
 		goto fail;
 	}
-	t->mtu = 0; /* sync_one sets them all */
-	t->carrier = true;
-	t->up = false;
-	cp_ifmap_set(port, t->ifindex);
-	LOG(NOTICE, "port %s: kernel interface %s, ifindex %" PRIu32, p->name, p->name, t->ifindex);
-	tap_sync_one(port);
+	t->carrier = true; /* sync_one sets them all */
+	taps[id] = t;
+	if (cp_ifmap_set(id, t->ifindex) < 0) /* FPM cannot name it: counted as no_dev */
+		LOG(WARNING, "interface %s: kernel interface: no memory to map its index", v.name);
+	LOG(NOTICE, "interface %s: kernel interface %s, ifindex %" PRIu32, v.name, v.name,
+	    t->ifindex);
+	tap_sync_one(t);
 	return 0;
 fail:
 	if (t->ev != NULL)
 		event_free(t->ev);
 	if (t->fd >= 0)
 		close(t->fd);
-	memset(t, 0, sizeof(*t));
-	t->fd = -1;
+	free(t);
 	return rc;
 }
 
-/* The interfaces the config wants (wanted[]), and no others. */
+static bool want_id(unsigned id)
+{
+	return id < FWD_MAX_PORTS ? id < fwd_n_ports && wanted[id] : tap_if_wanted((uint16_t)id);
+}
+
+/* The interfaces the config wants, and no others. */
 static int tap_apply(void)
 {
-	int rc = 0;
+	int rc = 0, r;
 
-	for (unsigned i = 0; i < FWD_MAX_PORTS; i++) {
-		if (i >= fwd_n_ports || !wanted[i])
-			tap_close((uint8_t)i);
-		else if (taps[i].fd < 0 && rc == 0)
-			rc = tap_open((uint8_t)i);
+	/* one that fails (its name taken by another kind of kernel interface)
+	 * leaves the others be: the first error is returned, each is logged */
+	for (unsigned i = 0; i < TAP_MAX_IDS; i++) {
+		if (!want_id(i))
+			tap_close((uint16_t)i);
+		else if (taps[i] == NULL && (r = tap_open((uint16_t)i)) < 0 && rc == 0)
+			rc = r;
 	}
 	return rc;
 }
@@ -156,8 +200,8 @@ static void want(const struct fwd_config *cfg)
 
 static bool any_wanted(void)
 {
-	for (unsigned i = 0; i < FWD_MAX_PORTS; i++)
-		if (wanted[i])
+	for (unsigned i = 0; i < TAP_MAX_IDS; i++)
+		if (want_id(i))
 			return true;
 	return false;
 }
@@ -166,8 +210,6 @@ static int tap_init(const struct fwd_config *cfg)
 {
 	int rc;
 
-	for (unsigned i = 0; i < FWD_MAX_PORTS; i++)
-		taps[i].fd = -1;
 	want(cfg);
 	sync_timer = fwd_timer_every(TAP_SYNC_US, tap_sync_all, NULL);
 	if (sync_timer == NULL)
@@ -185,10 +227,12 @@ static void tap_fini(void)
 {
 	fwd_punt_up = NULL;
 	fwd_port_rpc_set_tap_fill(NULL);
+	for (unsigned i = 0; i < TAP_MAX_IDS; i++)
+		tap_close((uint16_t)i);
 	memset(wanted, 0, sizeof(wanted));
-	tap_apply();
 	fwd_timer_free(&sync_timer);
 	tap_sockets_close();
+	cp_ifmap_clear();
 }
 
 static int tap_reload_apply(const struct fwd_config *cur, const struct fwd_config *next,
@@ -206,8 +250,8 @@ static void tap_undo(void)
 	memcpy(wanted, wanted_before, sizeof(wanted));
 }
 
-/* After every module applied (addresses included): open and close, then
- * bring every interface in step. */
+/* After every module applied (addresses and interfaces included): open
+ * and close, then bring every interface in step. */
 static void tap_commit(void)
 {
 	if (any_wanted() && tap_sockets_open() < 0)

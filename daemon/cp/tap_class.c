@@ -20,6 +20,7 @@ const char *const tap_down_names[TAP_DOWN_MAX] = {
 	[TAP_DOWN_LINK] = "link",       [TAP_DOWN_ARP] = "arp",
 	[TAP_DOWN_NDP] = "ndp",         [TAP_DOWN_TOO_BIG] = "too_big",
 	[TAP_DOWN_INVALID] = "invalid", [TAP_DOWN_NOT_OURS] = "not_ours",
+	[TAP_DOWN_NO_LINK] = "no_link",
 };
 
 static uint32_t be32(const uint8_t *p)
@@ -68,7 +69,7 @@ static int upper6(const uint8_t *ip, unsigned len, unsigned *off)
 }
 
 static enum tap_down class6(const uint8_t *ip, unsigned len,
-                            bool (*is_local6)(uint8_t port, const uint8_t ip[16]), uint8_t port)
+                            bool (*is_local6)(uint16_t iface, const uint8_t ip[16]), uint16_t iface)
 {
 	static const uint8_t any[16];
 	unsigned off;
@@ -85,14 +86,15 @@ static enum tap_down class6(const uint8_t *ip, unsigned len,
 	/* the unspecified source: MLD reports before an address (RFC 3810 5.2.13) */
 	if (memcmp(ip + 8, any, 16) == 0)
 		return ip[24] == 0xff ? TAP_DOWN_ROUTE6 : TAP_DOWN_NOT_OURS;
-	if (!is_local6(port, ip + 8))
+	if (!is_local6(iface, ip + 8))
 		return TAP_DOWN_NOT_OURS;
 	return TAP_DOWN_ROUTE6;
 }
 
 enum tap_down tap_down_class(const uint8_t *frame, unsigned len, unsigned mtu,
                              bool (*is_local4)(uint32_t ip),
-                             bool (*is_local6)(uint8_t port, const uint8_t ip[16]), uint8_t port)
+                             bool (*is_local6)(uint16_t iface, const uint8_t ip[16]),
+                             uint16_t iface)
 {
 	unsigned type;
 
@@ -106,6 +108,35 @@ enum tap_down tap_down_class(const uint8_t *frame, unsigned len, unsigned mtu,
 	if (type == ETH_P_IP4)
 		return class4(frame + ETH_LEN, len - ETH_LEN, is_local4);
 	if (type == ETH_P_IP6)
-		return class6(frame + ETH_LEN, len - ETH_LEN, is_local6, port);
+		return class6(frame + ETH_LEN, len - ETH_LEN, is_local6, iface);
 	return TAP_DOWN_INVALID;
+}
+
+enum tap_down tap_down_nolink(enum tap_down c, const uint8_t *frame, unsigned len)
+{
+	const uint8_t *dst = frame + ETH_LEN + 24;
+
+	if (c == TAP_DOWN_LINK)
+		return TAP_DOWN_NO_LINK;
+	/* tap_down_class said ROUTE6 only of a whole IPv6 header */
+	if (c != TAP_DOWN_ROUTE6 || len < ETH_LEN + 40)
+		return c;
+	if (dst[0] == 0xff || (dst[0] == 0xfe && (dst[1] & 0xc0) == 0x80))
+		return TAP_DOWN_NO_LINK;
+	return c;
+}
+
+int tap_up_owner(const uint8_t *frame, unsigned len, int (*owner4)(uint32_t ip),
+                 int (*owner6)(const uint8_t ip[16]))
+{
+	unsigned type;
+
+	if (len < ETH_LEN)
+		return -1;
+	type = (unsigned)(frame[12] << 8 | frame[13]);
+	if (type == ETH_P_IP4 && len >= ETH_LEN + 20)
+		return owner4(be32(frame + ETH_LEN + 16));
+	if (type == ETH_P_IP6 && len >= ETH_LEN + 40)
+		return owner6(frame + ETH_LEN + 24);
+	return -1;
 }

@@ -32,38 +32,53 @@ static FWD_COUNTER(down_ndp, "tap_down_ndp");
 static FWD_COUNTER(down_too_big, "tap_down_too_big");
 static FWD_COUNTER(down_invalid, "tap_down_invalid");
 static FWD_COUNTER(down_not_ours, "tap_down_not_ours");
+static FWD_COUNTER(down_no_link, "tap_down_no_link");
 FWD_COUNTER(tap_sync_errors, "tap_sync_errors");
 
 /* ---- down: what the kernel sends ---- */
 
-static bool local6(uint8_t port, const uint8_t ip[16])
+static bool local6(uint16_t iface, const uint8_t ip[16])
 {
 	bool ll = ip[0] == 0xfe && (ip[1] & 0xc0) == 0x80;
 
-	return addr6_is_local(ll ? port : FWD_IFACE_NONE, ip);
+	return addr6_is_local(ll ? iface : FWD_IFACE_NONE, ip);
 }
 
-static void down_one(uint8_t port, const uint8_t *frame, unsigned len)
+/* Where a frame the kernel wrote on t goes (tap_down_class). */
+static enum tap_down down_class(const struct tap *t, const struct tap_view *v, const uint8_t *frame,
+                                unsigned len, bool *bcast)
 {
-	const struct fwd_port *p = &fwd_ports[port];
-	enum tap_down c = tap_down_class(frame, len, p->mtu, addr4_is_local, local6, port);
-	struct rte_mbuf *m;
-	bool bcast = false;
-	char *d;
+	enum tap_down c = tap_down_class(frame, len, v->mtu, addr4_is_local, local6, t->id);
 
-	/* the directed broadcast of the port's subnet: the kernel addressed it
-	 * to the link's broadcast MAC, as on any NOARP interface */
+	if (t->no_link)
+		return tap_down_nolink(c, frame, len);
+	/* the directed broadcast of the interface's subnet: the kernel
+	 * addressed it to the link's broadcast MAC, as on any NOARP interface */
 	if (c == TAP_DOWN_ROUTE4) {
 		uint32_t dst = (uint32_t)frame[30] << 24 | (uint32_t)frame[31] << 16 |
 		               (uint32_t)frame[32] << 8 | frame[33];
 
-		if (addr4_is_bcast(dst) && addr4_port_of(dst) == port) {
+		if (addr4_is_bcast(dst) && addr4_port_of(dst) == (int)t->id) {
 			c = TAP_DOWN_LINK;
-			bcast = true;
+			*bcast = true;
 		}
 	}
+	return c;
+}
+
+static void down_one(struct tap *t, const uint8_t *frame, unsigned len)
+{
+	struct tap_view v;
+	enum tap_down c;
+	struct rte_mbuf *m;
+	bool bcast = false;
+	char *d;
+
+	if (!tap_if_view(t->id, &v))
+		return;
+	c = down_class(t, &v, frame, len, &bcast);
 	if (c != TAP_DOWN_ROUTE4 && c != TAP_DOWN_ROUTE6 && c != TAP_DOWN_LINK)
-		taps[port].n_down_dropped++;
+		t->n_down_dropped++;
 	switch (c) {
 	case TAP_DOWN_ARP:
 		down_arp.value++;
@@ -80,6 +95,9 @@ static void down_one(uint8_t port, const uint8_t *frame, unsigned len)
 	case TAP_DOWN_NOT_OURS:
 		down_not_ours.value++;
 		return;
+	case TAP_DOWN_NO_LINK:
+		down_no_link.value++;
+		return;
 	default:
 		break;
 	}
@@ -87,27 +105,27 @@ static void down_one(uint8_t port, const uint8_t *frame, unsigned len)
 	if (m == NULL || (d = rte_pktmbuf_append(m, (uint16_t)len)) == NULL) {
 		rte_pktmbuf_free(m);
 		down_no_mbuf.value++;
-		taps[port].n_down_dropped++;
+		t->n_down_dropped++;
 		return;
 	}
 	memcpy(d, frame, len);
 	down_frames.value++;
-	taps[port].n_down++;
+	t->n_down++;
 	switch (c) {
 	case TAP_DOWN_ROUTE4:
 		if (ip4_output(m) < 0)
 			down_no_route.value++;
 		return;
 	case TAP_DOWN_ROUTE6:
-		if (ip6_output(m, port) < 0)
+		if (ip6_output(m, t->id) < 0)
 			down_no_route.value++;
 		return;
-	default: /* TAP_DOWN_LINK: the kernel's frame, from the port's MAC */
-		memcpy(d + 6, &p->mac, 6);
+	default: /* TAP_DOWN_LINK: the kernel's frame, from the interface's MAC */
+		memcpy(d + 6, v.mac, 6);
 		if (bcast)
 			memset(d, 0xff, 6);
-		fwd_control_ctrs(port)->created++;
-		fwd_control_tx(m, port);
+		fwd_control_ctrs(t->id)->created++;
+		fwd_control_tx(m, t->id);
 		return;
 	}
 }
@@ -115,7 +133,7 @@ static void down_one(uint8_t port, const uint8_t *frame, unsigned len)
 void tap_on_read(evutil_socket_t fd, short what, void *arg)
 {
 	static uint8_t frame[FRAME_MAX];
-	uint8_t port = (uint8_t)(uintptr_t)arg;
+	struct tap *t = arg;
 
 	(void)what;
 	for (unsigned i = 0; i < TAP_BURST; i++) {
@@ -123,17 +141,33 @@ void tap_on_read(evutil_socket_t fd, short what, void *arg)
 
 		if (n <= 0)
 			return; /* EAGAIN: all read */
-		down_one(port, frame, (unsigned)n);
+		down_one(t, frame, (unsigned)n);
 	}
 }
 
 /* ---- up: what fwd does not answer ---- */
 
+/* The TAP of the loopback that owns m's destination, if it has one: the
+ * kernel takes what is for a loopback's address on that loopback's
+ * interface (services bound to it, bgpd's update-source). */
+static struct tap *loopback_tap(struct rte_mbuf *m)
+{
+	int owner = tap_up_owner(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
+	                         addr4_port_of, addr6_port_of);
+	struct tap *t = owner >= 0 ? tap_of((unsigned)owner) : NULL;
+
+	return t != NULL && t->no_link ? t : NULL;
+}
+
 bool tap_up(struct rte_mbuf *m, uint8_t port)
 {
-	struct tap *t = port < FWD_MAX_PORTS ? &taps[port] : NULL;
+	struct tap *t = m->nb_segs == 1 ? loopback_tap(m) : NULL;
 
-	if (t == NULL || t->fd < 0)
+	if (t != NULL) /* the kernel drops what is not for the interface's MAC */
+		rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = t->kmac;
+	else
+		t = tap_of(port);
+	if (t == NULL)
 		return false;
 	if (m->nb_segs != 1 ||
 	    write(t->fd, rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m)) < 0) {
@@ -152,10 +186,10 @@ bool tap_up(struct rte_mbuf *m, uint8_t port)
 /* `port show`: the interface and its counters. */
 void tap_fill(struct fwd_rpc_call *call, const struct fwd_port *p, Fwd__PortInfo *pi)
 {
-	const struct tap *t = &taps[p->idx];
+	const struct tap *t = tap_of(p->idx);
 	Fwd__PortTap *pt;
 
-	if (t->fd < 0 || (pt = fwd_rpc_alloc(call, sizeof(*pt))) == NULL)
+	if (t == NULL || (pt = fwd_rpc_alloc(call, sizeof(*pt))) == NULL)
 		return;
 	fwd__port_tap__init(pt);
 	pt->name = fwd_rpc_strdup(call, p->name);

@@ -103,15 +103,15 @@ int tap_set_flags(const char *name, short set, short clear)
 	return ioctl(tap_ioctl_fd, SIOCSIFFLAGS, &ifr) < 0 ? -errno : 0;
 }
 
-void tap_sysctl6(uint8_t port, const char *key, const char *value)
+void tap_sysctl(struct tap *t, const char *ip, const char *key, const char *value)
 {
 	char path[128];
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/%s", fwd_ports[port].name, key);
+	snprintf(path, sizeof(path), "/proc/sys/net/%s/conf/%s/%s", ip, tap_if_name(t->id), key);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || write(fd, value, strlen(value)) < 0)
-		tap_log_sync(port, path, errno);
+		tap_log_sync(t, path, errno);
 	if (fd >= 0)
 		close(fd);
 }

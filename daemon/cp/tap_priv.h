@@ -14,9 +14,11 @@
 #include <stdint.h>
 
 #include <event2/event.h>
+#include <rte_ether.h>
 #include <rte_mbuf.h>
 
 #include "core/counter.h"
+#include "core/iface.h"
 #include "core/rpc.h"
 #include "ip4/addr.h"
 #include "ip6/addr6.h"
@@ -27,19 +29,50 @@
 #define TAP_SYNC_US 1000000 /* the interfaces follow their ports */
 #define FRAME_MAX   (9216 + 14 + 4)
 
+/* Interface ids a TAP may have (core/iface.h: a port's id is its index). */
+#define TAP_MAX_IDS FWD_MAX_IFACES
+
 struct tap {
-	int fd; /* -1: none */
+	int fd;
+	uint16_t id; /* the interface's */
 	uint32_t ifindex;
 	struct event *ev;
+	struct rte_ether_addr kmac; /* the kernel interface's MAC (frames up go to it) */
 	uint16_t mtu;
 	bool up, carrier;
-	unsigned n4, n6; /* the addresses the kernel was given */
+	bool no_link;         /* a loopback's: nothing goes out of it as it is (tap_down_nolink) */
+	const char *last_err; /* tap_log_sync: logged once until it changes */
+	unsigned n4, n6;      /* the addresses the kernel was given */
 	struct fwd_ip4_prefix a4[FWD_MAX_ADDRS];
 	struct fwd_ip6_prefix a6[ADDR6_MAX];
 	uint64_t n_up, n_up_dropped, n_down, n_down_dropped; /* port show */
 };
 
-extern struct tap taps[FWD_MAX_PORTS];
+/* The TAP of interface id, or NULL: allocated when it opens. */
+extern struct tap *taps[TAP_MAX_IDS];
+static inline struct tap *tap_of(unsigned id)
+{
+	return id < TAP_MAX_IDS ? taps[id] : NULL;
+}
+
+/* tap_if.c: what a TAP follows, whatever the interface is. */
+struct tap_view {
+	const char *name;
+	const struct rte_ether_addr *mac; /* NULL: none (a loopback): the kernel's own */
+	uint16_t mtu;
+	bool up;       /* admin state: IFF_UP */
+	bool carrier;  /* link (a VLAN's: its port's) */
+	bool has_link; /* false: a loopback */
+};
+bool tap_if_view(uint16_t id, struct tap_view *v); /* false: no such interface */
+const char *tap_if_name(uint16_t id);
+/* Interfaces beyond the ports whose config asks for a TAP. */
+bool tap_if_wanted(uint16_t id);
+/* The addresses the kernel interface gets: false if none. */
+bool tap_if_addrs(uint16_t id, const struct ip4_port_addrs **a4, const struct ip6_port_addrs **a6);
+
+/* tap.c: close the TAP of id, if it has one. */
+void tap_close(uint16_t id);
 
 /* tap_netlink.c: the sockets for ioctls and netlink, opened with the first
  * interface, and what goes through them. */
@@ -49,13 +82,13 @@ void tap_sockets_close(void);
 /* Add or delete an address (a: 4 or 16 bytes, network order); 0 or -errno. */
 int tap_nl_addr(bool add, uint32_t ifindex, int family, const void *a, uint8_t len);
 int tap_set_flags(const char *name, short set, short clear); /* 0 or -errno */
-/* /proc/sys/net/ipv6/conf/<port's name>/key = value; failures logged. */
-void tap_sysctl6(uint8_t port, const char *key, const char *value);
+/* /proc/sys/net/<ip>/conf/<t's name>/key = value; failures logged. */
+void tap_sysctl(struct tap *t, const char *ip, const char *key, const char *value);
 
-/* tap_sync.c: the interface of port follows the port. */
-void tap_log_sync(uint8_t port, const char *what, int err);
-void tap_sync_one(uint8_t port); /* MTU, carrier, admin state and addresses */
-void tap_sync_all(void *arg);    /* every port (the timer's callback) */
+/* tap_sync.c: the interface of t follows its fwd interface. */
+void tap_log_sync(struct tap *t, const char *what, int err);
+void tap_sync_one(struct tap *t); /* MTU, carrier, admin state and addresses */
+void tap_sync_all(void *arg);     /* every TAP (the timer's callback) */
 
 /* tap_io.c: frames up (fwd_punt_up) and down (the TAP's read event). */
 extern struct fwd_counter tap_sync_errors;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A port's kernel interface (cp/tap.c) follows the port, at every reload and
- * once a second: MTU, carrier, admin state and addresses, where they differ.
+ * A kernel interface (cp/tap.c) follows its fwd interface, at every reload
+ * and once a second: MTU, carrier, admin state and addresses, where they
+ * differ.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,16 +17,14 @@
 #include "core/ports.h"
 #include "cp/tap_priv.h"
 
-/* Once a second, the same failure is counted but logged once per port. */
-void tap_log_sync(uint8_t port, const char *what, int err)
+/* Once a second, the same failure is counted but logged once per TAP. */
+void tap_log_sync(struct tap *t, const char *what, int err)
 {
-	static const char *last[FWD_MAX_PORTS];
-
 	tap_sync_errors.value++;
-	if (last[port] == what)
+	if (t->last_err == what)
 		return;
-	last[port] = what;
-	LOG(WARNING, "port %s: kernel interface: %s: %s", fwd_ports[port].name, what,
+	t->last_err = what;
+	LOG(WARNING, "interface %s: kernel interface: %s: %s", tap_if_name(t->id), what,
 	    strerror(err < 0 ? -err : err));
 }
 
@@ -45,17 +44,18 @@ static bool has6(const struct fwd_ip6_prefix *a, unsigned n, const struct fwd_ip
 	return false;
 }
 
-/* The kernel's addresses of port become fwd's: IPv4 all, IPv6 those in
- * use (a tentative one when its DAD is over, a duplicate never). */
-static void sync_addrs(uint8_t port)
+/* The kernel's addresses of t become its interface's: IPv4 all, IPv6
+ * those in use (a tentative one when its DAD is over, a duplicate never). */
+static void sync_addrs(struct tap *t)
 {
-	struct tap *t = &taps[port];
-	const struct ip4_port_addrs *p4 = &ip4_addrs[port];
-	const struct ip6_port_addrs *p6 = &ip6_addrs[port];
+	const struct ip4_port_addrs *p4;
+	const struct ip6_port_addrs *p6;
 	struct fwd_ip6_prefix want6[ADDR6_MAX];
 	unsigned n6 = 0, k;
 	int rc;
 
+	if (!tap_if_addrs(t->id, &p4, &p6))
+		return;
 	for (unsigned i = 0; i < p6->n; i++)
 		if (p6->state[i] == ADDR6_PREFERRED)
 			want6[n6++] = p6->a[i];
@@ -66,7 +66,7 @@ static void sync_addrs(uint8_t port)
 			t->a4[k++] = t->a4[i];
 		else if ((rc = tap_nl_addr(false, t->ifindex, AF_INET, &be, t->a4[i].len)) < 0 &&
 		         rc != -EADDRNOTAVAIL)
-			tap_log_sync(port, "deleting an IPv4 address", rc);
+			tap_log_sync(t, "deleting an IPv4 address", rc);
 	}
 	t->n4 = k;
 	for (unsigned i = 0; i < p4->n; i++) {
@@ -75,7 +75,7 @@ static void sync_addrs(uint8_t port)
 		if (has4(t->a4, t->n4, &p4->a[i]))
 			continue;
 		if ((rc = tap_nl_addr(true, t->ifindex, AF_INET, &be, p4->a[i].len)) < 0)
-			tap_log_sync(port, "adding an IPv4 address", rc);
+			tap_log_sync(t, "adding an IPv4 address", rc);
 		else
 			t->a4[t->n4++] = p4->a[i];
 	}
@@ -85,61 +85,63 @@ static void sync_addrs(uint8_t port)
 		else if ((rc = tap_nl_addr(false, t->ifindex, AF_INET6, t->a6[i].addr,
 		                           t->a6[i].len)) < 0 &&
 		         rc != -EADDRNOTAVAIL)
-			tap_log_sync(port, "deleting an IPv6 address", rc);
+			tap_log_sync(t, "deleting an IPv6 address", rc);
 	}
 	t->n6 = k;
 	for (unsigned i = 0; i < n6; i++) {
 		if (has6(t->a6, t->n6, &want6[i]))
 			continue;
 		if ((rc = tap_nl_addr(true, t->ifindex, AF_INET6, want6[i].addr, want6[i].len)) < 0)
-			tap_log_sync(port, "adding an IPv6 address", rc);
+			tap_log_sync(t, "adding an IPv6 address", rc);
 		else
 			t->a6[t->n6++] = want6[i];
 	}
 }
 
-/* MTU, carrier, admin state and addresses, where they differ. */
-void tap_sync_one(uint8_t port)
+static void sync_mtu(struct tap *t, const struct tap_view *v)
 {
-	struct tap *t = &taps[port];
-	const struct fwd_port *p = &fwd_ports[port];
-	bool up = p->admin_up != 0, carrier = p->link_up;
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", v->name);
+	ifr.ifr_mtu = v->mtu;
+	if (ioctl(tap_ioctl_fd, SIOCSIFMTU, &ifr) < 0)
+		tap_log_sync(t, "setting the MTU", errno);
+	else
+		t->mtu = v->mtu;
+}
+
+/* MTU, carrier, admin state and addresses, where they differ. */
+void tap_sync_one(struct tap *t)
+{
+	struct tap_view v;
 	int rc;
 
-	if (t->fd < 0)
+	if (t == NULL || !tap_if_view(t->id, &v))
 		return;
-	if (t->mtu != p->mtu) {
-		struct ifreq ifr;
-
-		memset(&ifr, 0, sizeof(ifr));
-		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->name);
-		ifr.ifr_mtu = p->mtu;
-		if (ioctl(tap_ioctl_fd, SIOCSIFMTU, &ifr) < 0)
-			tap_log_sync(port, "setting the MTU", errno);
-		else
-			t->mtu = p->mtu;
-	}
-	if (t->carrier != carrier) {
-		int on = carrier;
+	if (t->mtu != v.mtu)
+		sync_mtu(t, &v);
+	if (t->carrier != v.carrier) {
+		int on = v.carrier;
 
 		if (ioctl(t->fd, TUNSETCARRIER, &on) < 0)
-			tap_log_sync(port, "setting the carrier", errno);
+			tap_log_sync(t, "setting the carrier", errno);
 		else
-			t->carrier = carrier;
+			t->carrier = v.carrier;
 	}
-	if (t->up != up) {
-		rc = up ? tap_set_flags(p->name, IFF_UP, 0) : tap_set_flags(p->name, 0, IFF_UP);
+	if (t->up != v.up) {
+		rc = v.up ? tap_set_flags(v.name, IFF_UP, 0) : tap_set_flags(v.name, 0, IFF_UP);
 		if (rc < 0)
-			tap_log_sync(port, "setting the link state", rc);
+			tap_log_sync(t, "setting the link state", rc);
 		else
-			t->up = up;
+			t->up = v.up;
 	}
-	sync_addrs(port);
+	sync_addrs(t);
 }
 
 void tap_sync_all(void *arg)
 {
 	(void)arg;
-	for (unsigned i = 0; i < fwd_n_ports; i++)
-		tap_sync_one((uint8_t)i);
+	for (unsigned i = 0; i < TAP_MAX_IDS; i++)
+		tap_sync_one(taps[i]);
 }

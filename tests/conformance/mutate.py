@@ -9,8 +9,10 @@ template with zero to three byte-level mutations (truncation, lengths, IHL,
 options, fragment fields, TTL 0/1, group source MACs, ARP with wrong sizes,
 VLAN tags, frames past the MTU, bit flips; for IPv6: version, payload
 length, hop limit, next header, addresses of every class, extension header
-lengths, ICMPv6 type and code, NDP option lengths), fast enough for 100k
-frames in a second or two. A seeded
+lengths, ICMPv6 type and code, NDP option lengths; 802.1Q: templates of
+every ethertype on the VLAN interface of VLAN_EXTRA, tags of VLAN 0, 4095,
+unknown VLANs, two tags, tags cut short), fast enough for 100k frames in a
+second or two. A seeded
 random.Random makes the stream the same in every run. Checksums are made
 right again after most header edits, so frames get past the first check
 (for IPv6: the ICMPv6 or UDP checksum right behind the fixed header).
@@ -31,6 +33,18 @@ from frames6 import solicited
 
 conf.verb = 0
 
+# The VLAN interface the malformed suite's router has on p0 (conftest.config's
+# "tail" continues its neighbour list), and VLANs it does not have.
+VID, VID_UNKNOWN = 100, 300
+V_ADDR, V_HOST, V_ADDR6, V_HOST6 = "10.20.100.1", "10.20.100.2", "2001:db8:20:100::1", \
+    "2001:db8:20:100::2"
+VLAN_EXTRA = {"tail": f"""\
+  - {{ address: {V_HOST}, mac: "{T0_MAC}", port: p0.100 }}
+  - {{ address: "{V_HOST6}", mac: "{T0_MAC}", port: p0.100 }}
+interfaces:
+  - {{ name: p0.100, port: p0, vlan: {VID}, addresses: [{V_ADDR}/24, "{V_ADDR6}/64"] }}
+"""}
+TPIDS = (b"\x81\x00", b"\x81\x00", b"\x81\x00", b"\x88\xa8", b"\x91\x00")
 DST = "198.51.100.10"
 DST6 = "2001:db8:51::10"
 JUMBO_MAX = 1518  # what a veth with MTU 1500 still carries: header, VLAN tag, 1500
@@ -87,7 +101,40 @@ def templates(router_mac):
         arp(2, "10.20.1.11", P0_ADDR, dst=router_mac),
         arp(1, "10.20.1.12", "10.20.1.99"),
     ] + templates6(router_mac)
-    return [bytearray(bytes(p)) for p in t]
+    return [bytearray(bytes(p)) for p in t] + vlan_templates(router_mac)
+
+
+def vlan_tag(f, vid, tpid=b"\x81\x00", prio=0):
+    return f[:12] + bytearray(tpid + struct.pack("!H", prio << 13 | vid)) + f[12:]
+
+
+def vlan_templates(router_mac):
+    """Valid frames on VLAN VID of p0, one or more of each ethertype fwd handles."""
+    def ip(dst, src=V_HOST):
+        return Ether(src=T0_MAC, dst=router_mac) / IP(src=src, dst=dst)
+
+    def ip6(dst, src=V_HOST6, mac=router_mac, **kw):
+        return Ether(src=T0_MAC, dst=mac) / IPv6(src=src, dst=dst, **kw)
+
+    group, gmac = solicited(V_ADDR6)
+    t = [
+        ip(V_ADDR) / ICMP(id=4, seq=1) / Raw(b"v" * 32),
+        ip(DST) / UDP(sport=1000, dport=2000) / Raw(b"v" * 40),
+        ip(DST, src=V_HOST) / TCP(dport=80, flags="S"),
+        ip(UNROUTED) / UDP() / Raw(b"n" * 16),
+        ip("10.20.100.77") / UDP() / Raw(b"g" * 16),  # glean on the VLAN
+        Ether(src=T0_MAC, dst="ff:ff:ff:ff:ff:ff") / ARP(op=1, hwsrc=T0_MAC, psrc=V_HOST,
+                                                       pdst=V_ADDR),
+        Ether(src=T0_MAC, dst=router_mac) / ARP(op=2, hwsrc=T0_MAC, psrc="10.20.100.77",
+                                              pdst=V_ADDR),
+        ip6(V_ADDR6) / ICMPv6EchoRequest(id=4, seq=2) / Raw(b"v" * 32),
+        ip6(DST6) / UDP() / Raw(b"v" * 40),
+        ip6(DST6, hlim=1) / UDP() / Raw(b"t" * 20),
+        ip6(group, mac=gmac, hlim=255) / ICMPv6ND_NS(tgt=V_ADDR6) /
+        ICMPv6NDOptSrcLLAddr(lladdr=T0_MAC),
+        ip6(group, src="::", mac=gmac, hlim=255) / ICMPv6ND_NS(tgt=V_ADDR6),  # DAD
+    ]
+    return [vlan_tag(bytearray(bytes(p)), VID) for p in t]
 
 
 def templates6(router_mac):
@@ -268,10 +315,30 @@ class Mutator:
                                       b"\x00\x2e", b"\xff\xff"))
         return f
 
+    def vid(self):
+        return self.r.choice((0, 0, 1, VID, VID, VID_UNKNOWN, 4094, 4095, self.r.randrange(4096)))
+
     def m_vlan(self, f):
-        """A VLAN (or QinQ) tag after the MAC addresses."""
-        tpid = self.r.choice((b"\x81\x00", b"\x88\xa8"))
-        return f[:12] + bytearray(tpid + struct.pack("!H", self.r.randrange(4096))) + f[12:]
+        """A VLAN (or QinQ) tag after the MAC addresses: VLAN 0 (priority),
+        the router's, unknown ones, 4095; priority bits and DEI at random."""
+        tci = self.r.randrange(16) << 12 | self.vid()
+        return f[:12] + bytearray(self.r.choice(TPIDS) + struct.pack("!H", tci)) + f[12:]
+
+    def m_vlan_double(self, f):
+        """Two tags (802.1ad outside or two 802.1Q)."""
+        return self.m_vlan(self.m_vlan(f))
+
+    def m_vlan_retag(self, f):
+        """A tagged frame's VLAN changed (or its tag made a priority tag)."""
+        if len(f) >= 16 and bytes(f[12:14]) in TPIDS:
+            f[14:16] = struct.pack("!H", (f[14] & 0xf0) << 8 | self.vid())
+        return f
+
+    def m_vlan_truncate(self, f):
+        """Cut inside the tag or right behind it."""
+        if len(f) < 16 or bytes(f[12:14]) not in TPIDS:
+            f = self.m_vlan(f)
+        return f[:self.r.randrange(12, 21)]
 
     def m_arp_fields(self, f):
         if len(f) >= 22 and f[12:14] == b"\x08\x06":

@@ -23,14 +23,24 @@ stdin:  {"send": "t0", "frames": [hex, ...], "listen": ["t0", "t1"],
                                  sockets are open (for callers that do
                                  something else first; then send nothing)
 stdout: {"t0": [hex, ...], "t1": [hex, ...]}  (frames we sent are not included)
+
+An 802.1Q tag arrives as it was on the wire: the kernel takes it out of
+every frame it receives (skb_vlan_untag) and hands it to packet sockets
+beside the data (PACKET_AUXDATA), so it is put back in, as libpcap does.
+Frames count by the ethertype behind their tags.
 """
 import json
 import select
 import socket
+import struct
 import sys
 import time
 
 ETH_P_ALL = 0x0003
+SOL_PACKET, PACKET_AUXDATA = 263, 8
+TP_STATUS_VLAN_VALID, TP_STATUS_VLAN_TPID_VALID = 1 << 4, 1 << 6
+AUXDATA = struct.Struct("=IIIHHHH")  # struct tpacket_auxdata
+VLAN_TPIDS = (b"\x81\x00", b"\x88\xa8")
 PACKET_OUTGOING = 4
 RCVBUF = 8 << 20
 NDP_TYPES = (133, 134, 135, 136, 137)
@@ -50,8 +60,16 @@ def icmp6_type(data):
     return None
 
 
+def untagged(data):
+    """The frame without its VLAN tags (for telling its kind)."""
+    while len(data) >= 18 and data[12:14] in VLAN_TPIDS:
+        data = data[:12] + data[16:]
+    return data
+
+
 def kind(data):
-    """"ipv4", "ipv6", "ndp" (NDP and MLD) or "other"."""
+    """"ipv4", "ipv6", "ndp" (NDP and MLD) or "other" (behind any tags)."""
+    data = untagged(data)
     et = data[12:14]
     if et == b"\x08\x00":
         return "ipv4"
@@ -70,6 +88,7 @@ def open_listeners(names):
     for name in names:
         s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
+        s.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
         s.bind((name, 0))
         s.setblocking(False)
         socks[s.fileno()] = (name, s)
@@ -93,17 +112,30 @@ def matches(data, match):
     return True
 
 
+def retag(data, ancdata):
+    """The frame with the tag the kernel took out of it (PACKET_AUXDATA) put back."""
+    for level, typ, raw in ancdata:
+        if level != SOL_PACKET or typ != PACKET_AUXDATA or len(raw) < AUXDATA.size:
+            continue
+        status, _, _, _, _, tci, tpid = AUXDATA.unpack(raw[:AUXDATA.size])
+        if status & TP_STATUS_VLAN_VALID and len(data) >= 12:
+            tpid = tpid if status & TP_STATUS_VLAN_TPID_VALID and tpid else 0x8100
+            return data[:12] + struct.pack("!HH", tpid, tci) + data[12:]
+    return data
+
+
 def drain(sock, name, out, what, triggers):
     """Read what is queued into out (answering triggers); returns how many
     frames of the counted kind came."""
     got = 0
     while True:
         try:
-            data, addr = sock.recvfrom(65535)
+            data, ancdata, _, addr = sock.recvmsg(65535, socket.CMSG_SPACE(AUXDATA.size))
         except BlockingIOError:
             return got
         if addr[2] == PACKET_OUTGOING:
             continue
+        data = retag(data, ancdata)
         out.append(data.hex())
         got += counts(data, what)
         for t in triggers:

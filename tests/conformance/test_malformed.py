@@ -12,7 +12,11 @@ mutations about 15 times) from the tester into p0, then
 - the router still forwards and answers as before, over both families;
 - and, at teardown (conftest.py), it exits 0 without a sanitizer report.
 
-On af_xdp ports: af_packet's kernel side would reassemble fragments first.
+On af_xdp ports: af_packet's kernel side would reassemble fragments first
+(and would take 802.1Q tags out of the frames). The router has a VLAN
+interface on p0 (mutate.VLAN_EXTRA), so tagged frames reach the VLAN demux:
+templates of every ethertype on it, tags of VLAN 0, 4095 and unknown
+VLANs, double and truncated tags.
 MALFORMED_FRAMES and MALFORMED_RATE (frames/s) override the defaults; a
 soak sends more (MALFORMED_FRAMES=1000000): make check keeps to 12 s of
 frames.
@@ -24,8 +28,10 @@ import subprocess
 import tempfile
 import time
 
+import pytest
+
 import mutate
-from conftest import HERE, P0_ADDR, P0_ADDR6, PY, run
+from conftest import HERE, P0_ADDR, P0_ADDR6, PY, Router, router_session, run
 from frames import DST, check_forwarded, exchange, icmp, one, udp
 from frames6 import DST6, a6, check_forwarded6, echo6, exchange6, udp6
 
@@ -35,6 +41,16 @@ SEED = 1812
 SETTLE_S = 40  # ARP and NDP give up after 3 s, a failed entry lingers 3 s more
 PROBE_FRAMES = 4  # two IPv4, two IPv6
 FIELDS = ("rx_packets", "tx_packets", "drops", "consumed", "created")
+
+
+class VlanRouter(Router):
+    extra = mutate.VLAN_EXTRA
+
+
+@pytest.fixture(scope="module")
+def router_xdp():
+    """conftest's af_xdp router, with mutate's VLAN interface on p0."""
+    yield from router_session("af_xdp", "m", VlanRouter)
 
 
 def in_use(router):

@@ -22,7 +22,11 @@
 #include "nexthop/nexthop.h"
 #include "port/port.h"
 
-/* p0/p1 routed (IPv4 and IPv6), p2/p3 cross-connected, p4/p5 bridged; static neighbours. */
+/* p0/p1 routed (IPv4 and IPv6), p2/p3 cross-connected, p4/p5 bridged; static neighbours.
+ * VLAN interfaces p0.100 (both families, a static neighbour, a route through it)
+ * and p1.200 (MTU 1200) so that tagged frames reach the (port, VLAN) demux and
+ * routed packets leave tagged; VLAN 300 has no interface (vlan_unknown); a
+ * loopback lo0. */
 static const char fuzz_config[] =
         "dpdk: { lcores: \"0-1\", hugepages: false, memory_mb: 512,\n"
         "        file_prefix: fwdfuzz }\n"
@@ -45,12 +49,21 @@ static const char fuzz_config[] =
         "  - { prefix: \"2001:db8:200::/48\", via: \"2001:db8::2\" }\n"
         "  - { prefix: \"2001:db8:300::/48\", via: \"fe80::2\", dev: p0 }\n"
         "  - { prefix: \"2001:db8:66::/48\", blackhole: true }\n"
+        "  - { prefix: 198.51.200.0/24, via: 10.0.100.2 }\n"
+        "  - { prefix: \"2001:db8:6400::/40\", via: \"2001:db8:64::2\" }\n"
         "neighbors:\n"
         "  - { address: 10.0.0.2, mac: \"02:00:00:00:00:02\", port: p0 }\n"
         "  - { address: 10.0.1.2, mac: \"02:00:00:00:01:02\", port: p1 }\n"
         "  - { address: \"2001:db8::2\", mac: \"02:00:00:00:00:02\", port: p0 }\n"
         "  - { address: \"2001:db8:1::2\", mac: \"02:00:00:00:01:02\", port: p1 }\n"
-        "  - { address: \"fe80::2\", mac: \"02:00:00:00:00:02\", port: p0 }\n";
+        "  - { address: \"fe80::2\", mac: \"02:00:00:00:00:02\", port: p0 }\n"
+        "  - { address: 10.0.100.2, mac: \"02:00:00:00:00:02\", port: p0.100 }\n"
+        "  - { address: \"2001:db8:64::2\", mac: \"02:00:00:00:00:02\", port: p0.100 }\n"
+        "interfaces:\n"
+        "  - { name: p0.100, port: p0, vlan: 100,\n"
+        "      addresses: [10.0.100.1/24, \"2001:db8:64::1/64\"] }\n"
+        "  - { name: p1.200, port: p1, vlan: 200, mtu: 1200, addresses: [10.0.200.1/24] }\n"
+        "  - { name: lo0, loopback: true, addresses: [198.18.0.1/32, \"2001:db8:ff::1/128\"] }\n";
 
 /* net_null makes up a random MAC per port: fix them, so that a frame to
  * p0 is to p0 in every run (seeds, crashers). Port i is 02:fd:00:00:00:0i. */

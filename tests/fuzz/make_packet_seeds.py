@@ -9,7 +9,7 @@ import os
 import shutil
 import struct
 
-from scapy.all import ARP, ICMP, IP, TCP, UDP, Dot1Q, Ether, IPOption, Raw, conf
+from scapy.all import ARP, ICMP, IP, TCP, UDP, Dot1AD, Dot1Q, Ether, IPOption, Raw, conf
 from scapy.layers.inet6 import (HBHOptUnknown, ICMPv6DestUnreach, ICMPv6EchoRequest,
                                 ICMPv6MLQuery, ICMPv6ND_NA, ICMPv6ND_NS, ICMPv6NDOptDstLLAddr,
                                 ICMPv6NDOptSrcLLAddr, IPv6, IPv6ExtHdrDestOpt,
@@ -36,6 +36,14 @@ LL_P0 = "fe80::fd:ff:fe00:0"
 V6_ROUTED, V6_VIA_P0 = "2001:db8:100::7", "2001:db8:200::9"  # via p1's, p0's neighbour
 V6_VIA_LL = "2001:db8:300::5"  # via fe80::2 on p0 (static too: a reset frees what waits)
 ALL_NODES, SN_P0 = "ff02::1", "ff02::1:ff00:1"  # solicited-node of 2001:db8::1
+# VLANs (fuzz_env.h): p0.100 10.0.100.1/24 2001:db8:64::1/64, neighbour .2 at NB0,
+# 198.51.200.0/24 and 2001:db8:6400::/40 through it; p1.200 10.0.200.1/24 (MTU
+# 1200); VLAN 300 has no interface; loopback lo0 198.18.0.1, 2001:db8:ff::1
+VID_A, VID_B, VID_UNKNOWN = 100, 200, 300
+V4_A, V4_A_NB, V4_B = "10.0.100.1", "10.0.100.2", "10.0.200.1"
+V6_A, V6_A_NB = "2001:db8:64::1", "2001:db8:64::2"
+VIA_A, V6_VIA_A = "198.51.200.7", "2001:db8:6400::7"
+LO4, LO6 = "198.18.0.1", "2001:db8:ff::1"
 
 
 def fix_cksum(frame):
@@ -292,10 +300,67 @@ def l2_seeds():
     }
 
 
+def tag(frame, vid, tpid=0x8100, prio=0):
+    """frame (an Ether frame) with an 802.1Q (or 802.1ad) tag after its MACs."""
+    f = bytes(frame)
+    return f[:12] + struct.pack("!HH", tpid, prio << 13 | vid) + f[12:]
+
+
+def vlan_seeds():
+    """Tagged frames: every ethertype the demux hands on, on a known VLAN,
+    an unknown one, VLAN 0 (priority tag: untagged traffic) and 4095, two
+    tags, tags cut short; routed into and out of VLANs, to the loopback."""
+    a_echo = echo(P0, V4_A, src_ip=V4_A_NB)
+    s = {
+        "vlan-echo": rec(P0, tag(a_echo, VID_A)),
+        "vlan-udp-local": rec(P0, tag(udp(P0, V4_A, src_ip=V4_A_NB), VID_A)),
+        "vlan-routed-out-untagged": rec(P0, tag(udp(P0, ROUTED, src_ip=V4_A_NB), VID_A)),
+        "vlan-routed-in-to-vlan": rec(P1, udp(P1, VIA_A, src_ip="10.0.1.2")),
+        "vlan-to-vlan": rec(P1, tag(udp(P1, VIA_A, src_ip="10.0.200.2"), VID_B)),
+        "vlan-ttl1": rec(P0, tag(udp(P0, ROUTED, src_ip=V4_A_NB, ttl=1), VID_A)),
+        "vlan-no-route": rec(P0, tag(udp(P0, "8.8.8.8", src_ip=V4_A_NB), VID_A)),
+        "vlan-big-to-mtu-1200": rec(P1, tag(udp(P1, "10.0.200.9", src_ip="10.0.200.2",
+                                                payload=b"m" * 1250, flags="DF"), VID_B)),
+        "vlan-glean": rec(P0, tag(udp(P0, "10.0.100.77", src_ip=V4_A_NB), VID_A)),
+        "vlan-arp-request": rec(P0, tag(arp(P0, 1, "10.0.100.9", V4_A), VID_A)),
+        "vlan-arp-reply": rec(P0, tag(arp(P0, 2, "10.0.100.77", V4_A, dst=MAC[P0]), VID_A)),
+        "vlan-echo6": rec(P0, tag(echo6(P0, V6_A, src=V6_A_NB), VID_A)),
+        "vlan-routed6": rec(P0, tag(udp6(P0, V6_ROUTED, src=V6_A_NB), VID_A)),
+        "vlan-routed6-in": rec(P1, udp6(P1, V6_VIA_A, src=V6_NB1)),
+        "vlan-hlim1": rec(P0, tag(udp6(P0, V6_ROUTED, src=V6_A_NB, hlim=1), VID_A)),
+        "vlan-ns": rec(P0, tag(ns(P0, V6_A, V6_A_NB, "ff02::1:ff00:1"), VID_A)),
+        "vlan-ns-dad": rec(P0, tag(ns(P0, V6_A, "::", "ff02::1:ff00:1"), VID_A)),
+        "vlan-na": rec(P0, tag(na(P0, "2001:db8:64::77", V6_A, HOST_A), VID_A)),
+        "vlan-loopback": rec(P0, tag(echo(P0, LO4, src_ip=V4_A_NB), VID_A)),
+        "vlan-loopback6": rec(P0, tag(echo6(P0, LO6, src=V6_A_NB), VID_A)),
+        "loopback-untagged": rec(P0, echo(P0, LO4)),
+        "vlan-unknown": rec(P0, tag(a_echo, VID_UNKNOWN)),
+        "vlan-unknown-arp": rec(P0, tag(arp(P0, 1, "10.0.100.9", V4_A), VID_UNKNOWN)),
+        "vlan-0-echo": rec(P0, tag(echo(P0, "10.0.0.1"), 0, prio=5)),
+        "vlan-0-arp": rec(P0, tag(arp(P0, 1, "10.0.0.9", "10.0.0.1"), 0)),
+        "vlan-0-ns": rec(P0, tag(ns(P0, V6_P0, V6_NB0, SN_P0), 0)),
+        "vlan-4095": rec(P0, tag(a_echo, 4095)),
+        "vlan-on-other-port": rec(P1, tag(a_echo, VID_A)),
+        "vlan-double": rec(P0, tag(tag(a_echo, VID_B), VID_A)),
+        "vlan-qinq": rec(P0, tag(tag(a_echo, VID_A), VID_A, tpid=0x88a8)),
+        "vlan-inner-8021ad": rec(P0, tag(tag(a_echo, VID_B, tpid=0x88a8), VID_A)),
+        "vlan-copies": rec(P0, tag(a_echo, VID_A), copies=8, offload=True),
+        "vlan-on-xconnect": rec(P2, tag(a_echo, VID_A)),
+        "vlan-on-bridge": rec(P4, Ether(src=HOST_A, dst=BCAST) / Dot1AD(vlan=9) / IP() / UDP()),
+        "vlan-then-untagged-same-mac": chain((P0, tag(a_echo, VID_A)), (P0, echo(P0, "10.0.0.1")),
+                                              (P0, tag(a_echo, VID_UNKNOWN))),
+    }
+    t = tag(a_echo, VID_A)
+    for cut in (13, 14, 15, 16, 17, 18, 20, 30):
+        s["vlan-truncated-%d" % cut] = rec(P0, t[:cut])
+    s["vlan-chained-split-in-tag"] = rec(P0, t + bytes([15, 0xc5]))  # CHAIN_MARK: 2 segments
+    return s
+
+
 def main():
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
-    seeds = {**l3_seeds(), **arp_seeds(), **l2_seeds(), **ip6_seeds()}
+    seeds = {**l3_seeds(), **arp_seeds(), **l2_seeds(), **ip6_seeds(), **vlan_seeds()}
     for i, (name, data) in enumerate(seeds.items()):
         with open(os.path.join(OUT, "%02d-%s" % (i, name)), "wb") as f:
             f.write(data)

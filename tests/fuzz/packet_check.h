@@ -2,7 +2,8 @@
 /*
  * What the packet fuzzer asserts about every frame a port sends, written
  * apart from the code under test (its own checksum, its own parsing): an
- * l3 port sends well-formed IPv4, IPv6 or ARP from its own MAC, within its MTU;
+ * l3 port sends well-formed IPv4, IPv6 or ARP from its own MAC, within its MTU,
+ * untagged or with one 802.1Q tag of a real VLAN (its VLAN interfaces);
  * l2 ports send exactly the bytes that came in.
  */
 #ifndef FWD_FUZZ_PACKET_CHECK_H
@@ -29,8 +30,9 @@
 		}                                                                \
 	} while (0)
 
-#define ETH_LEN 14u
-#define ARP_LEN 28u
+#define ETH_LEN  14u
+#define ARP_LEN  28u
+#define VLAN_LEN 4u
 
 static inline unsigned be16_at(const uint8_t *p)
 {
@@ -170,6 +172,19 @@ static inline void check_ip6_frame(const struct fwd_port *p, const uint8_t *f, u
 
 /* A frame leaving l3 port p; end_max as for check_ip4_frame; in: the whole
  * input, as for check_ip6_frame. */
+/* One 802.1Q tag (a VLAN interface's frame): a real VID (not 0, the
+ * priority tag, nor 4095), and no second tag behind it (fwd never stacks). */
+static inline void check_vlan_tag(const struct fwd_port *p, const uint8_t *f, unsigned len)
+{
+	unsigned vid, inner;
+
+	CHECK(len >= ETH_LEN + VLAN_LEN, "%s: tagged runt of %u bytes sent", p->name, len);
+	vid = be16_at(f + 14) & 0xfff;
+	inner = be16_at(f + 16);
+	CHECK(vid != 0 && vid != 4095, "%s: sent with VLAN %u", p->name, vid);
+	CHECK(inner != 0x8100 && inner != 0x88a8, "%s: sent with two tags", p->name);
+}
+
 static inline void check_l3_frame(const struct fwd_port *p, const uint8_t *f, unsigned len,
                                   unsigned end_max, const uint8_t *in, size_t in_len)
 {
@@ -178,6 +193,17 @@ static inline void check_l3_frame(const struct fwd_port *p, const uint8_t *f, un
 	CHECK(len >= ETH_LEN, "%s: runt of %u bytes sent", p->name, len);
 	CHECK(memcmp(f + 6, p->mac.addr_bytes, 6) == 0, "%s: source MAC not the port's", p->name);
 	type = be16_at(f + 12);
+	if (type == 0x8100) {
+		check_vlan_tag(p, f, len);
+		/* the rest as the untagged frame (its VLAN's MTU is at most the port's) */
+		static uint8_t untagged[RTE_MBUF_DEFAULT_DATAROOM + 64];
+		CHECK(len - VLAN_LEN <= sizeof(untagged), "%s: %u bytes tagged", p->name, len);
+		memcpy(untagged, f, 12);
+		memcpy(untagged + 12, f + 12 + VLAN_LEN, len - 12 - VLAN_LEN);
+		f = untagged;
+		len -= VLAN_LEN;
+		type = be16_at(f + 12);
+	}
 	if (type == 0x0800)
 		check_ip4_frame(p, f, len, end_max);
 	else if (type == 0x0806)

@@ -13,12 +13,10 @@
 #                                                               p2 10.90.2.1 --- h2 10.90.2.2 AS 65002
 #   h1 announces 10.81.0.0/16 and 10.80.0.0/16, h2 10.80.0.0/16 (both hold 10.80.0.1)
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_frr.sh"
 
 smoke_init frr
-if [ ! -x /usr/lib/frr/zebra ] || [ ! -x /usr/lib/frr/bgpd ]; then
-	log "SKIP: FRR is not installed (make deps installs it)"
-	exit 0
-fi
+frr_skip_unless_installed
 ns_add h0 h1 h2 fw
 veth h0 v0 fw d0
 veth h1 v1 fw d1
@@ -40,37 +38,6 @@ ports:
 EOF
 must daemon_start fw "$T/fwd.yaml"
 
-chmod 711 "$T"
-# frr_conf DIR: a config of its own for one FRR instance (stdin)
-frr_dir() {
-	mkdir -p "$T/frr-$1" && chmod 777 "$T/frr-$1" && cat >"$T/frr-$1/frr.conf"
-}
-# frr_start NAME NS DAEMON ARGS...: one FRR daemon with NAME's pathspace
-frr_start() {
-	local d=$T/frr-$1 ns=$2 prog=$3
-	shift 3
-	ns_exec "$ns" "/usr/lib/frr/$prog" -d -f "$d/frr.conf" -i "$d/$prog.pid" -z "$d/zserv.api" \
-		--vty_socket "$d" -u frr -g frr --log "file:$d/$prog.log" "$@"
-}
-frr_stop() { # NAME DAEMON...
-	local n=$1 p
-	shift
-	for p in "$@"; do
-		[ -f "$T/frr-$n/$p.pid" ] && kill -TERM "$(cat "$T/frr-$n/$p.pid")" 2>/dev/null
-	done
-	for p in "$@"; do
-		for _ in $(seq 1 50); do
-			[ -f "$T/frr-$n/$p.pid" ] && kill -0 "$(cat "$T/frr-$n/$p.pid")" 2>/dev/null || break
-			sleep 0.1
-		done
-	done
-}
-vtysh_in() { # NAME NS COMMANDS...: vtysh -c for each
-	local n=$1 ns=$2 a=()
-	shift 2
-	for c in "$@"; do a+=(-c "$c"); done
-	ns_exec "$ns" timeout 10 vtysh --vty_socket "$T/frr-$n" "${a[@]}"
-}
 origin_of() { fwdctl -j route list | json_get "next((r['origin'] for r in d['routes'] if r['prefix']=='$1'), 'absent')"; }
 nexthops() { fwdctl -j route list | json_get "' '.join(sorted(h['via'] for r in d['routes'] if r['prefix']=='$1' for h in r.get('nexthops', [])))"; }
 tx() { fwdctl -j stats | json_get "[p['tx_packets'] for p in d['ports'] if p['name']=='$1'][0]"; }

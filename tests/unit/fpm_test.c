@@ -24,6 +24,7 @@
 
 #include "cp/fpm.h"
 #include "cp/fpm_map.h"
+#include "cp/ifmap.h"
 #include "cp/fpm_priv.h"
 
 /* ------------------------------------------------------------ fake FIB */
@@ -311,6 +312,39 @@ static void del_route(const char *prefix)
 }
 
 /* ----------------------------------------------------------------- tests */
+
+/* RTA_OIF of a VLAN interface's or a loopback's kernel interface maps back
+ * to that interface (cp/ifmap.c, the map cp/tap.c keeps); once the TAP is
+ * recreated (a reload, a restart) its old index is stale: a next hop on it
+ * without a gateway is refused and counted, with one it goes by the
+ * gateway; zebra's re-sent route takes the new index. */
+static void test_vlan_loopback_oif(void **state)
+{
+	static const struct fpm_fib_ops real = { fake_add, fake_del, fake_origin, cp_ifmap_port };
+	const uint16_t vlan = FWD_MAX_PORTS + 5, lo = FWD_MAX_PORTS + 6;
+
+	(void)state;
+	fpm_table_set_ops(&real);
+	assert_int_equal(cp_ifmap_set(vlan, 40), 0);
+	assert_int_equal(cp_ifmap_set(lo, 41), 0);
+	add_route("198.51.100.0/24", "10.100.0.2", 40, 186);
+	assert_int_equal(fib_get("198.51.100.0/24")->nh[0].dev, vlan);
+	add_route("192.0.2.9/32", NULL, 41, 196); /* a static route on the loopback */
+	assert_int_equal(fib_get("192.0.2.9/32")->nh[0].dev, lo);
+
+	assert_int_equal(cp_ifmap_set(vlan, 42), 0); /* the TAP recreated */
+	add_route("203.0.113.0/24", NULL, 40, 186);
+	assert_null(fib_get("203.0.113.0/24"));
+	assert_int_equal(fpm_stats.ctr[FPM_C_NO_DEV], 1);
+	add_route("198.51.100.0/24", "10.100.0.2", 40, 186);
+	assert_int_equal(fib_get("198.51.100.0/24")->nh[0].dev, -1); /* by the gateway */
+	add_route("198.51.100.0/24", "10.100.0.2", 42, 186);
+	assert_int_equal(fib_get("198.51.100.0/24")->nh[0].dev, vlan);
+
+	cp_ifmap_clear(); /* the daemon restarted: no index is known */
+	add_route("203.0.113.0/24", NULL, 42, 186);
+	assert_int_equal(fpm_stats.ctr[FPM_C_NO_DEV], 2);
+}
 
 static void test_route_v4(void **state)
 {
@@ -1396,6 +1430,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_route_v4, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_route_v6_link_local, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vlan_loopback_oif, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multipath, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nexthop_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_group_change_in_slices, setup, teardown),

@@ -21,9 +21,9 @@ static bool local4(uint32_t ip)
 	return ip == 0x0a000001; /* 10.0.0.1 */
 }
 
-static bool local6(uint8_t port, const uint8_t ip[16])
+static bool local6(uint16_t iface, const uint8_t ip[16])
 {
-	(void)port;
+	(void)iface;
 	return memcmp(ip, ours6, 16) == 0;
 }
 
@@ -131,12 +131,68 @@ static void test_other(void **state)
 		assert_non_null(tap_down_names[i]);
 }
 
+/* A loopback's TAP has no link: what would go out of one is dropped, what
+ * is routed is routed. */
+static void test_nolink(void **state)
+{
+	unsigned n;
+
+	(void)state;
+	n = frame4(0x0a000001, 0x0a000102, 6, 40);
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_ROUTE4);
+	n = frame4(0x0a000001, 0xe0000005, 89, 40); /* OSPF hello */
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_NO_LINK);
+	n = frame4(0x0a000001, 0xffffffff, 17, 40);
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_NO_LINK);
+	n = frame6(ours6, false, 6, 0); /* to 2001:db8::5: routed */
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_ROUTE6);
+	n = frame6(ours6, true, 89, 0); /* OSPFv3 to ff02::5 */
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_NO_LINK);
+	f[38] = 0xfe, f[39] = 0x80; /* to fe80::5 */
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_NO_LINK);
+	n = frame6(ours6, true, 58, 135); /* NDP stays NDP */
+	assert_int_equal(tap_down_nolink(C(n, 1500), f, n), TAP_DOWN_NDP);
+	assert_int_equal(tap_down_nolink(TAP_DOWN_ROUTE6, f, 20), TAP_DOWN_ROUTE6);
+}
+
+static int owner4(uint32_t ip)
+{
+	return ip == 0xc0000201 ? 40 : -1; /* 192.0.2.1: a loopback's */
+}
+
+static int owner6(const uint8_t ip[16])
+{
+	return memcmp(ip, ours6, 16) == 0 ? 41 : -1;
+}
+
+/* Which interface a frame going up is for: a loopback's address takes it
+ * to the loopback's TAP. */
+static void test_up_owner(void **state)
+{
+	unsigned n;
+
+	(void)state;
+	n = frame4(0x0a000009, 0xc0000201, 6, 40);
+	assert_int_equal(tap_up_owner(f, n, owner4, owner6), 40);
+	assert_int_equal(tap_up_owner(f, 14 + 19, owner4, owner6), -1); /* cut short */
+	n = frame4(0x0a000009, 0x0a000001, 6, 40);
+	assert_int_equal(tap_up_owner(f, n, owner4, owner6), -1);
+	n = frame6(ours6, false, 6, 0); /* to 2001:db8::5 */
+	assert_int_equal(tap_up_owner(f, n, owner4, owner6), -1);
+	memcpy(f + 38, ours6, 16); /* to ours6 */
+	assert_int_equal(tap_up_owner(f, n, owner4, owner6), 41);
+	assert_int_equal(tap_up_owner(f, 14 + 39, owner4, owner6), -1);
+	f[12] = 0x08, f[13] = 0x06; /* ARP */
+	assert_int_equal(tap_up_owner(f, n, owner4, owner6), -1);
+	assert_int_equal(tap_up_owner(f, 10, owner4, owner6), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ipv4),
-		cmocka_unit_test(test_ipv6),
-		cmocka_unit_test(test_other),
+		cmocka_unit_test(test_ipv4),     cmocka_unit_test(test_ipv6),
+		cmocka_unit_test(test_other),    cmocka_unit_test(test_nolink),
+		cmocka_unit_test(test_up_owner),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
