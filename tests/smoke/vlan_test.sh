@@ -88,23 +88,26 @@ expect "p1 is listed as a port" "$(iface type p1)" = port
 check "iface list (human) shows p0.100 on p0 with VLAN 100" \
 	bash -c "$FWDCTL_BIN -s $SOCK iface list | grep -Eq '^p0\.100 +vlan +p0 +100 '"
 
+# routed FROM TO N: host FROM reaches host hN (10.30.N.2, 2001:db8:30:N::2)
+# by ping, TCP and UDP in both families
+routed() {
+	local a4=10.30.$3.2 a6=2001:db8:30:$3::2
+	check "ping $1 -> $2 ($a4)" ping4 "$1" "$a4" 3
+	check "ping6 $1 -> $2 ($a6)" ping6 "$1" "$a6" 3
+	check "TCP $1 -> $2" echo_tcp "$1" "$a4"
+	check "UDP $1 -> $2" echo_udp "$1" "$a4"
+	check "TCP over IPv6 $1 -> $2" echo_tcp "$1" "$a6"
+	check "UDP over IPv6 $1 -> $2" echo_udp "$1" "$a6"
+}
+
 echo "-- between two VLANs of one port (p0.100 <-> p0.200)"
-check "ping h1 -> h2 (VLAN 100 -> VLAN 200)" ping4 h1 10.30.2.2 3
-check "ping6 h1 -> h2" ping6 h1 2001:db8:30:2::2 3
-check "TCP h1 -> h2" echo_tcp h1 10.30.2.2
-check "UDP h1 -> h2" echo_udp h1 10.30.2.2
-check "TCP over IPv6 h1 -> h2" echo_tcp h1 2001:db8:30:2::2
-check "UDP over IPv6 h1 -> h2" echo_udp h1 2001:db8:30:2::2
+routed h1 h2 2
 check "ping h1 -> the router on its VLAN (10.30.1.1)" ping4 h1 10.30.1.1
 check "ping6 h1 -> the router on the other VLAN (2001:db8:30:2::1)" ping6 h1 2001:db8:30:2::1
 
 echo "-- between a VLAN and an untagged port (p0.100 <-> p1)"
-check "ping h1 -> h3" ping4 h1 10.30.3.2 3
-check "ping6 h3 -> h1" ping6 h3 2001:db8:30:1::2 3
-check "TCP h1 -> h3" echo_tcp h1 10.30.3.2
-check "UDP h1 -> h3" echo_udp h1 10.30.3.2
-check "TCP over IPv6 h1 -> h3" echo_tcp h1 2001:db8:30:3::2
-check "UDP over IPv6 h1 -> h3" echo_udp h1 2001:db8:30:3::2
+routed h1 h3 3
+check "ping6 h3 -> h1 (untagged -> VLAN 100)" ping6 h3 2001:db8:30:1::2
 check "ping h3 -> h2 (untagged -> VLAN 200)" ping4 h3 10.30.2.2
 
 echo "-- loopback lo0"
