@@ -143,6 +143,12 @@ def rx_of(d, name):
                if p["name"] == name)
 
 
+def moved(d):
+    """What packets move in a stats snapshot (not rates, not time)."""
+    return [(p["name"], p.get("rx_packets"), p.get("tx_packets"), drop_total({k: [p]}))
+            for k in ("ports", "interfaces") for p in d.get(k, [])]
+
+
 def exchange(r, frames, expect=0, count="any", **kw):
     """Frames sent from t0; what came back on t0 and t1 with their VLANs:
     {"t0": [(vid, Ether)], "t1": [...]}, and the stats before and after
@@ -155,7 +161,8 @@ def exchange(r, frames, expect=0, count="any", **kw):
         while time.monotonic() < deadline:
             time.sleep(0.05)
             cur = stats_json(r)
-            if rx_of(cur, "p0") - rx_of(before, "p0") >= len(frames) and cur == after:
+            if rx_of(cur, "p0") - rx_of(before, "p0") >= len(frames) and \
+                    moved(cur) == moved(after):
                 break
             after = cur
     return {k: [vid_of(f) for f in v if not is_noise(f)] for k, v in got.items()}, before, after
