@@ -51,14 +51,16 @@ write_cfg() {
 jctl() { fwdctl -j "$@"; }
 # drop_reason NAME: summed over everything `fwdctl -j stats` lists (ports, interfaces)
 drop_reason() {
-	jctl stats | json_get "sum(int(c.get('value', 0)) for k in ('ports', 'interfaces') for p in d.get(k, []) for c in p.get('drop_reasons', []) if c['name'] == '$1')"
+	jctl stats | json_get "sum(int(c.get('value', 0)) for k in ('ports', 'ifaces', 'interfaces') for p in d.get(k, []) for c in p.get('drop_reasons', []) if c['name'] == '$1')"
 }
 # iface FIELD NAME: a field of interface NAME in `fwdctl -j iface list` ("absent" without it)
+# ({"ifaces": [{"name", "type", "parent", "vlan", "mode", "admin_up", "link_up", "mtu",
+# "mac", "addresses"}]}, cli/iface.c)
 iface() {
-	jctl iface list | json_get "next((str(i.get('$1', '')) for i in d.get('interfaces', []) if i['name'] == '$2'), 'absent')"
+	jctl iface list | json_get "next((str(i.get('$1', '')) for i in d.get('ifaces', []) if i['name'] == '$2'), 'absent')"
 }
 iface_addrs() {
-	jctl iface list | json_get "' '.join(sorted(next((i.get('addresses', []) for i in d.get('interfaces', []) if i['name'] == '$1'), [])))"
+	jctl iface list | json_get "' '.join(sorted(next((i.get('addresses', []) for i in d.get('ifaces', []) if i['name'] == '$1'), [])))"
 }
 all_preferred() {
 	[ "$(jctl -6 addr list | json_get "sorted(set(a.get('state', '') for a in d['addresses']))")" = "['preferred']" ]
@@ -157,8 +159,8 @@ check "h4 reaches nothing once the reload removed p0.300" pings_fail h4 10.30.2.
 check "h1 -> h3 still routed" ping4 h1 10.30.3.2
 
 echo "-- VLAN list as JSON"
-check "iface list -j parses, every interface has type, mtu, mac and admin state" bash -c \
-	"$FWDCTL_BIN -s $SOCK -j iface list | $PY -c 'import json,sys; d=json.load(sys.stdin); assert all(k in i for i in d[\"interfaces\"] for k in (\"name\", \"type\", \"mtu\", \"mac\", \"admin\"))'"
+check "iface list -j parses, every interface has a type, an MTU and its admin state" bash -c \
+	"$FWDCTL_BIN -s $SOCK -j iface list | $PY -c 'import json,sys; d=json.load(sys.stdin); assert all(k in i for i in d[\"ifaces\"] for k in (\"name\", \"type\", \"mtu\", \"admin_up\"))'"
 [ "$SMOKE_FAIL" -eq 0 ] || vlan_switch_log 10
 log "took $(ms_since "$started") ms"
 smoke_done
