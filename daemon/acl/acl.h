@@ -21,6 +21,7 @@
 
 #include <rte_common.h>
 
+#include "acl/acl_config.h"
 #include "core/config.h"
 #include "core/daemon.h"
 #include "core/punt.h"

@@ -5,7 +5,9 @@
  * reload by acl_ctl.c; `config show` writes the loaded acls[] back (ACLs
  * change by reload only).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "acl/acl.h"
@@ -14,6 +16,7 @@
 #define PATH_MAX_ 64
 
 typedef struct fwd_config C;
+typedef struct acl_conf S;
 typedef struct fwd_conf_port P;
 typedef struct fwd_conf_acl A;
 typedef struct fwd_conf_acl_rule R;
@@ -46,14 +49,85 @@ static const struct conf_field acl_fields[] = {
 };
 
 static const struct conf_field acl_item = CONF_ITEM(A, acl_fields);
-static const struct conf_field acls_row =
-        CONF_LIST("acls", C, acls, n_acls, acl_item, 0, FWD_MAX_ACLS, .heap = true);
+static const struct conf_field acls_rows[] = {
+	CONF_LIST("acls", S, acls, n_acls, acl_item, 0, FWD_MAX_ACLS, .heap = true),
+	{ .key = NULL },
+};
 static const struct conf_field port_rows[] = {
 	CONF_F("acl_in", CONF_STR, P, acl_in, .min = 1, .valid = fwd_conf_valid_name),
 	CONF_F("acl_out", CONF_STR, P, acl_out, .min = 1, .valid = fwd_conf_valid_name),
 };
 static const struct conf_field control_row =
         CONF_F("acl_local", CONF_STR, C, control.acl_local, .min = 1, .valid = fwd_conf_valid_name);
+
+static void sect_free(void *p)
+{
+	S *s = p;
+
+	for (unsigned i = 0; s->acls != NULL && i < s->n_acls; i++)
+		free(s->acls[i].rules);
+	free(s->acls);
+}
+
+static int sect_copy(void *dst, const void *src)
+{
+	const S *a = src;
+	S *b = dst;
+
+	if (a->n_acls == 0)
+		return 0;
+	if ((b->acls = calloc(a->n_acls, sizeof(*b->acls))) == NULL)
+		return -ENOMEM;
+	for (unsigned i = 0; i < a->n_acls; i++) {
+		b->acls[i] = a->acls[i];
+		b->acls[i].rules = NULL;
+		b->n_acls = i + 1;
+		if (a->acls[i].n_rules == 0)
+			continue;
+		b->acls[i].rules = malloc(a->acls[i].n_rules * sizeof(*b->acls[i].rules));
+		if (b->acls[i].rules == NULL)
+			return -ENOMEM;
+		memcpy(b->acls[i].rules, a->acls[i].rules,
+		       a->acls[i].n_rules * sizeof(*b->acls[i].rules));
+	}
+	return 0;
+}
+
+static bool sect_equal(const void *x, const void *y)
+{
+	const S *a = x, *b = y;
+
+	if (a->n_acls != b->n_acls)
+		return false;
+	for (unsigned i = 0; i < a->n_acls; i++)
+		if (!acl_conf_equal(&a->acls[i], &b->acls[i]))
+			return false;
+	return true;
+}
+
+static struct fwd_conf_section section = {
+	.name = "acls",
+	.size = sizeof(S),
+	.rows = acls_rows,
+	.free = sect_free,
+	.copy = sect_copy,
+	.equal = sect_equal,
+};
+
+const struct acl_conf *acl_conf(const struct fwd_config *cfg)
+{
+	return fwd_config_section(cfg, &section);
+}
+
+const struct fwd_conf_acl *fwd_config_acl(const struct fwd_config *cfg, const char *name)
+{
+	const S *s = acl_conf(cfg);
+
+	for (unsigned i = 0; i < s->n_acls; i++)
+		if (strcmp(s->acls[i].name, name) == 0)
+			return &s->acls[i];
+	return NULL;
+}
 
 static void check_rules(struct fwd_conf_checker *c, const struct fwd_conf_acl *a, unsigned i)
 {
@@ -86,14 +160,16 @@ static void acl_config_check(struct fwd_conf_checker *c, const struct fwd_config
 {
 	char at[PATH_MAX_];
 
-	for (unsigned i = 0; i < cfg->n_acls; i++) {
+	const struct acl_conf *s = acl_conf(cfg);
+
+	for (unsigned i = 0; i < s->n_acls; i++) {
 		for (unsigned j = 0; j < i; j++)
-			if (strcmp(cfg->acls[j].name, cfg->acls[i].name) == 0) {
+			if (strcmp(s->acls[j].name, s->acls[i].name) == 0) {
 				snprintf(at, sizeof(at), "acls[%u].name", i);
 				fwd_conf_error(c, at, "duplicate ACL name '%s' (first at line %u)",
-				               cfg->acls[i].name, cfg->acls[j].pos.line);
+				               s->acls[i].name, s->acls[j].pos.line);
 			}
-		check_rules(c, &cfg->acls[i], i);
+		check_rules(c, &s->acls[i], i);
 	}
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
 		snprintf(at, sizeof(at), "ports[%u].acl_in", i);
@@ -109,6 +185,6 @@ RTE_INIT(acl_config_register)
 	for (unsigned i = 0; i < RTE_DIM(port_rows); i++)
 		fwd_config_schema_add("ports", &port_rows[i]);
 	fwd_config_schema_add("control", &control_row);
-	fwd_config_schema_add(NULL, &acls_row);
+	fwd_config_register_section(&section);
 	fwd_config_register_check(acl_config_check);
 }

@@ -15,6 +15,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "acl/acl.h"
+#include "core/iface.h"
 #include "core/event.h"
 #include "core/log.h"
 #include "core/module.h"
@@ -57,9 +58,11 @@ static void state_free(struct acl_state *st, const struct acl_state *keep)
 static void publish(struct acl_state *st)
 {
 	__atomic_store_n(&acl_state, st, __ATOMIC_RELEASE);
-	for (unsigned i = 0; i < fwd_n_ports; i++)
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
 		fwd_ports[i].filter = (uint8_t)((st != NULL && st->in[i] ? FWD_FILTER_IN : 0) |
 		                                (st != NULL && st->out[i] ? FWD_FILTER_OUT : 0));
+		fwd_ifaces[i].filter = fwd_ports[i].filter;
+	}
 }
 
 static void wait_readers(void)
@@ -114,8 +117,10 @@ static struct acl_state *state_build(const struct fwd_config *cfg, const struct 
 		snprintf(err, errlen, "acl: out of memory");
 		return NULL;
 	}
-	for (unsigned i = 0; i < cfg->n_acls; i++) {
-		struct acl_set *s = set_for(&cfg->acls[i], old, log, err, errlen);
+	const struct acl_conf *conf = acl_conf(cfg);
+
+	for (unsigned i = 0; i < conf->n_acls; i++) {
+		struct acl_set *s = set_for(&conf->acls[i], old, log, err, errlen);
 
 		if (s == NULL) {
 			state_free(st, old);

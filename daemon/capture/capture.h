@@ -86,7 +86,7 @@ void fwd_capture_copy(unsigned worker, uint8_t port, uint16_t queue, uint8_t dir
                       struct rte_mbuf *const *pkts, uint16_t n);
 
 /* The drop tap: copies packets about to be freed as dropped for reason r. */
-void fwd_capture_drop(unsigned worker, uint8_t port, enum fwd_drop_reason r,
+void fwd_capture_drop(unsigned worker, uint16_t iface, enum fwd_drop_reason r,
                       struct rte_mbuf *const *pkts, uint16_t n);
 
 #endif

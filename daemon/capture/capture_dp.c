@@ -67,12 +67,23 @@ void fwd_capture_copy(unsigned worker, uint8_t port, uint16_t queue, uint8_t dir
 	copy_burst(worker, port, &tmpl, pkts, n);
 }
 
-void fwd_capture_drop(unsigned worker, uint8_t port, enum fwd_drop_reason r,
+/* The meta has room for a port: a VLAN's drops are its port's. */
+static uint8_t drop_port(uint16_t iface)
+{
+	if (iface < FWD_MAX_PORTS)
+		return (uint8_t)iface;
+	if (iface >= FWD_MAX_IFACES || fwd_ifaces[iface].port == FWD_IFACE_NO_PORT)
+		return 0; /* a loopback */
+	return fwd_ifaces[iface].port;
+}
+
+void fwd_capture_drop(unsigned worker, uint16_t iface, enum fwd_drop_reason r,
                       struct rte_mbuf *const *pkts, uint16_t n)
 {
-	const struct fwd_capture_meta tmpl = {
-		.tsc = rte_rdtsc(), .dir = FWD_CAPTURE_DROP, .port = port, .reason = (uint16_t)r
-	};
+	const struct fwd_capture_meta tmpl = { .tsc = rte_rdtsc(),
+		                               .dir = FWD_CAPTURE_DROP,
+		                               .port = drop_port(iface),
+		                               .reason = (uint16_t)r };
 
 	copy_burst(worker, FWD_CAPTURE_DROPS, &tmpl, pkts, n);
 }

@@ -16,6 +16,10 @@ struct fwd_config *fwd_config_new(void)
 
 	if (cfg == NULL)
 		return NULL;
+	if (conf_sections_new(cfg) < 0) {
+		fwd_config_free(cfg);
+		return NULL;
+	}
 	conf_schema_defaults(cfg);
 	return cfg;
 }
@@ -28,39 +32,8 @@ void fwd_config_free(struct fwd_config *cfg)
 		free(cfg->dpdk.args[i]);
 	free(cfg->routes);
 	free(cfg->neighs);
-	for (unsigned i = 0; cfg->acls != NULL && i < cfg->n_acls; i++)
-		free(cfg->acls[i].rules);
-	free(cfg->acls);
+	conf_sections_free(cfg);
 	free(cfg);
-}
-
-int fwd_config_copy_acls(struct fwd_config *dst, const struct fwd_config *src)
-{
-	for (unsigned i = 0; dst->acls != NULL && i < dst->n_acls; i++)
-		free(dst->acls[i].rules);
-	free(dst->acls);
-	dst->acls = NULL;
-	dst->n_acls = 0;
-	if (src->n_acls == 0)
-		return 0;
-	dst->acls = calloc(src->n_acls, sizeof(*dst->acls));
-	if (dst->acls == NULL)
-		return -ENOMEM;
-	for (unsigned i = 0; i < src->n_acls; i++) {
-		const struct fwd_conf_acl *a = &src->acls[i];
-		struct fwd_conf_acl *b = &dst->acls[i];
-
-		*b = *a;
-		b->rules = NULL;
-		dst->n_acls = i + 1;
-		if (a->n_rules == 0)
-			continue;
-		b->rules = malloc(a->n_rules * sizeof(*b->rules));
-		if (b->rules == NULL)
-			return -ENOMEM;
-		memcpy(b->rules, a->rules, a->n_rules * sizeof(*b->rules));
-	}
-	return 0;
 }
 
 /* Room for one more element of a heap list of *n, grown by doubling. */
@@ -110,14 +83,6 @@ const struct fwd_conf_bridge *fwd_config_bridge(const struct fwd_config *cfg, co
 	for (unsigned i = 0; i < cfg->n_bridges; i++)
 		if (strcmp(cfg->bridges[i].name, name) == 0)
 			return &cfg->bridges[i];
-	return NULL;
-}
-
-const struct fwd_conf_acl *fwd_config_acl(const struct fwd_config *cfg, const char *name)
-{
-	for (unsigned i = 0; i < cfg->n_acls; i++)
-		if (strcmp(cfg->acls[i].name, name) == 0)
-			return &cfg->acls[i];
 	return NULL;
 }
 

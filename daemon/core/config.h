@@ -19,20 +19,21 @@
 #define FWD_CONFIG_DEFAULT_PATH "/etc/fwd.yaml"
 #define FWD_SOCKET_DEFAULT      "/run/fwd/fwd.sock"
 
-#define FWD_NAME_MAX        32  /* port and bridge names, incl. NUL */
-#define FWD_DEVICE_MAX      256 /* PCI address or vdev string, incl. NUL */
-#define FWD_PATH_MAX        108 /* sizeof(sun_path) */
-#define FWD_MAX_PORTS       32
-#define FWD_MAX_BRIDGES     16
-#define FWD_MAX_ADDRS       32 /* per port */
-#define FWD_MAX_EAL_ARGS    64
-#define FWD_MAX_CONF_ROUTES 65536 /* bulk tables go through `route load` */
-#define FWD_MAX_CONF_NEIGHS 4096
-#define FWD_ECMP_MAX        16u /* next hops of one route */
-#define FWD_LCORES_STR_MAX  128
-#define FWD_MAX_LCORES      128 /* lcore ids are below this (RTE_MAX_LCORE of Debian's DPDK) */
-#define FWD_MAX_ACLS        64
-#define FWD_MAX_ACL_RULES   65536 /* in one ACL */
+#define FWD_NAME_MAX          32  /* port and bridge names, incl. NUL */
+#define FWD_DEVICE_MAX        256 /* PCI address or vdev string, incl. NUL */
+#define FWD_PATH_MAX          108 /* sizeof(sun_path) */
+#define FWD_MAX_PORTS         32
+#define FWD_MAX_BRIDGES       16
+#define FWD_MAX_ADDRS         32 /* per port */
+#define FWD_MAX_EAL_ARGS      64
+#define FWD_MAX_CONF_ROUTES   65536 /* bulk tables go through `route load` */
+#define FWD_MAX_CONF_NEIGHS   4096
+#define FWD_ECMP_MAX          16u /* next hops of one route */
+#define FWD_LCORES_STR_MAX    128
+#define FWD_MAX_LCORES        128 /* lcore ids are below this (RTE_MAX_LCORE of Debian's DPDK) */
+#define FWD_MAX_ACLS          64
+#define FWD_MAX_ACL_RULES     65536 /* in one ACL */
+#define FWD_CONF_MAX_SECTIONS 8     /* config sections features own */
 
 /* Position in the source file, 1-based; line 0 means "not from a file". */
 struct fwd_conf_pos {
@@ -52,7 +53,8 @@ enum fwd_rpf {
 	FWD_RPF_LOOSE,  /* a route that is not blackhole, unreachable or prohibit */
 	FWD_RPF_STRICT, /* a route out of the port the packet came in by */
 };
-extern const char *const fwd_conf_rpf_names[]; /* "off", "loose", "strict"; NULL-terminated */
+extern const char *const fwd_conf_mode_names[]; /* "l3", ...; NULL-terminated */
+extern const char *const fwd_conf_rpf_names[];  /* "off", "loose", "strict"; NULL-terminated */
 
 /* Who asked for an address, route or neighbour. A reload makes what the
  * config file asked for equal to the new file and keeps what fwdctl added
@@ -135,33 +137,6 @@ struct fwd_conf_neigh {
 	struct fwd_conf_pos pos;
 };
 
-/* acls[].default and acls[].rules[].action */
-enum fwd_acl_action {
-	FWD_ACL_DENY = 0,
-	FWD_ACL_PERMIT,
-	FWD_ACL_REJECT,
-};
-
-/* One rule of an ACL as written: every key optional ("" or family 0: any);
- * acl/acl_rule.c parses the text keys and says what is wrong with them. */
-struct fwd_conf_acl_rule {
-	enum fwd_acl_action action;
-	struct fwd_prefix src, dst; /* family 0: any */
-	char proto[12];             /* tcp, udp, icmp, icmpv6, sctp or 0-255 */
-	char sport[12], dport[12];  /* "N" or "N-M" */
-	char icmp_type[4], icmp_code[4], dscp[4];
-	bool fragment; /* true: only non-first fragments */
-	struct fwd_conf_pos pos;
-};
-
-struct fwd_conf_acl {
-	char name[FWD_NAME_MAX];
-	enum fwd_acl_action def; /* deny (default) | permit */
-	unsigned n_rules;
-	struct fwd_conf_acl_rule *rules; /* heap array */
-	struct fwd_conf_pos pos;
-};
-
 struct fwd_config {
 	char path[FWD_PATH_MAX * 4]; /* the file it came from */
 
@@ -218,8 +193,9 @@ struct fwd_config {
 	struct fwd_conf_route *routes; /* heap array */
 	unsigned n_neighs;
 	struct fwd_conf_neigh *neighs; /* heap array */
-	unsigned n_acls;
-	struct fwd_conf_acl *acls; /* heap array, each with its heap array of rules */
+	/* The sections features own (fwd_config_register_section): one struct
+	 * each, allocated with the config, reached by fwd_config_section. */
+	void *sections[FWD_CONF_MAX_SECTIONS];
 };
 
 /*
@@ -249,13 +225,40 @@ int fwd_config_emit(const struct fwd_config *cfg, FILE *out);
 struct fwd_conf_route *fwd_config_add_route(struct fwd_config *cfg);
 struct fwd_conf_neigh *fwd_config_add_neigh(struct fwd_config *cfg);
 
+/*
+ * A config section a feature owns (doc/architecture.md, "Config"): its keys
+ * and its struct stay in the feature's folder. The feature registers it
+ * from a constructor; every struct fwd_config then carries one zeroed
+ * struct of size bytes for it (defaults filled from rows), which the loader
+ * fills, `config show` writes, and the config's free and copy handle
+ * through the callbacks. rows are top-level schema rows (core/config_schema.h)
+ * whose offsets are into the section's struct.
+ */
+struct conf_field;
+struct fwd_conf_section {
+	const char *name;              /* the feature's, for messages */
+	size_t size;                   /* of its struct */
+	const struct conf_field *rows; /* its top-level keys; a NULL key ends them */
+	void (*free)(void *sect);      /* its heap members (not sect itself); NULL: none */
+	int (*copy)(void *dst, const void *src);     /* deep copy into a zeroed dst; NULL: memcpy;
+	                                              * -ENOMEM (dst then freeable by free) */
+	bool (*equal)(const void *a, const void *b); /* NULL: memcmp */
+	unsigned slot;                               /* set when registered */
+};
+
+void fwd_config_register_section(struct fwd_conf_section *s);
+/* The section's struct in cfg (never NULL in a config from fwd_config_new,
+ * fwd_config_load*). */
+void *fwd_config_section(const struct fwd_config *cfg, const struct fwd_conf_section *s);
+/* dst is a shallow copy of src (*dst = *src): give it its own deep copies of
+ * every section. -ENOMEM leaves dst freeable with fwd_config_free. */
+int fwd_config_dup_sections(struct fwd_config *dst, const struct fwd_config *src);
+/* Do a and b hold equal sections (each section's equal)? */
+bool fwd_config_sections_equal(const struct fwd_config *a, const struct fwd_config *b);
+
 /* Lookups by name; NULL when absent. */
 const struct fwd_conf_port *fwd_config_port(const struct fwd_config *cfg, const char *name);
 const struct fwd_conf_bridge *fwd_config_bridge(const struct fwd_config *cfg, const char *name);
-const struct fwd_conf_acl *fwd_config_acl(const struct fwd_config *cfg, const char *name);
-
-/* Deep copies of acls[] into dst (whose own are freed first); -ENOMEM. */
-int fwd_config_copy_acls(struct fwd_config *dst, const struct fwd_config *src);
 
 /*
  * The lcore ids of dpdk.lcores in the order written (the first is the control

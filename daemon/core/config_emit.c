@@ -99,13 +99,15 @@ static bool unset(const struct conf_field *f, const char *src)
 		return *(const bool *)src == (f->def != 0);
 	if (f->quiet && f->kind == CONF_UINT)
 		return load_uint(src, f->size) == f->def;
+	if (f->quiet && f->kind == CONF_ENUM)
+		return *(const int *)(const void *)src == (int)f->def;
 	if (f->kind == CONF_STR)
 		return f->min > 0 && f->def_str == NULL && src[0] == '\0';
 	if (f->kind == CONF_IP)
 		return ((const struct fwd_ip *)(const void *)src)->family == 0;
 	if (f->kind == CONF_NET || f->kind == CONF_ADDR)
 		return ((const struct fwd_prefix *)(const void *)src)->family == 0;
-	if (f->kind == CONF_LIST && f->one_ok) {
+	if (f->kind == CONF_LIST && (f->one_ok || f->quiet)) {
 		unsigned n;
 		memcpy(&n, src - f->off + f->count_off, sizeof(n));
 		return n == 0;
@@ -155,7 +157,9 @@ static void emit_map(FILE *out, const struct conf_field *fields, const char *obj
 	bool first = true;
 
 	for (const struct conf_field *f = fields; f->key; f++) {
-		if (unset(f, obj + f->off))
+		const char *o = conf_field_obj(f, (char *)(uintptr_t)obj);
+
+		if (unset(f, o + f->off))
 			continue;
 		if (item && first)
 			fprintf(out, "%*s- %s:", indent - 2, "", f->key);
@@ -164,12 +168,12 @@ static void emit_map(FILE *out, const struct conf_field *fields, const char *obj
 		first = false;
 		if (f->kind == CONF_MAP) {
 			fputc('\n', out);
-			emit_map(out, f->sub, obj + f->off, indent + 2, false);
+			emit_map(out, f->sub, o + f->off, indent + 2, false);
 		} else if (f->kind == CONF_LIST) {
-			emit_list(out, f, obj, indent);
+			emit_list(out, f, o, indent);
 		} else {
 			fputc(' ', out);
-			emit_scalar(out, f, obj + f->off);
+			emit_scalar(out, f, o + f->off);
 			fputc('\n', out);
 		}
 	}

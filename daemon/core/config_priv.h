@@ -89,8 +89,6 @@ void conf_schema_defaults(struct fwd_config *cfg);
 /* Decode c->root into cfg; errors go to c->diag. Returns -EINVAL, -ENOMEM or 0. */
 int conf_schema_decode(struct conf_ctx *c, struct fwd_config *cfg);
 
-extern const char *const fwd_conf_mode_names[]; /* NULL-terminated, by enum value */
-
 /* -------------------------------------------------------------- checks */
 
 /* Single-value validators: NULL when s is fine, else why it is not. */
@@ -113,6 +111,13 @@ int conf_lcores_parse(const char *s, unsigned *ids, int *cpus, unsigned max, con
 /* ------------------------------------------------------------- walker */
 
 #include "core/config_schema.h"
+
+/* Where field f's value lives: obj, or for a row of a feature's section
+ * (config_section.c) the section's struct in the config obj. */
+char *conf_field_obj(const struct conf_field *f, char *obj);
+/* Allocate (-ENOMEM) and free every registered section of cfg. */
+int conf_sections_new(struct fwd_config *cfg);
+void conf_sections_free(struct fwd_config *cfg);
 
 /* The top-level keys of struct fwd_config. */
 extern const struct conf_field *const conf_root_fields;

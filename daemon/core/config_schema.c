@@ -136,7 +136,7 @@ static void store_uint(void *dst, size_t size, uint32_t v)
 static void apply_defaults(const struct conf_field *fields, char *obj)
 {
 	for (const struct conf_field *f = fields; f->key; f++) {
-		char *dst = obj + f->off;
+		char *dst = conf_field_obj(f, obj) + f->off;
 
 		if (f->kind == CONF_MAP)
 			apply_defaults(f->sub, dst);
@@ -300,7 +300,7 @@ static void decode_map(struct conf_ctx *c, const struct conf_field *fields, cons
 		}
 		seen[f - fields] = k;
 		child_path(sub, sizeof(sub), path, f->key);
-		decode_value(c, f, k->next, obj, sub);
+		decode_value(c, f, k->next, conf_field_obj(f, obj), sub);
 	}
 	missing_keys(c, fields, seen, n, path);
 }

@@ -48,7 +48,10 @@ struct conf_field {
 	size_t pos_off;
 	const char *(*valid)(const char *s); /* STR, HSTR: NULL or why s is refused */
 	const char *const *names;            /* ENUM, NULL-terminated */
-	bool quiet; /* BOOL, UINT, ENUM: config show leaves it out at its default (a
+	/* a top-level row of a feature's section: off and count_off are into
+	 * the section's struct, not struct fwd_config (set when registered) */
+	const struct fwd_conf_section *sect;
+	bool quiet; /* BOOL, UINT, ENUM, LIST: config show leaves it out at its default (a
 	             * route's blackhole: false would be said on every route) */
 };
 

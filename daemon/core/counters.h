@@ -15,6 +15,7 @@
 
 #include "core/config.h"
 #include "core/drop.h"
+#include "core/iface.h"
 
 struct fwd_port_ctrs {
 	uint64_t rx_pkts;
@@ -40,7 +41,11 @@ struct fwd_loop_ctrs {
 
 struct fwd_wstats {
 	struct fwd_loop_ctrs loop;
-	struct fwd_port_ctrs port[FWD_MAX_PORTS];
+	/* by interface id (core/iface.h): a port's at its index. Each packet is
+	 * counted once, on the interface it arrived by or leaves by: a VLAN's
+	 * frames on the VLAN, not on its port (doc/architecture.md,
+	 * "Interfaces") */
+	struct fwd_port_ctrs port[FWD_MAX_IFACES];
 };
 
 #endif

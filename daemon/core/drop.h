@@ -44,7 +44,7 @@
 	X(OWN_SOURCE, "own_source")       /* source: our address or a directed broadcast */  \
 	X(LINK_LOCAL, "link_local")       /* IPv4 169.254/16 to forward (RFC 3927 7) */      \
 	X(RPF, "rpf")                     /* ports[].rpf: no route back (RFC 3704) */        \
-	X(TRUNCATED, "truncated")         /* frame shorter than its IP length says */        \
+	X(TRUNCATED, "truncated")         /* frame shorter than its IP length or tag says */ \
 	X(REASM_TIMEOUT, "reasm_timeout") /* to us: datagram not whole in time */            \
 	X(REASM_FULL, "reasm_full")       /* to us: reassembly table or datagram full */     \
 	X(REASM_OVERLAP, "reasm_overlap") /* to us: overlapping fragment (RFC 5722) */       \
@@ -64,7 +64,8 @@
 	X(POLICED_NDP, "policed_ndp")                                                        \
 	X(POLICED_NS, "policed_ns")                                                          \
 	X(POLICED_NA, "policed_na")                                                          \
-	X(NDP_IGNORED, "ndp_ignored") /* IPv6: NDP fwd ignores, dropped before the policer */
+	X(NDP_IGNORED, "ndp_ignored")   /* IPv6: NDP ignored, dropped before the policer */  \
+	X(VLAN_UNKNOWN, "vlan_unknown") /* 802.1Q VID without an interface; 802.1ad */
 
 enum fwd_drop_reason {
 #define FWD_DROP_ENUM(e, name) FWD_DROP_##e,

@@ -32,6 +32,9 @@ struct fwd_port {
 	volatile uint8_t admin_up;
 	volatile uint8_t rpf;    /* enum fwd_rpf (ports[].rpf), read once per burst */
 	volatile uint8_t filter; /* FWD_FILTER_IN|OUT (core/worker.h): a filter is attached */
+	/* VID -> interface id (core/iface.h), NULL while the port has no VLAN
+	 * interface: one test per burst on a port without VLANs */
+	const uint16_t *volatile vlan_map;
 
 	/* control thread only */
 	char name[FWD_NAME_MAX];

@@ -60,7 +60,7 @@ static struct event *drain_ev;
 static fwd_punt_fn handlers[FWD_PUNT_MAX];
 bool (*fwd_local_filter)(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 /* control thread counters, one row per port, written by the control thread only */
-static struct fwd_port_ctrs control_ctrs[FWD_MAX_PORTS];
+static struct fwd_port_ctrs control_ctrs[FWD_MAX_IFACES]; /* by interface id */
 
 bool (*fwd_punt_up)(struct rte_mbuf *m, uint8_t port);
 
@@ -69,12 +69,12 @@ void fwd_punt_register(enum fwd_punt_reason reason, fwd_punt_fn fn)
 	handlers[reason] = fn;
 }
 
-struct fwd_port_ctrs *fwd_control_ctrs(uint8_t port)
+struct fwd_port_ctrs *fwd_control_ctrs(uint16_t port)
 {
-	return &control_ctrs[port < FWD_MAX_PORTS ? port : 0];
+	return &control_ctrs[port < FWD_MAX_IFACES ? port : 0];
 }
 
-void fwd_control_drop(struct rte_mbuf *m, uint8_t port, enum fwd_drop_reason reason)
+void fwd_control_drop(struct rte_mbuf *m, uint16_t port, enum fwd_drop_reason reason)
 {
 	fwd_control_ctrs(port)->drop[reason]++;
 	fwd_drop_offer(FWD_DROP_TAP_CONTROL, port, reason, &m, 1);

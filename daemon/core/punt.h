@@ -104,10 +104,10 @@ void fwd_punt_register(enum fwd_punt_reason reason, fwd_punt_fn fn);
 /* Control thread: counters of packets the control thread consumed or dropped
  * on behalf of a port (summed into `fwdctl stats` with the workers'). */
 struct fwd_port_ctrs;
-struct fwd_port_ctrs *fwd_control_ctrs(uint8_t port);
+struct fwd_port_ctrs *fwd_control_ctrs(uint16_t port);
 
 /* Count a drop made by the control thread and free the packet. */
-void fwd_control_drop(struct rte_mbuf *m, uint8_t port, enum fwd_drop_reason reason);
+void fwd_control_drop(struct rte_mbuf *m, uint16_t port, enum fwd_drop_reason reason);
 
 /* A port's kernel interface (ports[].tap, cp/tap.c), set by the layer that
  * keeps them: local delivery hands it a packet to us that fwd does not

@@ -24,12 +24,11 @@ struct fwd_config *fwd_running_config(uint64_t *omitted)
 	memset(run->dpdk.args, 0, sizeof(run->dpdk.args));
 	run->routes = NULL;
 	run->neighs = NULL;
-	run->acls = NULL;
-	run->n_routes = run->n_neighs = run->n_acls = 0;
+	run->n_routes = run->n_neighs = 0;
 	for (unsigned p = 0; p < run->n_ports; p++)
 		run->ports[p].n_addresses = 0; /* each family adds what it runs */
 	*omitted = 0;
-	if (copy_args(run, fwd.cfg) < 0 || fwd_config_copy_acls(run, fwd.cfg) < 0 ||
+	if (fwd_config_dup_sections(run, fwd.cfg) < 0 || copy_args(run, fwd.cfg) < 0 ||
 	    fwd_modules_running(run, omitted) < 0) {
 		fwd_config_free(run);
 		return NULL;

@@ -18,6 +18,7 @@
 #define IDLE_LOOPS 64
 
 static fwd_input_fn mode_input[FWD_MODE_BRIDGE + 1];
+static fwd_input_fn vlan_input[FWD_MODE_BRIDGE + 1];
 
 volatile uint8_t fwd_tap_dirs[FWD_MAX_PORTS];
 fwd_tap_fn fwd_tap;
@@ -35,6 +36,11 @@ void fwd_worker_set_ip6_input(fwd_input_fn fn)
 void fwd_worker_set_input(enum fwd_port_mode mode, fwd_input_fn fn)
 {
 	mode_input[mode] = fn;
+}
+
+void fwd_worker_set_vlan_input(enum fwd_port_mode mode, fwd_input_fn fn)
+{
+	vlan_input[mode] = fn;
 }
 
 bool fwd_worker_has_input(enum fwd_port_mode mode)
@@ -99,6 +105,55 @@ void fwd_tx_flush(struct fwd_worker *w, uint8_t port)
 	tx_flush(w, port);
 }
 
+/* A run of frames of VLAN interface ifp, counted on it. */
+static void vlan_run(struct fwd_worker *w, const struct fwd_iface *ifp, struct rte_mbuf **pkts,
+                     uint16_t n)
+{
+	fwd_input_fn in = vlan_input[ifp->mode];
+
+	w->stats.port[ifp->id].rx_pkts += n;
+	if (likely(ifp->admin_up && in != NULL)) {
+		in(w, ifp, pkts, n);
+		return;
+	}
+	w->stats.port[ifp->id].rx_bytes += fwd_pkts_bytes(pkts, n);
+	fwd_drop_bulk(w, ifp->id, ifp->admin_up ? FWD_DROP_UNSUPPORTED : FWD_DROP_PORT_DOWN, pkts,
+	              n);
+}
+
+void __rte_noinline fwd_vlan_rx(struct fwd_worker *w, const struct fwd_port *p,
+                                struct rte_mbuf **pkts, uint16_t n)
+{
+	const uint16_t *map = __atomic_load_n(&p->vlan_map, __ATOMIC_ACQUIRE);
+	struct fwd_port_ctrs *c = &w->stats.port[p->idx];
+	uint16_t ids[FWD_BURST_MAX];
+	uint16_t k = 0, j;
+
+	for (uint16_t i = 0; i < n; i++) {
+		uint8_t why = FWD_DROP_VLAN_UNKNOWN;
+		uint16_t id = map != NULL ? fwd_vlan_demux(p, map, pkts[i], &why) : p->idx;
+
+		if (unlikely(id == FWD_IFACE_NONE)) {
+			c->rx_pkts++;
+			c->rx_bytes += pkts[i]->pkt_len;
+			fwd_drop(w, p->idx, (enum fwd_drop_reason)why, pkts[i]);
+			continue;
+		}
+		ids[k] = id;
+		pkts[k++] = pkts[i];
+	}
+	for (uint16_t i = 0; i < k; i = j) {
+		for (j = i + 1; j < k && ids[j] == ids[i]; j++)
+			;
+		if (ids[i] < FWD_MAX_PORTS) {
+			c->rx_pkts += j - i;
+			mode_input[p->mode](w, &fwd_ifaces[ids[i]], pkts + i, j - i);
+		} else {
+			vlan_run(w, &fwd_ifaces[ids[i]], pkts + i, j - i);
+		}
+	}
+}
+
 /* Receive and dispatch one burst; returns the number of packets received. */
 static __rte_always_inline uint16_t worker_rx(struct fwd_worker *w, const struct fwd_rxq *q)
 {
@@ -111,15 +166,23 @@ static __rte_always_inline uint16_t worker_rx(struct fwd_worker *w, const struct
 	if (n == 0)
 		return 0;
 	fwd_tap_offer(w->index, q->port, q->queue, FWD_TAP_RX, pkts, n);
-	c->rx_pkts += n;
 	if (likely(p->admin_up)) {
 		uint16_t k = n;
 
 		if (unlikely(p->filter & FWD_FILTER_IN) &&
-		    (k = fwd_filter(w, q->port, FWD_FILTER_IN, pkts, n, NULL)) == 0)
+		    (k = fwd_filter(w, q->port, FWD_FILTER_IN, pkts, n, NULL)) == 0) {
+			c->rx_pkts += n;
 			return n;
-		mode_input[p->mode](w, p, pkts, k);
+		}
+		if (unlikely(p->vlan_map != NULL)) {
+			c->rx_pkts += n - k;
+			fwd_vlan_rx(w, p, pkts, k);
+			return n;
+		}
+		c->rx_pkts += n;
+		mode_input[p->mode](w, &fwd_ifaces[q->port], pkts, k);
 	} else {
+		c->rx_pkts += n;
 		c->rx_bytes += fwd_pkts_bytes(pkts, n);
 		fwd_drop_bulk(w, q->port, FWD_DROP_PORT_DOWN, pkts, n);
 	}
@@ -329,13 +392,29 @@ void fwd_workers_free(void)
 	fwd.n_workers = 0;
 }
 
-int fwd_control_tx(struct rte_mbuf *m, uint8_t port)
+/* The port a packet for iface leaves by, tagged if iface is a VLAN. */
+static int control_tx_port(struct rte_mbuf *m, uint16_t iface)
+{
+	const struct fwd_iface *ifp;
+
+	if (iface < FWD_MAX_PORTS)
+		return iface < fwd_n_ports ? iface : -ENODEV;
+	ifp = fwd_iface_get(iface);
+	if (ifp == NULL || ifp->type != FWD_IFACE_VLAN)
+		return -ENODEV; /* a loopback has no link */
+	if (fwd_vlan_tag(m, ifp->vlan, ifp->tx_vlan_hw) < 0)
+		return -ENOBUFS;
+	return ifp->port;
+}
+
+int fwd_control_tx(struct rte_mbuf *m, uint16_t iface)
 {
 	struct fwd_worker *w;
+	int port = fwd.n_workers != 0 ? control_tx_port(m, iface) : -ENODEV;
 
-	if (fwd.n_workers == 0 || port >= fwd_n_ports) {
-		fwd_control_drop(m, 0, FWD_DROP_CONTROL_TX);
-		return -ENODEV;
+	if (port < 0) {
+		fwd_control_drop(m, iface < FWD_MAX_IFACES ? iface : 0, FWD_DROP_CONTROL_TX);
+		return port;
 	}
 	/* One worker per egress port: what the control thread sends on a port
 	 * (packets a neighbour held, a TAP's TCP stream) leaves in the order it

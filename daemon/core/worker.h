@@ -18,6 +18,7 @@
 #include "core/config.h"
 #include "core/counters.h"
 #include "core/daemon.h"
+#include "core/iface.h"
 #include "core/ports.h"
 #include "core/punt.h"
 
@@ -75,17 +76,17 @@ static inline void fwd_tap_offer(unsigned worker, uint8_t port, uint16_t queue, 
  */
 #define FWD_DROP_TAP_CONTROL FWD_MAX_WORKERS
 
-typedef void (*fwd_drop_tap_fn)(unsigned worker, uint8_t port, enum fwd_drop_reason r,
+typedef void (*fwd_drop_tap_fn)(unsigned worker, uint16_t iface, enum fwd_drop_reason r,
                                 struct rte_mbuf *const *pkts, uint16_t n);
 
 extern volatile uint8_t fwd_drop_taps[FWD_DROP_MAX];
 extern fwd_drop_tap_fn fwd_drop_tap;
 
-static inline void fwd_drop_offer(unsigned worker, uint8_t port, enum fwd_drop_reason r,
+static inline void fwd_drop_offer(unsigned worker, uint16_t iface, enum fwd_drop_reason r,
                                   struct rte_mbuf *const *pkts, uint16_t n)
 {
 	if (unlikely(fwd_drop_taps[r]))
-		fwd_drop_tap(worker, port, r, pkts, n);
+		fwd_drop_tap(worker, iface, r, pkts, n);
 }
 
 /*
@@ -134,15 +135,22 @@ struct fwd_worker {
 } __rte_cache_aligned;
 
 /*
- * A mode's input: handles a burst received on port `in` (all mbufs
- * consumed). The worker has counted the packets; the input adds their
- * bytes to stats.port[in].rx_bytes, in whatever loop it already runs.
+ * A mode's input: handles a burst received on interface `in` (all mbufs
+ * consumed; a VLAN's frames untagged). The worker has counted the packets;
+ * the input adds their bytes to stats.port[in->id].rx_bytes, in whatever
+ * loop it already runs.
  */
-typedef void (*fwd_input_fn)(struct fwd_worker *w, const struct fwd_port *in,
+typedef void (*fwd_input_fn)(struct fwd_worker *w, const struct fwd_iface *in,
                              struct rte_mbuf **pkts, uint16_t n);
 
 /* Features register the input function of their port mode at startup. */
 void fwd_worker_set_input(enum fwd_port_mode mode, fwd_input_fn fn);
+/*
+ * The input of a mode for the VLAN interfaces (ids from FWD_MAX_PORTS up):
+ * a feature registers it once everything it keys by interface takes those
+ * ids; until then a VLAN's frames are dropped as unsupported on it.
+ */
+void fwd_worker_set_vlan_input(enum fwd_port_mode mode, fwd_input_fn fn);
 bool fwd_worker_has_input(enum fwd_port_mode mode);
 /*
  * l3 ports carry IPv4 and IPv6: the l3 input (ip4/input.c) hands the IPv6
@@ -152,6 +160,16 @@ bool fwd_worker_has_input(enum fwd_port_mode mode);
 void fwd_worker_set_ip6_input(fwd_input_fn fn);
 extern fwd_input_fn fwd_ip6_input;
 
+/*
+ * The burst of a port with a VLAN map (core/iface.h; the worker's rx calls
+ * it, tests drive it): each frame to its interface (fwd_vlan_demux), then
+ * runs of one interface to its input, so frames keep their order within an
+ * interface. Each frame is counted once: on the port (untagged,
+ * priority-tagged, or dropped as vlan_unknown or truncated) or on its VLAN.
+ */
+void fwd_vlan_rx(struct fwd_worker *w, const struct fwd_port *p, struct rte_mbuf **pkts,
+                 uint16_t n);
+
 /* The registered input (the packet fuzzer drives it without launching workers). */
 fwd_input_fn fwd_worker_input(enum fwd_port_mode mode);
 
@@ -160,10 +178,11 @@ int fwd_workers_launch(void);
 void fwd_workers_stop(void);
 void fwd_workers_free(void);
 
-/* Hand a packet built by the control thread to a worker for transmission:
- * always the same worker for a port, so packets leave a port in the order
- * they were handed over. */
-int fwd_control_tx(struct rte_mbuf *m, uint8_t port);
+/* Hand a packet built by the control thread to a worker for transmission
+ * on interface iface (a VLAN's leave its port tagged): always the same
+ * worker for a port, so packets leave a port in the order they were handed
+ * over. */
+int fwd_control_tx(struct rte_mbuf *m, uint16_t iface);
 
 static inline uint64_t fwd_pkts_bytes(struct rte_mbuf *const *pkts, uint16_t n)
 {
@@ -180,7 +199,7 @@ static inline uint64_t fwd_pkts_bytes(struct rte_mbuf *const *pkts, uint16_t n)
 	return a + b;
 }
 
-static inline void fwd_drop(struct fwd_worker *w, uint8_t port, enum fwd_drop_reason r,
+static inline void fwd_drop(struct fwd_worker *w, uint16_t port, enum fwd_drop_reason r,
                             struct rte_mbuf *m)
 {
 	w->stats.port[port].drop[r]++;
@@ -188,7 +207,7 @@ static inline void fwd_drop(struct fwd_worker *w, uint8_t port, enum fwd_drop_re
 	rte_pktmbuf_free(m);
 }
 
-static inline void fwd_drop_bulk(struct fwd_worker *w, uint8_t port, enum fwd_drop_reason r,
+static inline void fwd_drop_bulk(struct fwd_worker *w, uint16_t port, enum fwd_drop_reason r,
                                  struct rte_mbuf **pkts, uint16_t n)
 {
 	w->stats.port[port].drop[r] += n;

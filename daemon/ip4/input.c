@@ -84,7 +84,7 @@ static __rte_always_inline bool ip4_head_ok(const uint8_t *p, const struct ip4_h
  */
 struct ip4_ctx {
 	struct fwd_worker *w;
-	const struct fwd_port *in;
+	const struct fwd_iface *in;
 	struct rte_mbuf **end; /* the burst's */
 	struct fwd_txbuf *b;   /* the run's buffer */
 	uint32_t run_start;    /* bytes when the run began */
@@ -140,7 +140,7 @@ static __rte_always_inline bool ip4_fast(struct ip4_ctx *c, struct rte_mbuf *m,
 		unsigned want = rte_be_to_cpu_16(ip->total_length) + L2_LEN;
 		if (want > frame || want < L2_LEN + sizeof(*ip))
 			return false;
-		c->w->stats.port[c->in->idx].rx_bytes += frame - want; /* Ethernet padding */
+		c->w->stats.port[c->in->id].rx_bytes += frame - want; /* Ethernet padding */
 		m->data_len = (uint16_t)want;
 		m->pkt_len = want;
 		frame = want;
@@ -167,7 +167,7 @@ static __rte_always_inline bool ip4_fast(struct ip4_ctx *c, struct rte_mbuf *m,
 
 /* The IPv6 frames of a burst, to the input ip6 registers; without one they
  * are frames the l3 input does not handle (input_slow.c counts them). */
-static void __rte_noinline ip4_pass_ip6(struct fwd_worker *w, const struct fwd_port *in,
+static void __rte_noinline ip4_pass_ip6(struct fwd_worker *w, const struct fwd_iface *in,
                                         struct rte_mbuf **v6, unsigned n)
 {
 	if (fwd_ip6_input != NULL) {
@@ -193,8 +193,8 @@ static void __rte_noinline ip4_one_aside(struct ip4_ctx *c, struct rte_mbuf **at
                                          const struct nexthop *nh, uint32_t nhi, unsigned len)
 {
 	ip4_run_end(c, port, out, bytes);
-	c->w->stats.port[c->in->idx].rx_bytes += len;
-	ip4_forward_slow(c->w, c->in->idx, *at, nh, nhi);
+	c->w->stats.port[c->in->id].rx_bytes += len;
+	ip4_forward_slow(c->w, c->in->id, *at, nh, nhi);
 	fwd_tx_reserve(c->w, (unsigned)(c->end - at - 1));
 }
 
@@ -259,7 +259,7 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 	unsigned len;
 
 	if (unlikely(!ip4_fast(c, m, &b->head, hw_cksum, &d24, &len)) ||
-	    (rpf != FWD_RPF_OFF && !ip4_rpf_pass(b, c->in->idx, rpf, m))) {
+	    (rpf != FWD_RPF_OFF && !ip4_rpf_pass(b, c->in->id, rpf, m))) {
 		/* IPv6 waits for the end of the burst, the run goes on: the
 		 * type is in the bytes the head check loaded (any frame has
 		 * them; ip6 finds a runt's length) */
@@ -319,7 +319,7 @@ static __rte_always_inline void ip4_prefetch_fib(struct fib4_view fib, const str
 
 /* At most FWD_TXBUF_CAP frames, in one pass. With hw_cksum a constant at
  * each call, each port kind gets a loop of its own. */
-static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd_port *in,
+static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd_iface *in,
                                           bool hw_cksum, uint8_t rpf, struct rte_mbuf **pkts,
                                           unsigned n)
 {
@@ -352,18 +352,18 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
 	for (; at < c.end; at++)
 		ip4_one(&c, &b, hw_cksum, rpf, at, &r);
 	ip4_run_end(&c, r.port, r.out, r.bytes);
-	w->stats.port[in->idx].rx_bytes += r.bytes;
+	w->stats.port[in->id].rx_bytes += r.bytes;
 	if (unlikely(c.n6 != 0))
 		ip4_pass_ip6(w, in, c.v6, c.n6);
 }
 
-static void __rte_noinline ip4_burst_rpf(struct fwd_worker *w, const struct fwd_port *in,
+static void __rte_noinline ip4_burst_rpf(struct fwd_worker *w, const struct fwd_iface *in,
                                          uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
 {
 	ip4_burst(w, in, false, rpf, pkts, n);
 }
 
-static void ip4_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
+static void ip4_input(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf **pkts,
                       uint16_t n)
 {
 	uint8_t rpf = in->rpf; /* once per burst */

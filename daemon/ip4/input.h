@@ -63,7 +63,7 @@ static __rte_always_inline void ip4_nh_rewrite(const struct nexthop *nh, uint8_t
 
 /* A frame the fast path doubted: its rx bytes counted, classified exactly
  * (each failure a drop reason or a punt), and routed when it passes. */
-void ip4_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf *m);
+void ip4_input_slow(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf *m);
 
 /* A routed packet (index nhi, entry nh) whose next hop does not simply
  * forward it, or that is too large for it, or whose TTL expires here. */

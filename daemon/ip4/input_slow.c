@@ -237,20 +237,20 @@ static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint8_t in, str
 
 /* Why a packet from src, not for us, is not forwarded: a link-local source
  * (RFC 3927 section 7) or the port's reverse-path filter; -1: it is. */
-static int ip4_src_refused(const struct fwd_port *in, uint32_t src)
+static int ip4_src_refused(const struct fwd_iface *in, uint32_t src)
 {
 	uint8_t rpf = in->rpf;
 
 	if (unlikely(ip4_link_local(src)))
 		return FWD_DROP_LINK_LOCAL;
 	if (rpf != FWD_RPF_OFF && !nh_rpf_pass(nh_table, &nh_table[fib4_lookup(ip4_fib, src)],
-	                                       in->idx, rpf == FWD_RPF_STRICT))
+	                                       in->id, rpf == FWD_RPF_STRICT))
 		return FWD_DROP_RPF;
 	return -1;
 }
 
 /* Classify one frame; returns true when it is a unicast IPv4 packet to route. */
-static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_port *in,
+static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_iface *in,
                                         struct rte_mbuf *m, uint32_t *dst)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
@@ -258,47 +258,47 @@ static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_p
 	int bad;
 
 	if (unlikely(m->data_len < L2_LEN)) {
-		fwd_drop(w, in->idx, FWD_DROP_BAD_HEADER, m);
+		fwd_drop(w, in->id, FWD_DROP_BAD_HEADER, m);
 		return false;
 	}
 	if (unlikely(eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))) {
 		/* IPv6 reaches here only while no input for it is registered */
 		if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP))
-			fwd_punt(w, m, FWD_PUNT_ARP, in->idx, in->idx, 0, FWD_PUNT_NO_DROP);
+			fwd_punt(w, m, FWD_PUNT_ARP, in->id, in->id, 0, FWD_PUNT_NO_DROP);
 		else
-			fwd_drop(w, in->idx, FWD_DROP_UNSUPPORTED, m);
+			fwd_drop(w, in->id, fwd_drop_ethertype(eth->ether_type), m);
 		return false;
 	}
 	bad = m->nb_segs != 1 ? FWD_DROP_MULTI_SEG : ip4_check(m, ip);
 	if (unlikely(bad < 0 && ip4_src_ours(ip)))
 		bad = FWD_DROP_OWN_SOURCE;
 	if (unlikely(bad >= 0)) {
-		fwd_drop(w, in->idx, bad, m);
+		fwd_drop(w, in->id, bad, m);
 		return false;
 	}
 	if (unlikely(rte_is_multicast_ether_addr(&eth->dst_addr))) {
-		ip4_group_frame(w, in->idx, m);
+		ip4_group_frame(w, in->id, m);
 		return false;
 	}
 	if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, &in->mac))) {
-		fwd_drop(w, in->idx, FWD_DROP_NOT_FOR_US, m);
+		fwd_drop(w, in->id, FWD_DROP_NOT_FOR_US, m);
 		return false;
 	}
 	*dst = rte_be_to_cpu_32(ip->dst_addr);
 	if (unlikely(ip4_dst_class[*dst >> 24] != IP4_UNICAST)) {
-		ip4_dst_reserved(w, in->idx, m, *dst);
+		ip4_dst_reserved(w, in->id, m, *dst);
 		return false;
 	}
 	return true;
 }
 
-void ip4_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf *m)
+void ip4_input_slow(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf *m)
 {
 	struct rte_ipv4_hdr *ip = ip4_hdr(m);
 	const struct nexthop *nh;
 	uint32_t dst, nhi;
 
-	w->stats.port[in->idx].rx_bytes += m->pkt_len;
+	w->stats.port[in->id].rx_bytes += m->pkt_len;
 	if (!ip4_classify(w, in, m, &dst))
 		return;
 	nhi = fib4_lookup(ip4_fib, dst);
@@ -306,10 +306,10 @@ void ip4_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_
 	if (unlikely(nh->type != NH_LOCAL)) {
 		int bad = ip4_src_refused(in, rte_be_to_cpu_32(ip->src_addr));
 		if (bad >= 0) {
-			fwd_drop(w, in->idx, bad, m);
+			fwd_drop(w, in->id, bad, m);
 			return;
 		}
 	}
 	if (!ip4_forward_if_takes(w, m, nh, ip))
-		ip4_forward_slow(w, in->idx, m, nh, nhi);
+		ip4_forward_slow(w, in->id, m, nh, nhi);
 }

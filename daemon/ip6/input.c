@@ -87,7 +87,7 @@ static __rte_always_inline bool ip6_head_ok(const uint8_t *p, const struct ip6_h
  */
 struct ip6_ctx {
 	struct fwd_worker *w;
-	const struct fwd_port *in;
+	const struct fwd_iface *in;
 	struct rte_mbuf **end; /* the burst's */
 	struct fwd_txbuf *b;   /* the run's buffer */
 	uint32_t run_start;    /* bytes when the run began */
@@ -135,7 +135,7 @@ static __rte_always_inline bool ip6_fast(struct ip6_ctx *c, struct rte_mbuf *m,
 	if (unlikely(want != frame)) {
 		if (want > frame)
 			return false;
-		c->w->stats.port[c->in->idx].rx_bytes += frame - want; /* Ethernet padding */
+		c->w->stats.port[c->in->id].rx_bytes += frame - want; /* Ethernet padding */
 		m->data_len = (uint16_t)want;
 		m->pkt_len = want;
 		frame = want;
@@ -167,8 +167,8 @@ static void __rte_noinline ip6_one_aside(struct ip6_ctx *c, struct rte_mbuf **at
                                          const struct nexthop *nh, uint32_t nhi, unsigned len)
 {
 	ip6_run_end(c, port, out, bytes);
-	c->w->stats.port[c->in->idx].rx_bytes += len;
-	ip6_forward_slow(c->w, c->in->idx, *at, nh, nhi);
+	c->w->stats.port[c->in->id].rx_bytes += len;
+	ip6_forward_slow(c->w, c->in->id, *at, nh, nhi);
 	fwd_tx_reserve(c->w, (unsigned)(c->end - at - 1));
 }
 
@@ -217,7 +217,7 @@ static __rte_always_inline void ip6_one(struct ip6_ctx *c, const struct ip6_burs
 	unsigned len;
 
 	if (unlikely(!ip6_fast(c, m, &b->head, &len)) ||
-	    (rpf != FWD_RPF_OFF && !ip6_rpf_pass(b, c->in->idx, rpf, m))) {
+	    (rpf != FWD_RPF_OFF && !ip6_rpf_pass(b, c->in->id, rpf, m))) {
 		ip6_one_slow(c, at, r->port, r->out, r->bytes);
 		r->port = NO_RUN;
 		return;
@@ -251,7 +251,7 @@ static __rte_always_inline void ip6_prefetch(const struct rte_mbuf *m)
 }
 
 /* At most FWD_TXBUF_CAP frames, in one pass; rpf a constant at each call. */
-static __rte_always_inline void ip6_burst(struct fwd_worker *w, const struct fwd_port *in,
+static __rte_always_inline void ip6_burst(struct fwd_worker *w, const struct fwd_iface *in,
                                           uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
 {
 	const struct ip6_burst b = { fib6_view(ip6_fib), nh_table, ip6_head(in->mac48),
@@ -272,17 +272,17 @@ static __rte_always_inline void ip6_burst(struct fwd_worker *w, const struct fwd
 	for (; at < c.end; at++)
 		ip6_one(&c, &b, rpf, at, &r);
 	ip6_run_end(&c, r.port, r.out, r.bytes);
-	w->stats.port[in->idx].rx_bytes += r.bytes;
+	w->stats.port[in->id].rx_bytes += r.bytes;
 }
 
 /* The reverse-path filter's loop, so that the other pays nothing for it. */
-static void __rte_noinline ip6_burst_rpf(struct fwd_worker *w, const struct fwd_port *in,
+static void __rte_noinline ip6_burst_rpf(struct fwd_worker *w, const struct fwd_iface *in,
                                          uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
 {
 	ip6_burst(w, in, rpf, pkts, n);
 }
 
-static void __rte_noinline ip6_burst_plain(struct fwd_worker *w, const struct fwd_port *in,
+static void __rte_noinline ip6_burst_plain(struct fwd_worker *w, const struct fwd_iface *in,
                                            struct rte_mbuf **pkts, unsigned n)
 {
 	ip6_burst(w, in, FWD_RPF_OFF, pkts, n);
@@ -290,7 +290,7 @@ static void __rte_noinline ip6_burst_plain(struct fwd_worker *w, const struct fw
 
 /* The l3 input hands over at most FWD_TXBUF_CAP frames at a time; others
  * (the fuzzer, tests) may hand more. */
-static void ip6_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
+static void ip6_input(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf **pkts,
                       uint16_t n)
 {
 	uint8_t rpf = in->rpf; /* once per burst */

@@ -71,7 +71,7 @@ static __rte_always_inline void ip6_nh_rewrite(const struct nexthop *nh, uint8_t
 
 /* A frame the fast path doubted: its rx bytes counted, classified exactly
  * (each failure a drop reason or a punt), and routed when it passes. */
-void ip6_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf *m);
+void ip6_input_slow(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf *m);
 
 /* A routed packet (index nhi, entry nh) that the fast path does not
  * forward: a next hop that does not simply forward, a packet too large

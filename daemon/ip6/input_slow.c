@@ -273,51 +273,51 @@ static inline bool ip6_src_ours(const uint8_t src[16])
 }
 
 /* Classify one frame; returns true when it is an IPv6 packet to route. */
-static bool __rte_noinline ip6_classify(struct fwd_worker *w, const struct fwd_port *in,
+static bool __rte_noinline ip6_classify(struct fwd_worker *w, const struct fwd_iface *in,
                                         struct rte_mbuf *m)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	int bad;
 
 	if (unlikely(m->data_len < L2_LEN)) {
-		fwd_drop(w, in->idx, FWD_DROP_BAD_HEADER, m);
+		fwd_drop(w, in->id, FWD_DROP_BAD_HEADER, m);
 		return false;
 	}
 	if (unlikely(eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))) {
-		fwd_drop(w, in->idx, FWD_DROP_UNSUPPORTED, m);
+		fwd_drop(w, in->id, fwd_drop_ethertype(eth->ether_type), m);
 		return false;
 	}
 	bad = m->nb_segs != 1 ? FWD_DROP_MULTI_SEG : ip6_check(m, ip6_hdr(m));
 	if (unlikely(bad < 0 && ip6_src_ours(ip6_hdr(m)->src_addr)))
 		bad = FWD_DROP_OWN_SOURCE;
 	if (unlikely(bad >= 0)) {
-		fwd_drop(w, in->idx, bad, m);
+		fwd_drop(w, in->id, bad, m);
 		return false;
 	}
 	if (unlikely(rte_is_multicast_ether_addr(&eth->dst_addr))) {
-		ip6_group_frame(w, in->idx, m);
+		ip6_group_frame(w, in->id, m);
 		return false;
 	}
 	if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, &in->mac))) {
-		fwd_drop(w, in->idx, FWD_DROP_NOT_FOR_US, m);
+		fwd_drop(w, in->id, FWD_DROP_NOT_FOR_US, m);
 		return false;
 	}
 	return true;
 }
 
-void ip6_input_slow(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf *m)
+void ip6_input_slow(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf *m)
 {
 	uint32_t nhi;
 
-	w->stats.port[in->idx].rx_bytes += m->pkt_len;
+	w->stats.port[in->id].rx_bytes += m->pkt_len;
 	if (!ip6_classify(w, in, m))
 		return;
 	nhi = fib6_lookup(ip6_fib, ip6_hdr(m)->dst_addr);
 	if (unlikely(in->rpf != FWD_RPF_OFF) && nh_table[nhi].type != NH_LOCAL &&
-	    !nh_rpf_pass(nh_table, &nh_table[fib6_lookup(ip6_fib, ip6_hdr(m)->src_addr)], in->idx,
+	    !nh_rpf_pass(nh_table, &nh_table[fib6_lookup(ip6_fib, ip6_hdr(m)->src_addr)], in->id,
 	                 in->rpf == FWD_RPF_STRICT)) {
-		fwd_drop(w, in->idx, FWD_DROP_RPF, m);
+		fwd_drop(w, in->id, FWD_DROP_RPF, m);
 		return;
 	}
-	ip6_forward_slow(w, in->idx, m, &nh_table[nhi], nhi);
+	ip6_forward_slow(w, in->id, m, &nh_table[nhi], nhi);
 }

@@ -204,22 +204,22 @@ static void chunk(struct burst *c, struct rte_mbuf **pkts, uint16_t n)
 	}
 }
 
-void bridge_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
+void bridge_input(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf **pkts,
                   uint16_t n)
 {
-	const struct bridge *b = bridge_of_port[in->idx];
+	const struct bridge *b = bridge_of_port[in->id];
 	struct burst c;
 
 	if (unlikely(b == NULL)) {
-		w->stats.port[in->idx].rx_bytes += fwd_pkts_bytes(pkts, n);
-		fwd_drop_bulk(w, in->idx, FWD_DROP_NO_MEMBER, pkts, n);
+		w->stats.port[in->id].rx_bytes += fwd_pkts_bytes(pkts, n);
+		fwd_drop_bulk(w, in->id, FWD_DROP_NO_MEMBER, pkts, n);
 		return;
 	}
-	burst_init(&c, w, b, in->idx);
+	burst_init(&c, w, b, in->id);
 	for (uint16_t i = 0; i < n; i += CHUNK)
 		chunk(&c, pkts + i, RTE_MIN(CHUNK, n - i));
 	fwd_txc_sync(w, &c.txc);
-	w->stats.port[in->idx].rx_bytes += c.rx_bytes;
+	w->stats.port[in->id].rx_bytes += c.rx_bytes;
 	if (c.n_notes != 0) {
 		unsigned sent = rte_ring_mp_enqueue_burst_elem(bridge_notes, c.notes,
 		                                               sizeof(uint64_t), c.n_notes, NULL);

@@ -64,7 +64,7 @@ static inline uint64_t bridge_note(uint64_t key, uint8_t port, uint8_t slot)
 }
 
 /* The datapath (registered for FWD_MODE_BRIDGE; exposed for tests). */
-void bridge_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
+void bridge_input(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf **pkts,
                   uint16_t n);
 
 /* Control thread. */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/iface.h"
 #include "core/reload.h"
 #include "l2/bridge.h"
 #include "port/port.h"
@@ -171,7 +172,7 @@ int bridge_reload_apply(const struct fwd_config *cur, const struct fwd_config *n
 			continue;
 		cb = fwd_config_bridge(next, bridge_of_port[p]->name);
 		if (cb != NULL)
-			fwd_ports[p].bridge = (uint8_t)(cb - next->bridges);
+			fwd_ifaces[p].bridge = fwd_ports[p].bridge = (uint8_t)(cb - next->bridges);
 		port_mac_max(&bridge_of_port[p]->fdb, p, fwd_config_port(next, fwd_ports[p].name),
 		             log);
 	}

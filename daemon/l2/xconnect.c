@@ -6,12 +6,12 @@
  */
 #include "core/worker.h"
 
-static void xconnect_input(struct fwd_worker *w, const struct fwd_port *in, struct rte_mbuf **pkts,
+static void xconnect_input(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf **pkts,
                            uint16_t n)
 {
 	uint64_t bytes = fwd_pkts_bytes(pkts, n);
 
-	w->stats.port[in->idx].rx_bytes += bytes;
+	w->stats.port[in->id].rx_bytes += bytes;
 	fwd_tx_burst(w, in->peer, pkts, n, bytes);
 }
 

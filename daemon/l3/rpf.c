@@ -10,6 +10,7 @@
 
 #include <rte_common.h>
 
+#include "core/iface.h"
 #include "core/config_schema.h"
 #include "core/module.h"
 #include "core/reload.h"
@@ -38,7 +39,7 @@ static void rpf_check(struct fwd_conf_checker *c, const struct fwd_config *cfg)
 static int rpf_init(const struct fwd_config *cfg)
 {
 	for (unsigned i = 0; i < cfg->n_ports && i < fwd_n_ports; i++)
-		fwd_ports[i].rpf = (uint8_t)cfg->ports[i].rpf;
+		fwd_ifaces[i].rpf = fwd_ports[i].rpf = (uint8_t)cfg->ports[i].rpf;
 	return 0;
 }
 
@@ -49,7 +50,7 @@ static int rpf_reload_apply(const struct fwd_config *cur, const struct fwd_confi
 	for (unsigned i = 0; i < fwd_n_ports; i++) {
 		undo_rpf[i] = fwd_ports[i].rpf;
 		if (i < next->n_ports && fwd_ports[i].rpf != next->ports[i].rpf) {
-			fwd_ports[i].rpf = (uint8_t)next->ports[i].rpf;
+			fwd_ifaces[i].rpf = fwd_ports[i].rpf = (uint8_t)next->ports[i].rpf;
 			fwd_reload_note(log, "port %s: rpf %s", fwd_ports[i].name,
 			                rpf_names[next->ports[i].rpf]);
 		}
@@ -60,7 +61,7 @@ static int rpf_reload_apply(const struct fwd_config *cur, const struct fwd_confi
 static void rpf_undo(void)
 {
 	for (unsigned i = 0; i < fwd_n_ports; i++)
-		fwd_ports[i].rpf = undo_rpf[i];
+		fwd_ifaces[i].rpf = fwd_ports[i].rpf = undo_rpf[i];
 }
 
 static int rpf_running(struct fwd_config *run, uint64_t *omitted)

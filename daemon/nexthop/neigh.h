@@ -63,8 +63,8 @@ struct neigh_resolver *neigh_resolver(uint8_t family);
 /* The clock and the transmit path of the layer and its resolvers; tests
  * replace them. */
 struct neigh_hooks {
-	uint64_t (*now_ms)(void);                    /* monotonic milliseconds */
-	int (*tx)(struct rte_mbuf *m, uint8_t port); /* consumes m; <0: dropped */
+	uint64_t (*now_ms)(void);                      /* monotonic milliseconds */
+	int (*tx)(struct rte_mbuf *m, uint16_t iface); /* consumes m; <0: dropped */
 };
 
 extern struct neigh_hooks neigh_hooks;

@@ -12,6 +12,7 @@
 #include "core/daemon.h"
 #include "core/event.h"
 #include "core/log.h"
+#include "core/iface.h"
 #include "core/module.h"
 #include "port/port.h"
 
@@ -178,6 +179,19 @@ int fwd_port_kif_rx_dropped(const struct fwd_port *p, uint64_t *v)
 	return rc;
 }
 
+/* The port's MAC, and the VLAN offloads configured for its interfaces. */
+static int port_read_mac(struct fwd_port *p, const struct rte_eth_conf *conf)
+{
+	int rc = rte_eth_macaddr_get(p->port_id, &p->mac);
+
+	memcpy(&p->mac48, &p->mac, sizeof(p->mac)); /* the two high bytes stay 0 */
+	if (rc == 0)
+		rc = fwd_iface_port_vlan_offload(
+		        p->idx, false,
+		        (conf->txmode.offloads & RTE_ETH_TX_OFFLOAD_VLAN_INSERT) != 0);
+	return rc;
+}
+
 static int port_configure(struct fwd_port *p)
 {
 	struct rte_eth_dev_info info;
@@ -199,6 +213,10 @@ static int port_configure(struct fwd_port *p)
 		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
 		p->rx_ip4_cksum = 1;
 	}
+	/* VLAN interfaces' frames leave tagged by the NIC where it can; rx strip
+	 * stays off: the worker strips in software (doc/architecture.md,
+	 * "Interfaces") */
+	conf.txmode.offloads |= info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
 	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, p->n_txq, &conf);
 	if (rc < 0) {
 		LOG(ERR, "port %s: configure: %s", p->name, rte_strerror(-rc));
@@ -214,9 +232,7 @@ static int port_configure(struct fwd_port *p)
 	if (strcmp(p->driver, "net_af_packet") == 0 && (rc = port_af_packet_nodefrag(p)) < 0)
 		LOG(WARNING, "port %s: the kernel reassembles IPv4 fragments it receives: %s",
 		    p->name, strerror(-rc));
-	rc = rte_eth_macaddr_get(p->port_id, &p->mac);
-	memcpy(&p->mac48, &p->mac, sizeof(p->mac)); /* the two high bytes stay 0 */
-	return rc;
+	return port_read_mac(p, &conf);
 }
 
 static int port_init_one(struct fwd_port *p, const struct fwd_config *cfg,
@@ -243,7 +259,9 @@ static int port_init_one(struct fwd_port *p, const struct fwd_config *cfg,
 	if (rc < 0)
 		return rc;
 	p->probed = true;
-	return port_configure(p);
+	rc = port_configure(p);
+	fwd_iface_port_sync(p->idx);
+	return rc;
 }
 
 /*
@@ -369,6 +387,7 @@ int fwd_port_set_admin(struct fwd_port *p, bool up)
 		LOG(WARNING, "port %s: set link %s: %s", p->name, up ? "up" : "down",
 		    rte_strerror(-rc));
 	p->admin_up = up;
+	fwd_iface_port_sync(p->idx);
 	LOG(NOTICE, "port %s: admin %s", p->name, up ? "up" : "down");
 	port_event(p, up ? "admin-up" : "admin-down");
 	return 0;

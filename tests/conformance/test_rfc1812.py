@@ -229,12 +229,12 @@ def test_link_broadcast_not_forwarded(router, mac):
     assert d.drops("p0") == {"not_for_us": 1}
 
 
-def test_vlan_tagged_unsupported(router):
+def test_vlan_tagged_unknown(router):
     f = bytes(udp(router, DST))
     tagged = f[:12] + b"\x81\x00\x00\x05" + f[12:]
     got, d = exchange(router, [tagged])
     nothing_out(got)
-    assert d.drops("p0") == {"unsupported": 1}
+    assert d.drops("p0") == {"vlan_unknown": 1}
 
 
 def test_other_mac_not_forwarded(router):

@@ -315,11 +315,11 @@ def test_frame_longer_than_payload_length(router6):
     assert d.drops("p0") == {}
 
 
-def test_vlan_tagged_unsupported(router6):
+def test_vlan_tagged_unknown(router6):
     f = bytes(udp6(router6, DST6))
     got, d = exchange6(router6, [f[:12] + b"\x81\x00\x00\x05" + f[12:]])
     nothing_out6(got)
-    assert d.drops("p0") == {"unsupported": 1}
+    assert d.drops("p0") == {"vlan_unknown": 1}
 
 
 def test_ipv6_in_an_ipv4_ethertype(router6):

@@ -238,7 +238,8 @@ static void rx_burst(const struct fwd_port *p, struct rte_mbuf **pkts, uint16_t 
 {
 	w->stats.port[p->idx].rx_pkts += n;
 	if (p->admin_up) {
-		fwd_worker_input(p->mode)(w, p, pkts, n);
+		fwd_iface_port_sync(p->idx);
+		fwd_worker_input(p->mode)(w, &fwd_ifaces[p->idx], pkts, n);
 	} else {
 		w->stats.port[p->idx].rx_bytes += fwd_pkts_bytes(pkts, n);
 		fwd_drop_bulk(w, p->idx, FWD_DROP_PORT_DOWN, pkts, n);

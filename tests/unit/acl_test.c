@@ -67,13 +67,14 @@ static void test_parse_good(void **state)
 	char why[128];
 
 	(void)state;
-	assert_int_equal(cfg->n_acls, 2);
-	assert_int_equal(cfg->acls[0].def, FWD_ACL_PERMIT);
-	assert_int_equal(cfg->acls[1].def, FWD_ACL_DENY);
-	assert_int_equal(cfg->acls[0].n_rules, 7);
+	assert_int_equal(acl_conf(cfg)->n_acls, 2);
+	assert_int_equal(acl_conf(cfg)->acls[0].def, FWD_ACL_PERMIT);
+	assert_int_equal(acl_conf(cfg)->acls[1].def, FWD_ACL_DENY);
+	assert_int_equal(acl_conf(cfg)->acls[0].n_rules, 7);
 	assert_string_equal(cfg->ports[0].acl_in, "a");
 	assert_string_equal(cfg->control.acl_local, "b");
-	assert_int_equal(acl_rule_parse(&cfg->acls[0].rules[0], &r, &key, why, sizeof(why)), 0);
+	assert_int_equal(
+	        acl_rule_parse(&acl_conf(cfg)->acls[0].rules[0], &r, &key, why, sizeof(why)), 0);
 	assert_int_equal(r.family, AF_INET);
 	assert_int_equal(r.proto, IPPROTO_TCP);
 	assert_int_equal(r.dport_lo, 22);
@@ -81,22 +82,27 @@ static void test_parse_good(void **state)
 	assert_int_equal(r.sport_lo, 0);
 	assert_int_equal(r.sport_hi, 65535);
 	assert_true(r.l4);
-	assert_int_equal(acl_rule_parse(&cfg->acls[0].rules[1], &r, &key, why, sizeof(why)), 0);
+	assert_int_equal(
+	        acl_rule_parse(&acl_conf(cfg)->acls[0].rules[1], &r, &key, why, sizeof(why)), 0);
 	assert_int_equal(r.family, 0); /* no address: both families */
 	assert_int_equal(r.dport_lo, 33434);
 	assert_int_equal(r.dport_hi, 33534);
-	assert_int_equal(acl_rule_parse(&cfg->acls[0].rules[3], &r, &key, why, sizeof(why)), 0);
+	assert_int_equal(
+	        acl_rule_parse(&acl_conf(cfg)->acls[0].rules[3], &r, &key, why, sizeof(why)), 0);
 	assert_int_equal(r.family, AF_INET6);
 	assert_int_equal(r.proto, -1);
-	assert_int_equal(acl_rule_parse(&cfg->acls[0].rules[4], &r, &key, why, sizeof(why)), 0);
+	assert_int_equal(
+	        acl_rule_parse(&acl_conf(cfg)->acls[0].rules[4], &r, &key, why, sizeof(why)), 0);
 	assert_int_equal(r.family, AF_INET); /* icmp: IPv4 only */
 	assert_int_equal(r.icmp_type, 8);
 	assert_int_equal(r.icmp_code, 0);
 	assert_int_equal(r.dscp, 46);
-	assert_int_equal(acl_rule_parse(&cfg->acls[0].rules[5], &r, &key, why, sizeof(why)), 0);
+	assert_int_equal(
+	        acl_rule_parse(&acl_conf(cfg)->acls[0].rules[5], &r, &key, why, sizeof(why)), 0);
 	assert_true(r.fragment);
 	assert_false(r.l4);
-	assert_int_equal(acl_rule_parse(&cfg->acls[0].rules[6], &r, &key, why, sizeof(why)), 0);
+	assert_int_equal(
+	        acl_rule_parse(&acl_conf(cfg)->acls[0].rules[6], &r, &key, why, sizeof(why)), 0);
 	assert_int_equal(r.proto, 47);
 	assert_round_trip(cfg);
 	fwd_config_free(cfg);
@@ -116,9 +122,9 @@ static void test_round_trip(void **state)
 	back = load_str(text, &msg);
 	if (back == NULL)
 		fail_msg("emitted config does not load:\n%s\n%s", msg, text);
-	assert_int_equal(back->n_acls, cfg->n_acls);
-	for (unsigned i = 0; i < cfg->n_acls; i++)
-		assert_true(acl_conf_equal(&cfg->acls[i], &back->acls[i]));
+	assert_int_equal(acl_conf(back)->n_acls, acl_conf(cfg)->n_acls);
+	for (unsigned i = 0; i < acl_conf(cfg)->n_acls; i++)
+		assert_true(acl_conf_equal(&acl_conf(cfg)->acls[i], &acl_conf(back)->acls[i]));
 	assert_string_equal(back->ports[0].acl_in, "a");
 	assert_string_equal(back->control.acl_local, "b");
 	fwd_config_free(back);

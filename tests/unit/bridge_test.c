@@ -11,9 +11,19 @@
 
 #include <cmocka.h>
 
+#include "core/iface.h"
+
 #include "core/worker.h"
 #include "l2/bridge.h"
 #include "l2_test_util.h"
+
+/* The interface of port i as the worker hands it to an input, with what the
+ * test set in the port table. */
+static const struct fwd_iface *port_iface(unsigned i)
+{
+	fwd_iface_port_sync((uint8_t)i);
+	return &fwd_ifaces[i];
+}
 
 #define A     "02:00:00:00:00:0a"
 #define B     "02:00:00:00:00:0b"
@@ -89,7 +99,7 @@ static void input(uint8_t in, const char *src, const char *dst)
 	struct rte_mbuf *m = frame(src, dst, 64);
 
 	fake_now += 100;
-	bridge_input(w, &fwd_ports[in], &m, 1);
+	bridge_input(w, port_iface(in), &m, 1);
 }
 
 static unsigned sent(uint8_t port)
@@ -164,7 +174,7 @@ static void test_same_port_and_bad_frames(void **state)
 	m[0] = frame(B, A, 10); /* runt */
 	m[1] = frame(B, A, 64);
 	m[2] = frame(B, "01:00:5e:00:00:01", 64); /* multicast floods */
-	bridge_input(w, &fwd_ports[1], m, 3);
+	bridge_input(w, port_iface(1), m, 3);
 	assert_int_equal(dropped(1, FWD_DROP_BAD_HEADER), 1);
 	assert_int_equal(sent(0), 2);
 	assert_int_equal(sent(2), 1);
@@ -220,7 +230,7 @@ static void test_notes_limited(void **state)
 	/* 64 frames from one unknown MAC: one note */
 	for (unsigned i = 0; i < 64; i++)
 		m[i] = frame(A, BCAST, 64);
-	bridge_input(w, &fwd_ports[0], m, 64);
+	bridge_input(w, port_iface(0), m, 64);
 	assert_int_equal(bridge_poll(fake_now), 1);
 	tx_clear();
 	/* 64 unknown MACs in one burst: a few notes, the rest ask again later */
@@ -228,7 +238,7 @@ static void test_notes_limited(void **state)
 		snprintf(mac, sizeof(mac), "02:00:00:00:01:%02x", i);
 		m[i] = frame(mac, A, 64);
 	}
-	bridge_input(w, &fwd_ports[1], m, 64);
+	bridge_input(w, port_iface(1), m, 64);
 	assert_int_equal(sent(0), 64);
 	assert_in_range(bridge_poll(fake_now), 1, 16);
 }
@@ -246,7 +256,7 @@ static void test_full(void **state)
 			m[i] = frame(mac, BCAST, 64);
 		}
 		fake_now += 100;
-		bridge_input(w, &fwd_ports[0], m, 8);
+		bridge_input(w, port_iface(0), m, 8);
 		bridge_poll(fake_now);
 		tx_clear();
 	}

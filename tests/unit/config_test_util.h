@@ -134,6 +134,7 @@ static inline void assert_config_equal(const struct fwd_config *a, const struct 
 	for (unsigned i = 0; i < a->n_ports; i++)
 		assert_port_equal(&a->ports[i], &b->ports[i]);
 	assert_tables_equal(a, b);
+	assert_true(fwd_config_sections_equal(a, b)); /* the features' own sections */
 }
 
 /* emit -> load must give the same config, and emitting that again the same text. */

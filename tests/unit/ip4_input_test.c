@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "core/iface.h"
+
 #include <rte_malloc.h>
 #include <rte_mbuf_dyn.h>
 
@@ -31,6 +33,14 @@
 #include "port/port.h"
 #include "test_eal.h"
 #include "ip4_pkt.h"
+
+/* The interface of port i as the worker hands it to an input, with what the
+ * test set in the port table. */
+static const struct fwd_iface *port_iface(unsigned i)
+{
+	fwd_iface_port_sync((uint8_t)i);
+	return &fwd_ifaces[i];
+}
 
 static void test_one_set_for_all(void **state)
 {
@@ -79,7 +89,7 @@ static enum fate input(struct rte_mbuf *m, enum fwd_drop_reason want_drop)
 	enum fate f;
 
 	memcpy(drops, w->stats.port[0].drop, sizeof(drops));
-	l3(w, &fwd_ports[0], &m, 1);
+	l3(w, port_iface(0), &m, 1);
 	for (unsigned r = 0; r < FWD_DROP_MAX; r++)
 		moved += w->stats.port[0].drop[r] - drops[r];
 	f = w->n_punt != punts ? PUNTED : w->tx[1].n + w->tx[0].n != tx ? FORWARDED : DROPPED;

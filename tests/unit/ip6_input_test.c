@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "core/iface.h"
+
 #include <rte_malloc.h>
 #include <rte_mbuf_dyn.h>
 
@@ -32,6 +34,14 @@
 #include "port/port.h"
 #include "test_eal.h"
 #include "ip6_pkt.h"
+
+/* The interface of port i as the worker hands it to an input, with what the
+ * test set in the port table. */
+static const struct fwd_iface *port_iface(unsigned i)
+{
+	fwd_iface_port_sync((uint8_t)i);
+	return &fwd_ifaces[i];
+}
 
 #define ASKER "2001:db8:1::2"
 
@@ -73,7 +83,7 @@ static unsigned input(const struct t6 *t, struct snap *before, struct snap *afte
 	unsigned len = m->pkt_len;
 
 	snap(before);
-	fwd_ip6_input(w, &fwd_ports[0], &m, 1);
+	fwd_ip6_input(w, port_iface(0), &m, 1);
 	snap(after);
 	assert_int_equal(after->rx_bytes - before->rx_bytes, len);
 	return len;
@@ -171,7 +181,7 @@ static void test_burst(void **state)
 		t = pkt(ASKER, dsts[i]);
 		pkts[i] = t6_build(&t);
 	}
-	fwd_ip6_input(w, &fwd_ports[0], pkts, RTE_DIM(pkts));
+	fwd_ip6_input(w, port_iface(0), pkts, RTE_DIM(pkts));
 	assert_int_equal(w->tx[1].n, 3);
 	assert_int_equal(w->tx[2].n, 2);
 	assert_int_equal(w->n_punt, 1); /* no route */
@@ -236,7 +246,7 @@ static void test_bad_frames(void **state)
 		else
 			rte_pktmbuf_trim(m, (uint16_t)(m->data_len - cut[i]));
 		snap(&a);
-		fwd_ip6_input(w, &fwd_ports[0], &m, 1);
+		fwd_ip6_input(w, port_iface(0), &m, 1);
 		snap(&b);
 		assert_int_equal(drops_moved(&a, &b), 1);
 		assert_int_equal(b.drop[FWD_DROP_BAD_HEADER], a.drop[FWD_DROP_BAD_HEADER] + 1);
@@ -459,13 +469,13 @@ static void test_l3_handoff(void **state)
 	pkts[1] = ip4_frame();
 	pkts[2] = t6_build(&t);
 	pkts[3] = ip4_frame();
-	l3(w, &fwd_ports[0], pkts, 4);
+	l3(w, port_iface(0), pkts, 4);
 	assert_int_equal(w->tx[1].n, 2); /* the IPv6 ones, forwarded */
 	assert_int_equal(w->n_punt, 2);  /* the IPv4 ones: no route */
 	/* without an IPv6 input, IPv6 is a frame the l3 input does not handle */
 	ip6_input_fini();
 	pkts[0] = t6_build(&t);
-	l3(w, &fwd_ports[0], pkts, 1);
+	l3(w, port_iface(0), pkts, 1);
 	assert_int_equal(w->stats.port[0].drop[FWD_DROP_UNSUPPORTED], unsupported + 1);
 	ip6_input_init();
 }
@@ -520,7 +530,7 @@ static void test_multi_seg(void **state)
 	memcpy(rte_pktmbuf_append(s, 4), rte_pktmbuf_mtod_offset(m, uint8_t *, m->data_len - 4), 4);
 	rte_pktmbuf_trim(m, 4);
 	assert_int_equal(rte_pktmbuf_chain(m, s), 0);
-	fwd_ip6_input(w, &fwd_ports[0], &m, 1);
+	fwd_ip6_input(w, port_iface(0), &m, 1);
 	assert_int_equal(w->stats.port[0].drop[FWD_DROP_MULTI_SEG], before + 1);
 	assert_int_equal(w->tx[1].n, 0);
 }

@@ -75,7 +75,7 @@ static inline uint64_t clock_hook(void)
 	return fake_now;
 }
 
-static inline int tx_hook(struct rte_mbuf *m, uint8_t port)
+static inline int tx_hook(struct rte_mbuf *m, uint16_t port)
 {
 	if (tx_refuse) { /* as fwd_control_tx does with a full ring */
 		fwd_control_drop(m, port, FWD_DROP_TX_FULL);

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The interface table: what L2 and L3 name, between the ports (core/ports.h:
+ * what is physical: DPDK id, queues, tx buffers) and everything above them.
+ * doc/architecture.md ("Interfaces") maps it.
+ *
+ * Ids 0..FWD_MAX_PORTS-1 are the ports themselves (iface id == port index),
+ * so a port is an interface without a lookup; VLAN sub-interfaces and
+ * loopbacks take ids from FWD_MAX_PORTS up. The control thread is the only
+ * writer; workers read entries by id (fwd_ifaces[id]) and map a port's
+ * tagged frames to an id through the port's VLAN map (fwd_port.vlan_map:
+ * 4096 ids by VID, allocated only while the port has VLAN interfaces,
+ * published with a release store; a removed map or a freed id is reused
+ * only after an RCU grace period).
+ *
+ * Deleting an interface first runs the hooks higher layers registered
+ * (fwd_iface_hook_add: addresses, the routes through it, its neighbours, in
+ * the order they ask for), as Linux removes them with the device.
+ */
+#ifndef FWD_IFACE_H
+#define FWD_IFACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "core/config.h"
+#include "core/drop.h"
+#include "core/ports.h"
+
+#define FWD_IFNAME_MAX       16 /* a VLAN's or loopback's name, incl. NUL (IFNAMSIZ) */
+#define FWD_VLAN_IDS         4096
+#define FWD_MAX_LOGICAL      4192 /* VLANs and loopbacks (bonds) in all */
+#define FWD_MAX_IFACES       (FWD_MAX_PORTS + FWD_MAX_LOGICAL)
+#define FWD_IFACE_NONE       UINT16_MAX /* no interface (a VLAN map slot without one) */
+#define FWD_IFACE_NO_PORT    UINT8_MAX  /* a loopback's parent port */
+#define FWD_VLAN_MAP_UNKNOWN FWD_IFACE_NONE
+
+enum fwd_iface_type {
+	FWD_IFACE_FREE = 0, /* an unused id */
+	FWD_IFACE_PORT,
+	FWD_IFACE_VLAN,
+	FWD_IFACE_LOOPBACK,
+};
+
+struct fwd_iface {
+	/* datapath: read by workers, written by control */
+	uint16_t id;
+	uint8_t type;   /* enum fwd_iface_type */
+	uint8_t mode;   /* enum fwd_port_mode */
+	uint8_t port;   /* parent port index (PORT, VLAN); FWD_IFACE_NO_PORT for a loopback */
+	uint8_t bridge; /* mode bridge: index in fwd.cfg->bridges */
+	uint16_t peer;  /* mode xconnect: the peer interface */
+	uint16_t vlan;  /* 802.1Q VID (VLAN), 0 untagged */
+	uint16_t mtu;   /* L3 MTU; a VLAN's tag does not count against it */
+	struct rte_ether_addr mac;
+	uint64_t mac48; /* mac as the low 48 bits of a little-endian load: one compare */
+	volatile uint8_t admin_up;
+	volatile uint8_t rpf;    /* enum fwd_rpf */
+	volatile uint8_t filter; /* FWD_FILTER_IN|OUT (core/worker.h) */
+	uint8_t tx_vlan_hw;      /* the (parent) port inserts tags (TX_VLAN_INSERT) */
+	uint8_t rx_ip4_cksum;    /* the (parent) port's NIC flags IPv4 header checksums */
+	uint8_t rx_vlan_strip;   /* a port: its PMD strips tags (RX_VLAN_STRIP) */
+
+	/* control thread only */
+	char name[FWD_NAME_MAX]; /* a port's name; VLANs and loopbacks: < FWD_IFNAME_MAX */
+	bool tap;                /* a kernel interface of this name (cp/) */
+} __rte_cache_aligned;
+
+extern struct fwd_iface fwd_ifaces[FWD_MAX_IFACES];
+
+/* The entry of id, or NULL if id is free or out of range. */
+struct fwd_iface *fwd_iface_get(unsigned id);
+struct fwd_iface *fwd_iface_by_name(const char *name);
+/* The VLAN interface of (port, vid), or NULL. */
+struct fwd_iface *fwd_iface_by_vlan(uint8_t port, uint16_t vid);
+/* The next interface in use after id (start with -1), or NULL: ports first. */
+struct fwd_iface *fwd_iface_next(int id);
+#define FWD_IFACE_FOREACH(ifp) \
+	for ((ifp) = fwd_iface_next(-1); (ifp) != NULL; (ifp) = fwd_iface_next((ifp)->id))
+unsigned fwd_iface_count(void);
+
+/*
+ * Control API (control thread). Errors: -EINVAL (vid outside 1-4094, a name
+ * empty or of FWD_IFNAME_MAX characters or more, mtu 0), -EEXIST (the name,
+ * or the port's VLAN, is taken), -ENODEV (no such port or interface),
+ * -ERANGE (an MTU above the parent port's), -ENOSPC (FWD_MAX_LOGICAL in
+ * use), -ENOMEM, -EPERM (deleting a port). mtu 0: the parent port's.
+ */
+int fwd_iface_vlan_add(const char *name, uint8_t port, uint16_t vid, uint16_t mtu, uint16_t *id);
+int fwd_iface_loopback_add(const char *name, uint16_t *id);
+int fwd_iface_del(uint16_t id);
+int fwd_iface_set_admin(uint16_t id, bool up);
+int fwd_iface_set_mtu(uint16_t id, uint16_t mtu);
+/* mode l3 or bridge (bridge: index in fwd.cfg->bridges); a VLAN or port only. */
+int fwd_iface_set_mode(uint16_t id, enum fwd_port_mode mode, uint8_t bridge);
+
+/* Copy what the port table says of port into its interface (port/ calls it
+ * when it sets up a port and when its state changes), and the MAC into its
+ * VLANs. */
+void fwd_iface_port_sync(uint8_t port);
+/* The VLAN offloads port/ turned on for port: rx strip (the port then keeps
+ * a VLAN map, so a stripped tag is never taken for an untagged frame) and
+ * tx insert. Returns 0 or -ENOMEM. */
+int fwd_iface_port_vlan_offload(uint8_t port, bool rx_strip, bool tx_insert);
+
+/*
+ * Hooks higher layers register (from a constructor or their module init):
+ * FWD_IFACE_EV_DEL runs before an interface goes, in ascending `order`
+ * (addresses 10, routes through it 20, neighbours 30); FWD_IFACE_EV_ADD
+ * after one is made; FWD_IFACE_EV_CHANGE after its admin state or MTU
+ * changed.
+ */
+enum fwd_iface_event {
+	FWD_IFACE_EV_ADD,
+	FWD_IFACE_EV_DEL,
+	FWD_IFACE_EV_CHANGE,
+	FWD_IFACE_EV_MAX,
+};
+typedef void (*fwd_iface_hook_fn)(const struct fwd_iface *ifp, enum fwd_iface_event ev);
+int fwd_iface_hook_add(enum fwd_iface_event ev, int order, fwd_iface_hook_fn fn);
+
+/* Forget every VLAN and loopback (module fini, tests); ports stay. */
+void fwd_iface_reset(void);
+
+/*
+ * The (port, VLAN) demux of one frame: its interface id, the tag stripped
+ * (from the mbuf if the PMD stripped it, else from the header), or
+ * FWD_IFACE_NONE with *why the drop reason (vlan_unknown: a VID without an
+ * interface, an 802.1ad outer tag; truncated: a tag cut short). An
+ * untagged or priority-tagged (VID 0) frame is the port's.
+ */
+uint16_t fwd_vlan_demux(const struct fwd_port *p, const uint16_t *map, struct rte_mbuf *m,
+                        uint8_t *why);
+
+/* The drop reason of a frame of ethertype type (big-endian) that an
+ * untagged input does not handle: a tag reaching it has no interface. */
+static inline uint8_t fwd_drop_ethertype(uint16_t type)
+{
+	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN) || type == RTE_BE16(RTE_ETHER_TYPE_QINQ))
+		return FWD_DROP_VLAN_UNKNOWN;
+	return FWD_DROP_UNSUPPORTED;
+}
+
+/* Tag m (an Ethernet frame) with vid: by the NIC (hw) or in the frame.
+ * Returns 0, or -ENOBUFS without headroom. */
+int fwd_vlan_tag(struct rte_mbuf *m, uint16_t vid, bool hw);
+
+#endif

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# fwdctl iface (fwdctl(8)) against a running daemon: interfaces[] from the
+# file in `iface list` (-j), add/set/del of VLANs and loopbacks at run
+# time, the refusals (exit 1) and usage errors (exit 2), `config show`
+# writing what runs, and a reload that reconciles interfaces[] (a changed
+# vlan is a delete and an add, an entry gone is deleted, fwdctl's stay).
+#
+#   [fwd: p0 (lone veth end), p0.100, p0.200 (bridge br0), lo0]
+. "$(dirname "$0")/lib.sh"
+
+smoke_init iface_cli
+ns_add fw
+must lone_port fw d0
+
+write_config() {
+	daemon_config >/dev/null <<-EOF
+ports:
+  - { name: p0, device: "net_af_packet0,iface=d0", mtu: 1500, addresses: [10.9.0.1/24] }
+bridges: [ { name: br0 } ]
+interfaces:
+$1
+EOF
+}
+write_config "  - { name: p0.100, port: p0, vlan: 100, mtu: 1400 }
+  - { name: p0.200, port: p0, vlan: 200, mode: bridge, bridge: br0 }
+  - { name: lo0, loopback: true }"
+must daemon_start fw "$T/fwd.yaml"
+
+list() { fwdctl -j iface list; }
+field() { list | json_get "[i.get('$2', '') for i in d['ifaces'] if i['name'] == '$1'][0]"; }
+names() { list | json_get "' '.join(sorted(i['name'] for i in d['ifaces']))"; }
+
+expect "iface list: the port, 2 VLANs and the loopback" "$(names)" = "lo0 p0 p0.100 p0.200"
+expect "p0.100 is a vlan" "$(field p0.100 type)" = vlan
+expect "on p0" "$(field p0.100 parent)" = p0
+expect "VLAN 100" "$(field p0.100 vlan)" = 100
+expect "MTU 1400" "$(field p0.100 mtu)" = 1400
+expect "p0.200 is a bridge interface" "$(field p0.200 mode)" = bridge
+expect "a VLAN has its port's MAC" "$(field p0.200 mac)" = "$(field p0 mac)"
+expect "lo0 is a loopback" "$(field lo0 type)" = loopback
+check "p0 lists its address" sh -c "'$FWDCTL_BIN' -s '$SOCK' -j iface list | grep -q '10.9.0.1/24'"
+check "iface list prints a table" sh -c "'$FWDCTL_BIN' -s '$SOCK' iface list | grep -q '^p0.100 *vlan *p0 *100'"
+
+check "iface add p0.300 port p0 vlan 300 mtu 1300" fwdctl iface add p0.300 port p0 vlan 300 mtu 1300
+check "iface add lo1 loopback" fwdctl iface add lo1 loopback
+expect "both listed" "$(names)" = "lo0 lo1 p0 p0.100 p0.200 p0.300"
+check "iface set p0.300 down" fwdctl iface set p0.300 down
+expect "p0.300 admin down" "$(field p0.300 admin_up)" = False
+check "iface set p0.300 up" fwdctl iface set p0.300 up
+check "iface set p0.300 mtu 1200" fwdctl iface set p0.300 mtu 1200
+expect "p0.300 MTU 1200" "$(field p0.300 mtu)" = 1200
+
+# refusals: exit 1
+st() { fwdctl "$@" >/dev/null 2>&1; echo $?; }
+expect "a VLAN taken twice: exit 1" "$(st iface add x port p0 vlan 300)" = 1
+expect "a name taken: exit 1" "$(st iface add p0.100 loopback)" = 1
+expect "an unknown port: exit 1" "$(st iface add x port p9 vlan 5)" = 1
+expect "an MTU above the port's: exit 1" "$(st iface set p0.300 mtu 9000)" = 1
+expect "deleting a port: exit 1" "$(st iface del p0)" = 1
+expect "deleting what is not there: exit 1" "$(st iface del nope)" = 1
+expect "a name over 15 characters: exit 1" "$(st iface add abcdefghijklmnop loopback)" = 1
+# usage errors: exit 2, and -j changes nothing
+expect "VLAN 4095: exit 2" "$(st iface add x port p0 vlan 4095)" = 2
+expect "-j VLAN 4095: exit 2" "$(st -j iface add x port p0 vlan 4095)" = 2
+expect "set without a state: exit 2" "$(st iface set p0.300)" = 2
+expect "iface frob: exit 2" "$(st iface frob)" = 2
+expect "-j a refusal: exit 1" "$(st -j iface del nope)" = 1
+check "did you mean: ifce -> iface" sh -c "'$FWDCTL_BIN' -s '$SOCK' ifce list 2>&1 | grep -q iface"
+
+fwdctl config show >"$T/show.yaml"
+check "config show writes fwdctl's VLAN" grep -q 'name: "p0.300"' "$T/show.yaml"
+check "with its MTU" grep -q 'mtu: 1200' "$T/show.yaml"
+check "what config show writes loads (fwd-daemon --check)" \
+	ns_exec fw "$FWD_DAEMON" --check -c "$T/show.yaml"
+
+check "iface del lo1" fwdctl iface del lo1
+expect "lo1 gone" "$(names)" = "lo0 p0 p0.100 p0.200 p0.300"
+
+# reload: p0.100 moves to VLAN 101 (delete + add), lo0 goes, lo2 comes;
+# p0.300 (fwdctl's) stays
+write_config "  - { name: p0.100, port: p0, vlan: 101 }
+  - { name: p0.200, port: p0, vlan: 200, mode: l3, mtu: 1000 }
+  - { name: lo2, loopback: true }"
+check "config reload" fwdctl config reload
+expect "after reload" "$(names)" = "lo2 p0 p0.100 p0.200 p0.300"
+expect "p0.100 is now VLAN 101" "$(field p0.100 vlan)" = 101
+expect "with its port's MTU" "$(field p0.100 mtu)" = 1500
+expect "p0.200 is l3 now" "$(field p0.200 mode)" = l3
+expect "p0.200 MTU 1000" "$(field p0.200 mtu)" = 1000
+expect "VLAN 100 is free again" "$(st iface add v100 port p0 vlan 100)" = 0
+smoke_done
