@@ -67,6 +67,16 @@ all_preferred() {
 }
 ping4() { ns_exec "$1" ping -c "${3:-2}" -i 0.2 -W 2 "$2"; }
 ping6() { ns_exec "$1" ping -6 -c "${3:-2}" -i 0.2 -W 2 "$2"; }
+# within SECONDS CMD...: retry CMD (which may itself take seconds) until it
+# succeeds or SECONDS have passed (wait_for counts tries, not time)
+within() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.2
+	done
+}
 pings_fail() { ! ns_exec "$1" ping -c 2 -i 0.2 -W 1 "$2"; }
 echo_tcp() { ns_exec "$1" timeout 10 "$PY" "$SRCDIR/tests/smoke/echo.py" tcp "$2" 7007; }
 echo_udp() { ns_exec "$1" timeout 10 "$PY" "$SRCDIR/tests/smoke/echo.py" udp "$2" 7007; }
@@ -125,12 +135,12 @@ check "fwdctl iface add p0.300 port p0 vlan 300" fwdctl iface add p0.300 port p0
 check "fwdctl addr add 10.30.4.1/24 dev p0.300" fwdctl addr add 10.30.4.1/24 dev p0.300
 check "fwdctl addr add 2001:db8:30:4::1/64 dev p0.300" fwdctl addr add 2001:db8:30:4::1/64 dev p0.300
 expect "iface list shows p0.300 with VLAN 300" "$(iface vlan p0.300)" = 300
-check "ping h4 -> h3 through the new VLAN" wait_for 5 ping4 h4 10.30.3.2 1
-check "ping6 h4 -> h1 (VLAN 300 -> VLAN 100)" wait_for 5 ping6 h4 2001:db8:30:1::2 1
+check "ping h4 -> h3 through the new VLAN" within 5 ping4 h4 10.30.3.2 1
+check "ping6 h4 -> h1 (VLAN 300 -> VLAN 100)" within 5 ping6 h4 2001:db8:30:1::2 1
 check "fwdctl iface set p0.300 down" fwdctl iface set p0.300 down
 check "h4 reaches nothing while p0.300 is down" pings_fail h4 10.30.3.2
 check "fwdctl iface set p0.300 up" fwdctl iface set p0.300 up
-check "ping h4 -> h3 once it is up again" wait_for 5 ping4 h4 10.30.3.2 1
+check "ping h4 -> h3 once it is up again" within 5 ping4 h4 10.30.3.2 1
 check "fwdctl iface del p0.300" fwdctl iface del p0.300
 expect "iface list no longer shows p0.300" "$(iface vlan p0.300)" = absent
 expect "its addresses went with it" \
@@ -149,8 +159,8 @@ echo "-- reload adds and removes a VLAN interface"
 write_cfg '  - { name: p0.300, port: p0, vlan: 300, addresses: [10.30.4.1/24, "2001:db8:30:4::1/64"] }'
 check "config reload with p0.300 in the file" fwdctl config reload
 expect "iface list shows the reloaded p0.300" "$(iface vlan p0.300)" = 300
-check "ping h4 -> h2 through the reloaded VLAN" wait_for 5 ping4 h4 10.30.2.2 1
-check "ping6 h4 -> h3 through it" wait_for 8 ping6 h4 2001:db8:30:3::2 1
+check "ping h4 -> h2 through the reloaded VLAN" within 5 ping4 h4 10.30.2.2 1
+check "ping6 h4 -> h3 through it" within 8 ping6 h4 2001:db8:30:3::2 1
 check "p0.100 and p0.200 kept working across the reload" ping4 h1 10.30.2.2
 write_cfg
 check "config reload without p0.300" fwdctl config reload
