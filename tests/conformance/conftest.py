@@ -257,10 +257,11 @@ class Router:
         self.ctl("neigh", "del", addr, "dev", port, check=check)
 
     def stats(self):
-        """{"p0": {"rx_packets": .., "drop_reasons": {name: value}}, ..., "global": {...}}"""
+        """{"p0": {"rx_packets": .., "drop_reasons": {name: value}}, ..., "global": {...}}
+        (VLAN interfaces too, wherever `fwdctl -j stats` lists them)"""
         d = json.loads(self.ctl("-j", "stats").stdout)
         out = {}
-        for p in d.get("ports", []):
+        for p in d.get("ports", []) + d.get("ifaces", []) + d.get("interfaces", []):
             p = dict(p)
             p["drop_reasons"] = {c["name"]: int(c.get("value", 0))
                                  for c in p.get("drop_reasons", [])}

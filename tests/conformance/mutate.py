@@ -33,14 +33,13 @@ from frames6 import solicited
 
 conf.verb = 0
 
-# The VLAN interface the malformed suite's router has on p0 (conftest.config's
-# "tail" continues its neighbour list), and VLANs it does not have.
+# The VLAN interface the malformed suite's router has on p0 (no static
+# neighbours on it: the router resolves V_HOST, which never answers), and
+# VLANs it does not have.
 VID, VID_UNKNOWN = 100, 300
 V_ADDR, V_HOST, V_ADDR6, V_HOST6 = "10.20.100.1", "10.20.100.2", "2001:db8:20:100::1", \
     "2001:db8:20:100::2"
 VLAN_EXTRA = {"tail": f"""\
-  - {{ address: {V_HOST}, mac: "{T0_MAC}", port: p0.100 }}
-  - {{ address: "{V_HOST6}", mac: "{T0_MAC}", port: p0.100 }}
 interfaces:
   - {{ name: p0.100, port: p0, vlan: {VID}, addresses: [{V_ADDR}/24, "{V_ADDR6}/64"] }}
 """}

@@ -36,13 +36,12 @@ LL_P0 = "fe80::fd:ff:fe00:0"
 V6_ROUTED, V6_VIA_P0 = "2001:db8:100::7", "2001:db8:200::9"  # via p1's, p0's neighbour
 V6_VIA_LL = "2001:db8:300::5"  # via fe80::2 on p0 (static too: a reset frees what waits)
 ALL_NODES, SN_P0 = "ff02::1", "ff02::1:ff00:1"  # solicited-node of 2001:db8::1
-# VLANs (fuzz_env.h): p0.100 10.0.100.1/24 2001:db8:64::1/64, neighbour .2 at NB0,
-# 198.51.200.0/24 and 2001:db8:6400::/40 through it; p1.200 10.0.200.1/24 (MTU
-# 1200); VLAN 300 has no interface; loopback lo0 198.18.0.1, 2001:db8:ff::1
+# VLANs (fuzz_env.h): p0.100 10.0.100.1/24 2001:db8:64::1/64 (.2 learnt from its
+# ARP or NS before a packet goes to it), p1.200 10.0.200.1/24 (MTU 1200); VLAN 300
+# has no interface; loopback lo0 198.18.0.1, 2001:db8:ff::1
 VID_A, VID_B, VID_UNKNOWN = 100, 200, 300
 V4_A, V4_A_NB, V4_B = "10.0.100.1", "10.0.100.2", "10.0.200.1"
 V6_A, V6_A_NB = "2001:db8:64::1", "2001:db8:64::2"
-VIA_A, V6_VIA_A = "198.51.200.7", "2001:db8:6400::7"
 LO4, LO6 = "198.18.0.1", "2001:db8:ff::1"
 
 
@@ -315,8 +314,15 @@ def vlan_seeds():
         "vlan-echo": rec(P0, tag(a_echo, VID_A)),
         "vlan-udp-local": rec(P0, tag(udp(P0, V4_A, src_ip=V4_A_NB), VID_A)),
         "vlan-routed-out-untagged": rec(P0, tag(udp(P0, ROUTED, src_ip=V4_A_NB), VID_A)),
-        "vlan-routed-in-to-vlan": rec(P1, udp(P1, VIA_A, src_ip="10.0.1.2")),
-        "vlan-to-vlan": rec(P1, tag(udp(P1, VIA_A, src_ip="10.0.200.2"), VID_B)),
+        "vlan-routed-in-to-vlan": chain(
+            (P0, tag(arp(P0, 1, V4_A_NB, V4_A, hwsrc=NB0), VID_A)),
+            (P1, udp(P1, V4_A_NB, src_ip="10.0.1.2"))),
+        "vlan-to-vlan": chain(
+            (P0, tag(arp(P0, 1, V4_A_NB, V4_A, hwsrc=NB0), VID_A)),
+            (P1, tag(udp(P1, V4_A_NB, src_ip="10.0.200.2"), VID_B))),
+        "vlan-glean-then-reply": chain(
+            (P1, udp(P1, "10.0.100.77", src_ip="10.0.1.2")),
+            (P0, tag(arp(P0, 2, "10.0.100.77", V4_A, dst=MAC[P0]), VID_A))),
         "vlan-ttl1": rec(P0, tag(udp(P0, ROUTED, src_ip=V4_A_NB, ttl=1), VID_A)),
         "vlan-no-route": rec(P0, tag(udp(P0, "8.8.8.8", src_ip=V4_A_NB), VID_A)),
         "vlan-big-to-mtu-1200": rec(P1, tag(udp(P1, "10.0.200.9", src_ip="10.0.200.2",
@@ -326,7 +332,9 @@ def vlan_seeds():
         "vlan-arp-reply": rec(P0, tag(arp(P0, 2, "10.0.100.77", V4_A, dst=MAC[P0]), VID_A)),
         "vlan-echo6": rec(P0, tag(echo6(P0, V6_A, src=V6_A_NB), VID_A)),
         "vlan-routed6": rec(P0, tag(udp6(P0, V6_ROUTED, src=V6_A_NB), VID_A)),
-        "vlan-routed6-in": rec(P1, udp6(P1, V6_VIA_A, src=V6_NB1)),
+        "vlan-routed6-in": chain(
+            (P0, tag(ns(P0, V6_A, V6_A_NB, "ff02::1:ff00:1", lladdr=NB0), VID_A)),
+            (P1, udp6(P1, V6_A_NB, src=V6_NB1))),
         "vlan-hlim1": rec(P0, tag(udp6(P0, V6_ROUTED, src=V6_A_NB, hlim=1), VID_A)),
         "vlan-ns": rec(P0, tag(ns(P0, V6_A, V6_A_NB, "ff02::1:ff00:1"), VID_A)),
         "vlan-ns-dad": rec(P0, tag(ns(P0, V6_A, "::", "ff02::1:ff00:1"), VID_A)),
