@@ -38,7 +38,11 @@ struct fwd_iface *fwd_iface_get(unsigned id)
 struct fwd_iface *fwd_iface_next(int id)
 {
 	for (unsigned i = (unsigned)(id + 1); i < FWD_MAX_IFACES; i++) {
-		struct fwd_iface *ifp = fwd_iface_get(i);
+		struct fwd_iface *ifp;
+
+		if (i >= FWD_MAX_PORTS && n_logical == 0)
+			break; /* no VLAN or loopback: the common walk stops at the ports */
+		ifp = fwd_iface_get(i);
 		if (ifp != NULL)
 			return ifp;
 		if (i < FWD_MAX_PORTS && i >= fwd_n_ports)

@@ -78,6 +78,12 @@ struct fwd_iface *fwd_iface_get(unsigned id);
 struct fwd_iface *fwd_iface_by_name(const char *name);
 /* The VLAN interface of (port, vid), or NULL. */
 struct fwd_iface *fwd_iface_by_vlan(uint8_t port, uint16_t vid);
+/* The next interface in use after id (start with -1), or NULL: ports first. */
+struct fwd_iface *fwd_iface_next(int id);
+#define FWD_IFACE_FOREACH(ifp) \
+	for ((ifp) = fwd_iface_next(-1); (ifp) != NULL; (ifp) = fwd_iface_next((ifp)->id))
+unsigned fwd_iface_count(void);
+
 /* Whether ifp carries addresses (mode l3; a loopback always). */
 static inline bool fwd_iface_is_l3(const struct fwd_iface *ifp)
 {
@@ -92,16 +98,23 @@ static inline const char *fwd_iface_name(unsigned id)
 	return id < FWD_MAX_IFACES && fwd_ifaces[id].type != FWD_IFACE_FREE ? fwd_ifaces[id].name
 	                                                                    : "";
 }
+/* The next id after id (start with -1) of a port (by fwd_n_ports, set even
+ * where the table's port entries are not) or of a VLAN or loopback, or -1:
+ * what loops over everything keyed by interface id walk. */
+static inline int fwd_iface_next_id(int id)
+{
+	const struct fwd_iface *ifp;
+
+	if (id + 1 < (int)fwd_n_ports)
+		return id + 1;
+	ifp = fwd_iface_next(id < FWD_MAX_PORTS ? FWD_MAX_PORTS - 1 : id);
+	return ifp != NULL ? ifp->id : -1;
+}
 static inline bool fwd_iface_is_loopback(unsigned id)
 {
 	return id >= FWD_MAX_PORTS && id < FWD_MAX_IFACES &&
 	       fwd_ifaces[id].type == FWD_IFACE_LOOPBACK;
 }
-/* The next interface in use after id (start with -1), or NULL: ports first. */
-struct fwd_iface *fwd_iface_next(int id);
-#define FWD_IFACE_FOREACH(ifp) \
-	for ((ifp) = fwd_iface_next(-1); (ifp) != NULL; (ifp) = fwd_iface_next((ifp)->id))
-unsigned fwd_iface_count(void);
 
 /*
  * Control API (control thread). Errors: -EINVAL (vid outside 1-4094, a name

@@ -266,7 +266,7 @@ bool addr4_is_bcast(uint32_t ip)
 {
 	if (ip == 0) /* bcast_of's "none" */
 		return false;
-	for (unsigned port = 0; port < FWD_MAX_IFACES; port++)
+	for (int port = fwd_iface_next_id(-1); port >= 0; port = fwd_iface_next_id(port))
 		for (unsigned i = 0; i < ip4_addrs[port].n; i++)
 			if (bcast_at(port, i) == ip)
 				return true;
@@ -298,7 +298,7 @@ static bool subnet_in_use(const struct fwd_ip4_prefix *s, uint32_t *bcast)
 {
 	bool used = false;
 
-	for (unsigned port = 0; port < FWD_MAX_IFACES; port++)
+	for (int port = fwd_iface_next_id(-1); port >= 0; port = fwd_iface_next_id(port))
 		for (unsigned i = 0; i < ip4_addrs[port].n; i++) {
 			struct fwd_ip4_prefix o = subnet_of(&ip4_addrs[port].a[i]);
 			if (same_prefix(&o, s) && !fwd_iface_is_loopback(port))
@@ -314,7 +314,7 @@ void ip4_src_watch_sync(void)
 	static uint64_t want[(1u << 16) / 64];
 
 	memset(want, 0, sizeof(want));
-	for (unsigned port = 0; port < FWD_MAX_IFACES; port++)
+	for (int port = fwd_iface_next_id(-1); port >= 0; port = fwd_iface_next_id(port))
 		for (unsigned i = 0; i < ip4_addrs[port].n; i++) {
 			uint32_t own[2] = { ip4_addrs[port].a[i].addr, bcast_at(port, i) };
 			for (unsigned k = 0; k < 2; k++) {

@@ -48,7 +48,7 @@ int addr6_state(uint16_t port, const uint8_t a[16])
 
 bool addr6_is_local(uint16_t port, const uint8_t ip[16])
 {
-	for (unsigned p = 0; p < FWD_MAX_IFACES; p++)
+	for (int p = fwd_iface_next_id(-1); p >= 0; p = fwd_iface_next_id(p))
 		if (port == FWD_IFACE_NONE || p == port) {
 			int i = find((uint16_t)p, ip);
 
@@ -87,7 +87,7 @@ bool addr6_source(uint16_t port, const uint8_t dst[16], uint8_t out[16])
 /* Does any global address still need prefix s? */
 static bool prefix_in_use(const struct fwd_ip6_prefix *s)
 {
-	for (unsigned port = 0; port < FWD_MAX_IFACES; port++)
+	for (int port = fwd_iface_next_id(-1); port >= 0; port = fwd_iface_next_id(port))
 		for (unsigned i = 1; i < ip6_addrs[port].n; i++) {
 			struct fwd_ip6_prefix o = prefix_of(&ip6_addrs[port].a[i]);
 			if (same_prefix(&o, s) && !fwd_iface_is_loopback(port))
@@ -144,7 +144,7 @@ void ip6_src_watch_sync(void)
 	static uint64_t want[(1u << 16) / 64];
 
 	memset(want, 0, sizeof(want));
-	for (unsigned port = 0; port < FWD_MAX_IFACES; port++)
+	for (int port = fwd_iface_next_id(-1); port >= 0; port = fwd_iface_next_id(port))
 		for (unsigned i = 0; i < ip6_addrs[port].n; i++) {
 			unsigned x = ip6_src_watch_idx(ip6_addrs[port].a[i].addr);
 			want[x / 64] |= UINT64_C(1) << (x % 64);

@@ -28,17 +28,6 @@ static int iface_id(const char *name)
 	return ifp != NULL && ifp->id >= FWD_MAX_PORTS ? ifp->id : -1;
 }
 
-/* The next interface id after id that may have addresses (start with -1), or -1. */
-static int next_id(int id)
-{
-	const struct fwd_iface *ifp;
-
-	if (id + 1 < (int)fwd_n_ports)
-		return id + 1;
-	ifp = fwd_iface_next(id < FWD_MAX_PORTS ? FWD_MAX_PORTS - 1 : id);
-	return ifp != NULL ? ifp->id : -1;
-}
-
 static Fwd__AddrEntry *addr_entry(struct fwd_rpc_call *call, const char *name,
                                   const struct fwd_prefix *a, uint8_t origin, const char *state)
 {
@@ -83,10 +72,10 @@ static int addr_list(struct fwd_rpc_call *call)
 	if (l3_family_check(call, q->family) < 0)
 		return -EINVAL;
 	fwd__addr_list_resp__init(r);
-	for (int i = next_id(-1); i >= 0; i = next_id(i))
+	for (int i = fwd_iface_next_id(-1); i >= 0; i = fwd_iface_next_id(i))
 		total += ip4_addrs[i].n + ip6_addrs[i].n;
 	r->addresses = (Fwd__AddrEntry **)fwd_rpc_ptr_array(call, total);
-	for (int i = next_id(-1); i >= 0; i = next_id(i))
+	for (int i = fwd_iface_next_id(-1); i >= 0; i = fwd_iface_next_id(i))
 		if (only == NULL || only[0] == '\0' || strcmp(only, fwd_iface_name(i)) == 0)
 			list_port(call, r, (unsigned)i, q->family);
 	call->resp->body_case = FWD__RESPONSE__BODY_ADDR_LIST;
