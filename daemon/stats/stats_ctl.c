@@ -50,10 +50,14 @@ static void port_sum(unsigned port, struct fwd_port_ctrs *out)
 {
 	const struct fwd_wstats *ws[FWD_MAX_WORKERS];
 	const struct fwd_port_ctrs *ctl = fwd_control_ctrs(port);
+	unsigned n = 0;
 
+	/* workers are made after the interfaces of the config: a hook that
+	 * runs before them sums none */
 	for (unsigned i = 0; i < fwd.n_workers; i++)
-		ws[i] = &fwd.workers[i]->stats;
-	fwd_stats_sum_port(ws, fwd.n_workers, port, out);
+		if (fwd.workers[i] != NULL)
+			ws[n++] = &fwd.workers[i]->stats;
+	fwd_stats_sum_port(ws, n, port, out);
 	/* the control thread's own row: the packets it dropped, consumed and
 	 * made (its sends are transmitted, and counted, by workers) */
 	for (unsigned r = 0; r < FWD_DROP_MAX; r++)

@@ -313,7 +313,7 @@ static void test_merge_two_repeated(void **state)
 	cap_check(&c, "{\"ports\":[" PSTATS("p0") "," PSTATS("p1") "," PSTATS(
 	                      "p2") "],\"global\":[{\"name\":\"g0\",\"value\":7},"
 	                            "{\"name\":\"g2\",\"value\":7}],\"interval_s\":1.5,"
-	                            "\"timestamp_ms\":0}\n");
+	                            "\"timestamp_ms\":0,\"interfaces\":[]}\n");
 }
 
 static void test_merge_empty(void **state)
