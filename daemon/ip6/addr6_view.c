@@ -266,4 +266,3 @@ bool addr6_on_port(uint16_t port, const uint8_t ip[16])
 		return false;
 	return ip6_is_linklocal(ip) || view_port_of(addr6_running(), ip, port) >= 0;
 }
-
