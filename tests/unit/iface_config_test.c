@@ -25,13 +25,13 @@
 	"bridges: [ { name: br0 } ]\n"                                               \
 	"acls: [ { name: a } ]\n"
 
-static const char good[] =
-        HEAD "interfaces:\n"
-             "  - { name: p0.100, port: p0, vlan: 100, mtu: 1500, ra: true, rpf: strict, acl_in: a, "
-             "tap: true }\n"
-             "  - { name: p0.200, port: p0, vlan: 200, mode: bridge, bridge: br0 }\n"
-             "  - { name: lo0, loopback: true, addresses: [192.0.2.1/32, \"2001:db8:ff::1/128\"], "
-             "tap: true }\n";
+static const char good[] = HEAD
+        "interfaces:\n"
+        "  - { name: p0.100, port: p0, vlan: 100, mtu: 1500, ra: true, rpf: strict, acl_in: a, "
+        "tap: true }\n"
+        "  - { name: p0.200, port: p0, vlan: 200, mode: bridge, bridge: br0 }\n"
+        "  - { name: lo0, loopback: true, addresses: [192.0.2.1/32, \"2001:db8:ff::1/128\"], "
+        "tap: true }\n";
 
 static void test_good(void **state)
 {
