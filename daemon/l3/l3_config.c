@@ -385,7 +385,7 @@ static int l3_config_apply(const struct fwd_config *cfg, struct fwd_reload_log *
 		keep_rpc_addrs(w, before, log);
 		rc = keep_rpc_routes_neighs(w, before, log);
 		if (rc == 0)
-			rc = l3_keep_rpc_lo(w, before);
+			rc = l3_keep_rpc_lo(w, before, log);
 	}
 	if (rc < 0) {
 		fwd_reload_fail(log, "addresses and routes: out of memory");

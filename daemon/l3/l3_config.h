@@ -87,7 +87,7 @@ extern const struct l3_family *const l3_families[L3_N_FAMILIES];
  * (the hook above), what runs, fwdctl's kept, removals and additions. */
 int l3_want_config_lo(struct l3_want *w, const struct fwd_config *cfg);
 int l3_want_running_lo(struct l3_want *w);
-int l3_keep_rpc_lo(struct l3_want *w, const struct l3_want *run);
+int l3_keep_rpc_lo(struct l3_want *w, const struct l3_want *run, struct fwd_reload_log *log);
 void l3_drop_lo(const struct l3_want *w, const struct l3_want *run, const struct l3_family *fam,
                 struct fwd_reload_log *log);
 int l3_add_lo(const struct l3_want *w, const struct l3_want *run, const struct l3_family *fam,

@@ -7,10 +7,12 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/iface.h"
 #include "core/reload.h"
 #include "l3/l3_config.h"
+#include "port/port.h"
 
 static l3_iface_addrs_fn iface_addrs;
 
@@ -66,13 +68,48 @@ int l3_want_running_lo(struct l3_want *w)
 	return rc;
 }
 
-int l3_keep_rpc_lo(struct l3_want *w, const struct l3_want *run)
+static bool same_addr(const struct fwd_prefix *a, const struct fwd_prefix *b)
 {
+	if (a->family != b->family)
+		return false;
+	return a->family == AF_INET ? a->v4 == b->v4 : memcmp(a->v6, b->v6, 16) == 0;
+}
+
+/* Does w give a's address to an interface already (the file's wins)? */
+static bool taken(const struct l3_want *w, const struct fwd_prefix *a)
+{
+	const struct l3_want_addrs *pa;
+
+	for (unsigned p = 0; p < fwd_n_ports; p++) {
+		pa = &w->addrs[l3_fam_index(a->family)][p];
+		for (unsigned i = 0; i < pa->n; i++)
+			if (same_addr(&pa->a[i], a))
+				return true;
+	}
+	for (unsigned i = 0; i < w->n_lo; i++)
+		if (same_addr(&w->lo[i].a, a))
+			return true;
+	return false;
+}
+
+int l3_keep_rpc_lo(struct l3_want *w, const struct l3_want *run, struct fwd_reload_log *log)
+{
+	char buf[FWD_PREFIX_STRLEN];
 	int rc = 0;
 
-	for (unsigned i = 0; i < run->n_lo && rc == 0; i++)
-		if (run->lo[i].origin == FWD_ORIGIN_RPC && !has_lo(w, run->lo[i].id, &run->lo[i].a))
-			rc = l3_want_iface_addr(w, run->lo[i].id, &run->lo[i].a, FWD_ORIGIN_RPC);
+	for (unsigned i = 0; i < run->n_lo && rc == 0; i++) {
+		const struct l3_want_lo *l = &run->lo[i];
+
+		if (l->origin != FWD_ORIGIN_RPC || has_lo(w, l->id, &l->a))
+			continue;
+		if (taken(w, &l->a))
+			fwd_reload_note(log,
+			                "address %s on %s (added by fwdctl) removed: the file "
+			                "configures it",
+			                fwd_prefix_fmt(&l->a, buf), fwd_iface_name(l->id));
+		else
+			rc = l3_want_iface_addr(w, l->id, &l->a, FWD_ORIGIN_RPC);
+	}
 	return rc;
 }
 

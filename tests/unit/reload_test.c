@@ -587,7 +587,8 @@ static void test_random_sequence(void **state)
 
 /*
  * A loopback's addresses from the file are installed, move with the file
- * (from a port too, in one reload) and go with the loopback.
+ * (from a port too, in one reload) and go with the loopback; fwdctl's stay
+ * until the file configures the same address.
  */
 static void test_loopback_addresses(void **state)
 {
@@ -598,11 +599,27 @@ static void test_loopback_addresses(void **state)
 	                          "  - { name: lo0, loopback: true }\n"
 	                          "  - { name: lo1, loopback: true, addresses: [192.0.2.1/32, "
 	                          "10.0.1.1/32] }\n";
+	static const char lo0_9[] =
+	        "interfaces:\n"
+	        "  - { name: lo0, loopback: true }\n"
+	        "  - { name: lo1, loopback: true, addresses: [198.18.0.9/32] }\n";
+	struct fwd_ip4_prefix rpc = { 0xc6120009, 32 }; /* 198.18.0.9/32 */
+	char err[256];
 
 	(void)state;
 	reload_and_compare(conf("10.0.1.1/24", "", "", "", lo0));
 	assert_state_has("addr lo0 192.0.2.1/32 config");
 	assert_state_lacks("addr lo1 192.0.2.1/32 config");
+	/* fwdctl's address on a loopback stays, until the file takes it */
+	assert_int_equal(
+	        addr4_add(fwd_iface_by_name("lo0")->id, &rpc, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
+	write_conf(conf("10.0.2.1/24", "", "", "", lo1));
+	reload_ok();
+	assert_state_has("addr lo0 198.18.0.9/32 rpc");
+	write_conf(conf("10.0.2.1/24", "", "", "", lo0_9));
+	reload_ok();
+	assert_state_lacks("addr lo0 198.18.0.9/32 rpc");
+	assert_state_has("addr lo1 198.18.0.9/32 config");
 	reload_and_compare(conf("10.0.2.1/24", "", "", "", lo1));
 	assert_state_lacks("addr lo0 192.0.2.1/32 config");
 	assert_state_has("addr lo1 192.0.2.1/32 config");
