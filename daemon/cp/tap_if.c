@@ -61,7 +61,7 @@ const char *tap_if_name(uint16_t id)
 
 bool tap_if_addrs(uint16_t id, const struct ip4_port_addrs **a4, const struct ip6_port_addrs **a6)
 {
-	if (id >= FWD_MAX_PORTS) /* the address tables know ports only, so far */
+	if (id >= FWD_MAX_IFACES)
 		return false;
 	*a4 = &ip4_addrs[id];
 	*a6 = &ip6_addrs[id];

@@ -118,6 +118,11 @@ static void check_mode(struct fwd_conf_checker *c, const struct fwd_config *cfg,
 		if (fwd_conf_given(c, at(a, i, l3_keys[k])))
 			fwd_conf_error(c, a, "only l3 interfaces have '%s' (this one's mode is %s)",
 			               l3_keys[k], mode);
+	/* next hops and neighbours are still per port (doc/architecture.md, "Interfaces") */
+	if (f->mode == FWD_MODE_L3 && f->n_addresses > 0)
+		fwd_conf_error(c, at(a, i, "addresses"),
+		               "addresses on VLAN interfaces are not supported yet (only on ports "
+		               "and loopbacks)");
 }
 
 static void check_acls(struct fwd_conf_checker *c, const struct fwd_config *cfg,
@@ -146,7 +151,8 @@ static void iface_config_check(struct fwd_conf_checker *c, const struct fwd_conf
 			check_mode(c, cfg, f, i);
 		}
 		check_acls(c, cfg, f, i);
-		iface_check_addresses(c, cfg, s, i);
+		if (f->loopback)
+			iface_check_addresses(c, cfg, s, i);
 	}
 }
 

@@ -2,17 +2,20 @@
 /*
  * One interfaces[] entry made equal in the table (reload), and the table
  * written back as interfaces[] for `config show` (what runs, fwdctl's
- * additions included).
+ * additions included); the loopbacks' addresses handed to l3's reconcile.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+
 #include "core/daemon.h"
 #include "core/iface.h"
 #include "core/reload.h"
 #include "iface/iface_priv.h"
+#include "l3/l3_config.h"
 
 bool iface_same_identity(const struct fwd_iface *ifp, const struct fwd_conf_iface *f)
 {
@@ -110,4 +113,28 @@ int iface_running(struct fwd_config *run, uint64_t *omitted)
 	s->ifaces = arr;
 	s->n = n;
 	return 0;
+}
+
+/* The loopbacks' addresses of cfg, for the one reconcile of addresses
+ * (l3/l3_config.c), which runs after this module made the loopbacks. */
+static int want_lo_addrs(struct l3_want *w, const struct fwd_config *cfg)
+{
+	const struct iface_conf *s = iface_conf(cfg);
+	int rc = 0;
+
+	for (unsigned i = 0; i < s->n && rc == 0; i++) {
+		const struct fwd_conf_iface *f = &s->ifaces[i];
+		const struct fwd_iface *ifp = fwd_iface_by_name(f->name);
+
+		if (!f->loopback || ifp == NULL || ifp->type != FWD_IFACE_LOOPBACK)
+			continue;
+		for (unsigned k = 0; k < f->n_addresses && rc == 0; k++)
+			rc = l3_want_iface_addr(w, ifp->id, &f->addresses[k], FWD_ORIGIN_CONFIG);
+	}
+	return rc;
+}
+
+RTE_INIT(iface_addrs_register)
+{
+	l3_config_set_iface_addrs(want_lo_addrs);
 }

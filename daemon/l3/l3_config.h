@@ -25,6 +25,13 @@ struct l3_want_addrs {
 	uint8_t origin[FWD_MAX_ADDRS];      /* enum fwd_origin */
 };
 
+/* An address of an interface that is not a port (a loopback's), by interface id. */
+struct l3_want_lo {
+	uint16_t id;
+	uint8_t origin; /* enum fwd_origin */
+	struct fwd_prefix a;
+};
+
 /* A state of both families: one a config file wants, or the running one. */
 struct l3_want {
 	struct l3_want_addrs addrs[L3_N_FAMILIES][FWD_MAX_PORTS];
@@ -33,20 +40,29 @@ struct l3_want {
 	struct l3_route *routes; /* sorted by prefix once built */
 	unsigned n_neighs, cap_neighs;
 	struct neigh_static *neighs;
+	unsigned n_lo, cap_lo;
+	struct l3_want_lo *lo; /* loopbacks' addresses, both families */
 };
 
 int l3_want_route(struct l3_want *w, const struct l3_route *r);
+/* Address a of interface id (a loopback) into w; 0 or -ENOMEM. */
+int l3_want_iface_addr(struct l3_want *w, uint16_t id, const struct fwd_prefix *a, uint8_t origin);
+/* The addresses a config file gives interfaces other than ports are known to
+ * the module above that owns them (iface/): it feeds them to the reconcile
+ * through this hook, with l3_want_iface_addr. One hook; NULL removes it. */
+typedef int (*l3_iface_addrs_fn)(struct l3_want *w, const struct fwd_config *cfg);
+void l3_config_set_iface_addrs(l3_iface_addrs_fn fn);
 /* The running `ra` of every port into w. */
 void l3_want_running_ra(struct l3_want *w);
 
 /* What the reconcile does through a family; the rules see the addresses of w. */
 struct l3_family {
 	uint8_t af; /* AF_INET, AF_INET6 */
-	/* port's running addresses into a and origin; returns how many */
-	unsigned (*addrs)(uint8_t port, struct fwd_prefix *a, uint8_t *origin);
-	int (*addr_add)(uint8_t port, const struct fwd_prefix *p, uint8_t origin, char *err,
+	/* interface id's running addresses into a and origin; returns how many */
+	unsigned (*addrs)(uint16_t id, struct fwd_prefix *a, uint8_t *origin);
+	int (*addr_add)(uint16_t id, const struct fwd_prefix *p, uint8_t origin, char *err,
 	                size_t errlen);
-	int (*addr_del)(uint8_t port, const struct fwd_prefix *p, char *err, size_t errlen);
+	int (*addr_del)(uint16_t id, const struct fwd_prefix *p, char *err, size_t errlen);
 	/* after port's addresses are in place: their order (IPv4), `ra` (IPv6); may be NULL */
 	void (*port_sync)(const struct l3_want *w, uint8_t port, struct fwd_reload_log *log);
 	void (*batch_begin)(void);
@@ -66,6 +82,16 @@ struct l3_family {
 };
 
 extern const struct l3_family *const l3_families[L3_N_FAMILIES];
+
+/* The loopbacks' part of the reconcile (l3_config_lo.c): what a file wants
+ * (the hook above), what runs, fwdctl's kept, removals and additions. */
+int l3_want_config_lo(struct l3_want *w, const struct fwd_config *cfg);
+int l3_want_running_lo(struct l3_want *w);
+int l3_keep_rpc_lo(struct l3_want *w, const struct l3_want *run, struct fwd_reload_log *log);
+void l3_drop_lo(const struct l3_want *w, const struct l3_want *run, const struct l3_family *fam,
+                struct fwd_reload_log *log);
+int l3_add_lo(const struct l3_want *w, const struct l3_want *run, const struct l3_family *fam,
+              struct fwd_reload_log *log);
 
 static inline unsigned l3_fam_index(uint8_t af)
 {

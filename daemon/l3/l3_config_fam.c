@@ -17,7 +17,7 @@
 
 /* ------------------------------------------------------------------ IPv4 */
 
-static unsigned addrs4(uint8_t port, struct fwd_prefix *a, uint8_t *origin)
+static unsigned addrs4(uint16_t port, struct fwd_prefix *a, uint8_t *origin)
 {
 	const struct ip4_port_addrs *pa = &ip4_addrs[port];
 
@@ -28,7 +28,7 @@ static unsigned addrs4(uint8_t port, struct fwd_prefix *a, uint8_t *origin)
 	return pa->n;
 }
 
-static int addr4_add_p(uint8_t port, const struct fwd_prefix *p, uint8_t origin, char *err,
+static int addr4_add_p(uint16_t port, const struct fwd_prefix *p, uint8_t origin, char *err,
                        size_t errlen)
 {
 	struct fwd_ip4_prefix a = fwd_prefix_v4(p);
@@ -36,7 +36,7 @@ static int addr4_add_p(uint8_t port, const struct fwd_prefix *p, uint8_t origin,
 	return addr4_add(port, &a, origin, err, errlen);
 }
 
-static int addr4_del_p(uint8_t port, const struct fwd_prefix *p, char *err, size_t errlen)
+static int addr4_del_p(uint16_t port, const struct fwd_prefix *p, char *err, size_t errlen)
 {
 	struct fwd_ip4_prefix a = fwd_prefix_v4(p);
 
@@ -155,7 +155,7 @@ static const struct l3_family ip4_family = {
 
 /* ------------------------------------------------------------------ IPv6 */
 
-static unsigned addrs6(uint8_t port, struct fwd_prefix *a, uint8_t *origin)
+static unsigned addrs6(uint16_t port, struct fwd_prefix *a, uint8_t *origin)
 {
 	const struct ip6_port_addrs *pa = &ip6_addrs[port];
 	unsigned n = 0;
@@ -167,7 +167,7 @@ static unsigned addrs6(uint8_t port, struct fwd_prefix *a, uint8_t *origin)
 	return n;
 }
 
-static int addr6_add_p(uint8_t port, const struct fwd_prefix *p, uint8_t origin, char *err,
+static int addr6_add_p(uint16_t port, const struct fwd_prefix *p, uint8_t origin, char *err,
                        size_t errlen)
 {
 	struct fwd_ip6_prefix a = fwd_prefix_v6(p);
@@ -175,7 +175,7 @@ static int addr6_add_p(uint8_t port, const struct fwd_prefix *p, uint8_t origin,
 	return addr6_add(port, &a, origin, err, errlen);
 }
 
-static int addr6_del_p(uint8_t port, const struct fwd_prefix *p, char *err, size_t errlen)
+static int addr6_del_p(uint16_t port, const struct fwd_prefix *p, char *err, size_t errlen)
 {
 	struct fwd_ip6_prefix a = fwd_prefix_v6(p);
 

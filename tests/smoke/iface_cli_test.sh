@@ -4,7 +4,9 @@
 # file in `iface list` (-j), add/set/del of VLANs and loopbacks at run
 # time, the refusals (exit 1) and usage errors (exit 2), `config show`
 # writing what runs, and a reload that reconciles interfaces[] (a changed
-# vlan is a delete and an add, an entry gone is deleted, fwdctl's stay).
+# vlan is a delete and an add, an entry gone is deleted, fwdctl's stay);
+# a loopback's addresses from the file installed, moved by a reload, and
+# a file with addresses on a VLAN refused.
 #
 # A VLAN in mode bridge is a member of its bridge (`bridge list`) until
 # a reload makes it l3; `stats` (-j and NAME) shows VLANs and loopbacks.
@@ -27,7 +29,7 @@ EOF
 }
 write_config "  - { name: p0.100, port: p0, vlan: 100, mtu: 1400 }
   - { name: p0.200, port: p0, vlan: 200, mode: bridge, bridge: br0 }
-  - { name: lo0, loopback: true }"
+  - { name: lo0, loopback: true, addresses: [192.0.2.1/32, \"2001:db8:ff::1/128\"] }"
 must daemon_start fw "$T/fwd.yaml"
 
 list() { fwdctl -j iface list; }
@@ -43,6 +45,7 @@ expect "p0.200 is a bridge interface" "$(field p0.200 mode)" = bridge
 expect "a VLAN has its port's MAC" "$(field p0.200 mac)" = "$(field p0 mac)"
 expect "lo0 is a loopback" "$(field lo0 type)" = loopback
 check "p0 lists its address" sh -c "'$FWDCTL_BIN' -s '$SOCK' -j iface list | grep -q '10.9.0.1/24'"
+check "lo0's addresses from the file are installed" sh -c "'$FWDCTL_BIN' -s '$SOCK' addr list | grep -q 'lo0.*192.0.2.1/32'"
 check "iface list prints a table" sh -c "'$FWDCTL_BIN' -s '$SOCK' iface list | grep -q '^p0.100 *vlan *p0 *100'"
 
 # a VLAN in a bridge is its member; stats count each interface
@@ -86,6 +89,7 @@ check "did you mean: ifce -> iface" sh -c "'$FWDCTL_BIN' -s '$SOCK' ifce list 2>
 fwdctl config show >"$T/show.yaml"
 check "config show writes fwdctl's VLAN" grep -q 'name: "p0.300"' "$T/show.yaml"
 check "with its MTU" grep -q 'mtu: 1200' "$T/show.yaml"
+check "config show writes lo0's addresses" grep -q '192.0.2.1/32' "$T/show.yaml"
 check "what config show writes loads (fwd-daemon --check)" \
 	ns_exec fw "$FWD_DAEMON" --check -c "$T/show.yaml"
 
@@ -110,7 +114,7 @@ expect "lo1 gone" "$(names)" = "lo0 p0 p0.100 p0.200 p0.300"
 # p0.300 (fwdctl's) stays
 write_config "  - { name: p0.100, port: p0, vlan: 101 }
   - { name: p0.200, port: p0, vlan: 200, mode: l3, mtu: 1000 }
-  - { name: lo2, loopback: true }"
+  - { name: lo2, loopback: true, addresses: [192.0.2.1/32] }"
 check "config reload" fwdctl config reload
 expect "after reload" "$(names)" = "lo2 p0 p0.100 p0.200 p0.300"
 expect "p0.100 is now VLAN 101" "$(field p0.100 vlan)" = 101
@@ -118,5 +122,10 @@ expect "with its port's MTU" "$(field p0.100 mtu)" = 1500
 expect "p0.200 is l3 now" "$(field p0.200 mode)" = l3
 expect "and left br0" "$(members)" = ""
 expect "p0.200 MTU 1000" "$(field p0.200 mtu)" = 1000
+check "lo0's address moved to lo2" sh -c "'$FWDCTL_BIN' -s '$SOCK' addr list | grep -q 'lo2.*192.0.2.1/32'"
+check "lo0's IPv6 address went with it" sh -c "! '$FWDCTL_BIN' -s '$SOCK' addr list | grep -q '2001:db8:ff::1'"
+write_config "  - { name: p0.100, port: p0, vlan: 101, addresses: [10.101.0.1/24] }"
+expect "a file with addresses on a VLAN: reload refused" "$(st config reload)" = 1
+check "fwd-daemon --check says why" sh -c "'$FWD_DAEMON' --check -c '$T/fwd.yaml' 2>&1 | grep -q 'fwd.yaml:[0-9]*:[0-9]*: interfaces\[0\].addresses: addresses on VLAN interfaces are not supported yet'"
 expect "VLAN 100 is free again" "$(st iface add v100 port p0 vlan 100)" = 0
 smoke_done

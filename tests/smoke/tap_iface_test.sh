@@ -19,8 +19,8 @@ write_cfg() { # VLAN_TAP
 	ports:
 	  - { name: p0, device: "net_af_packet0,iface=d1" }
 	interfaces:
-	  - { name: p0.100, port: p0, vlan: 100, mtu: 1400, addresses: [10.100.0.1/24], tap: $1 }
-	  - { name: p0.200, port: p0, vlan: 200, addresses: [10.200.0.1/24] }
+	  - { name: p0.100, port: p0, vlan: 100, mtu: 1400, tap: $1 }
+	  - { name: p0.200, port: p0, vlan: 200 }
 	  - { name: lo0, loopback: true, addresses: [192.0.2.1/32, "2001:db8:ff::1/128"], tap: true }
 	EOF
 }
@@ -42,7 +42,6 @@ expect "p0.100 has its port's MAC" "$(ns_exec fw cat /sys/class/net/p0.100/addre
 	"$(ns_exec fw cat /sys/class/net/d1/address)"
 expect "p0.100 has its own MTU" "$(ns_exec fw cat /sys/class/net/p0.100/mtu)" = 1400
 check "p0.100 is NOARP, up, with carrier" wait_for 3 up_carrier p0.100
-check "p0.100 carries 10.100.0.1/24" wait_for 3 has_addr p0.100 10.100.0.1/24
 check "lo0 is a kernel interface, up" wait_for 3 up_carrier lo0
 check "lo0 carries 192.0.2.1/32" wait_for 3 has_addr lo0 192.0.2.1/32
 check "lo0 carries 2001:db8:ff::1/128" wait_for 5 has_addr lo0 2001:db8:ff::1/128

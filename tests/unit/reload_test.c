@@ -158,24 +158,34 @@ static int line_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The interface table: every VLAN and loopback with what the file sets, by
- * name (ids are the table's choice: a reload may reuse others). */
+#define IFACE_LINES (2 * FWD_MAX_LOGICAL)
+
+/* The interface table: every VLAN and loopback with what the file sets, and
+ * the loopbacks' IPv4 addresses, by name (ids are the table's choice: a
+ * reload may reuse others). */
 static void dump_ifaces(FILE *f)
 {
-	static char lines[FWD_MAX_LOGICAL][160];
-	static char *sorted[FWD_MAX_LOGICAL];
+	static char lines[IFACE_LINES][160];
+	static char *sorted[IFACE_LINES];
+	char buf[FWD_PREFIX4_STRLEN];
 	const struct fwd_iface *ifp;
 	unsigned n = 0;
 
 	FWD_IFACE_FOREACH(ifp)
 	{
-		if (ifp->type == FWD_IFACE_PORT || n == FWD_MAX_LOGICAL)
+		if (ifp->type == FWD_IFACE_PORT || n == IFACE_LINES)
 			continue;
 		snprintf(lines[n], sizeof(lines[n]),
 		         "iface %s type %u port %u vlan %u mtu %u mode %u admin %u\n", ifp->name,
 		         ifp->type, ifp->port, ifp->vlan, ifp->mtu, ifp->mode, ifp->admin_up);
 		sorted[n] = lines[n];
 		n++;
+		for (unsigned i = 0; i < ip4_addrs[ifp->id].n && n < IFACE_LINES; i++, n++) {
+			snprintf(lines[n], sizeof(lines[n]), "addr %s %s %s\n", ifp->name,
+			         fwd_ip4_prefix_fmt(&ip4_addrs[ifp->id].a[i], buf),
+			         fwd_origin_name(ip4_addrs[ifp->id].origin[i]));
+			sorted[n] = lines[n];
+		}
 	}
 	qsort(sorted, n, sizeof(sorted[0]), line_cmp);
 	for (unsigned i = 0; i < n; i++)
@@ -439,10 +449,12 @@ static void subnet_addr(unsigned j, unsigned host, char *out, size_t len)
 }
 
 /* interfaces[]: some of v0..v3 (a port and VLAN each, maybe an MTU; a
- * name may move to another VLAN between files) and of lo0..lo1. */
+ * name may move to another VLAN between files) and of lo0..lo1, with some
+ * of three addresses (which may move between them). */
 static void random_ifaces(char *out, size_t size)
 {
-	unsigned used = 0;
+	unsigned used = 0, owner[3];
+	char lo_addrs[2][80] = { "", "" };
 	size_t len = (size_t)snprintf(out, size, "interfaces:\n");
 
 	for (unsigned k = 0; k < 4; k++) {
@@ -455,10 +467,19 @@ static void random_ifaces(char *out, size_t size)
 		                        "  - { name: v%u, port: p%u, vlan: %u%s }\n", k, port, vlan,
 		                        rnd(3) == 0 ? ", mtu: 1400" : "");
 	}
+	for (unsigned j = 0; j < 3; j++) {
+		char *l = (owner[j] = rnd(3)) > 0 ? lo_addrs[owner[j] - 1] : NULL;
+
+		if (l != NULL)
+			snprintf(l + strlen(l), sizeof(lo_addrs[0]) - strlen(l), "%s198.18.0.%u/32",
+			         l[0] ? ", " : "", j + 1);
+	}
 	for (unsigned k = 0; k < 2; k++)
 		if (rnd(2) == 0)
-			len += (size_t)snprintf(out + len, size - len,
-			                        "  - { name: lo%u, loopback: true }\n", k);
+			len += (size_t)snprintf(
+			        out + len, size - len,
+			        "  - { name: lo%u, loopback: true, addresses: [%s] }\n", k,
+			        lo_addrs[k]);
 	if (len == strlen("interfaces:\n"))
 		out[0] = '\0';
 }
@@ -564,6 +585,51 @@ static void test_random_sequence(void **state)
 	}
 }
 
+/*
+ * A loopback's addresses from the file are installed, move with the file
+ * (from a port too, in one reload) and go with the loopback; fwdctl's stay
+ * until the file configures the same address.
+ */
+static void test_loopback_addresses(void **state)
+{
+	static const char lo0[] = "interfaces:\n"
+	                          "  - { name: lo0, loopback: true, addresses: [192.0.2.1/32] }\n"
+	                          "  - { name: lo1, loopback: true }\n";
+	static const char lo1[] = "interfaces:\n"
+	                          "  - { name: lo0, loopback: true }\n"
+	                          "  - { name: lo1, loopback: true, addresses: [192.0.2.1/32, "
+	                          "10.0.1.1/32] }\n";
+	static const char lo0_9[] =
+	        "interfaces:\n"
+	        "  - { name: lo0, loopback: true }\n"
+	        "  - { name: lo1, loopback: true, addresses: [198.18.0.9/32] }\n";
+	struct fwd_ip4_prefix rpc = { 0xc6120009, 32 }; /* 198.18.0.9/32 */
+	char err[256];
+
+	(void)state;
+	reload_and_compare(conf("10.0.1.1/24", "", "", "", lo0));
+	assert_state_has("addr lo0 192.0.2.1/32 config");
+	assert_state_lacks("addr lo1 192.0.2.1/32 config");
+	/* fwdctl's address on a loopback stays, until the file takes it */
+	assert_int_equal(
+	        addr4_add(fwd_iface_by_name("lo0")->id, &rpc, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
+	write_conf(conf("10.0.2.1/24", "", "", "", lo1));
+	reload_ok();
+	assert_state_has("addr lo0 198.18.0.9/32 rpc");
+	write_conf(conf("10.0.2.1/24", "", "", "", lo0_9));
+	reload_ok();
+	assert_state_lacks("addr lo0 198.18.0.9/32 rpc");
+	assert_state_has("addr lo1 198.18.0.9/32 config");
+	reload_and_compare(conf("10.0.2.1/24", "", "", "", lo1));
+	assert_state_lacks("addr lo0 192.0.2.1/32 config");
+	assert_state_has("addr lo1 192.0.2.1/32 config");
+	assert_state_has("addr lo1 10.0.1.1/32 config");
+	assert_state_lacks("addr p0 10.0.1.1/24 config");
+	reload_and_compare(conf("10.0.2.1/24", "", "", "", ""));
+	assert_state_lacks("addr lo1 192.0.2.1/32 config");
+	assert_state_lacks("iface lo1");
+}
+
 /* ------------------------------------------------------------ the daemon */
 
 static int daemon_up(void **state)
@@ -598,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_swap_subnets),
 		cmocka_unit_test(test_move_gateway),
 		cmocka_unit_test(test_same_file_twice),
+		cmocka_unit_test(test_loopback_addresses),
 		cmocka_unit_test(test_rpc_changes),
 		cmocka_unit_test(test_refused_reload_changes_nothing),
 		cmocka_unit_test(test_random_sequence),
