@@ -183,7 +183,7 @@ static uint8_t rx_port_of(const struct rte_mbuf *m, uint8_t dflt)
 static void __rte_noinline acl_refuse(struct fwd_worker *w, uint16_t iface, uint8_t dir,
                                       struct rte_mbuf *m, uint8_t action, int fam)
 {
-	uint8_t in;
+	uint16_t in;
 
 	/* a punt names a port: the error of a VLAN's reject would leave
 	 * untagged, on the wrong segment, so a VLAN's reject drops */

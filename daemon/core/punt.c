@@ -62,7 +62,7 @@ bool (*fwd_local_filter)(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
 /* control thread counters, one row per port, written by the control thread only */
 static struct fwd_port_ctrs control_ctrs[FWD_MAX_IFACES]; /* by interface id */
 
-bool (*fwd_punt_up)(struct rte_mbuf *m, uint8_t port);
+bool (*fwd_punt_up)(struct rte_mbuf *m, uint16_t port);
 
 void fwd_punt_register(enum fwd_punt_reason reason, fwd_punt_fn fn)
 {

@@ -79,15 +79,16 @@ struct fwd_punt_bucket {
 #define FWD_PUNT_NO_DROP 0xff /* the packet is not dropped by being punted */
 
 struct fwd_punt_meta {
-	uint8_t reason;   /* enum fwd_punt_reason */
-	uint8_t in_port;  /* ingress port index */
-	uint8_t out_port; /* egress port index, when known */
-	uint8_t drop;     /* drop reason counted when the punt succeeds, or FWD_PUNT_NO_DROP */
+	uint8_t reason;    /* enum fwd_punt_reason */
+	uint8_t drop;      /* drop reason counted when the punt succeeds, or FWD_PUNT_NO_DROP */
+	uint16_t in_port;  /* ingress interface id (core/iface.h) */
+	uint16_t out_port; /* egress interface id, when known */
+	uint16_t pad;
 	uint32_t aux;
 };
 
-/* 8 bytes: the mbuf's dynamic field area is small and shared with drivers. */
-_Static_assert(sizeof(struct fwd_punt_meta) == 8, "punt metadata size");
+/* 12 bytes: the mbuf's dynamic field area is small and shared with drivers. */
+_Static_assert(sizeof(struct fwd_punt_meta) == 12, "punt metadata size");
 
 extern int fwd_punt_meta_offset;
 
@@ -114,10 +115,10 @@ void fwd_control_drop(struct rte_mbuf *m, uint16_t port, enum fwd_drop_reason re
  * answer itself (all but ARP, NDP and ICMP echo requests). It returns true
  * when it took m (sent up, or dropped and counted), false when port has no
  * interface: the caller then does what it does without one. */
-extern bool (*fwd_punt_up)(struct rte_mbuf *m, uint8_t port);
+extern bool (*fwd_punt_up)(struct rte_mbuf *m, uint16_t port);
 
 /* fwd_punt_up when set and m's port has an interface. */
-static inline bool fwd_punt_up_take(struct rte_mbuf *m, uint8_t port)
+static inline bool fwd_punt_up_take(struct rte_mbuf *m, uint16_t port)
 {
 	return fwd_punt_up != NULL && fwd_punt_up(m, port);
 }

@@ -316,7 +316,7 @@ void fwd_punt_flush(struct fwd_worker *w);
 /* Stage m for the control thread; `drop` is counted against in_port when
  * the hand-over succeeds (FWD_PUNT_NO_DROP: not a drop). */
 static inline void fwd_punt(struct fwd_worker *w, struct rte_mbuf *m, enum fwd_punt_reason reason,
-                            uint8_t in_port, uint8_t out_port, uint32_t aux, uint8_t drop)
+                            uint16_t in_port, uint16_t out_port, uint32_t aux, uint8_t drop)
 {
 	struct fwd_punt_meta *meta = fwd_punt_meta(m);
 

@@ -159,7 +159,7 @@ static struct tap *loopback_tap(struct rte_mbuf *m)
 	return t != NULL && t->no_link ? t : NULL;
 }
 
-bool tap_up(struct rte_mbuf *m, uint8_t port)
+bool tap_up(struct rte_mbuf *m, uint16_t port)
 {
 	struct tap *t = m->nb_segs == 1 ? loopback_tap(m) : NULL;
 

@@ -54,7 +54,7 @@ FWD_COUNTER(arp_conflicts, "arp_address_conflicts");
 FWD_COUNTER(arp_offsubnet, "arp_offsubnet_requests_answered");
 
 /* Build one ARP frame from port and hand it to a worker; <0 when not sent. */
-static int arp_send(uint8_t port, uint16_t op, const struct rte_ether_addr *dst,
+static int arp_send(uint16_t port, uint16_t op, const struct rte_ether_addr *dst,
                     const struct rte_ether_addr *tha, uint32_t sip, uint32_t tip)
 {
 	struct rte_mbuf *m = fwd.pool != NULL ? rte_pktmbuf_alloc(fwd.pool) : NULL;
@@ -85,7 +85,7 @@ static int arp_send(uint8_t port, uint16_t op, const struct rte_ether_addr *dst,
 }
 
 /* Request for a's address: broadcast, or unicast to mac (a stale probe). */
-static void arp_request(uint8_t port, const struct fwd_ip *a, const struct rte_ether_addr *mac)
+static void arp_request(uint16_t port, const struct fwd_ip *a, const struct rte_ether_addr *mac)
 {
 	uint32_t sip = addr4_source(port, a->v4);
 
@@ -95,7 +95,7 @@ static void arp_request(uint8_t port, const struct fwd_ip *a, const struct rte_e
 }
 
 /* The resolver's check: may a be a neighbour on port (with that MAC)? */
-static int arp_check(uint8_t port, const struct fwd_ip *a, const uint8_t *mac, char *err,
+static int arp_check(uint16_t port, const struct fwd_ip *a, const uint8_t *mac, char *err,
                      size_t errlen)
 {
 	return addr4_rule_neigh(addr4_running(), port, a->v4, mac, err, errlen);
@@ -109,7 +109,7 @@ static bool is_our_mac(const struct rte_ether_addr *mac)
 	return false;
 }
 
-static bool is_port_addr(uint8_t port, uint32_t ip)
+static bool is_port_addr(uint16_t port, uint32_t ip)
 {
 	for (unsigned i = 0; i < ip4_addrs[port].n; i++)
 		if (ip4_addrs[port].a[i].addr == ip)
@@ -120,7 +120,7 @@ static bool is_port_addr(uint8_t port, uint32_t ip)
 /* A sender outside port's subnets: one host somewhere (not martian, not a
  * broadcast of ours), asking for port's own address; nothing else from
  * it is worth reading. */
-static bool arp_offsubnet_ok(uint8_t port, const struct arp_msg *a)
+static bool arp_offsubnet_ok(uint16_t port, const struct arp_msg *a)
 {
 	return a->op == RTE_ARP_OP_REQUEST && !addr4_on_port(port, a->sip) &&
 	       !ip4_src_martian[a->sip >> 24] && !addr4_is_bcast(a->sip) &&
@@ -128,7 +128,7 @@ static bool arp_offsubnet_ok(uint8_t port, const struct arp_msg *a)
 }
 
 /* May the sender's address be taken from? Sets a->learn. */
-static bool arp_sender_ok(uint8_t port, struct arp_msg *a)
+static bool arp_sender_ok(uint16_t port, struct arp_msg *a)
 {
 	/* a probe (RFC 5227) asks from 0.0.0.0, and a conflict is worth knowing about */
 	if (a->sip == 0)
@@ -141,7 +141,7 @@ static bool arp_sender_ok(uint8_t port, struct arp_msg *a)
 }
 
 /* Check a frame received on port; returns a drop reason, or -1 when it is fine. */
-static int arp_parse(const struct rte_mbuf *m, uint8_t port, struct arp_msg *a)
+static int arp_parse(const struct rte_mbuf *m, uint16_t port, struct arp_msg *a)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	const struct rte_arp_hdr *arp = (const struct rte_arp_hdr *)(eth + 1);
@@ -169,7 +169,7 @@ static int arp_parse(const struct rte_mbuf *m, uint8_t port, struct arp_msg *a)
 }
 
 /* Another host says it has one of our addresses: misconfiguration or spoofing. */
-static void arp_conflict(uint8_t port, const struct arp_msg *a)
+static void arp_conflict(uint16_t port, const struct arp_msg *a)
 {
 	char ip[FWD_IP4_STRLEN], mac[FWD_MAC_STRLEN];
 
@@ -182,7 +182,7 @@ static void arp_conflict(uint8_t port, const struct arp_msg *a)
 		    fwd_ip4_fmt(a->sip, ip));
 }
 
-static void arp_merge(uint8_t port, const struct arp_msg *a, bool for_us)
+static void arp_merge(uint16_t port, const struct arp_msg *a, bool for_us)
 {
 	bool gratuitous = a->sip == a->tip;
 	enum neigh_heard_how how = for_us       ? NEIGH_HEARD_ASKED_US
@@ -206,7 +206,7 @@ static void arp_merge(uint8_t port, const struct arp_msg *a, bool for_us)
 
 void arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 {
-	uint8_t port = meta->in_port;
+	uint16_t port = meta->in_port;
 	struct arp_msg a;
 	bool for_us;
 	int bad = arp_parse(m, port, &a);
@@ -253,7 +253,7 @@ static void arp_host_del(const struct fwd_ip *a, uint32_t nh)
 	rib4_clear_neigh(&ip4_rib, a->v4, nh);
 }
 
-static void arp_unreachable(const struct rte_mbuf *m, uint8_t in_port)
+static void arp_unreachable(const struct rte_mbuf *m, uint16_t in_port)
 {
 	icmp4_send_error(m, ICMP4_DEST_UNREACH, ICMP4_HOST_UNREACH, 0, in_port);
 }

@@ -192,7 +192,7 @@ static struct fwd_counter *sent_counter(uint8_t type, uint8_t code)
 }
 
 void icmp4_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
-                           uint8_t in_port, uint32_t src)
+                           uint16_t in_port, uint32_t src)
 {
 	struct fwd_counter *why;
 	unsigned quote = error_allowed(m, &why);
@@ -225,7 +225,7 @@ void icmp4_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code,
 }
 
 void icmp4_send_error(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
-                      uint8_t in_port)
+                      uint16_t in_port)
 {
 	icmp4_send_error_from(m, type, code, aux, in_port, 0);
 }

@@ -31,6 +31,6 @@
  * (RFC 1812 4.3.2.7, 4.3.2.8): each such case is counted. m is not consumed.
  */
 void icmp4_send_error(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
-                      uint8_t in_port);
+                      uint16_t in_port);
 
 #endif

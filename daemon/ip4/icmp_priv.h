@@ -44,7 +44,7 @@ void icmp4_ip_header(void *hdr, uint8_t tos, uint16_t total_len, uint32_t src, u
  * Errors about packets to one of our addresses come from that address, as
  * the sender addressed it (a traceroute to it ends on it). */
 void icmp4_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
-                           uint8_t in_port, uint32_t src);
+                           uint16_t in_port, uint32_t src);
 
 /* The FWD_PUNT_LOCAL handler (local.c); m is consumed. */
 void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
@@ -55,9 +55,9 @@ bool local4_is_fragment(const struct rte_ipv4_hdr *ip);
 /* Reassemble the fragment m, which local4_input checked (header, to us,
  * source): the whole datagram goes through local4_input again once every
  * piece is in (reasm/reasm.h); m is consumed. */
-void local4_reassemble(struct rte_mbuf *m, uint8_t port);
+void local4_reassemble(struct rte_mbuf *m, uint16_t port);
 /* A TCP segment to us (local.c, header checked: hlen, total length tot),
  * answered with a reset (tcp_rst.c); m is consumed. */
-void tcp4_reset(struct rte_mbuf *m, uint8_t port, unsigned hlen, unsigned tot);
+void tcp4_reset(struct rte_mbuf *m, uint16_t port, unsigned hlen, unsigned tot);
 
 #endif

@@ -239,7 +239,7 @@ static __rte_always_inline bool ip4_other_port(const struct nexthop *nh, unsigne
 }
 
 /* Does the packet's source pass the port's reverse-path filter rpf? */
-static __rte_always_inline bool ip4_rpf_pass(const struct ip4_burst *b, uint8_t in, uint8_t rpf,
+static __rte_always_inline bool ip4_rpf_pass(const struct ip4_burst *b, uint16_t in, uint8_t rpf,
                                              const struct rte_mbuf *m)
 {
 	const struct rte_ipv4_hdr *ip =

@@ -67,7 +67,7 @@ void ip4_input_slow(struct fwd_worker *w, const struct fwd_iface *in, struct rte
 
 /* A routed packet (index nhi, entry nh) whose next hop does not simply
  * forward it, or that is too large for it, or whose TTL expires here. */
-void ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+void ip4_forward_slow(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
                       const struct nexthop *nh, uint32_t nhi);
 
 #endif

@@ -102,7 +102,7 @@ static inline void ip4_send(struct fwd_worker *w, struct rte_mbuf *m, const stru
 static inline bool ip4_forward_if_takes(struct fwd_worker *w, struct rte_mbuf *m,
                                         const struct nexthop *nh, struct rte_ipv4_hdr *ip)
 {
-	uint8_t port = nh->port;
+	uint16_t port = nh->port;
 
 	if (!ip4_nh_takes(nh, ip, m->data_len))
 		return false;
@@ -113,7 +113,7 @@ static inline bool ip4_forward_if_takes(struct fwd_worker *w, struct rte_mbuf *m
 
 /* A routed packet whose next hop has no link address yet: the control thread
  * holds it until the neighbour answers. */
-static inline void ip4_punt_resolve(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+static inline void ip4_punt_resolve(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
                                     const struct nexthop *nh, uint32_t nhi)
 {
 	if (nh->type == NH_PENDING) {
@@ -128,7 +128,7 @@ static inline void ip4_punt_resolve(struct fwd_worker *w, uint8_t in, struct rte
 	}
 }
 
-static void __rte_noinline ip4_fragment_out(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+static void __rte_noinline ip4_fragment_out(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
                                             const struct nexthop *nh, uint32_t nhi)
 {
 	struct rte_mbuf *frags[IP4_FRAG_MAX];
@@ -153,7 +153,7 @@ static void __rte_noinline ip4_fragment_out(struct fwd_worker *w, uint8_t in, st
 
 /* A destination that is not routed as unicast (RFC 1812 5.3.7): multicast and
  * the limited broadcast are ours to receive, the rest is dropped. */
-static void ip4_dst_reserved(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m, uint32_t dst)
+static void ip4_dst_reserved(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m, uint32_t dst)
 {
 	if (ip4_dst_class[dst >> 24] == IP4_MULTICAST || dst == UINT32_MAX)
 		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
@@ -170,7 +170,7 @@ static inline bool ip4_src_ours(const struct rte_ipv4_hdr *ip)
 	       nh_table[fib4_lookup(ip4_fib, rte_be_to_cpu_32(ip->src_addr))].type == NH_LOCAL;
 }
 
-void ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+void ip4_forward_slow(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
                       const struct nexthop *nh, uint32_t nhi)
 {
 	struct rte_ipv4_hdr *ip = ip4_hdr(m);
@@ -222,7 +222,7 @@ void ip4_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
 }
 
 /* Frames sent to a link-layer group address are never forwarded (RFC 1812 5.3.4). */
-static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m)
+static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m)
 {
 	const struct rte_ipv4_hdr *ip = ip4_hdr(m);
 	uint32_t dst = rte_be_to_cpu_32(ip->dst_addr);

@@ -65,7 +65,7 @@ static bool for_us(const struct rte_mbuf *m, uint32_t dst)
 /* Turn the echo request in m into its reply in place and send it. IP
  * options are not echoed back (RFC 1122 3.2.2.6 asks for record route and
  * timestamp to be updated, which we do not do): the reply has a bare header. */
-static void echo_reply(struct rte_mbuf *m, uint8_t port, unsigned hlen, uint16_t icmp_len)
+static void echo_reply(struct rte_mbuf *m, uint16_t port, unsigned hlen, uint16_t icmp_len)
 {
 	struct rte_ipv4_hdr *ip = ip_of(m);
 	uint32_t src = rte_be_to_cpu_32(ip->dst_addr), dst = rte_be_to_cpu_32(ip->src_addr);
@@ -89,7 +89,7 @@ static void echo_reply(struct rte_mbuf *m, uint8_t port, unsigned hlen, uint16_t
 		echo_replies.value++;
 }
 
-static void local_icmp(struct rte_mbuf *m, uint8_t port, unsigned hlen, unsigned tot)
+static void local_icmp(struct rte_mbuf *m, uint16_t port, unsigned hlen, unsigned tot)
 {
 	const uint8_t *icmp = (const uint8_t *)ip_of(m) + hlen;
 	unsigned len = tot - hlen;
@@ -130,7 +130,7 @@ static bool udp_ok(const struct rte_ipv4_hdr *ip, unsigned hlen, unsigned tot)
 	return (uint16_t)((sum & 0xffff) + (sum >> 16)) == 0xffff;
 }
 
-static void local_udp(struct rte_mbuf *m, uint8_t port, unsigned hlen, unsigned tot)
+static void local_udp(struct rte_mbuf *m, uint16_t port, unsigned hlen, unsigned tot)
 {
 	if (!udp_ok(ip_of(m), hlen, tot)) {
 		local_udp_invalid.value++;
@@ -159,7 +159,7 @@ static bool echo_request(struct rte_mbuf *m, unsigned hlen, unsigned tot)
 
 void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 {
-	uint8_t port = meta->in_port;
+	uint16_t port = meta->in_port;
 	const struct rte_ipv4_hdr *ip = ip_of(m);
 	unsigned hlen, tot;
 

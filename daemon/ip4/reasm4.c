@@ -33,7 +33,7 @@ static void fix_header(struct rte_mbuf *m)
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 }
 
-void local4_reassemble(struct rte_mbuf *m, uint8_t port)
+void local4_reassemble(struct rte_mbuf *m, uint16_t port)
 {
 	const struct rte_ipv4_hdr *ip =
 	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, IP4_L2_LEN);

@@ -31,12 +31,12 @@ enum route4_type {
 	ROUTE4_DEV, /* on the link of port dev, no gateway */
 };
 
-#define ROUTE4_DEV_ANY 0xff
+#define ROUTE4_DEV_ANY 0xffff
 
 struct route4 {
 	uint8_t type;   /* enum route4_type */
 	uint8_t origin; /* enum fwd_origin */
-	uint8_t dev;    /* port index, or ROUTE4_DEV_ANY when not given */
+	uint16_t dev;   /* port index, or ROUTE4_DEV_ANY when not given */
 	uint32_t via;   /* gateway, host order (ROUTE4_VIA; an ECMP group's first) */
 	uint32_t nh;    /* next-hop index the FIB gets */
 };

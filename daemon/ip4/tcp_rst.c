@@ -62,7 +62,7 @@ static void tcp4_send_rst(const struct rte_ipv4_hdr *ip, const struct rte_tcp_hd
 		rst_sent.value++;
 }
 
-void tcp4_reset(struct rte_mbuf *m, uint8_t port, unsigned hlen, unsigned tot)
+void tcp4_reset(struct rte_mbuf *m, uint16_t port, unsigned hlen, unsigned tot)
 {
 	const struct rte_ipv4_hdr *ip =
 	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, IP4_L2_LEN);

@@ -177,7 +177,7 @@ static int addr_append(uint16_t port, const struct fwd_ip6_prefix *p, uint8_t or
 	return 0;
 }
 
-int addr6_port_up(uint8_t port)
+int addr6_port_up(uint16_t port)
 {
 	struct fwd_ip6_prefix ll = { .len = 64 };
 
@@ -198,10 +198,10 @@ static int first_addr(uint16_t port)
 		return addr_append(port, &one, FWD_ORIGIN_ADDRESS);
 	if (port >= FWD_MAX_PORTS)
 		return -EOPNOTSUPP; /* a VLAN: doc/architecture.md, "Interfaces" */
-	return addr6_port_up((uint8_t)port);
+	return addr6_port_up((uint16_t)port);
 }
 
-void addr6_port_down(uint8_t port)
+void addr6_port_down(uint16_t port)
 {
 	while (ip6_addrs[port].n > 0)
 		addr_remove(port, ip6_addrs[port].n - 1);
@@ -265,7 +265,7 @@ int addr6_del(uint16_t port, const struct fwd_ip6_prefix *p, char *err, size_t e
 	return 0;
 }
 
-void addr6_dad_done(uint8_t port, const uint8_t a[16], bool duplicate)
+void addr6_dad_done(uint16_t port, const uint8_t a[16], bool duplicate)
 {
 	struct ip6_port_addrs *pa = &ip6_addrs[port];
 	char buf[FWD_IP6_STRLEN];

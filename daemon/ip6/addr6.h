@@ -80,8 +80,8 @@ int addr6_rule_neigh(const struct addr6_view *v, unsigned port, const uint8_t ip
                      const uint8_t *mac, char *err, size_t errlen);
 
 /* A port became l3 (its link-local address appears) or stopped being one. */
-int addr6_port_up(uint8_t port);
-void addr6_port_down(uint8_t port);
+int addr6_port_up(uint16_t port);
+void addr6_port_down(uint16_t port);
 
 /* A VLAN's addresses are refused (-EOPNOTSUPP) until VLANs route; a
  * loopback's are in use at once (no DAD) and connect no prefix. */
@@ -92,7 +92,7 @@ void addr6_batch_begin(void);
 void addr6_batch_end(void);
 
 /* DAD (ndp.c) finished for a on port: in use, or a duplicate. */
-void addr6_dad_done(uint8_t port, const uint8_t a[16], bool duplicate);
+void addr6_dad_done(uint16_t port, const uint8_t a[16], bool duplicate);
 /* The state of a on port, or -1 when it is not one of port's addresses. */
 int addr6_state(uint16_t port, const uint8_t a[16]);
 
@@ -112,9 +112,9 @@ struct addr6_route_hooks {
 };
 void addr6_set_route_hooks(const struct addr6_route_hooks *h);
 struct addr6_ndp_hooks {
-	void (*dad_start)(uint8_t port, const uint8_t a[16]);
-	void (*dad_stop)(uint8_t port, const uint8_t a[16]);
-	void (*port_changed)(uint8_t port, bool ra);
+	void (*dad_start)(uint16_t port, const uint8_t a[16]);
+	void (*dad_stop)(uint16_t port, const uint8_t a[16]);
+	void (*port_changed)(uint16_t port, bool ra);
 };
 void addr6_set_ndp_hooks(const struct addr6_ndp_hooks *h);
 

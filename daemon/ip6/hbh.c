@@ -24,7 +24,7 @@ void hbh6_forward(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 {
 	struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, IP6_L2_LEN);
 	unsigned len = IP6_HDR_LEN + rte_be_to_cpu_16(ip->payload_len), hlen;
-	uint8_t port = meta->in_port;
+	uint16_t port = meta->in_port;
 	uint32_t pointer = 0;
 
 	/* the worker checked the header and trimmed the frame to the packet */

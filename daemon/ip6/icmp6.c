@@ -53,12 +53,12 @@ static FWD_COUNTER(sup_source, "icmp6_suppressed_source");
 static FWD_COUNTER(sup_no_address, "icmp6_suppressed_no_address");
 static FWD_COUNTER(no_mbuf, "icmp6_no_mbuf");
 
-static int output_default(struct rte_mbuf *m, uint8_t port)
+static int output_default(struct rte_mbuf *m, uint16_t port)
 {
 	return ip6_output(m, port);
 }
 
-int (*icmp6_output)(struct rte_mbuf *m, uint8_t port) = output_default;
+int (*icmp6_output)(struct rte_mbuf *m, uint16_t port) = output_default;
 uint64_t (*icmp6_clock_ns)(void) = fwd_monotonic_ns;
 
 static struct fwd_ratelimit bucket = { .rate = 100, .burst = ICMP6_BURST_MIN };
@@ -206,7 +206,7 @@ static struct fwd_counter *sent_counter(uint8_t type, uint8_t code)
 }
 
 void icmp6_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t param,
-                           uint8_t in_port, const uint8_t *src)
+                           uint16_t in_port, const uint8_t *src)
 {
 	struct fwd_counter *why;
 	unsigned quote = error_allowed(m, type, code, param, &why);
@@ -239,12 +239,12 @@ void icmp6_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code,
 }
 
 void icmp6_send_error(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t param,
-                      uint8_t in_port)
+                      uint16_t in_port)
 {
 	icmp6_send_error_from(m, type, code, param, in_port, NULL);
 }
 
-void icmp6_unreachable(const struct rte_mbuf *m, uint8_t in_port)
+void icmp6_unreachable(const struct rte_mbuf *m, uint16_t in_port)
 {
 	icmp6_send_error(m, ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_ADDR, 0, in_port);
 }

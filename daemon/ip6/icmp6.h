@@ -37,13 +37,13 @@ static inline uint32_t icmp6_punt_aux(uint8_t type, uint8_t code, uint16_t param
  * ours, or beyond the rate limit (RFC 4443 2.4). m is not consumed.
  */
 void icmp6_send_error(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t param,
-                      uint8_t in_port);
+                      uint16_t in_port);
 
 /*
  * The neighbour layer's `unreachable` for IPv6 (struct neigh_resolver): a
  * packet held for a neighbour that did not answer gets Destination
  * Unreachable, code 3 (address unreachable). m is not consumed.
  */
-void icmp6_unreachable(const struct rte_mbuf *m, uint8_t in_port);
+void icmp6_unreachable(const struct rte_mbuf *m, uint16_t in_port);
 
 #endif

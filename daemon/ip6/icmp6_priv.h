@@ -22,7 +22,7 @@
 
 /* Where built packets go: ip6_output in the daemon, a capture in tests.
  * port: the link of a link-local destination (the ingress port). */
-extern int (*icmp6_output)(struct rte_mbuf *m, uint8_t port);
+extern int (*icmp6_output)(struct rte_mbuf *m, uint16_t port);
 /* Monotonic nanoseconds for the rate limiter; tests drive it by hand. */
 extern uint64_t (*icmp6_clock_ns)(void);
 
@@ -46,7 +46,7 @@ void icmp6_ip_header(void *hdr, uint16_t payload_len, uint8_t tc, const uint8_t 
  * addr6_source picks). Errors about packets to one of our addresses come
  * from that address, as the sender addressed it. */
 void icmp6_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t param,
-                           uint8_t in_port, const uint8_t *src);
+                           uint16_t in_port, const uint8_t *src);
 
 /* The FWD_PUNT_LOCAL6 handler (local.c); m is consumed. */
 void local6_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
@@ -54,13 +54,13 @@ void local6_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
  * is at frag_off from its IPv6 header and named by the byte at nh_off
  * (reasm6.c): the whole datagram goes through local6_input again once every
  * piece is in (reasm/reasm.h); m is consumed. */
-void local6_reassemble(struct rte_mbuf *m, uint8_t port, unsigned frag_off, unsigned nh_off);
+void local6_reassemble(struct rte_mbuf *m, uint16_t port, unsigned frag_off, unsigned nh_off);
 /* Where local6_input hands NDP messages: ndp_input, a capture in tests. */
-extern void (*local6_ndp)(struct rte_mbuf *m, uint8_t in_port);
+extern void (*local6_ndp)(struct rte_mbuf *m, uint16_t in_port);
 
 /* A TCP segment at off in the packet ip (len bytes, header to the end) to
  * our unicast address, answered with a reset (tcp_rst6.c); m is consumed. */
-void tcp6_reset(struct rte_mbuf *m, uint8_t port, const uint8_t *ip, unsigned off, unsigned len);
+void tcp6_reset(struct rte_mbuf *m, uint16_t port, const uint8_t *ip, unsigned off, unsigned len);
 
 /* The FWD_PUNT_HBH6 handler (hbh.c); m is consumed. */
 void hbh6_forward(struct rte_mbuf *m, const struct fwd_punt_meta *meta);

@@ -198,7 +198,7 @@ struct ip6_run {
 };
 
 /* Does the packet's source pass the port's reverse-path filter rpf? */
-static __rte_always_inline bool ip6_rpf_pass(const struct ip6_burst *b, uint8_t in, uint8_t rpf,
+static __rte_always_inline bool ip6_rpf_pass(const struct ip6_burst *b, uint16_t in, uint8_t rpf,
                                              const struct rte_mbuf *m)
 {
 	const struct rte_ipv6_hdr *ip =

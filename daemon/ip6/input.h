@@ -77,7 +77,7 @@ void ip6_input_slow(struct fwd_worker *w, const struct fwd_iface *in, struct rte
  * forward: a next hop that does not simply forward, a packet too large
  * for it, a hop limit that expires, a link-local source, a hop-by-hop
  * header. */
-void ip6_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+void ip6_forward_slow(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
                       const struct nexthop *nh, uint32_t nhi);
 
 #endif

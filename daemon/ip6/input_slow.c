@@ -73,7 +73,7 @@ static inline int ip6_check(struct rte_mbuf *m, const struct rte_ipv6_hdr *ip)
  * came from off the link, whatever it says); FWD_PUNT_ND_NONE for anything
  * else. A message too short to read goes to its bucket: the control thread
  * counts why it is refused. */
-static int ip6_ndp_kind(const struct rte_mbuf *m, uint8_t in)
+static int ip6_ndp_kind(const struct rte_mbuf *m, uint16_t in)
 {
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, L2_LEN);
 	unsigned len = m->data_len - L2_LEN;
@@ -107,7 +107,7 @@ static int ip6_ndp_kind(const struct rte_mbuf *m, uint8_t in)
 }
 
 /* A packet for us: to local6_input, NDP in its port's bucket. */
-static void ip6_punt_local(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m)
+static void ip6_punt_local(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m)
 {
 	int kind = ip6_ndp_kind(m, in);
 
@@ -119,7 +119,7 @@ static void ip6_punt_local(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m)
 		fwd_punt(w, m, FWD_PUNT_LOCAL6, in, in, (uint32_t)kind, FWD_PUNT_NO_DROP);
 }
 
-static inline void ip6_punt_error(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+static inline void ip6_punt_error(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
                                   uint32_t aux, enum fwd_drop_reason why)
 {
 	fwd_punt(w, m, FWD_PUNT_ICMP6, in, in, aux, (uint8_t)why);
@@ -128,7 +128,7 @@ static inline void ip6_punt_error(struct fwd_worker *w, uint8_t in, struct rte_m
 /* A multicast destination: ours to look at, but for scopes 0 (reserved) and
  * 1 (interface-local: never from another node), which Linux drops as
  * address errors (RFC 4291 2.7 and its erratum 3480). */
-static void ip6_group_dst(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m, const uint8_t *dst)
+static void ip6_group_dst(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m, const uint8_t *dst)
 {
 	if ((dst[1] & 0xf) <= 1)
 		fwd_drop(w, in, FWD_DROP_BAD_ADDRESS, m);
@@ -138,7 +138,7 @@ static void ip6_group_dst(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m, 
 
 /* A destination the FIB reserves: multicast is ours to look at, a
  * link-local address not ours stays on its link, the rest is no address. */
-static void ip6_dst_reserved(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m)
+static void ip6_dst_reserved(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m)
 {
 	const uint8_t *dst = ip6_hdr(m)->dst_addr;
 
@@ -152,14 +152,14 @@ static void ip6_dst_reserved(struct fwd_worker *w, uint8_t in, struct rte_mbuf *
 
 /* The packet passed every check: hop limit down, and out (or to the
  * control thread while the neighbour resolves). */
-static void ip6_forward_out(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+static void ip6_forward_out(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
                             const struct nexthop *nh, uint32_t nhi)
 {
 	struct rte_ipv6_hdr *ip = ip6_hdr(m);
 
 	switch (nh->type) {
 	case NH_FWD: {
-		uint8_t port = nh->port;
+		uint16_t port = nh->port;
 
 		ip6_nh_rewrite(nh, rte_pktmbuf_mtod(m, uint8_t *), ip);
 		fwd_tx(w, port, m);
@@ -180,7 +180,7 @@ static void ip6_forward_out(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m
 	}
 }
 
-void ip6_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
+void ip6_forward_slow(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
                       const struct nexthop *nh, uint32_t nhi)
 {
 	const struct rte_ipv6_hdr *ip = ip6_hdr(m);
@@ -251,7 +251,7 @@ void ip6_forward_slow(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m,
 
 /* A frame sent to a link-layer group: ours to look at if its destination
  * is a multicast group or one of our addresses, never forwarded. */
-static void __rte_noinline ip6_group_frame(struct fwd_worker *w, uint8_t in, struct rte_mbuf *m)
+static void __rte_noinline ip6_group_frame(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m)
 {
 	const uint8_t *dst = ip6_hdr(m)->dst_addr;
 

@@ -49,14 +49,14 @@ static FWD_COUNTER(echo_replies, "icmp6_echo_replies_sent");
 static FWD_COUNTER(mld_ignored, "mld_ignored");
 static FWD_COUNTER(local_udp_invalid, "local6_udp_invalid");
 
-void (*local6_ndp)(struct rte_mbuf *m, uint8_t in_port) = ndp_input;
+void (*local6_ndp)(struct rte_mbuf *m, uint16_t in_port) = ndp_input;
 
 /* A packet to us, as far as this file has read it. */
 struct local6 {
 	struct rte_mbuf *m;
 	uint8_t *ip; /* the IPv6 header */
 	unsigned len;
-	uint8_t port;
+	uint16_t port;
 	bool group; /* to a multicast group */
 	bool ours;  /* to a group port listens to, or to one of our addresses */
 	struct ip6_chain c;
@@ -74,7 +74,7 @@ static bool header_ok(const struct rte_mbuf *m)
 }
 
 /* A group port listens to. */
-static bool listening(uint8_t port, const uint8_t g[16])
+static bool listening(uint16_t port, const uint8_t g[16])
 {
 	static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
 	static const uint8_t all_routers[16] = { 0xff, 0x02, [15] = 2 };
@@ -97,7 +97,7 @@ static bool listening(uint8_t port, const uint8_t g[16])
 
 /* Ours: a group port listens to, a link-local address of port, or any of
  * our other addresses (the weak host model, as Linux and ip4/local.c). */
-static bool for_us(uint8_t port, const uint8_t dst[16])
+static bool for_us(uint16_t port, const uint8_t dst[16])
 {
 	if (port >= FWD_MAX_PORTS)
 		return false;

@@ -27,7 +27,7 @@
 
 static struct event *tick_ev;
 
-static int ndp_check(uint8_t port, const struct fwd_ip *a, const uint8_t *mac, char *err,
+static int ndp_check(uint16_t port, const struct fwd_ip *a, const uint8_t *mac, char *err,
                      size_t errlen)
 {
 	return addr6_rule_neigh(addr6_running(), port, a->v6, mac, err, errlen);
@@ -52,7 +52,7 @@ static void ndp_host_del(const struct fwd_ip *a, uint32_t nh)
 }
 
 /* RFC 4861 7.2.2: from our address on the target's prefix, else the link-local one. */
-static void ndp_solicit(uint8_t port, const struct fwd_ip *a, const struct rte_ether_addr *mac)
+static void ndp_solicit(uint16_t port, const struct fwd_ip *a, const struct rte_ether_addr *mac)
 {
 	uint8_t src[16];
 
@@ -61,7 +61,7 @@ static void ndp_solicit(uint8_t port, const struct fwd_ip *a, const struct rte_e
 		ndp_send_ns(port, src, a->v6, mac);
 }
 
-static void ndp_unreachable(const struct rte_mbuf *m, uint8_t in_port)
+static void ndp_unreachable(const struct rte_mbuf *m, uint16_t in_port)
 {
 	icmp6_unreachable(m, in_port);
 }

@@ -19,13 +19,13 @@ void ndp_fini(void);
 
 /* An NDP message (ICMPv6 133-137) received on in_port; m starts at its
  * Ethernet header and is consumed. */
-void ndp_input(struct rte_mbuf *m, uint8_t in_port);
+void ndp_input(struct rte_mbuf *m, uint16_t in_port);
 
 /* addr6 added a tentative address (start DAD) or removed one (stop it). */
-void ndp_dad_start(uint8_t port, const uint8_t a[16]);
-void ndp_dad_stop(uint8_t port, const uint8_t a[16]);
+void ndp_dad_start(uint16_t port, const uint8_t a[16]);
+void ndp_dad_stop(uint16_t port, const uint8_t a[16]);
 
 /* A port's addresses, link or `ra` setting changed: (re)plan its RAs. */
-void ndp_port_changed(uint8_t port, bool ra);
+void ndp_port_changed(uint16_t port, bool ra);
 
 #endif

@@ -40,7 +40,7 @@ struct dad_run {
 static struct dad_run runs[FWD_MAX_PORTS][ADDR6_MAX];
 static unsigned n_runs;
 
-static struct dad_run *dad_find(uint8_t port, const uint8_t a[16])
+static struct dad_run *dad_find(uint16_t port, const uint8_t a[16])
 {
 	for (unsigned i = 0; i < ADDR6_MAX; i++)
 		if (runs[port][i].on && memcmp(runs[port][i].addr, a, 16) == 0)
@@ -54,7 +54,7 @@ static void dad_end(struct dad_run *r)
 	n_runs--;
 }
 
-void ndp_dad_start(uint8_t port, const uint8_t a[16])
+void ndp_dad_start(uint16_t port, const uint8_t a[16])
 {
 	struct dad_run *r = port < FWD_MAX_PORTS ? dad_find(port, a) : NULL;
 
@@ -76,7 +76,7 @@ void ndp_dad_start(uint8_t port, const uint8_t a[16])
 	r->due_ms = neigh_hooks.now_ms() + ndp_random_ms(DAD_MAX_DELAY_MS);
 }
 
-void ndp_dad_stop(uint8_t port, const uint8_t a[16])
+void ndp_dad_stop(uint16_t port, const uint8_t a[16])
 {
 	struct dad_run *r = port < FWD_MAX_PORTS ? dad_find(port, a) : NULL;
 
@@ -84,14 +84,14 @@ void ndp_dad_stop(uint8_t port, const uint8_t a[16])
 		dad_end(r);
 }
 
-void ndp_dad_conflict(uint8_t port, const uint8_t a[16])
+void ndp_dad_conflict(uint16_t port, const uint8_t a[16])
 {
 	ndp_dad_stop(port, a);
 	ndp_dad_duplicate.value++;
 	addr6_dad_done(port, a, true);
 }
 
-static void dad_step(uint8_t port, struct dad_run *r, uint64_t now)
+static void dad_step(uint16_t port, struct dad_run *r, uint64_t now)
 {
 	static const uint8_t any[16];
 	uint8_t a[16];

@@ -42,7 +42,7 @@ void ndp_guard_sync(uint64_t now)
 		set_byte(&ndp_guard_known[i], want[i]);
 }
 
-void ndp_guard_rs_set(uint8_t port, bool on)
+void ndp_guard_rs_set(uint16_t port, bool on)
 {
 	if (port < FWD_MAX_PORTS)
 		set_byte(&ndp_guard_rs[port], on);

@@ -50,9 +50,9 @@ static inline bool ndp_guard_known_test(const uint8_t a[16])
 }
 
 /* Control thread. */
-void ndp_guard_mark(const uint8_t a[16]);     /* a is (about to be) a neighbour */
-void ndp_guard_sync(uint64_t now);            /* rebuild, when NDP_GUARD_SYNC_MS passed */
-void ndp_guard_rs_set(uint8_t port, bool on); /* the port answers Router Solicitations */
+void ndp_guard_mark(const uint8_t a[16]);      /* a is (about to be) a neighbour */
+void ndp_guard_sync(uint64_t now);             /* rebuild, when NDP_GUARD_SYNC_MS passed */
+void ndp_guard_rs_set(uint16_t port, bool on); /* the port answers Router Solicitations */
 void ndp_guard_reset(void);
 
 #endif

@@ -156,7 +156,7 @@ static int ndp_parse_header(const struct rte_mbuf *m, unsigned *len)
 }
 
 /* The addresses: who may send what to whom (6.1.1, 6.1.2, 7.1.1, 7.1.2, 8.1). */
-static int ndp_check_addrs(uint8_t port, const struct ndp_msg *msg)
+static int ndp_check_addrs(uint16_t port, const struct ndp_msg *msg)
 {
 	bool from_any = ip6_is_unspecified(msg->src);
 
@@ -186,7 +186,7 @@ static int ndp_check_addrs(uint8_t port, const struct ndp_msg *msg)
 
 /* Check a frame received on port: why it is refused (enum ndp_invalid, or
  * NDP_NOT_FOR_US), or -1 when it is fine and msg holds it. */
-static int ndp_parse(const struct rte_mbuf *m, uint8_t port, struct ndp_msg *msg)
+static int ndp_parse(const struct rte_mbuf *m, uint16_t port, struct ndp_msg *msg)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(eth + 1);
@@ -226,7 +226,7 @@ static int ndp_parse(const struct rte_mbuf *m, uint8_t port, struct ndp_msg *msg
 /* ------------------------------------------------------------- answers */
 
 /* An NA for our address target: to dst at mac (NULL: all nodes). */
-static void ndp_send_na(uint8_t port, const uint8_t target[16], const uint8_t dst[16],
+static void ndp_send_na(uint16_t port, const uint8_t target[16], const uint8_t dst[16],
                         const struct rte_ether_addr *mac, uint8_t flags)
 {
 	uint16_t len = sizeof(struct ndp_ns) + sizeof(struct ndp_opt_lladdr);
@@ -246,7 +246,7 @@ static void ndp_send_na(uint8_t port, const uint8_t target[16], const uint8_t ds
 }
 
 /* Another host says it has address a, which we use: misconfiguration or spoofing. */
-static void ndp_conflict(uint8_t port, const struct ndp_msg *msg, const uint8_t a[16])
+static void ndp_conflict(uint16_t port, const struct ndp_msg *msg, const uint8_t a[16])
 {
 	struct fwd_ip ip = { .family = AF_INET6 };
 	char s[FWD_IP6_STRLEN], mac[FWD_MAC_STRLEN];
@@ -271,7 +271,7 @@ static struct fwd_ip ip6_of(const uint8_t a[16])
  * learnt (stale), if it may be a neighbour on port at all; a known entry
  * takes a new SLLA and goes stale, as for an unsolicited NA with the
  * override flag (RFC 4861 7.2.3). */
-static void ndp_asker(uint8_t port, const struct ndp_msg *msg)
+static void ndp_asker(uint16_t port, const struct ndp_msg *msg)
 {
 	struct fwd_ip ip = ip6_of(msg->src);
 	const struct neigh_resolver *r = neigh_resolver(AF_INET6);
@@ -288,7 +288,7 @@ static void ndp_asker(uint8_t port, const struct ndp_msg *msg)
 	}
 }
 
-static void ndp_ns(uint8_t port, const struct ndp_msg *msg)
+static void ndp_ns(uint16_t port, const struct ndp_msg *msg)
 {
 	bool from_any = ip6_is_unspecified(msg->src);
 	int state = addr6_state(port, msg->target);
@@ -316,7 +316,7 @@ static void ndp_ns(uint8_t port, const struct ndp_msg *msg)
 
 /* What an NA says about a neighbour: solicited, an answer; unsolicited, an
  * update of an existing entry at most (RFC 4861 7.2.5). */
-static void ndp_na_merge(uint8_t port, const struct ndp_msg *msg)
+static void ndp_na_merge(uint16_t port, const struct ndp_msg *msg)
 {
 	switch (neigh_heard_advert(ip6_of(msg->target), port, msg->has_lladdr ? &msg->lladdr : NULL,
 	                           msg->flags & NDP_NA_SOLICITED, msg->flags & NDP_NA_OVERRIDE)) {
@@ -334,7 +334,7 @@ static void ndp_na_merge(uint8_t port, const struct ndp_msg *msg)
 	}
 }
 
-static void ndp_na(uint8_t port, const struct ndp_msg *msg)
+static void ndp_na(uint16_t port, const struct ndp_msg *msg)
 {
 	int state = addr6_state(port, msg->target);
 
@@ -346,7 +346,7 @@ static void ndp_na(uint8_t port, const struct ndp_msg *msg)
 		ndp_na_merge(port, msg);
 }
 
-static void ndp_rs(uint8_t port, const struct ndp_msg *msg)
+static void ndp_rs(uint16_t port, const struct ndp_msg *msg)
 {
 	if (!ndp_ra_enabled(port))
 		return;
@@ -355,9 +355,9 @@ static void ndp_rs(uint8_t port, const struct ndp_msg *msg)
 	ndp_ra_solicited(port);
 }
 
-void ndp_input(struct rte_mbuf *m, uint8_t in_port)
+void ndp_input(struct rte_mbuf *m, uint16_t in_port)
 {
-	uint8_t port = in_port < FWD_MAX_PORTS ? in_port : 0;
+	uint16_t port = in_port < FWD_MAX_PORTS ? in_port : 0;
 	struct ndp_msg msg;
 	int bad = in_port < fwd_n_ports ? ndp_parse(m, in_port, &msg) : NDP_INVALID_HEADER;
 

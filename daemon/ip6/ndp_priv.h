@@ -86,21 +86,21 @@ struct ndp_opt_prefix {
  * dst at link address mac (NULL: dst's multicast MAC), hop limit 255.
  * Counted as created; NULL (counted no_mbuf) when the pool is empty.
  */
-struct rte_mbuf *ndp_frame(uint8_t port, const struct rte_ether_addr *mac, const uint8_t src[16],
+struct rte_mbuf *ndp_frame(uint16_t port, const struct rte_ether_addr *mac, const uint8_t src[16],
                            const uint8_t dst[16], uint16_t icmp_len);
 /* The ICMPv6 message of a frame from ndp_frame. */
 void *ndp_icmp_of(struct rte_mbuf *m);
 /* Write a link-layer address option of type at p; returns the byte after it. */
 uint8_t *ndp_opt_lladdr(uint8_t *p, uint8_t type, const struct rte_ether_addr *mac);
 /* Checksum the ICMPv6 message and hand the frame to a worker; <0: dropped (counted). */
-int ndp_send(struct rte_mbuf *m, uint8_t port);
+int ndp_send(struct rte_mbuf *m, uint16_t port);
 /* A solicitation for target from src (:: for DAD) to dst: its solicited-node
  * group, or the target itself at mac (a unicast probe). <0 when not sent. */
-int ndp_send_ns(uint8_t port, const uint8_t src[16], const uint8_t target[16],
+int ndp_send_ns(uint16_t port, const uint8_t src[16], const uint8_t target[16],
                 const struct rte_ether_addr *mac);
 
 /* Can port send (administratively up, link up)? DAD and RAs wait until it can. */
-bool ndp_port_ready(uint8_t port);
+bool ndp_port_ready(uint16_t port);
 
 /* Random numbers for DAD and RA delays (tests make them fixed). */
 extern uint64_t (*ndp_random)(void);
@@ -112,14 +112,14 @@ void ndp_dad_tick(uint64_t now);
 void ndp_dad_reset(void);
 /* A message says someone else has tentative address a of port: stop DAD,
  * the address is a duplicate. */
-void ndp_dad_conflict(uint8_t port, const uint8_t a[16]);
+void ndp_dad_conflict(uint16_t port, const uint8_t a[16]);
 
 /* ndp_ra.c */
 void ndp_ra_tick(uint64_t now);
 void ndp_ra_reset(void);
 /* A valid Router Solicitation on port: an answer, within the rate limit. */
-void ndp_ra_solicited(uint8_t port);
-bool ndp_ra_enabled(uint8_t port);
+void ndp_ra_solicited(uint16_t port);
+bool ndp_ra_enabled(uint16_t port);
 
 /* ndp.c: what the control loop's timer runs (tests call it with their clock). */
 void ndp_tick(void);

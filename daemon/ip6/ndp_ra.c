@@ -57,13 +57,13 @@ static struct ra_port {
 	uint64_t last_ms; /* the last one went */
 } ra[FWD_MAX_PORTS];
 
-bool ndp_ra_enabled(uint8_t port)
+bool ndp_ra_enabled(uint16_t port)
 {
 	return port < FWD_MAX_PORTS && ra[port].on;
 }
 
 /* The port's global /64 prefixes, each once; returns how many. */
-static unsigned ra_prefixes(uint8_t port, uint8_t out[ADDR6_MAX][16])
+static unsigned ra_prefixes(uint16_t port, uint8_t out[ADDR6_MAX][16])
 {
 	const struct ip6_port_addrs *pa = &ip6_addrs[port];
 	unsigned n = 0;
@@ -110,7 +110,7 @@ static uint8_t *ra_opt_prefix(uint8_t *p, const uint8_t prefix[16])
 }
 
 /* One RA to all nodes on port; -EAGAIN while the port cannot send one. */
-static int ra_send(uint8_t port, uint16_t lifetime_s)
+static int ra_send(uint16_t port, uint16_t lifetime_s)
 {
 	const struct ip6_port_addrs *pa = &ip6_addrs[port];
 	uint8_t prefixes[ADDR6_MAX][16], *p;
@@ -154,7 +154,7 @@ static void ra_plan(struct ra_port *r, uint64_t t)
 		r->next_ms = t;
 }
 
-void ndp_port_changed(uint8_t port, bool on)
+void ndp_port_changed(uint16_t port, bool on)
 {
 	struct ra_port *r = port < FWD_MAX_PORTS ? &ra[port] : NULL;
 
@@ -177,7 +177,7 @@ void ndp_port_changed(uint8_t port, bool on)
 	ra_plan(r, ra_earliest(r, neigh_hooks.now_ms()));
 }
 
-void ndp_ra_solicited(uint8_t port)
+void ndp_ra_solicited(uint16_t port)
 {
 	struct ra_port *r = &ra[port];
 	uint64_t now = neigh_hooks.now_ms();

@@ -25,7 +25,7 @@ FWD_COUNTER(ndp_ns_tx, "ndp_ns_tx");
 
 uint64_t (*ndp_random)(void) = rte_rand;
 
-bool ndp_port_ready(uint8_t port)
+bool ndp_port_ready(uint16_t port)
 {
 	return port < fwd_n_ports && fwd_ports[port].admin_up && fwd_ports[port].link_up;
 }
@@ -35,7 +35,7 @@ uint64_t ndp_random_ms(uint64_t max_ms)
 	return ndp_random() % (max_ms + 1);
 }
 
-struct rte_mbuf *ndp_frame(uint8_t port, const struct rte_ether_addr *mac, const uint8_t src[16],
+struct rte_mbuf *ndp_frame(uint16_t port, const struct rte_ether_addr *mac, const uint8_t src[16],
                            const uint8_t dst[16], uint16_t icmp_len)
 {
 	struct rte_mbuf *m = fwd.pool != NULL ? rte_pktmbuf_alloc(fwd.pool) : NULL;
@@ -81,7 +81,7 @@ uint8_t *ndp_opt_lladdr(uint8_t *p, uint8_t type, const struct rte_ether_addr *m
 	return p + sizeof(*o);
 }
 
-int ndp_send(struct rte_mbuf *m, uint8_t port)
+int ndp_send(struct rte_mbuf *m, uint16_t port)
 {
 	const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *,
 	                                                        sizeof(struct rte_ether_hdr));
@@ -92,7 +92,7 @@ int ndp_send(struct rte_mbuf *m, uint8_t port)
 	return neigh_hooks.tx(m, port) < 0 ? -ENOBUFS : 0; /* a full ring is counted there */
 }
 
-int ndp_send_ns(uint8_t port, const uint8_t src[16], const uint8_t target[16],
+int ndp_send_ns(uint16_t port, const uint8_t src[16], const uint8_t target[16],
                 const struct rte_ether_addr *mac)
 {
 	/* no SLLA from :: (RFC 4861 4.3): DAD must not update anyone's cache */

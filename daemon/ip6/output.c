@@ -45,7 +45,7 @@ static int drop_no_route(struct rte_mbuf *m)
  * request that came in a larger MTU than the way back has (or reassembled,
  * reasm6.c), or a TAP packet routed out a smaller port.
  */
-static int send_fragments(struct rte_mbuf *m, uint8_t port)
+static int send_fragments(struct rte_mbuf *m, uint16_t port)
 {
 	struct rte_mbuf *frags[IP6_FRAG_MAX];
 	int n = ip6_fragment(m, IP6_L2_LEN, fwd_ports[port].mtu, (uint32_t)rte_rand(), fwd.pool,
@@ -67,7 +67,7 @@ static int send_fragments(struct rte_mbuf *m, uint8_t port)
 
 /* A packet made for port: 1 when it fits the port's MTU (counted created),
  * else what send_fragments returns (m is gone). */
-static int fits(struct rte_mbuf *m, uint8_t port)
+static int fits(struct rte_mbuf *m, uint16_t port)
 {
 	if (rte_pktmbuf_pkt_len(m) - IP6_L2_LEN <= fwd_ports[port].mtu) {
 		fwd_control_ctrs(port)->created++;
@@ -77,7 +77,7 @@ static int fits(struct rte_mbuf *m, uint8_t port)
 }
 
 /* To a group on port's link: no neighbour to resolve. */
-static int output_multicast(struct rte_mbuf *m, uint8_t port, const uint8_t dst[16])
+static int output_multicast(struct rte_mbuf *m, uint16_t port, const uint8_t dst[16])
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 
@@ -92,7 +92,7 @@ static int output_multicast(struct rte_mbuf *m, uint8_t port, const uint8_t dst[
 	return 0;
 }
 
-int ip6_output(struct rte_mbuf *m, uint8_t port)
+int ip6_output(struct rte_mbuf *m, uint16_t port)
 {
 	const uint8_t *dst =
 	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, IP6_L2_LEN)->dst_addr;

@@ -20,6 +20,6 @@
  * when there is no way out (no route, or a port that is not l3: counted as
  * ip6_output_no_route, and dropped).
  */
-int ip6_output(struct rte_mbuf *m, uint8_t port);
+int ip6_output(struct rte_mbuf *m, uint16_t port);
 
 #endif

@@ -30,7 +30,7 @@ static void fix_header(struct rte_mbuf *m, uint16_t aux)
 	ip[5] = (uint8_t)plen;
 }
 
-void local6_reassemble(struct rte_mbuf *m, uint8_t port, unsigned frag_off, unsigned nh_off)
+void local6_reassemble(struct rte_mbuf *m, uint16_t port, unsigned frag_off, unsigned nh_off)
 {
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, IP6_L2_LEN);
 	const uint8_t *fh = ip + frag_off;

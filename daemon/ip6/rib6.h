@@ -41,12 +41,12 @@ enum route6_type { /* the values of enum route4_type */
 	           ROUTE6_DEV, /* on the link of port dev, no gateway */
 };
 
-#define ROUTE6_DEV_ANY 0xff
+#define ROUTE6_DEV_ANY 0xffff
 
 struct route6 {
 	uint8_t type;   /* enum route6_type */
 	uint8_t origin; /* enum fwd_origin */
-	uint8_t dev;    /* port index, or ROUTE6_DEV_ANY when not given */
+	uint16_t dev;   /* port index, or ROUTE6_DEV_ANY when not given */
 	uint8_t via[16];
 	uint32_t nh; /* next-hop index the FIB gets */
 };

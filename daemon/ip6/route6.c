@@ -92,7 +92,7 @@ static int rule_route(const struct fwd_prefix *p, char *err, size_t errlen)
 	return addr6_rule_route(addr6_running(), &q, err, errlen);
 }
 
-static bool on_port(uint8_t port, const struct fwd_ip *ip)
+static bool on_port(uint16_t port, const struct fwd_ip *ip)
 {
 	return addr6_on_port(port, ip->v6);
 }

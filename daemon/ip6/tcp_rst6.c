@@ -25,7 +25,7 @@ static FWD_COUNTER(tcp_invalid, "local6_tcp_invalid");
 
 /* The reset for seg (len bytes) of the packet ip, built and sent on port's link. */
 static void tcp6_send_rst(const uint8_t *ip, const struct rte_tcp_hdr *seg, unsigned len,
-                          uint8_t port)
+                          uint16_t port)
 {
 	struct rte_mbuf *out;
 	struct rte_tcp_hdr *rst;
@@ -56,7 +56,7 @@ static void tcp6_send_rst(const uint8_t *ip, const struct rte_tcp_hdr *seg, unsi
 		rst_sent.value++;
 }
 
-void tcp6_reset(struct rte_mbuf *m, uint8_t port, const uint8_t *ip, unsigned off, unsigned len)
+void tcp6_reset(struct rte_mbuf *m, uint16_t port, const uint8_t *ip, unsigned off, unsigned len)
 {
 	const struct rte_tcp_hdr *seg = (const struct rte_tcp_hdr *)(ip + off);
 	unsigned seg_len = len - off;

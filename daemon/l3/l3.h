@@ -58,11 +58,11 @@ struct l3_route {
 /* The route a RIB holds (type: enum route4_type, the same values as enum
  * route6_type; dev: the port given, 0xff none; nh: its next hop) as an
  * l3_route: every member of an ECMP group, a port for each. */
-void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint8_t dev, uint32_t nh);
+void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint16_t dev, uint32_t nh);
 /* Is the RIB's route (as l3_route_from_rib) what r asks for, with each
  * gateway on the port gateway_port (-1: none) now gives it? */
-bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint8_t dev, uint32_t nh,
-                   int (*gateway_port)(const struct fwd_ip *a, int dev));
+bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint16_t dev,
+                   uint32_t nh, int (*gateway_port)(const struct fwd_ip *a, int dev));
 
 /* Parse "PREFIX via ADDRESS [dev PORT] [via ADDRESS [dev PORT]]...",
  * "PREFIX dev PORT" or "PREFIX blackhole|unreachable|prohibit" (a `route

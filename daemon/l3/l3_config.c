@@ -100,7 +100,7 @@ static const struct l3_route *find_route(const struct l3_want *w, const struct f
 }
 
 static const struct neigh_static *find_neigh(const struct l3_want *w, const struct fwd_ip *a,
-                                             uint8_t port)
+                                             uint16_t port)
 {
 	for (unsigned i = 0; i < w->n_neighs; i++)
 		if (fwd_ip_eq(&w->neighs[i].addr, a) && w->neighs[i].port == port)

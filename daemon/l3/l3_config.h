@@ -64,7 +64,7 @@ struct l3_family {
 	                size_t errlen);
 	int (*addr_del)(uint16_t id, const struct fwd_prefix *p, char *err, size_t errlen);
 	/* after port's addresses are in place: their order (IPv4), `ra` (IPv6); may be NULL */
-	void (*port_sync)(const struct l3_want *w, uint8_t port, struct fwd_reload_log *log);
+	void (*port_sync)(const struct l3_want *w, uint16_t port, struct fwd_reload_log *log);
 	void (*batch_begin)(void);
 	void (*batch_end)(void);
 	int (*rule_add)(const struct l3_want *w, unsigned port, const struct fwd_prefix *p,

@@ -60,7 +60,7 @@ static void view4(const struct l3_want *w, struct addr4_view *v)
 }
 
 /* The primary address first, as the file says. */
-static void port_sync4(const struct l3_want *w, uint8_t port, struct fwd_reload_log *log)
+static void port_sync4(const struct l3_want *w, uint16_t port, struct fwd_reload_log *log)
 {
 	const struct l3_want_addrs *pa = &w->addrs[0][port];
 	struct fwd_ip4_prefix a[FWD_MAX_ADDRS];
@@ -199,7 +199,7 @@ static void view6(const struct l3_want *w, struct addr6_view *v)
 }
 
 /* ports[].ra, once the port's prefixes are in place. */
-static void port_sync6(const struct l3_want *w, uint8_t port, struct fwd_reload_log *log)
+static void port_sync6(const struct l3_want *w, uint16_t port, struct fwd_reload_log *log)
 {
 	if (ip6_addrs[port].ra == w->ra[port])
 		return;

@@ -189,7 +189,7 @@ int l3_route_parse_line(const char *line, struct l3_route *r, char *err, size_t 
 	return l3_route_parse_words(tok, n, r, err, errlen);
 }
 
-void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint8_t dev, uint32_t nh)
+void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint16_t dev, uint32_t nh)
 {
 	static const uint8_t types[] = { [ROUTE4_CONNECTED] = L3_ROUTE_VIA,
 		                         [ROUTE4_VIA] = L3_ROUTE_VIA,
@@ -220,8 +220,8 @@ void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint8_t
 	r->n_nh = n;
 }
 
-bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint8_t dev, uint32_t nh,
-                   int (*gateway_port)(const struct fwd_ip *a, int dev))
+bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint16_t dev,
+                   uint32_t nh, int (*gateway_port)(const struct fwd_ip *a, int dev))
 {
 	struct l3_route have;
 

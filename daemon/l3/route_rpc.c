@@ -27,7 +27,7 @@ _Static_assert(ROUTE6_CONNECTED == 0 && ROUTE6_VIA == 1 && ROUTE6_BLACKHOLE == 2
 
 /* One route of either family, as the reply shows it: every next hop. */
 static Fwd__RouteEntry *entry(struct fwd_rpc_call *call, const struct fwd_prefix *p, uint8_t type,
-                              uint8_t origin, uint8_t dev, uint32_t nh)
+                              uint8_t origin, uint16_t dev, uint32_t nh)
 {
 	Fwd__RouteEntry *e = fwd_rpc_alloc(call, sizeof(*e));
 	char buf[FWD_PREFIX_STRLEN];

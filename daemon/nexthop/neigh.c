@@ -67,7 +67,7 @@ static struct neigh_resolver resolvers[2]; /* IPv4, IPv6 */
 static struct {
 	unsigned n;
 	struct fwd_ip addr; /* the first one since the last line */
-	uint8_t port;
+	uint16_t port;
 	bool logged;
 	uint64_t last_ms;
 } fail_log;
@@ -99,7 +99,7 @@ struct neigh_resolver *neigh_resolver(uint8_t family)
 	return r->check != NULL ? r : NULL;
 }
 
-bool neigh_addr_ok(uint8_t port, const struct fwd_ip *a)
+bool neigh_addr_ok(uint16_t port, const struct fwd_ip *a)
 {
 	const struct neigh_resolver *r = neigh_resolver(a->family);
 
@@ -182,7 +182,7 @@ void neigh_destroy(struct neigh *n)
 	neigh_table_del(n);
 }
 
-struct neigh *neigh_create(struct fwd_ip a, uint8_t port, bool dynamic)
+struct neigh *neigh_create(struct fwd_ip a, uint16_t port, bool dynamic)
 {
 	struct neigh *n;
 	uint32_t nh;
@@ -277,7 +277,7 @@ void neigh_stale(struct neigh *n, const struct rte_ether_addr *mac)
 	neigh_hold_release(n);
 }
 
-struct neigh *neigh_learn(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac)
+struct neigh *neigh_learn(struct fwd_ip a, uint16_t port, const struct rte_ether_addr *mac)
 {
 	struct neigh *n = neigh_create(a, port, true);
 
@@ -377,7 +377,7 @@ void neigh_tick(void)
 
 /* ------------------------------------------------------------- public API */
 
-int neigh_ref(struct fwd_ip a, uint8_t port, uint32_t *nh)
+int neigh_ref(struct fwd_ip a, uint16_t port, uint32_t *nh)
 {
 	struct neigh *n;
 

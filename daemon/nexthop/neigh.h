@@ -41,7 +41,7 @@ struct neigh;
 struct neigh_resolver {
 	/* May a be a neighbour on port (with link address mac, when not NULL)?
 	 * 0, or -errno with the reason in err (which may be NULL). */
-	int (*check)(uint8_t port, const struct fwd_ip *a, const uint8_t *mac, char *err,
+	int (*check)(uint16_t port, const struct fwd_ip *a, const uint8_t *mac, char *err,
 	             size_t errlen);
 	/* The port whose connected subnet holds a (the longest), or -1. */
 	int (*port_of)(const struct fwd_ip *a);
@@ -51,9 +51,9 @@ struct neigh_resolver {
 	void (*host_del)(const struct fwd_ip *a, uint32_t nh);
 	/* Ask for the link address of a on port: of everyone (mac NULL), or of
 	 * its last known one, mac (a probe). */
-	void (*solicit)(uint8_t port, const struct fwd_ip *a, const struct rte_ether_addr *mac);
+	void (*solicit)(uint16_t port, const struct fwd_ip *a, const struct rte_ether_addr *mac);
 	/* A packet held for a neighbour that did not answer: tell its sender. */
-	void (*unreachable)(const struct rte_mbuf *m, uint8_t in_port);
+	void (*unreachable)(const struct rte_mbuf *m, uint16_t in_port);
 };
 
 /* The resolver of a family (a copy the layer keeps); NULL before it registers. */
@@ -74,7 +74,7 @@ extern struct neigh_hooks neigh_hooks;
  * resolution) and take a reference that keeps it, and its next hop, alive.
  * Returns 0 and the next-hop index, -ENOSPC when the table is full.
  */
-int neigh_ref(struct fwd_ip a, uint8_t port, uint32_t *nh);
+int neigh_ref(struct fwd_ip a, uint16_t port, uint32_t *nh);
 void neigh_unref(uint32_t nh);
 
 /*
@@ -83,13 +83,13 @@ void neigh_unref(uint32_t nh);
  * -EINVAL with a message when the resolver's check refuses a on port.
  * origin: enum fwd_origin.
  */
-int neigh_add_static(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac,
+int neigh_add_static(struct fwd_ip a, uint16_t port, const struct rte_ether_addr *mac,
                      uint8_t origin, char *err, size_t errlen);
-int neigh_del(struct fwd_ip a, uint8_t port);
+int neigh_del(struct fwd_ip a, uint16_t port);
 /* Remove dynamic entries (and static ones when with_static) on port, or on
  * all ports when port is FWD_MAX_PORTS; entries still referenced by routes
  * are reset to incomplete instead. Returns how many were removed. */
-unsigned neigh_flush(uint8_t port, bool with_static);
+unsigned neigh_flush(uint16_t port, bool with_static);
 
 /* Addresses changed: drop neighbours no longer on a subnet of their port,
  * move host routes to the port that now owns the subnet. */
@@ -102,13 +102,13 @@ void neigh_addresses_changed(void);
  * the mbuf is always consumed.
  */
 void neigh_output(struct rte_mbuf *m, uint32_t nh);
-void neigh_output_glean(struct rte_mbuf *m, uint8_t port, struct fwd_ip a);
+void neigh_output_glean(struct rte_mbuf *m, uint16_t port, struct fwd_ip a);
 /* A packet a worker punted while routing it to host a on port (glean). */
-void neigh_glean(struct rte_mbuf *m, uint8_t in_port, uint8_t port, struct fwd_ip a);
+void neigh_glean(struct rte_mbuf *m, uint16_t in_port, uint16_t port, struct fwd_ip a);
 
 uint64_t neigh_count(void);
 /* Is there an entry, in any state, for a on port? */
-bool neigh_exists(struct fwd_ip a, uint8_t port);
+bool neigh_exists(struct fwd_ip a, uint16_t port);
 /* The address of the entry at next hop index >= *pos (start at 0),
  * advancing *pos past it; false at the end. */
 bool neigh_addr_next(uint32_t *pos, struct fwd_ip *a);
@@ -121,13 +121,13 @@ void neigh_set_max(uint32_t max);
 
 struct neigh_static {
 	struct fwd_ip addr;
-	uint8_t port;
+	uint16_t port;
 	uint8_t origin; /* enum fwd_origin */
 	struct rte_ether_addr mac;
 };
 
 /* The static entry for (a, port); false when there is none. */
-bool neigh_static_get(struct fwd_ip a, uint8_t port, struct neigh_static *out);
+bool neigh_static_get(struct fwd_ip a, uint16_t port, struct neigh_static *out);
 /* The static entry at or after *pos (start at 0), advancing *pos; false at the end. */
 bool neigh_static_next(uint32_t *pos, struct neigh_static *out);
 
@@ -163,8 +163,8 @@ enum neigh_heard_result {
  * only for a host that asked for one of our addresses, and then stale. The
  * resolver counts the result under its own names.
  */
-enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac,
-                                    enum neigh_heard_how how);
+enum neigh_heard_result neigh_heard(struct fwd_ip a, uint16_t port,
+                                    const struct rte_ether_addr *mac, enum neigh_heard_how how);
 
 /*
  * An advertisement with flags (NDP's NA; RFC 4861 7.2.5), from a host that
@@ -178,7 +178,7 @@ enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port, const struct 
  * flipping its MAC with NAs cannot keep the control thread busy.
  * Permanent entries are left alone.
  */
-enum neigh_heard_result neigh_heard_advert(struct fwd_ip a, uint8_t port,
+enum neigh_heard_result neigh_heard_advert(struct fwd_ip a, uint16_t port,
                                            const struct rte_ether_addr *mac, bool solicited,
                                            bool override);
 

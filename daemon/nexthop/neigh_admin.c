@@ -13,7 +13,7 @@
 #include "nexthop/neigh_priv.h"
 #include "port/port.h"
 
-int neigh_add_static(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac,
+int neigh_add_static(struct fwd_ip a, uint16_t port, const struct rte_ether_addr *mac,
                      uint8_t origin, char *err, size_t errlen)
 {
 	const struct neigh_resolver *r = neigh_resolver(a.family);
@@ -46,7 +46,7 @@ static void neigh_remove(struct neigh *n)
 		neigh_resolve_start(n);
 }
 
-int neigh_del(struct fwd_ip a, uint8_t port)
+int neigh_del(struct fwd_ip a, uint16_t port)
 {
 	struct neigh *n = neigh_lookup(a, port);
 
@@ -56,7 +56,7 @@ int neigh_del(struct fwd_ip a, uint8_t port)
 	return 0;
 }
 
-unsigned neigh_flush(uint8_t port, bool with_static)
+unsigned neigh_flush(uint16_t port, bool with_static)
 {
 	unsigned count = 0;
 	uint32_t pos = 0;
@@ -88,7 +88,7 @@ int neigh_describe(uint32_t nh, enum neigh_state *state, struct rte_ether_addr *
 	return 0;
 }
 
-bool neigh_static_get(struct fwd_ip a, uint8_t port, struct neigh_static *out)
+bool neigh_static_get(struct fwd_ip a, uint16_t port, struct neigh_static *out)
 {
 	const struct neigh *e = neigh_lookup(a, port);
 

@@ -48,7 +48,7 @@ void neigh_count_incomplete(const struct neigh *n, int d)
 	n_incomplete_fam[f] += (unsigned)d;
 }
 
-unsigned neigh_unresolved(uint8_t family, uint8_t port)
+unsigned neigh_unresolved(uint8_t family, uint16_t port)
 {
 	unsigned f = family == AF_INET6;
 
@@ -94,7 +94,7 @@ void neigh_use_fold(uint64_t now)
 	nh_use_epoch_next();
 }
 
-int neigh_nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *nh)
+int neigh_nh_alloc(const struct fwd_ip *a, uint16_t port, uint32_t *nh)
 {
 	uint8_t f = a->family;
 
@@ -108,7 +108,7 @@ int neigh_nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *nh)
 	return nh_alloc(a, port, nh);
 }
 
-struct neigh *neigh_new_resolving(struct fwd_ip a, uint8_t port)
+struct neigh *neigh_new_resolving(struct fwd_ip a, uint16_t port)
 {
 	struct neigh *n;
 

@@ -23,8 +23,8 @@ static struct {
 	uint64_t logged_ms;
 } conflicts[CONFLICT_SLOTS];
 
-enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac,
-                                    enum neigh_heard_how how)
+enum neigh_heard_result neigh_heard(struct fwd_ip a, uint16_t port,
+                                    const struct rte_ether_addr *mac, enum neigh_heard_how how)
 {
 	struct neigh *n = neigh_lookup(a, port);
 
@@ -41,7 +41,7 @@ enum neigh_heard_result neigh_heard(struct fwd_ip a, uint8_t port, const struct 
 	return NEIGH_HEARD_CONFIRMED;
 }
 
-enum neigh_heard_result neigh_heard_advert(struct fwd_ip a, uint8_t port,
+enum neigh_heard_result neigh_heard_advert(struct fwd_ip a, uint16_t port,
                                            const struct rte_ether_addr *mac, bool solicited,
                                            bool override)
 {

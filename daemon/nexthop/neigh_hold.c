@@ -38,7 +38,7 @@ unsigned neigh_hold_cap(void)
 static void neigh_xmit(struct rte_mbuf *m, uint32_t nhi)
 {
 	const struct nexthop *nh = &nh_table[nhi];
-	uint8_t port = nh->port;
+	uint16_t port = nh->port;
 
 	if (m->data_len < sizeof(struct rte_ether_hdr)) {
 		fwd_control_drop(m, port, FWD_DROP_BAD_HEADER);
@@ -48,7 +48,7 @@ static void neigh_xmit(struct rte_mbuf *m, uint32_t nhi)
 	neigh_hooks.tx(m, port); /* a full ring is counted there */
 }
 
-static void neigh_unreachable(const struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local)
+static void neigh_unreachable(const struct neigh *n, struct rte_mbuf *m, uint16_t port, bool local)
 {
 	const struct neigh_resolver *r = neigh_resolver(n->addr.family);
 
@@ -57,7 +57,7 @@ static void neigh_unreachable(const struct neigh *n, struct rte_mbuf *m, uint8_t
 	fwd_control_drop(m, port, FWD_DROP_NO_NEIGHBOUR);
 }
 
-static void neigh_hold(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local)
+static void neigh_hold(struct neigh *n, struct rte_mbuf *m, uint16_t port, bool local)
 {
 	struct neigh_held *h;
 
@@ -119,7 +119,7 @@ void neigh_hold_free(struct neigh *n)
 		rte_pktmbuf_free(h.m);
 }
 
-void neigh_send(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local)
+void neigh_send(struct neigh *n, struct rte_mbuf *m, uint16_t port, bool local)
 {
 	neigh_lru_touch(n); /* in use: the last an unused entry to be evicted */
 	switch (n->state) {
@@ -150,7 +150,7 @@ void neigh_send(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local)
 }
 
 /* The neighbour for a packet to host a on a connected subnet of port. */
-static struct neigh *neigh_gleaned(uint8_t port, struct fwd_ip a)
+static struct neigh *neigh_gleaned(uint16_t port, struct fwd_ip a)
 {
 	struct neigh *n = neigh_lookup(a, port);
 
@@ -173,7 +173,7 @@ void neigh_punt_resolve(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 	}
 }
 
-void neigh_glean(struct rte_mbuf *m, uint8_t in_port, uint8_t port, struct fwd_ip a)
+void neigh_glean(struct rte_mbuf *m, uint16_t in_port, uint16_t port, struct fwd_ip a)
 {
 	struct neigh *n = neigh_gleaned(port, a);
 
@@ -193,7 +193,7 @@ void neigh_output(struct rte_mbuf *m, uint32_t nh)
 		neigh_send(n, m, n->port, true);
 }
 
-void neigh_output_glean(struct rte_mbuf *m, uint8_t port, struct fwd_ip a)
+void neigh_output_glean(struct rte_mbuf *m, uint16_t port, struct fwd_ip a)
 {
 	struct neigh *n = neigh_gleaned(port, a);
 

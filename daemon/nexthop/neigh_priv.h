@@ -34,8 +34,8 @@
 
 struct neigh_held {
 	struct rte_mbuf *m;
-	uint8_t port; /* counted against: ingress port, or egress for our own packets */
-	bool local;   /* originated by the control thread: no ICMP error about it */
+	uint16_t port; /* counted against: ingress port, or egress for our own packets */
+	bool local;    /* originated by the control thread: no ICMP error about it */
 };
 
 struct neigh {
@@ -44,7 +44,7 @@ struct neigh {
 	uint32_t refs;  /* routes via it */
 	uint32_t hnext; /* hash chain: next entry's nh, 0 at the end */
 	uint32_t heap;  /* position in the timer heap, or NEIGH_NO_TIMER */
-	uint8_t port;
+	uint16_t port;
 	uint8_t state;             /* enum neigh_state */
 	uint8_t probes;            /* requests sent in the current round (incomplete, stale) */
 	bool in_rib;               /* its host route is in the RIB */
@@ -67,18 +67,18 @@ extern uint32_t neigh_max; /* dataplane.neigh_max: entries on each family's evic
 extern uint32_t neigh_unresolved_max;
 uint32_t neigh_unresolved_port_max(void);
 /* Incomplete entries of family on port (FWD_MAX_PORTS: on all ports). */
-unsigned neigh_unresolved(uint8_t family, uint8_t port);
+unsigned neigh_unresolved(uint8_t family, uint16_t port);
 
 /* neigh_table.c: entries by next hop and by (address, port), and their timers. */
 int neigh_table_init(uint32_t n_nexthops);
 void neigh_table_fini(void); /* frees entries and held mbufs, touches no other table */
-struct neigh *neigh_lookup(struct fwd_ip a, uint8_t port);
+struct neigh *neigh_lookup(struct fwd_ip a, uint16_t port);
 /* Entries in the hash chain a's key falls in (tests: the hash is keyed). */
-uint32_t neigh_table_chain_len(struct fwd_ip a, uint8_t port);
+uint32_t neigh_table_chain_len(struct fwd_ip a, uint16_t port);
 struct neigh *neigh_by_nh(uint32_t nh);
 /* The entry at next hop index >= *pos, advancing *pos past it; NULL at the end. */
 struct neigh *neigh_iter(uint32_t *pos);
-struct neigh *neigh_table_add(struct fwd_ip a, uint8_t port, uint32_t nh); /* NULL: ENOMEM */
+struct neigh *neigh_table_add(struct fwd_ip a, uint16_t port, uint32_t nh); /* NULL: ENOMEM */
 void neigh_table_del(struct neigh *n);
 uint64_t neigh_table_count(void);
 void neigh_timer_set(struct neigh *n, uint64_t due_ms);
@@ -101,7 +101,7 @@ void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now);
 void neigh_event(const struct neigh *n, const char *action);
 /* A new entry, incomplete, with its next hop pending; NULL when full.
  * dynamic: no route will hold it, so it counts against neigh_max. */
-struct neigh *neigh_create(struct fwd_ip a, uint8_t port, bool dynamic);
+struct neigh *neigh_create(struct fwd_ip a, uint16_t port, bool dynamic);
 void neigh_destroy(struct neigh *n); /* only for entries no route uses */
 void neigh_tick(void);               /* run due timers; neigh_ctl.c calls it every 100 ms */
 /* The wire confirmed that n is at mac (neigh_heard). */
@@ -114,7 +114,7 @@ bool neigh_mac_locked(const struct neigh *n, const struct rte_ether_addr *mac);
 bool neigh_mac_move_locked(const struct neigh *n, const struct rte_ether_addr *mac);
 /* A new dynamic entry for a host that asked for one of our addresses:
  * stale (its answer to a probe makes it reachable); NULL when full. */
-struct neigh *neigh_learn(struct fwd_ip a, uint8_t port, const struct rte_ether_addr *mac);
+struct neigh *neigh_learn(struct fwd_ip a, uint16_t port, const struct rte_ether_addr *mac);
 /* n is at mac, not proven reachable: stale (held packets go), probed soon. */
 void neigh_stale(struct neigh *n, const struct rte_ether_addr *mac);
 /* Does n have a link address (reachable, stale, permanent)? */
@@ -123,9 +123,9 @@ bool neigh_knows_mac(const struct neigh *n);
 void neigh_resolve_start(struct neigh *n);
 /* A new entry for a packet to an unknown host (glean), resolving; NULL when
  * full or too many are resolving already. */
-struct neigh *neigh_new_resolving(struct fwd_ip a, uint8_t port);
+struct neigh *neigh_new_resolving(struct fwd_ip a, uint16_t port);
 /* Is a usable as a neighbour on port (the family's resolver says)? */
-bool neigh_addr_ok(uint8_t port, const struct fwd_ip *a);
+bool neigh_addr_ok(uint16_t port, const struct fwd_ip *a);
 
 /* neigh_cap.c: the caps on dynamic and on resolving entries, eviction by use. */
 void neigh_cap_reset(uint32_t n_nexthops);                 /* module init and fini */
@@ -135,13 +135,13 @@ void neigh_evict(uint8_t family, uint32_t keep);
 /* Workers' marks of use into the eviction lists, once a NEIGH_USE_EPOCH_MS. */
 void neigh_use_fold(uint64_t now);
 /* A next hop for a new entry; a full table gives up an unused entry's. */
-int neigh_nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *nh);
+int neigh_nh_alloc(const struct fwd_ip *a, uint16_t port, uint32_t *nh);
 
 /* neigh_heard.c */
 void neigh_heard_reset(void); /* forget which address conflicts were logged */
 
 /* neigh_hold.c: packets to a neighbour, held while it resolves. */
-void neigh_send(struct neigh *n, struct rte_mbuf *m, uint8_t port, bool local);
+void neigh_send(struct neigh *n, struct rte_mbuf *m, uint16_t port, bool local);
 void neigh_hold_release(struct neigh *n); /* resolved: send them in order */
 void neigh_l2_published(uint32_t nh);     /* nh_l2_poll: n's new MAC is out */
 void neigh_hold_fail(struct neigh *n);    /* failed: ICMP host unreachable, no_neighbour */

@@ -122,7 +122,7 @@ static int neigh_add_rpc(struct fwd_rpc_call *call)
 	port = port_arg(call, q->port, true);
 	if (port < 0)
 		return port;
-	return neigh_add_static(a, (uint8_t)port, &mac, FWD_ORIGIN_RPC, call->error,
+	return neigh_add_static(a, (uint16_t)port, &mac, FWD_ORIGIN_RPC, call->error,
 	                        sizeof(call->error));
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_NEIGH_ADD, neigh_add_rpc, FWD_RPC_CHANGE);
@@ -138,7 +138,7 @@ static int neigh_del_rpc(struct fwd_rpc_call *call)
 	port = port_arg(call, q->port, true);
 	if (port < 0)
 		return port;
-	if (neigh_del(a, (uint8_t)port) < 0)
+	if (neigh_del(a, (uint16_t)port) < 0)
 		return fwd_rpc_error(call, ENOENT, "no neighbour %s on %s", str(q->address),
 		                     fwd_ports[port].name);
 	return 0;
@@ -154,7 +154,7 @@ static int neigh_flush_rpc(struct fwd_rpc_call *call)
 		return port;
 	r = fwd_rpc_alloc(call, sizeof(*r));
 	fwd__neigh_flush_resp__init(r);
-	r->flushed = neigh_flush(port < 0 ? FWD_MAX_PORTS : (uint8_t)port, false);
+	r->flushed = neigh_flush(port < 0 ? FWD_MAX_PORTS : (uint16_t)port, false);
 	call->resp->body_case = FWD__RESPONSE__BODY_NEIGH_FLUSH;
 	call->resp->neigh_flush = r;
 	return 0;

@@ -40,7 +40,7 @@ static unsigned fam(const struct neigh *n)
 /* Keyed (core/siphash.h): the addresses are a stranger's choice, and with a
  * hash anyone can compute they could all be put in one chain, which every
  * lookup of a new sender's address would then walk. */
-static uint32_t hash(const struct fwd_ip *a, uint8_t port)
+static uint32_t hash(const struct fwd_ip *a, uint16_t port)
 {
 	struct {
 		uint8_t family, port;
@@ -54,7 +54,7 @@ static uint32_t hash(const struct fwd_ip *a, uint8_t port)
 	return (uint32_t)fwd_keyed_hash(&k, sizeof(k)) & bucket_mask;
 }
 
-uint32_t neigh_table_chain_len(struct fwd_ip a, uint8_t port)
+uint32_t neigh_table_chain_len(struct fwd_ip a, uint16_t port)
 {
 	uint32_t n = 0;
 
@@ -110,7 +110,7 @@ struct neigh *neigh_by_nh(uint32_t nh)
 	return nh < cap ? by_nh[nh] : NULL;
 }
 
-struct neigh *neigh_lookup(struct fwd_ip a, uint8_t port)
+struct neigh *neigh_lookup(struct fwd_ip a, uint16_t port)
 {
 	if (bucket == NULL)
 		return NULL;
@@ -131,7 +131,7 @@ struct neigh *neigh_iter(uint32_t *pos)
 	return NULL;
 }
 
-bool neigh_exists(struct fwd_ip a, uint8_t port)
+bool neigh_exists(struct fwd_ip a, uint16_t port)
 {
 	return neigh_lookup(a, port) != NULL;
 }
@@ -201,7 +201,7 @@ uint32_t neigh_lru_count(uint8_t family)
 
 /* ----------------------------------------------------------------- entries */
 
-struct neigh *neigh_table_add(struct fwd_ip a, uint8_t port, uint32_t nh)
+struct neigh *neigh_table_add(struct fwd_ip a, uint16_t port, uint32_t nh)
 {
 	struct neigh *n;
 	uint32_t h;

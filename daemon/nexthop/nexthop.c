@@ -52,7 +52,7 @@ static uint32_t l2q_head, n_l2q;
 
 FWD_COUNTER(nh_rcu_waits, "nexthop_rcu_waits");
 
-static void nh_fill_port(struct nexthop *nh, uint8_t port, uint8_t family)
+static void nh_fill_port(struct nexthop *nh, uint16_t port, uint8_t family)
 {
 	nh->port = port;
 	nh->mtu = port < fwd_n_ports ? fwd_ports[port].mtu : 0;
@@ -162,7 +162,7 @@ static int nh_take(uint32_t *idx)
 	return 0;
 }
 
-int nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *idx)
+int nh_alloc(const struct fwd_ip *a, uint16_t port, uint32_t *idx)
 {
 	int rc = nh_take(idx);
 
@@ -308,7 +308,7 @@ void nh_l2_poll(void (*published)(uint32_t idx))
 }
 
 /* Two passes around one grace period, however many entries the port has. */
-void nh_port_update(uint8_t port)
+void nh_port_update(uint16_t port)
 {
 	uint32_t n_fwd = 0;
 

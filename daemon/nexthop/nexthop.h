@@ -131,7 +131,7 @@ int nh_init(uint32_t count, int socket);
 void nh_fini(void);
 
 /* A dynamic entry for neighbour a on port, type NH_PENDING; -ENOSPC when full. */
-int nh_alloc(const struct fwd_ip *a, uint8_t port, uint32_t *idx);
+int nh_alloc(const struct fwd_ip *a, uint16_t port, uint32_t *idx);
 /* Return a dynamic entry; reusable once no worker can still hold it. */
 void nh_release(uint32_t idx);
 /* The neighbour address of a dynamic entry (control thread). */
@@ -146,7 +146,7 @@ bool nh_l2_waiting(uint32_t idx);
  * (when not NULL) with each entry's index. Control thread, never blocks. */
 void nh_l2_poll(void (*published)(uint32_t idx));
 /* Egress port MTU changed, or port mac: refresh the entries on it. */
-void nh_port_update(uint8_t port);
+void nh_port_update(uint16_t port);
 /* Reclaim released entries whose grace period has ended. */
 void nh_reclaim(void);
 /* The neighbour layer marks an entry whose resolution failed (or no longer). */
@@ -200,7 +200,7 @@ static inline uint32_t nh_group_pick(const struct nexthop *tbl, const struct nex
 
 /* Does a member of group entry g (type NH_GROUP) leave by port? (workers) */
 static inline bool nh_group_has_port(const struct nexthop *tbl, const struct nexthop *g,
-                                     uint8_t port)
+                                     uint16_t port)
 {
 	const struct nh_group *grp = &nh_groups[__atomic_load_n(&g->grp, __ATOMIC_ACQUIRE)];
 
@@ -217,7 +217,7 @@ static inline bool nh_group_has_port(const struct nexthop *tbl, const struct nex
  * route that is not blackhole, unreachable or prohibit (as Linux's
  * rp_filter=2). Our own addresses and reserved ranges never pass.
  */
-static inline bool nh_rpf_pass(const struct nexthop *tbl, const struct nexthop *nh, uint8_t in,
+static inline bool nh_rpf_pass(const struct nexthop *tbl, const struct nexthop *nh, uint16_t in,
                                uint8_t strict)
 {
 	switch (nh->type) {
@@ -244,7 +244,7 @@ void nh_group_put(uint32_t idx);
 /* The members of group idx (control thread): their count, 0 if idx is none. */
 unsigned nh_group_members(uint32_t idx, uint32_t m[FWD_ECMP_MAX]);
 /* Does next hop idx (a group or a single entry) leave by port? */
-bool nh_uses_port(uint32_t idx, uint8_t port);
+bool nh_uses_port(uint32_t idx, uint16_t port);
 uint32_t nh_groups_used(void);
 
 /*
@@ -253,7 +253,7 @@ uint32_t nh_groups_used(void);
  * are refused: -EINVAL). 0, or -ENOSPC / -EINVAL with nothing taken.
  * nh_route_unref gives back what nh_route_ref took.
  */
-int nh_route_ref(unsigned n, const struct fwd_ip *via, const uint8_t *port, uint32_t *nh);
+int nh_route_ref(unsigned n, const struct fwd_ip *via, const uint16_t *port, uint32_t *nh);
 void nh_route_unref(uint32_t nh);
 /* The gateways of a route's next hop (a neighbour's entry or a group). */
 unsigned nh_gateways(uint32_t nh, struct fwd_ip out[FWD_ECMP_MAX]);

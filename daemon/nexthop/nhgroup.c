@@ -153,7 +153,7 @@ unsigned nh_group_members(uint32_t idx, uint32_t m[FWD_ECMP_MAX])
 	return nh_groups[s].n;
 }
 
-bool nh_uses_port(uint32_t idx, uint8_t port)
+bool nh_uses_port(uint32_t idx, uint16_t port)
 {
 	uint32_t m[FWD_ECMP_MAX];
 	unsigned n = nh_group_members(idx, m);
@@ -171,7 +171,7 @@ uint32_t nh_groups_used(void)
 	return n_used;
 }
 
-int nh_route_ref(unsigned n, const struct fwd_ip *via, const uint8_t *port, uint32_t *nh)
+int nh_route_ref(unsigned n, const struct fwd_ip *via, const uint16_t *port, uint32_t *nh)
 {
 	uint32_t m[FWD_ECMP_MAX];
 	int rc = 0;

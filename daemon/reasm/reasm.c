@@ -32,7 +32,7 @@ static FWD_COUNTER(reassembled, "reasm_datagrams");
 
 struct piece {
 	uint16_t off, len;
-	uint8_t port;
+	uint16_t port;
 };
 
 struct entry {
@@ -155,7 +155,7 @@ static int grow(struct entry *e, unsigned end)
 
 /* Put f (from m) into e at piece slot i. */
 static int store(struct entry *e, int i, const struct reasm_frag *f, struct rte_mbuf *m,
-                 uint8_t port)
+                 uint16_t port)
 {
 	if (grow(e, f->off + f->len) < 0)
 		return -ENOMEM;
@@ -201,7 +201,7 @@ static struct rte_mbuf *build(struct entry *e)
 static struct rte_mbuf *complete(struct entry *e, uint16_t *aux)
 {
 	struct rte_mbuf *whole = build(e);
-	uint8_t port = e->piece[0].port;
+	uint16_t port = e->piece[0].port;
 
 	if (whole == NULL) {
 		entry_end(e, FWD_DROP_NO_MBUF);
@@ -214,7 +214,7 @@ static struct rte_mbuf *complete(struct entry *e, uint16_t *aux)
 	return whole;
 }
 
-struct rte_mbuf *reasm_add(struct rte_mbuf *m, uint8_t port, const struct reasm_frag *f,
+struct rte_mbuf *reasm_add(struct rte_mbuf *m, uint16_t port, const struct reasm_frag *f,
                            uint16_t *aux)
 {
 	struct entry *e;

@@ -64,7 +64,7 @@ struct reasm_frag {
  * with *aux the first fragment's; counted created on the first fragment's
  * port. Otherwise NULL: f is held, or dropped and counted.
  */
-struct rte_mbuf *reasm_add(struct rte_mbuf *m, uint8_t port, const struct reasm_frag *f,
+struct rte_mbuf *reasm_add(struct rte_mbuf *m, uint16_t port, const struct reasm_frag *f,
                            uint16_t *aux);
 
 /* Drop (reasm_timeout) the datagrams whose deadline (TSC) is before now.

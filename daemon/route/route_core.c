@@ -18,7 +18,7 @@
 static int route_gateway(const struct route_family_ops *f, const struct route_req *r,
                          struct route_ent *rt, char *err, size_t errlen)
 {
-	uint8_t port[FWD_ECMP_MAX];
+	uint16_t port[FWD_ECMP_MAX];
 	char buf[FWD_IP_STRLEN];
 	int rc;
 
@@ -28,7 +28,7 @@ static int route_gateway(const struct route_family_ops *f, const struct route_re
 		unsigned p;
 		if ((rc = f->rule_gateway(&r->via[i], r->dev[i], &p, err, errlen)) < 0)
 			return rc;
-		port[i] = (uint8_t)p;
+		port[i] = (uint16_t)p;
 		for (unsigned j = 0; j < i; j++)
 			if (fwd_ip_eq(&r->via[j], &r->via[i]) &&
 			    (!f->gateway_twice_per_port || port[j] == port[i]))
@@ -37,7 +37,7 @@ static int route_gateway(const struct route_family_ops *f, const struct route_re
 	}
 	rt->type = ROUTE_VIA;
 	rt->via = r->via[0];
-	rt->dev = r->n_via == 1 && r->dev[0] >= 0 ? (uint8_t)r->dev[0] : ROUTE_DEV_ANY;
+	rt->dev = r->n_via == 1 && r->dev[0] >= 0 ? (uint16_t)r->dev[0] : ROUTE_DEV_ANY;
 	rc = nh_route_ref(r->n_via, r->via, port, &rt->nh);
 	if (rc < 0)
 		return ERR(-rc, "no room for %s in the next-hop table",
@@ -70,7 +70,7 @@ static int route_special(const struct route_req *r, struct route_ent *rt, char *
 		return ERR(EINVAL, "bad route type %u", r->type);
 	rt->type = r->type;
 	if (r->type == ROUTE_DEV)
-		rt->dev = (uint8_t)r->dev[0];
+		rt->dev = (uint16_t)r->dev[0];
 	return 0;
 }
 
@@ -121,7 +121,7 @@ int route_core_del(const struct route_family_ops *f, const struct fwd_prefix *p,
 }
 
 int route_core_connected_add(const struct route_family_ops *f, const struct fwd_prefix *p,
-                             uint8_t port)
+                             uint16_t port)
 {
 	struct route_ent rt = { .type = ROUTE_CONNECTED,
 		                .origin = FWD_ORIGIN_ADDRESS,
@@ -160,7 +160,7 @@ static bool route_gateway_ok(const struct route_family_ops *f, const struct rout
 	if (n == 0)
 		m[n++] = rt->nh;
 	for (unsigned i = 0; i < n; i++) {
-		uint8_t port = nh_table[m[i]].port;
+		uint16_t port = nh_table[m[i]].port;
 		if (port >= fwd_n_ports || !f->on_port(port, nh_addr(m[i])) ||
 		    (f->gateway_keeps_dev && n == 1 && rt->dev != ROUTE_DEV_ANY && rt->dev != port))
 			return false;

@@ -28,13 +28,13 @@ enum route_type {
 	ROUTE_DEV,
 };
 
-#define ROUTE_DEV_ANY 0xff
+#define ROUTE_DEV_ANY 0xffff
 
 /* A RIB's route (struct route4, struct route6) of either family. */
 struct route_ent {
 	uint8_t type;      /* enum route_type */
 	uint8_t origin;    /* enum fwd_origin */
-	uint8_t dev;       /* port index, or ROUTE_DEV_ANY */
+	uint16_t dev;      /* port index, or ROUTE_DEV_ANY */
 	struct fwd_ip via; /* ROUTE_VIA: the gateway (an ECMP group's first) */
 	uint32_t nh;       /* next-hop index the FIB gets */
 };
@@ -66,7 +66,7 @@ struct route_family_ops {
 	int (*rule_gateway)(const struct fwd_ip *via, int dev, unsigned *port, char *err,
 	                    size_t errlen);
 	int (*rule_route)(const struct fwd_prefix *p, char *err, size_t errlen);
-	bool (*on_port)(uint8_t port, const struct fwd_ip *ip);
+	bool (*on_port)(uint16_t port, const struct fwd_ip *ip);
 	/* Where the families differ in words or in rules. */
 	const char *fib_full;        /* the message for -ENOSPC */
 	const char *reserved_why;    /* appended to the "never routed" notice */
@@ -83,7 +83,7 @@ int route_core_del(const struct route_family_ops *f, const struct fwd_prefix *p,
                    size_t errlen);
 /* Connected routes, as addresses come and go (through their hooks). */
 int route_core_connected_add(const struct route_family_ops *f, const struct fwd_prefix *p,
-                             uint8_t port);
+                             uint16_t port);
 void route_core_connected_del(const struct route_family_ops *f, const struct fwd_prefix *p);
 /* Remove the routes whose gateway is no longer on a connected subnet of
  * its port; how many. */

@@ -63,7 +63,7 @@ static inline bool mac_is_unicast(const uint8_t *mac)
 	return !(mac[0] & 1) && memcmp(mac, zero, 6) != 0;
 }
 
-static inline bool port_has_addr(uint8_t port, uint32_t ip)
+static inline bool port_has_addr(uint16_t port, uint32_t ip)
 {
 	for (unsigned i = 0; i < ip4_addrs[port].n; i++)
 		if (ip4_addrs[port].a[i].addr == ip)

@@ -62,7 +62,7 @@ struct acct {
 
 /* The record being handled, for the tx callbacks. */
 static struct {
-	uint8_t in; /* ingress port index, NO_PORT while flushing state */
+	uint16_t in; /* ingress port index, NO_PORT while flushing state */
 	const uint8_t *frame;
 	unsigned len;
 	unsigned frag_end;    /* the furthest an IPv4 fragment of this input reaches so

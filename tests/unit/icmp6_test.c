@@ -51,7 +51,7 @@ static struct t6 base(void)
 
 /* Send an error about t as received on port; returns how many came out. */
 static unsigned error_about(const struct t6 *t, uint8_t type, uint8_t code, uint32_t param,
-                            uint8_t port)
+                            uint16_t port)
 {
 	struct rte_mbuf *m = t6_build(t);
 	unsigned before = n_sent;
@@ -325,7 +325,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void port_addrs(uint8_t port, const char *ll, const char *global)
+static void port_addrs(uint16_t port, const char *ll, const char *global)
 {
 	struct ip6_port_addrs *pa = &ip6_addrs[port];
 

@@ -27,7 +27,7 @@
 
 static unsigned pool_in_use;
 
-static uint64_t drops(uint8_t port, enum fwd_drop_reason r)
+static uint64_t drops(uint16_t port, enum fwd_drop_reason r)
 {
 	return fwd_control_ctrs(port)->drop[r];
 }
@@ -307,7 +307,7 @@ static void test_bad_header(void **state)
 static unsigned n_up;
 static bool up_taken = true;
 
-static bool fake_up(struct rte_mbuf *m, uint8_t port)
+static bool fake_up(struct rte_mbuf *m, uint16_t port)
 {
 	(void)port;
 	if (!up_taken)

@@ -102,7 +102,7 @@ static void expect_drop(const struct t6 *t, enum fwd_drop_reason r)
 
 /* t is punted for reason (out_port, aux), carrying drop reason `drop`. */
 static const struct fwd_punt_meta *expect_punt(const struct t6 *t, enum fwd_punt_reason reason,
-                                               uint8_t out_port, uint32_t aux, uint8_t drop)
+                                               uint16_t out_port, uint32_t aux, uint8_t drop)
 {
 	const struct fwd_punt_meta *meta;
 	struct snap a, b;

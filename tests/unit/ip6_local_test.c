@@ -34,7 +34,7 @@ static unsigned pool_in_use;
 static struct rte_mbuf *ndp_got[8];
 static unsigned n_ndp;
 
-static void ndp_capture(struct rte_mbuf *m, uint8_t port)
+static void ndp_capture(struct rte_mbuf *m, uint16_t port)
 {
 	assert_int_equal(port, 0);
 	assert_true(n_ndp < RTE_DIM(ndp_got));
@@ -464,7 +464,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void port_addrs(uint8_t port, const char *ll, const char *global, const char *tentative)
+static void port_addrs(uint16_t port, const char *ll, const char *global, const char *tentative)
 {
 	struct ip6_port_addrs *pa = &ip6_addrs[port];
 

@@ -130,7 +130,7 @@ static struct rte_mbuf *sent[MAX_SENT];
 static uint8_t sent_port[MAX_SENT];
 static unsigned n_sent;
 
-static inline int capture(struct rte_mbuf *m, uint8_t port)
+static inline int capture(struct rte_mbuf *m, uint16_t port)
 {
 	if (n_sent == MAX_SENT) {
 		rte_pktmbuf_free(m);

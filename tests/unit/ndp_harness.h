@@ -115,7 +115,7 @@ static inline uint64_t rand_hook(void)
 
 static unsigned n_unreach6;
 
-static inline void unreachable6_hook(const struct rte_mbuf *m, uint8_t in_port)
+static inline void unreachable6_hook(const struct rte_mbuf *m, uint16_t in_port)
 {
 	(void)m;
 	(void)in_port;
@@ -142,7 +142,7 @@ static inline void counters_clear(void)
 		c->value = c->base = 0;
 }
 
-static inline void add6(uint8_t port, const uint8_t a[16], uint8_t len)
+static inline void add6(uint16_t port, const uint8_t a[16], uint8_t len)
 {
 	struct fwd_ip6_prefix p = { .len = len };
 	char err[128];
@@ -313,7 +313,7 @@ static inline struct rte_mbuf *mk_ip6(const uint8_t dst[16], uint16_t id)
 	return m;
 }
 
-static inline void glean6(uint8_t in, uint8_t out, const uint8_t dst[16], uint16_t id)
+static inline void glean6(uint16_t in, uint16_t out, const uint8_t dst[16], uint16_t id)
 {
 	struct fwd_ip a = { .family = AF_INET6 };
 
@@ -321,7 +321,7 @@ static inline void glean6(uint8_t in, uint8_t out, const uint8_t dst[16], uint16
 	neigh_glean(mk_ip6(dst, id), in, out, a);
 }
 
-static inline struct neigh *lookup6(const uint8_t a[16], uint8_t port)
+static inline struct neigh *lookup6(const uint8_t a[16], uint16_t port)
 {
 	struct fwd_ip ip = { .family = AF_INET6 };
 
@@ -330,7 +330,7 @@ static inline struct neigh *lookup6(const uint8_t a[16], uint8_t port)
 }
 
 /* Captured frame i must be exactly want (which is freed). */
-static inline void assert_sent(unsigned i, uint8_t port, struct rte_mbuf *want)
+static inline void assert_sent(unsigned i, uint16_t port, struct rte_mbuf *want)
 {
 	assert_true(i < n_sent);
 	assert_int_equal(sent[i].port, port);
@@ -341,7 +341,7 @@ static inline void assert_sent(unsigned i, uint8_t port, struct rte_mbuf *want)
 	rte_pktmbuf_free(want);
 }
 
-static inline void assert_sent_bytes(unsigned i, uint8_t port, const uint8_t *b, size_t len)
+static inline void assert_sent_bytes(unsigned i, uint16_t port, const uint8_t *b, size_t len)
 {
 	assert_true(i < n_sent);
 	assert_int_equal(sent[i].port, port);
@@ -366,7 +366,7 @@ static inline void in0(struct rte_mbuf *m)
 }
 
 /* ports[].ra turned on, as ip6_config does it */
-static inline void ra_on(uint8_t port)
+static inline void ra_on(uint16_t port)
 {
 	ip6_addrs[port].ra = true;
 	ndp_port_changed(port, true);

@@ -59,7 +59,7 @@ static uint64_t fake_now = 1000000;
 /* What the module sent, in order; beyond CAPTURE_MAX only counted. */
 static struct {
 	struct rte_mbuf *m;
-	uint8_t port;
+	uint16_t port;
 } sent[CAPTURE_MAX];
 static unsigned n_sent, n_sent_total;
 static bool tx_refuse;
@@ -92,7 +92,7 @@ static inline int tx_hook(struct rte_mbuf *m, uint16_t port)
 }
 
 static inline void icmp_hook(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t aux,
-                             uint8_t in_port)
+                             uint16_t in_port)
 {
 	const struct rte_ipv4_hdr *ip =
 	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
@@ -105,7 +105,7 @@ static inline void icmp_hook(const struct rte_mbuf *m, uint8_t type, uint8_t cod
 }
 
 /* The IPv4 resolver's ICMP host unreachable, recorded instead of sent. */
-static inline void unreachable_hook(const struct rte_mbuf *m, uint8_t in_port)
+static inline void unreachable_hook(const struct rte_mbuf *m, uint16_t in_port)
 {
 	icmp_hook(m, 3, 1, 0, in_port);
 }
@@ -129,7 +129,7 @@ static inline void advance(uint64_t ms)
 	}
 }
 
-static inline uint64_t drops(uint8_t port, enum fwd_drop_reason r)
+static inline uint64_t drops(uint16_t port, enum fwd_drop_reason r)
 {
 	return fwd_control_ctrs(port)->drop[r];
 }
@@ -299,7 +299,7 @@ static inline struct rte_mbuf *mk_ip(uint32_t dst, uint16_t id)
 }
 
 static inline void punt(void (*fn)(struct rte_mbuf *, const struct fwd_punt_meta *),
-                        struct rte_mbuf *m, uint8_t reason, uint8_t in, uint8_t out, uint32_t aux)
+                        struct rte_mbuf *m, uint8_t reason, uint16_t in, uint16_t out, uint32_t aux)
 {
 	struct fwd_punt_meta *meta = fwd_punt_meta(m);
 
@@ -311,7 +311,7 @@ static inline void punt(void (*fn)(struct rte_mbuf *, const struct fwd_punt_meta
 	fn(m, meta);
 }
 
-static inline void arp_in(uint8_t port, struct rte_mbuf *m)
+static inline void arp_in(uint16_t port, struct rte_mbuf *m)
 {
 	punt(arp_input, m, FWD_PUNT_ARP, port, port, 0);
 }
@@ -321,25 +321,25 @@ static inline void glean_punt(struct rte_mbuf *m, const struct fwd_punt_meta *me
 	neigh_glean(m, meta->in_port, meta->out_port, fwd_ip_v4(meta->aux));
 }
 
-static inline void glean(uint8_t in, uint8_t out, uint32_t dst, uint16_t id)
+static inline void glean(uint16_t in, uint16_t out, uint32_t dst, uint16_t id)
 {
 	punt(glean_punt, mk_ip(dst, id), FWD_PUNT_GLEAN, in, out, dst);
 }
 
 /* A packet routed to next hop nh as a worker punts it, with its generation. */
-static inline void resolve_gen(uint8_t in, uint32_t nh, uint32_t gen, uint32_t dst, uint16_t id)
+static inline void resolve_gen(uint16_t in, uint32_t nh, uint32_t gen, uint32_t dst, uint16_t id)
 {
 	punt(neigh_punt_resolve, mk_ip(dst, id), FWD_PUNT_RESOLVE, in, nh_table[nh].port,
 	     nh_punt_tag(nh, gen));
 }
 
-static inline void resolve(uint8_t in, uint32_t nh, uint32_t dst, uint16_t id)
+static inline void resolve(uint16_t in, uint32_t nh, uint32_t dst, uint16_t id)
 {
 	resolve_gen(in, nh, nh_table[nh].gen, dst, id);
 }
 
 /* Captured frame i must be exactly this ARP frame on port. */
-static inline void assert_arp(unsigned i, uint8_t port, uint16_t op,
+static inline void assert_arp(unsigned i, uint16_t port, uint16_t op,
                               const struct rte_ether_addr *dst, uint32_t sip,
                               const struct rte_ether_addr *tha, uint32_t tip)
 {
@@ -356,7 +356,7 @@ static inline void assert_arp(unsigned i, uint8_t port, uint16_t op,
 }
 
 /* Captured frame i must be IPv4 packet id to dst MAC mac on port. */
-static inline void assert_ip_sent(unsigned i, uint8_t port, const struct rte_ether_addr *mac,
+static inline void assert_ip_sent(unsigned i, uint16_t port, const struct rte_ether_addr *mac,
                                   uint16_t id)
 {
 	const struct rte_ether_hdr *eth;
@@ -372,7 +372,7 @@ static inline void assert_ip_sent(unsigned i, uint8_t port, const struct rte_eth
 	assert_int_equal(rte_be_to_cpu_16(ip->packet_id), id);
 }
 
-static inline enum neigh_state state_of(uint32_t ip, uint8_t port)
+static inline enum neigh_state state_of(uint32_t ip, uint16_t port)
 {
 	struct neigh *n = neigh_lookup(fwd_ip_v4(ip), port);
 

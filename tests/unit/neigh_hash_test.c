@@ -45,7 +45,7 @@ static void test_siphash_vectors(void **state)
 }
 
 /* The table's hash before it was keyed: a fixed multiplier, invertible. */
-static uint32_t old_hash(const struct fwd_ip *a, uint8_t port, uint32_t mask)
+static uint32_t old_hash(const struct fwd_ip *a, uint16_t port, uint32_t mask)
 {
 	uint64_t h = (uint64_t)port << 8 | a->family, w;
 

@@ -56,7 +56,7 @@ static void punt_n(struct fwd_worker *w, enum fwd_punt_reason r, unsigned n, uin
 	fwd_punt_flush(w);
 }
 
-static uint64_t drops_on(uint8_t port, enum fwd_drop_reason r)
+static uint64_t drops_on(uint16_t port, enum fwd_drop_reason r)
 {
 	return fwd.workers[0]->stats.port[port].drop[r] + fwd.workers[1]->stats.port[port].drop[r];
 }
@@ -67,7 +67,7 @@ static uint64_t drops(enum fwd_drop_reason r)
 }
 
 /* n LOCAL6 punts on port that the IPv6 input tagged with NDP kind nd. */
-static void punt_nd(struct fwd_worker *w, uint8_t port, enum fwd_punt_nd nd, unsigned n)
+static void punt_nd(struct fwd_worker *w, uint16_t port, enum fwd_punt_nd nd, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
 		fwd_punt(w, frame(58, 135), FWD_PUNT_LOCAL6, port, port, nd, FWD_PUNT_NO_DROP);

@@ -318,7 +318,7 @@ static void test_renumber_keeps_routes(void **state)
 	(void)state;
 	reload_and_compare(conf("10.0.1.1/24", "10.0.2.1/24", "", "", route_gw));
 	reload_and_compare(conf("10.0.1.1/24", "10.0.2.9/24", "", "", route_gw));
-	assert_state_has("route 0.0.0.0/0 type 1 origin config via 10.0.2.2 dev 255 port 1");
+	assert_state_has("route 0.0.0.0/0 type 1 origin config via 10.0.2.2 dev 65535 port 1");
 	assert_state_has("addr p1 10.0.2.9/24 config");
 	assert_state_lacks("addr p1 10.0.2.1/24 config");
 	reload_and_compare(conf("10.0.1.1/24", "10.0.2.9/24", "", "", route_gw));
@@ -337,7 +337,7 @@ static void test_swap_subnets(void **state)
 	             "routes:\n  - { prefix: 192.0.2.0/24, via: 10.0.1.2 }\n"
 	             "neighbors:\n"
 	             "  - { address: 10.0.1.7, mac: \"02:00:00:00:00:07\", port: p1 }\n"));
-	assert_state_has("route 192.0.2.0/24 type 1 origin config via 10.0.1.2 dev 255 port 1");
+	assert_state_has("route 192.0.2.0/24 type 1 origin config via 10.0.1.2 dev 65535 port 1");
 	assert_state_has("neigh 10.0.1.7 p1 state 4 refs 0 mac 02:00:00:00:00:07 origin config");
 }
 
@@ -349,11 +349,13 @@ static void test_move_gateway(void **state)
 	/* the gateway's subnet moves to p2; the route follows it */
 	reload_and_compare(conf("10.0.4.1/24", "10.0.2.1/24", "10.0.1.1/24", "",
 	                        "routes:\n  - { prefix: 198.51.100.0/24, via: 10.0.1.2 }\n"));
-	assert_state_has("route 198.51.100.0/24 type 1 origin config via 10.0.1.2 dev 255 port 2");
+	assert_state_has(
+	        "route 198.51.100.0/24 type 1 origin config via 10.0.1.2 dev 65535 port 2");
 	/* the route moves to a gateway on another port's subnet */
 	reload_and_compare(conf("10.0.4.1/24", "10.0.2.1/24", "10.0.1.1/24", "",
 	                        "routes:\n  - { prefix: 198.51.100.0/24, via: 10.0.2.2 }\n"));
-	assert_state_has("route 198.51.100.0/24 type 1 origin config via 10.0.2.2 dev 255 port 1");
+	assert_state_has(
+	        "route 198.51.100.0/24 type 1 origin config via 10.0.2.2 dev 65535 port 1");
 }
 
 static void test_same_file_twice(void **state)
@@ -391,19 +393,19 @@ static void test_rpc_changes(void **state)
 	write_conf(conf("10.0.1.1/24", "10.0.2.1/24", "", "", ""));
 	reload_ok();
 	assert_state_has("addr p1 10.0.8.1/24 rpc");
-	assert_state_has("route 192.0.2.0/24 type 1 origin rpc via 10.0.8.2 dev 255 port 1");
+	assert_state_has("route 192.0.2.0/24 type 1 origin rpc via 10.0.8.2 dev 65535 port 1");
 	/* the file puts the subnet on p2: fwdctl's address and its route go */
 	write_conf(conf("10.0.1.1/24", "10.0.2.1/24", "10.0.8.9/24", "", ""));
 	reload_ok();
 	assert_state_lacks("addr p1 10.0.8.1/24 rpc");
-	assert_state_has("route 192.0.2.0/24 type 1 origin rpc via 10.0.8.2 dev 255 port 2");
+	assert_state_has("route 192.0.2.0/24 type 1 origin rpc via 10.0.8.2 dev 65535 port 2");
 	/* a config route deleted by fwdctl comes back: the running state is the reference */
 	write_conf(conf("10.0.1.1/24", "10.0.2.1/24", "", "", route_gw));
 	reload_ok();
 	struct fwd_ip4_prefix def = { 0, 0 };
 	assert_int_equal(route4_del(&def, err, sizeof(err)), 0);
 	reload_ok();
-	assert_state_has("route 0.0.0.0/0 type 1 origin config via 10.0.2.2 dev 255 port 1");
+	assert_state_has("route 0.0.0.0/0 type 1 origin config via 10.0.2.2 dev 65535 port 1");
 }
 
 /* A reload whose routes do not fit the FIB is refused with nothing changed. */

@@ -52,7 +52,7 @@ static int setup(void **state)
 	return 0;
 }
 
-static bool pass(unsigned idx, uint8_t in, enum fwd_rpf mode)
+static bool pass(unsigned idx, uint16_t in, enum fwd_rpf mode)
 {
 	return nh_rpf_pass(tbl, &tbl[idx], in, mode == FWD_RPF_STRICT);
 }
@@ -77,7 +77,7 @@ static void test_strict(void **state)
 static void test_loose(void **state)
 {
 	(void)state;
-	for (uint8_t in = 0; in < 3; in++) {
+	for (uint16_t in = 0; in < 3; in++) {
 		assert_true(pass(I_FWD0, in, FWD_RPF_LOOSE));
 		assert_true(pass(I_PENDING1, in, FWD_RPF_LOOSE));
 		assert_true(pass(I_CONN1, in, FWD_RPF_LOOSE));
@@ -94,7 +94,7 @@ static void test_never(void **state)
 
 	(void)state;
 	for (unsigned i = 0; i < sizeof(never) / sizeof(never[0]); i++)
-		for (uint8_t in = 0; in < 2; in++) {
+		for (uint16_t in = 0; in < 2; in++) {
 			assert_false(pass(never[i], in, FWD_RPF_STRICT));
 			assert_false(pass(never[i], in, FWD_RPF_LOOSE));
 		}
