@@ -7,7 +7,7 @@
 # `fwdctl iface del` takes the kernel interface along; a reload that
 # drops and restores `tap` makes a new one (a new ifindex, which FPM maps:
 # unit/fpm_test test_vlan_loopback_oif). No traffic: the VLAN datapath
-# has tests of its own (unit/iface_test, conformance/test_malformed).
+# has tests of its own (vlan_test, frr_vlan_test, conformance/test_vlan).
 . "$(dirname "$0")/lib.sh"
 
 smoke_init tap_iface
