@@ -54,8 +54,66 @@ veth() { # NS_A IF_A NS_B IF_B
 	done
 }
 
+# the kernel's 802.1Q devices, where it has them: h1's eth0 is the trunk
+# end (untagged traffic), its VLAN devices moved into h3 and h4
+vlan_linux() {
+	veth $NS-h1 eth0 $NS dp0
+	local v
+	for v in 100:h3 200:h4; do
+		ip -n $NS-h1 link add link eth0 name "v${v%%:*}" type vlan id "${v%%:*}" &&
+			ip -n $NS-h1 link set "v${v%%:*}" netns "$NS-${v##*:}" &&
+			ip -n "$NS-${v##*:}" link set "v${v%%:*}" name eth0 up || return 1
+	done
+}
+
+# elsewhere a private Open vSwitch (userspace datapath, no kernel module) in
+# namespace sw: trunk tr0 to p0, h1 on its untagged traffic, h3 and h4 on
+# access ports; its processes die with the namespace (stop)
+vlan_ovs() {
+	command -v ovs-vswitchd >/dev/null || die "no VLAN devices and no Open vSwitch: make deps"
+	local d=$STATE/ovs
+	mkdir -p "$d"
+	export OVS_RUNDIR=$d OVS_LOGDIR=$d OVS_DBDIR=$d OVS_SYSCONFDIR=$d
+	ovsdb-tool create "$d/conf.db" /usr/share/openvswitch/vswitch.ovsschema || return 1
+	ip netns exec $NS-sw ovsdb-server "$d/conf.db" --remote="punix:$d/db.sock" \
+		--pidfile --unixctl="$d/db.ctl" --log-file --detach --no-chdir || return 1
+	ip netns exec $NS-sw ovs-vswitchd "unix:$d/db.sock" --pidfile \
+		--unixctl="$d/vswitchd.ctl" --log-file --detach --no-chdir || return 1
+	veth $NS-sw tr0 $NS dp0
+	veth $NS-h1 eth0 $NS-sw h1
+	veth $NS-h3 eth0 $NS-sw h3
+	veth $NS-h4 eth0 $NS-sw h4
+	ovs-vsctl --db="unix:$d/db.sock" --timeout=10 add-br sw -- \
+		set bridge sw datapath_type=netdev -- add-port sw tr0 -- \
+		add-port sw h1 trunks=0 -- add-port sw h3 tag=100 -- add-port sw h4 tag=200
+}
+
+# FWD_VLAN_SWITCH=ovs|linux picks; by default the kernel's VLAN devices if it has them
+vlan_switch_up() {
+	local kind=${FWD_VLAN_SWITCH:-}
+	if [ -z "$kind" ]; then
+		kind=ovs
+		ip -n $NS-sw link add vp0 type veth peer name vp1 &&
+			ip -n $NS-sw link add link vp0 name vp0.5 type vlan id 5 >/dev/null 2>&1 &&
+			kind=linux
+		ip -n $NS-sw link del vp0 2>/dev/null
+	fi
+	echo "VLAN switch: $kind"
+	"vlan_$kind" >"$STATE/switch.log" 2>&1 || {
+		cat "$STATE/switch.log" >&2
+		die "could not build the VLAN switch ($kind)"
+	}
+}
+
+host() { # NS ADDR4 GW4 ADDR6 GW6
+	ip -n "$1" addr add "$2" dev eth0
+	ip -n "$1" route add default via "$3"
+	ip -n "$1" addr add "$4" dev eth0 nodad
+	ip -n "$1" -6 route add default via "$5"
+}
+
 topology_up() {
-	for n in $NS $NS-h1 $NS-h2; do
+	for n in $NS $NS-sw $NS-h1 $NS-h2 $NS-h3 $NS-h4; do
 		ip netns add "$n" && ip -n "$n" link set lo up
 	done
 	# the daemon's namespace keeps its kernel out of the way of the veth ends fwd owns
@@ -64,16 +122,15 @@ topology_up() {
 	# h1 configures itself from fwd's router advertisements (SLAAC)
 	ip netns exec $NS-h1 sysctl -qw net.ipv6.conf.default.accept_ra=2 \
 		net.ipv6.conf.default.addr_gen_mode=0
-	veth $NS-h1 eth0 $NS dp0
+	vlan_switch_up
 	veth $NS-h2 eth0 $NS dp1
 	ip -n $NS-h1 addr add 10.0.1.2/24 dev eth0
 	ip -n $NS-h1 route add default via 10.0.1.1
-	ip -n $NS-h2 addr add 10.0.2.2/24 dev eth0
+	host $NS-h2 10.0.2.2/24 10.0.2.1 2001:db8:2::2/64 2001:db8:2::1
 	ip -n $NS-h2 addr add 10.0.3.1/24 dev lo
-	ip -n $NS-h2 route add default via 10.0.2.1
-	ip -n $NS-h2 addr add 2001:db8:2::2/64 dev eth0 nodad
 	ip -n $NS-h2 addr add 2001:db8:3::1/64 dev lo nodad
-	ip -n $NS-h2 -6 route add default via 2001:db8:2::1
+	host $NS-h3 10.0.100.2/24 10.0.100.1 2001:db8:100::2/64 2001:db8:100::1
+	host $NS-h4 10.0.200.2/24 10.0.200.1 2001:db8:200::2/64 2001:db8:200::1
 }
 
 daemon_up() {
@@ -99,7 +156,7 @@ stop() {
 		done
 		kill -KILL "$pid" 2>/dev/null
 	fi
-	for n in $NS-h1 $NS-h2 $NS; do
+	for n in $NS-h1 $NS-h2 $NS-h3 $NS-h4 $NS-sw $NS; do
 		ip netns pids "$n" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
 		ip netns del "$n" 2>/dev/null
 	done
@@ -108,6 +165,8 @@ stop() {
 }
 
 h1() { ip netns exec $NS-h1 "$@"; }
+h3() { ip netns exec $NS-h3 "$@"; }
+h4() { ip netns exec $NS-h4 "$@"; }
 
 # h1's SLAAC address and default route, from fwd's first router advertisements
 wait_slaac() {
@@ -124,6 +183,7 @@ show() {
 	say "fwd-daemon is up: two l3 ports, a static route and a blackhole (conf/demo.yaml)"
 	run "$FWDCTL" status
 	run "$FWDCTL" port list
+	run "$FWDCTL" iface list
 	run "$FWDCTL" route list
 	say "host h1 (10.0.1.2) pings h2 (10.0.2.2) and the subnet behind it, through fwd"
 	run h1 ping -c 3 -i 0.2 10.0.2.2 || die "ping through the router failed"
@@ -153,6 +213,19 @@ show() {
 	run "$FWDCTL" -6 addr list
 	run "$FWDCTL" -6 neigh list
 	run "$FWDCTL" -6 route list
+	say "router on a stick: h3 (VLAN 100) and h4 (VLAN 200) reach fwd tagged over p0's trunk"
+	run h3 ping -c 2 -i 0.2 10.0.200.2 || die "ping from VLAN 100 to VLAN 200 failed"
+	run h3 ping -c 2 -i 0.2 10.0.1.2 || die "ping from VLAN 100 to p0's untagged h1 failed"
+	run h4 ping -c 2 -i 0.2 10.0.2.2 || die "ping from VLAN 200 to p1 failed"
+	run h3 ping -6 -c 2 -i 0.2 2001:db8:200::2 || die "ping6 from VLAN 100 to VLAN 200 failed"
+	run h4 ping -6 -c 2 -i 0.2 2001:db8:2::2 || die "ping6 from VLAN 200 to p1 failed"
+	say "fwd answers TTL expiry on the VLAN the packet came from, tagged"
+	run h3 traceroute -n -q 1 -w 1 -m 3 10.0.200.2
+	say "loopback lo0: the router's own /32 and /128, up whatever the ports do"
+	run h4 ping -c 2 -i 0.2 10.0.255.1 || die "ping to lo0's 10.0.255.1 failed"
+	run h4 ping -6 -c 2 -i 0.2 2001:db8:ff::1 || die "ping6 to lo0's 2001:db8:ff::1 failed"
+	run "$FWDCTL" neigh list
+	run "$FWDCTL" stats p0.100
 	say "a blackholed destination is dropped and counted (blackhole); no route gives ICMP unreachable"
 	h1 ping -c 2 -i 0.2 -W 1 192.0.2.1 >/dev/null 2>&1
 	run h1 ping -c 1 -W 1 198.51.100.1
