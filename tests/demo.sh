@@ -6,7 +6,7 @@
 #
 #   tests/demo.sh [start|stop]
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 SRC=$PWD
 BUILD=${BUILD:-$SRC/build}
 FWDCTL="$BUILD/fwdctl"
