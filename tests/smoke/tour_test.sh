@@ -10,6 +10,10 @@
 # same as without.
 #
 #   h1 10.0.1.2 --- dp0 p0 [fwd, conf/demo.yaml] p1 dp1 --- h2 10.0.2.2 (10.0.3.1 on lo)
+#
+# The demo's VLAN hosts (h3, h4 behind a switch on p0's trunk) are left out:
+# the tour's VLAN and loopback lines need no traffic on them, and
+# smoke/vlan_test routes through VLANs; p0.100, p0.200 and lo0 are there.
 . "$(dirname "$0")/lib.sh"
 
 smoke_init tour
@@ -53,6 +57,13 @@ check "the tour's route del removed 198.51.100.0/24" \
 	sh -c "! '$FWDCTL_BIN' -s '$SOCK' route list | grep -q '^198.51.100.0/24'"
 check "route get 10.0.3.1 answers with the demo's static route" \
 	sh -c "'$FWDCTL_BIN' -s '$SOCK' route get 10.0.3.1 | grep -q 'via 10.0.2.2'"
+fwdctl iface list >"$T/ifaces"
+for i in p0 p1 p0.100 p0.200 lo0; do
+	check "iface list has the demo's $i" grep -q "^$i " "$T/ifaces"
+done
+check_fails "the tour's iface del removed p0.300 and lo1" grep -Eq "^(p0.300|lo1) " "$T/ifaces"
+check_fails "... and p0.300's addresses with it" \
+	sh -c "'$FWDCTL_BIN' -s '$SOCK' addr list | grep -Eq '10.0.30.1|2001:db8:300::1'"
 
 # -- README, Troubleshooting: zero counters are hidden in plain output, in -j
 fwdctl stats clear
