@@ -45,7 +45,6 @@ Parts (BENCH_ONLY=main,imix,ipv6,acl,l2,vlan,burst,churn picks some):
          adds that daemon with the same ACL on both (before/after)
   l2     64 B: fwd's bridge beside Open vSwitch with DPDK (NORMAL), l2vlan.py
   vlan   fwd l3 16 routes tagged VLAN 100 in, VLAN 200 out, beside untagged
-         (not in the default run until VLAN interfaces route)
          (l2vlan.py)
   burst  fwd l3 16 routes at bursts 4..128, table and build/bench/burst.png
   flows  64 B to 2 k, 64 k and 1 M distinct destinations over the 1M-route
@@ -83,7 +82,7 @@ CHURN_RATE = int(os.environ.get("BENCH_CHURN_RATE", "10000"))
 CHURN_SECONDS = float(os.environ.get("BENCH_CHURN_SECONDS", "10"))
 POLL_HZ = 10
 ONLY = os.environ.get("BENCH_ONLY",
-                      "main,churn,imix,ipv6,acl,l2,flows,scaling,burst").split(",")
+                      "main,churn,imix,ipv6,acl,l2,vlan,flows,scaling,burst").split(",")
 GROUP_TAGS = ("-imix", "-v6", "-acl", "-l2", "-vlan")   # the names' ends of every group's programs but main's
 OTHER_GROUPS = groups.FLOWS_PREFIXES + ("fwd-w", "l3fwd-w", "fwd-b")   # groups.py's, the burst's
 

@@ -33,16 +33,15 @@ from frames6 import solicited
 
 conf.verb = 0
 
-# The VLAN interface the malformed suite's router has on p0 (no addresses:
-# VLANs do not route yet, fwd.yaml(5), so its frames end in the demux and
-# the VLAN's drop counters; the addresses below shape the frames), and
+# The VLAN interface the malformed suite's router has on p0 (no static
+# neighbours on it: the router resolves V_HOST, which never answers), and
 # VLANs it does not have.
 VID, VID_UNKNOWN = 100, 300
 V_ADDR, V_HOST, V_ADDR6, V_HOST6 = "10.20.100.1", "10.20.100.2", "2001:db8:20:100::1", \
     "2001:db8:20:100::2"
 VLAN_EXTRA = {"tail": f"""\
 interfaces:
-  - {{ name: p0.100, port: p0, vlan: {VID} }}
+  - {{ name: p0.100, port: p0, vlan: {VID}, addresses: [{V_ADDR}/24, "{V_ADDR6}/64"] }}
 """}
 TPIDS = (b"\x81\x00", b"\x81\x00", b"\x81\x00", b"\x88\xa8", b"\x91\x00")
 DST = "198.51.100.10"

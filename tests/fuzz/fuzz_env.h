@@ -17,15 +17,16 @@
 #include "core/daemon.h"
 #include "main/eal.h"
 #include "main/lifecycle.h"
+#include "core/iface.h"
 #include "core/log.h"
 #include "ip6/addr6.h"
 #include "nexthop/nexthop.h"
 #include "port/port.h"
 
 /* p0/p1 routed (IPv4 and IPv6), p2/p3 cross-connected, p4/p5 bridged; static neighbours.
- * VLAN interfaces p0.100 and p1.200 (MTU 1200) so that tagged frames reach the
- * (port, VLAN) demux (no addresses: VLANs do not route yet, fwd.yaml(5));
- * VLAN 300 has no interface (vlan_unknown); a loopback lo0. */
+ * VLAN interfaces p0.100 (both families) and p1.200 (MTU 1200) so that tagged
+ * frames reach the (port, VLAN) demux and packets leave tagged (to neighbours
+ * learnt on the VLAN); VLAN 300 has no interface (vlan_unknown); a loopback lo0. */
 static const char fuzz_config[] =
         "dpdk: { lcores: \"0-1\", hugepages: false, memory_mb: 512,\n"
         "        file_prefix: fwdfuzz }\n"
@@ -55,8 +56,9 @@ static const char fuzz_config[] =
         "  - { address: \"2001:db8:1::2\", mac: \"02:00:00:00:01:02\", port: p1 }\n"
         "  - { address: \"fe80::2\", mac: \"02:00:00:00:00:02\", port: p0 }\n"
         "interfaces:\n"
-        "  - { name: p0.100, port: p0, vlan: 100 }\n"
-        "  - { name: p1.200, port: p1, vlan: 200, mtu: 1200 }\n"
+        "  - { name: p0.100, port: p0, vlan: 100,\n"
+        "      addresses: [10.0.100.1/24, \"2001:db8:64::1/64\"] }\n"
+        "  - { name: p1.200, port: p1, vlan: 200, mtu: 1200, addresses: [10.0.200.1/24] }\n"
         "  - { name: lo0, loopback: true, addresses: [198.18.0.1/32, \"2001:db8:ff::1/128\"] }\n";
 
 /* net_null makes up a random MAC per port: fix them, so that a frame to
@@ -70,30 +72,33 @@ static inline void fuzz_env_macs(void)
 			abort();
 		p->mac = mac;
 		memcpy(&p->mac48, &mac, sizeof(mac)); /* the two high bytes stay 0 */
+		fwd_iface_port_sync((uint8_t)i);      /* the port's entry and its VLANs' MAC */
 		nh_port_update((uint8_t)i);
 	}
 }
 
 /* IPv6 addresses as the seeds expect them: a link-local address from the
- * fixed MAC (the port's addresses made again), and every address in use
- * (Duplicate Address Detection runs on timers, which nothing runs here). */
+ * fixed MAC (the addresses of each port and VLAN interface made again), and
+ * every address in use (Duplicate Address Detection runs on timers, which
+ * nothing runs here). A loopback has no link-local and no DAD. */
 static inline void fuzz_env_ip6(void)
 {
 	char err[256];
 
-	for (unsigned p = 0; p < fwd_n_ports; p++) {
+	for (int id = fwd_iface_next_id(-1); id >= 0; id = fwd_iface_next_id(id)) {
+		uint16_t p = (uint16_t)id;
 		struct ip6_port_addrs keep = ip6_addrs[p];
 
-		if (keep.n == 0)
+		if (keep.n == 0 || fwd_iface_is_loopback(p))
 			continue;
-		addr6_port_down((uint8_t)p);
-		if (addr6_port_up((uint8_t)p) < 0)
+		addr6_port_down(p);
+		if (addr6_port_up(p) < 0)
 			abort();
 		for (unsigned i = 1; i < keep.n; i++)
-			if (addr6_add((uint8_t)p, &keep.a[i], keep.origin[i], err, sizeof(err)) < 0)
+			if (addr6_add(p, &keep.a[i], keep.origin[i], err, sizeof(err)) < 0)
 				abort();
 		for (unsigned i = 0; i < ip6_addrs[p].n; i++)
-			addr6_dad_done((uint8_t)p, ip6_addrs[p].a[i].addr, false);
+			addr6_dad_done(p, ip6_addrs[p].a[i].addr, false);
 	}
 }
 

@@ -2,12 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # make bench's configurations (tests/bench/configs.py) still pass
 # `fwd-daemon --check`: a bench group breaks here, not in the next bench.
-# BENCH_CONFIG_GROUPS picks groups (configs.py); vlan joins the default
-# once fwd routes between VLAN interfaces (tests/bench/README.md).
+# BENCH_CONFIG_GROUPS picks groups (configs.py; default: all of them).
 . "$(dirname "$0")/lib.sh"
 
 smoke_init bench_config
-"$PY" "$SRCDIR/tests/bench/configs.py" "$BUILD" "$T" ${BENCH_CONFIG_GROUPS:-main ipv6 acl l2} ||
+"$PY" "$SRCDIR/tests/bench/configs.py" "$BUILD" "$T" ${BENCH_CONFIG_GROUPS:-main ipv6 acl l2 vlan} ||
 	fail "configs.py wrote the bench configurations"
 for f in "$T"/*.yaml; do
 	check "fwd-daemon --check $(basename "$f")" "$FWD_DAEMON" --check -c "$f"
