@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 smoke_init bench_config
-"$PY" "$SRCDIR/tests/bench/configs.py" "$BUILD" "$T" ${BENCH_CONFIG_GROUPS:-main ipv6 acl l2 vlan} ||
+"$PY" "$SRCDIR/tests/bench/configs.py" "$BUILD" "$T" ${BENCH_CONFIG_GROUPS:-} ||
 	fail "configs.py wrote the bench configurations"
 for f in "$T"/*.yaml; do
 	check "fwd-daemon --check $(basename "$f")" "$FWD_DAEMON" --check -c "$f"
