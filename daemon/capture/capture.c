@@ -57,7 +57,8 @@ static int pool_create(void)
 		mtu = RTE_MAX(mtu, (unsigned)fwd_ports[p].mtu);
 	copy_max = mtu + RTE_ETHER_HDR_LEN + 2 * 4; /* VLAN tag and CRC */
 	fwd_capture_pool = rte_pktmbuf_pool_create(
-	        "fwd_capture", POOL_SIZE, POOL_CACHE, 0,
+	        "fwd_capture", POOL_SIZE, POOL_CACHE,
+	        RTE_ALIGN(sizeof(struct fwd_capture_meta), RTE_MBUF_PRIV_ALIGN),
 	        RTE_PKTMBUF_HEADROOM + rte_pcapng_mbuf_size(copy_max) + CAPTURE_COMMENT_ROOM,
 	        SOCKET_ID_ANY);
 	if (fwd_capture_pool == NULL) {
@@ -131,20 +132,9 @@ void capture_end(struct capture_session *s)
 
 static int capture_init(const struct fwd_config *cfg)
 {
-	static const struct rte_mbuf_dynfield meta = {
-		.name = "fwd_capture_meta",
-		.size = sizeof(struct fwd_capture_meta),
-		.align = __alignof__(struct fwd_capture_meta),
-	};
-
 	(void)cfg;
 	fwd_tap = fwd_capture_copy;
 	fwd_drop_tap = fwd_capture_drop;
-	fwd_capture_meta_offset = rte_mbuf_dynfield_register(&meta);
-	if (fwd_capture_meta_offset < 0) {
-		LOG(ERR, "capture metadata field: %s", rte_strerror(rte_errno));
-		return -rte_errno;
-	}
 	return 0;
 }
 

@@ -70,15 +70,13 @@ struct fwd_capture_meta {
 	uint8_t port; /* port index: received, sent or dropped on */
 };
 
-/* mbuf dynamic field space is scarce (PMDs take some: net_pcap a
- * timestamp); growing this made the punt metadata fail to register. */
-_Static_assert(sizeof(struct fwd_capture_meta) == 16, "fwd_capture_meta grew");
-
-extern int fwd_capture_meta_offset;
-
+/* A copy's metadata lives in the private area of the capture pool's mbufs
+ * (fwd_capture_pool: only copies carry it), not in a dynamic field: that
+ * space is scarce (net_pcap takes 8 bytes for its timestamp) and the punt
+ * metadata needs what is left. */
 static inline struct fwd_capture_meta *fwd_capture_meta(struct rte_mbuf *m)
 {
-	return RTE_MBUF_DYNFIELD(m, fwd_capture_meta_offset, struct fwd_capture_meta *);
+	return (struct fwd_capture_meta *)rte_mbuf_to_priv(m);
 }
 
 /* The tap: copies a burst received (rx) or about to be sent (tx) on port. */

@@ -16,7 +16,6 @@ _Static_assert(FWD_DROP_MAX <= UINT16_MAX, "fwd_capture_meta.reason is 16 bits")
 struct fwd_capture_port fwd_capture_ports[FWD_CAPTURE_SLOTS];
 struct rte_mempool *fwd_capture_pool;
 struct fwd_capture_wstats fwd_capture_wstats[FWD_MAX_WORKERS + 1];
-int fwd_capture_meta_offset = -1;
 
 /* Copy up to COPY_CHUNK packets and queue them; returns how many were lost. */
 static unsigned copy_chunk(const struct fwd_capture_port *cp, const struct fwd_capture_meta *tmpl,
