@@ -180,13 +180,18 @@ static int addr_append(uint16_t port, const struct fwd_ip6_prefix *p, uint8_t or
 int addr6_port_up(uint16_t port)
 {
 	struct fwd_ip6_prefix ll = { .len = 64 };
+	const struct rte_ether_addr *mac;
 
+	if (port >= FWD_MAX_IFACES)
+		return -ENODEV;
 	if (ip6_addrs[port].n > 0)
 		return 0;
 	/* a port's MAC from the port table (set before its interface entry);
 	 * a VLAN's is its port's */
-	ip6_linklocal_of(port < FWD_MAX_PORTS ? &fwd_ports[port].mac : &fwd_ifaces[port].mac,
-	                 ll.addr);
+	mac = &fwd_ifaces[port].mac;
+	if (port < FWD_MAX_PORTS)
+		mac = &fwd_ports[port].mac;
+	ip6_linklocal_of(mac, ll.addr);
 	return addr_append(port, &ll, FWD_ORIGIN_ADDRESS);
 }
 
