@@ -29,7 +29,9 @@
 #include "core/module.h"
 #include "core/reload.h"
 #include "ip4/addr.h"
+#include "iface/iface_config.h"
 #include "ip6/addr6.h"
+#include "core/running.h"
 #include "route/route_core.h"
 #include "ip4/ip4.h"
 #include "nexthop/nexthop.h"
@@ -670,6 +672,21 @@ static const struct addr4_route_hooks vlan_hooks = { vlan_conn_add, vlan_conn_de
 #define VLAN_IF(addrs, more) \
 	"interfaces:\n  - { name: v100, port: p0, vlan: 100, addresses: [" addrs "]" more " }\n"
 
+/* `config show` of v100: what runs (fwdctl's address too), ra and rpf. */
+static void assert_running_vlan(unsigned n_addresses, bool ra, enum fwd_rpf rpf)
+{
+	uint64_t omitted = 0;
+	struct fwd_config *run = fwd_running_config(&omitted);
+	const struct fwd_conf_iface *f;
+
+	assert_non_null(run);
+	assert_non_null(f = iface_conf_find(run, "v100"));
+	assert_int_equal(f->n_addresses, n_addresses);
+	assert_int_equal(f->ra, ra);
+	assert_int_equal(f->rpf, rpf);
+	fwd_config_free(run);
+}
+
 /*
  * A VLAN's addresses, ra and rpf from the file; an address moves between a
  * port and a VLAN both ways in one reload; fwdctl's stays; deleting the
@@ -691,6 +708,7 @@ static void test_vlan_addresses(void **state)
 	assert_true(ip6_addrs[v->id].ra);
 	assert_true(ip6_addrs[v->id].n >= 1); /* its link-local */
 	assert_int_equal(addr4_add(v->id, &rpc, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
+	assert_running_vlan(2, true, FWD_RPF_STRICT);
 	/* the VLAN's address moves to p1 and p1's to the VLAN */
 	write_conf(conf("10.0.1.1/24", "10.100.0.1/24", "", "", VLAN_IF("10.0.2.1/24", "")));
 	reload_ok();
