@@ -496,7 +496,8 @@ static void iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
 {
 	struct ip4_port_addrs *pa = &ip4_addrs[ifp->id];
 
-	if (pa->n == 0 || (ev == FWD_IFACE_EV_CHANGE && fwd_iface_is_l3(ifp)))
+	if (pa->n == 0 ||
+	    (ev == FWD_IFACE_EV_CHANGE && (ifp->type != FWD_IFACE_VLAN || fwd_iface_is_l3(ifp))))
 		return;
 	while (pa->n > 0)
 		addr_remove(ifp->id, pa->n - 1);

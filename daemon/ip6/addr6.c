@@ -313,7 +313,8 @@ static void iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
 {
 	struct ip6_port_addrs *pa = &ip6_addrs[ifp->id];
 
-	if (pa->n == 0 || (ev == FWD_IFACE_EV_CHANGE && fwd_iface_is_l3(ifp)))
+	if (pa->n == 0 ||
+	    (ev == FWD_IFACE_EV_CHANGE && (ifp->type != FWD_IFACE_VLAN || fwd_iface_is_l3(ifp))))
 		return;
 	if (pa->ra) { /* the last RA says: not a router any more (RFC 4861 6.2.5) */
 		pa->ra = false;
