@@ -99,6 +99,9 @@ static struct bad_case bad_cases[] = {
 	{ "network_address.yaml", 2, 53, "is the network address of its subnet" },
 	/* the daemon used to refuse these at start-up while --check passed them */
 	{ "subnet_two_ports.yaml", 3, 53, "subnet 10.0.0.0/24 is already connected on port p0" },
+	{ "iface_vlan_subnet.yaml", 6, 54,
+	  "interfaces[1].addresses[0]: subnet 10.100.0.0/24 is already connected on interface "
+	  "p0.100" },
 	{ "neigh_bcast.yaml", 6, 16, "10.0.0.255 is not a host address on p0" },
 	{ "neigh_network.yaml", 6, 16, "10.0.0.0 is not a host address on p0" },
 	{ "route_connected.yaml", 9, 15, "10.0.0.0/24 is the connected subnet of port p0" },
