@@ -4,13 +4,15 @@
  * learnt on the VLAN (neighbours keyed by address and VLAN id), requests
  * and replies handed to fwd_control_tx with the VLAN's id (which tags
  * them), gratuitous ARP for a new address, and ICMP errors, echo replies,
- * reassembly and local delivery of packets that arrived on the VLAN going
+ * TCP resets, reassembly and local delivery of packets that arrived on the VLAN going
  * back out on it, from its address, counted on it. The neighbour harness
  * (neigh_harness.h) gives two ports; here p0 also carries VLANs 100 and 200.
  *
  *   p0.100  on p0, VID 100  192.168.100.1/24
  *   p0.200  on p0, VID 200  192.168.200.1/24
  */
+#include <rte_tcp.h>
+
 #include "neigh_harness.h"
 #include "ip4/icmp.h"
 #include "ip4/icmp_priv.h"
@@ -371,6 +373,18 @@ static void test_echo_on_vlan(void **state)
 	assert_int_equal(n_sent, 2);
 }
 
+/* A SYN from HV5 to dst, arriving on interface id. */
+static void tcp_syn_to(uint16_t id, uint32_t dst)
+{
+	static const uint8_t syn[20] = { 0x9c, 0x40, 0, 22, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x02 };
+	struct rte_mbuf *m = mk_ip4(HV5, dst, IPPROTO_TCP, 0, syn, sizeof(syn));
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, 14);
+	struct rte_tcp_hdr *tcp = (struct rte_tcp_hdr *)(ip + 1);
+
+	tcp->cksum = rte_ipv4_udptcp_cksum(ip, tcp);
+	local_in(id, m);
+}
+
 static uint16_t up_id;
 static unsigned n_up;
 
@@ -410,6 +424,11 @@ static void test_up_the_vlan(void **state)
 	assert_vlan_ip(1, v100, V200_IP, HV5, IPPROTO_ICMP);
 	assert_int_equal(drops(v200, FWD_DROP_LOCAL_PROTO), 1);
 	fwd_punt_up = NULL;
+	tcp_syn_to(v100, V100_IP); /* no kernel interface now: fwd's reset */
+	assert_int_equal(n_sent, 3);
+	assert_int_equal(assert_vlan_ip(2, v100, V100_IP, HV5, IPPROTO_TCP)[13],
+	                 RTE_TCP_RST_FLAG | RTE_TCP_ACK_FLAG);
+	assert_int_equal(drops(v100, FWD_DROP_LOCAL_PROTO), 1);
 }
 
 /* ip4_output through the VLAN's connected route: the host is asked for
