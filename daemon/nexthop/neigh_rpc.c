@@ -154,7 +154,7 @@ static int neigh_flush_rpc(struct fwd_rpc_call *call)
 		return port;
 	r = fwd_rpc_alloc(call, sizeof(*r));
 	fwd__neigh_flush_resp__init(r);
-	r->flushed = neigh_flush(port < 0 ? FWD_MAX_PORTS : (uint16_t)port, false);
+	r->flushed = neigh_flush(port < 0 ? NEIGH_ALL : (uint16_t)port, false);
 	call->resp->body_case = FWD__RESPONSE__BODY_NEIGH_FLUSH;
 	call->resp->neigh_flush = r;
 	return 0;

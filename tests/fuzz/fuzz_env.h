@@ -70,7 +70,7 @@ static inline void fuzz_env_macs(void)
 			abort();
 		p->mac = mac;
 		memcpy(&p->mac48, &mac, sizeof(mac)); /* the two high bytes stay 0 */
-		nh_port_update((uint8_t)i);
+		nh_iface_update((uint16_t)i);
 	}
 }
 

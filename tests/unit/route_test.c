@@ -250,7 +250,7 @@ static void ip6_up(uint32_t n, uint32_t n_host)
 
 static void ip6_down(void)
 {
-	neigh_flush(FWD_MAX_PORTS, true); /* their host routes go before the FIB */
+	neigh_flush(NEIGH_ALL, true); /* their host routes go before the FIB */
 	addr6_port_down(0);
 	ndp_module_fini();
 	rib6_clear(&ip6_rib);
