@@ -7,6 +7,7 @@
 #include "core/event.h"
 #include "core/log.h"
 #include "ip4/addr.h"
+#include "ip4/arp.h"
 #include "ip4/ip4.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
@@ -424,6 +425,8 @@ int addr4_add(uint16_t port, const struct fwd_ip4_prefix *p, uint8_t origin, cha
 		return ERR(-rc, "FIB: %s", strerror(-rc));
 	}
 	ip4_src_watch_sync();
+	if (!lo)
+		(void)arp_announce(port, p->addr); /* one gratuitous ARP; nothing while down */
 	if (fwd_event_wanted(FWD_EVENT_ADDR)) {
 		char buf[FWD_PREFIX4_STRLEN];
 		fwd_event_addr("add", fwd_iface_name(port), fwd_ip4_prefix_fmt(p, buf), origin);
