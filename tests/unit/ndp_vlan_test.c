@@ -270,12 +270,9 @@ static void test_vlan_ra(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		VLAN_TEST(test_vlan_ns_answered),
-		VLAN_TEST(test_vlan_ns_other_link),
-		VLAN_TEST(test_vlan_neigh_keyed),
-		VLAN_TEST(test_vlan_not_a_link),
-		VLAN_TEST(test_vlan_dad),
-		VLAN_TEST(test_vlan_dad_duplicate_down_gone),
+		VLAN_TEST(test_vlan_ns_answered), VLAN_TEST(test_vlan_ns_other_link),
+		VLAN_TEST(test_vlan_neigh_keyed), VLAN_TEST(test_vlan_not_a_link),
+		VLAN_TEST(test_vlan_dad),         VLAN_TEST(test_vlan_dad_duplicate_down_gone),
 		VLAN_TEST(test_vlan_ra),
 	};
 	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
