@@ -29,15 +29,20 @@ static inline bool ip6_link_l3(uint16_t id)
 	       fwd_ifaces[id].mode == FWD_MODE_L3;
 }
 
-/* The MAC and L3 MTU of link id (ip6_link_l3). */
+/* The MAC and L3 MTU of link id (one ip6_link_l3 accepts; an id past the
+ * table, never passed, reads a port's entry rather than beyond it). */
 static inline const struct rte_ether_addr *ip6_link_mac(uint16_t id)
 {
-	return id < FWD_MAX_PORTS ? &fwd_ports[id].mac : &fwd_ifaces[id].mac;
+	if (id >= FWD_MAX_PORTS && id < FWD_MAX_IFACES)
+		return &fwd_ifaces[id].mac;
+	return &fwd_ports[id % FWD_MAX_PORTS].mac;
 }
 
 static inline uint16_t ip6_link_mtu(uint16_t id)
 {
-	return id < FWD_MAX_PORTS ? fwd_ports[id].mtu : fwd_ifaces[id].mtu;
+	if (id >= FWD_MAX_PORTS && id < FWD_MAX_IFACES)
+		return fwd_ifaces[id].mtu;
+	return fwd_ports[id % FWD_MAX_PORTS].mtu;
 }
 
 /*
