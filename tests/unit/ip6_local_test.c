@@ -423,82 +423,6 @@ static void test_routing_and_fragments(void **state)
 	check_reply(1, OURS, ASKER);
 }
 
-static unsigned n_up;
-static uint16_t up_port;
-
-/* The VLAN's TAP (`tap: true`): it takes what is handed up on the VLAN. */
-static bool vlan_tap(struct rte_mbuf *m, uint16_t port)
-{
-	if (port != vlan)
-		return false;
-	n_up++;
-	up_port = port;
-	rte_pktmbuf_free(m);
-	return true;
-}
-
-/* A packet that came in on a VLAN is the VLAN's: to its addresses (its
- * link-local one is its port's too: the same MAC), answered from them on
- * it; another interface's link-local address is not ours there; errors
- * from its address; NDP handed over with its id; fragments put together
- * and answered on it; what fwd does not serve goes up its TAP. */
-static void test_vlan(void **state)
-{
-	static const uint8_t frag_first[8] = { 58, 0, 0, 1, 0, 0, 0, 9 };
-	static const uint8_t frag_later[8] = { 58, 0, 0, 32, 0, 0, 0, 9 };
-	uint8_t u[16], ns[24] = { 135 };
-	struct t6 t, f;
-
-	(void)state;
-	in_iface = vlan;
-	t = echo("2001:db8:10::2", "2001:db8:10::1");
-	deliver(&t);
-	check_reply(0, "2001:db8:10::1", "2001:db8:10::2");
-	t = echo("fe80::99", "fe80::1");
-	deliver(&t);
-	check_reply(1, "fe80::1", "fe80::99");
-	t = echo("2001:db8:10::2", "ff02::1");
-	t.eth_dst = mac_group;
-	deliver(&t); /* from the VLAN's address towards the asker */
-	check_reply(2, "2001:db8:10::1", "2001:db8:10::2");
-	assert_int_equal(consumed(), 3);
-	t = echo("fe80::99", "fe80::2"); /* p1's */
-	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
-	t = udp(u, "2001:db8:10::2", "2001:db8:10::1");
-	expect_error(&t, ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_NOPORT, 0, FWD_DROP_LOCAL_PROTO);
-	assert_memory_equal(sent_ip6(3) + 8, a6("2001:db8:10::1"), 16);
-	assert_int_equal(sent_port[3], vlan);
-	/* NDP for the VLAN's solicited-node group */
-	t = (struct t6){ .eth_dst = mac_group,
-		         .hlim = 255,
-		         .nh = 58,
-		         .src = "fe80::99",
-		         .dst = "ff02::1:ff00:1",
-		         .l4 = ns,
-		         .l4len = sizeof(ns) };
-	memcpy(ns + 8, a6("2001:db8:10::1"), 16);
-	l4_cksum_set(t.src, t.dst, 58, ns, sizeof(ns), 2);
-	deliver(&t);
-	assert_int_equal(n_ndp, 1);
-	/* an echo request in two fragments */
-	t = echo("2001:db8:10::2", "2001:db8:10::1");
-	t.nh = 44;
-	f = t;
-	t.ext = frag_first, t.extlen = 8, t.l4len = 32;
-	f.ext = frag_later, f.extlen = 8, f.l4 = msg + 32, f.l4len = 32;
-	deliver(&f);
-	deliver(&t);
-	assert_int_equal(n_sent, 5);
-	check_reply(4, "2001:db8:10::1", "2001:db8:10::2");
-	/* the VLAN's TAP: what fwd does not answer itself */
-	fwd_punt_up = vlan_tap;
-	t = udp(u, "2001:db8:10::2", "2001:db8:10::1");
-	deliver(&t);
-	assert_int_equal(n_up, 1);
-	assert_int_equal(up_port, vlan);
-	assert_int_equal(n_sent, 5);
-}
-
 static void test_bad_header(void **state)
 {
 	struct fwd_punt_meta meta = { .reason = FWD_PUNT_LOCAL6 };
@@ -657,6 +581,89 @@ static void test_tcp_reset(void **state)
 	assert_int_equal(n_sent, 50);
 	assert_int_equal(counter("tcp6_resets_ratelimited"), limited + 10);
 	icmp6_ratelimit_set(0);
+}
+
+static unsigned n_up;
+static uint16_t up_port;
+
+/* The VLAN's TAP (`tap: true`): it takes what is handed up on the VLAN. */
+static bool vlan_tap(struct rte_mbuf *m, uint16_t port)
+{
+	if (port != vlan)
+		return false;
+	n_up++;
+	up_port = port;
+	rte_pktmbuf_free(m);
+	return true;
+}
+
+/* A packet that came in on a VLAN is the VLAN's: to its addresses (its
+ * link-local one is its port's too: the same MAC), answered from them on
+ * it; another interface's link-local address is not ours there; errors
+ * from its address; NDP handed over with its id; fragments put together
+ * and answered on it; what fwd does not serve goes up its TAP. */
+static void test_vlan(void **state)
+{
+	static const uint8_t frag_first[8] = { 58, 0, 0, 1, 0, 0, 0, 9 };
+	static const uint8_t frag_later[8] = { 58, 0, 0, 32, 0, 0, 0, 9 };
+	uint8_t u[16], ns[24] = { 135 };
+	struct t6 t, f;
+
+	(void)state;
+	in_iface = vlan;
+	t = echo("2001:db8:10::2", "2001:db8:10::1");
+	deliver(&t);
+	check_reply(0, "2001:db8:10::1", "2001:db8:10::2");
+	t = echo("fe80::99", "fe80::1");
+	deliver(&t);
+	check_reply(1, "fe80::1", "fe80::99");
+	t = echo("2001:db8:10::2", "ff02::1");
+	t.eth_dst = mac_group;
+	deliver(&t); /* from the VLAN's address towards the asker */
+	check_reply(2, "2001:db8:10::1", "2001:db8:10::2");
+	assert_int_equal(consumed(), 3);
+	t = echo("fe80::99", "fe80::2"); /* p1's */
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t = udp(u, "2001:db8:10::2", "2001:db8:10::1");
+	expect_error(&t, ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_NOPORT, 0, FWD_DROP_LOCAL_PROTO);
+	assert_memory_equal(sent_ip6(3) + 8, a6("2001:db8:10::1"), 16);
+	assert_int_equal(sent_port[3], vlan);
+	/* NDP for the VLAN's solicited-node group */
+	t = (struct t6){ .eth_dst = mac_group,
+		         .hlim = 255,
+		         .nh = 58,
+		         .src = "fe80::99",
+		         .dst = "ff02::1:ff00:1",
+		         .l4 = ns,
+		         .l4len = sizeof(ns) };
+	memcpy(ns + 8, a6("2001:db8:10::1"), 16);
+	l4_cksum_set(t.src, t.dst, 58, ns, sizeof(ns), 2);
+	deliver(&t);
+	assert_int_equal(n_ndp, 1);
+	/* an echo request in two fragments */
+	t = echo("2001:db8:10::2", "2001:db8:10::1");
+	t.nh = 44;
+	f = t;
+	t.ext = frag_first, t.extlen = 8, t.l4len = 32;
+	f.ext = frag_later, f.extlen = 8, f.l4 = msg + 32, f.l4len = 32;
+	deliver(&f);
+	deliver(&t);
+	assert_int_equal(n_sent, 5);
+	check_reply(4, "2001:db8:10::1", "2001:db8:10::2");
+	/* the VLAN's TAP: what fwd does not answer itself */
+	fwd_punt_up = vlan_tap;
+	t = udp(u, "2001:db8:10::2", "2001:db8:10::1");
+	deliver(&t);
+	assert_int_equal(n_up, 1);
+	assert_int_equal(up_port, vlan);
+	assert_int_equal(n_sent, 5);
+	/* TCP no TAP took: the reset from the VLAN's address, on it */
+	fwd_punt_up = NULL;
+	t = tcp6_to(ASKER, "2001:db8:10::1", RTE_TCP_SYN_FLAG, 1000, 0, 0);
+	deliver(&t);
+	assert_int_equal(n_sent, 6);
+	check_rst(5, "2001:db8:10::1", 0, 1001, RTE_TCP_RST_FLAG | RTE_TCP_ACK_FLAG);
+	assert_int_equal(sent_port[5], vlan);
 }
 
 int main(void)
