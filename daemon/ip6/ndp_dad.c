@@ -15,8 +15,8 @@
  *
  * At most one run per tentative address: ADDR6_MAX per interface (a port or
  * a VLAN), in a table of its own allocated by the control thread when the
- * interface first runs DAD and freed when the interface goes (core/iface.h
- * hook), so 4,000 VLANs without IPv6 cost a pointer each.
+ * interface first runs DAD and freed when the interface goes (ndp.c's
+ * core/iface.h hook), so 4,000 VLANs without IPv6 cost a pointer each.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +33,6 @@
 
 #define DAD_MAX_DELAY_MS 1000 /* MAX_RTR_SOLICITATION_DELAY */
 #define DAD_RETRANS_MS   1000 /* RetransTimer */
-#define DAD_HOOK_ORDER   40   /* after addresses (10): their runs stopped */
 
 FWD_COUNTER(ndp_dad_duplicate, "ndp_dad_duplicate");
 
@@ -155,11 +154,10 @@ void ndp_dad_reset(void)
 	n_runs = 0;
 }
 
-/* An interface goes: its table (its addresses, and so their runs, went first). */
-static void dad_iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+void ndp_dad_gone(uint16_t port)
 {
-	(void)ev;
-	dad_free(ifp->id);
+	if (port < FWD_MAX_IFACES)
+		dad_free(port);
 }
 
 static const struct addr6_ndp_hooks ndp_addr6_hooks = {
@@ -172,5 +170,4 @@ static const struct addr6_ndp_hooks ndp_addr6_hooks = {
 RTE_INIT(ndp_addr6_hooks_reg)
 {
 	addr6_set_ndp_hooks(&ndp_addr6_hooks);
-	fwd_iface_hook_add(FWD_IFACE_EV_DEL, DAD_HOOK_ORDER, dad_iface_gone);
 }

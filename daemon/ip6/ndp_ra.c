@@ -48,7 +48,6 @@
 #define RA_PREFIX_PREFERRED_S  604800
 #define RA_PREFIX_L            0x80 /* on-link */
 #define RA_PREFIX_A            0x40 /* autonomous address configuration */
-#define RA_HOOK_ORDER          5    /* before addresses (10) go: the last RA has a source */
 
 FWD_COUNTER(ndp_ra_tx, "ndp_ra_tx");
 
@@ -227,16 +226,10 @@ void ndp_ra_reset(void)
 	n_on = 0;
 }
 
-/* An interface goes: its last RA while it still has its addresses, and its
- * state cleared for the next interface of that id. */
-static void ra_iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+void ndp_ra_gone(uint16_t port)
 {
-	(void)ev;
-	ndp_port_changed(ifp->id, false);
-	ra[ifp->id] = (struct ra_port){ 0 };
-}
-
-RTE_INIT(ndp_ra_hooks_reg)
-{
-	fwd_iface_hook_add(FWD_IFACE_EV_DEL, RA_HOOK_ORDER, ra_iface_gone);
+	if (port >= FWD_MAX_IFACES)
+		return;
+	ndp_port_changed(port, false);
+	ra[port] = (struct ra_port){ 0 };
 }
