@@ -215,27 +215,35 @@ static void test_ecmp_member(void **state)
 	assert_int_equal(counter_of("control_output_no_route"), 0);
 }
 
+/* An IPv6 packet of len bytes (header included) from fe80::1 to ff02::1,
+ * next header proto, behind IP6_L2_LEN bytes of link header space. */
+static struct rte_mbuf *mk_group6(unsigned len, uint8_t proto)
+{
+	static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(IP6_L2_LEN + len));
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + IP6_L2_LEN);
+
+	memset(p, 0, IP6_L2_LEN + len);
+	ip->vtc_flow = rte_cpu_to_be_32(UINT32_C(6) << 28);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(len - 40));
+	ip->proto = proto;
+	ip->hop_limits = 1;
+	ip->src_addr[0] = 0xfe, ip->src_addr[1] = 0x80, ip->src_addr[15] = 1;
+	memcpy(ip->dst_addr, all_nodes, 16);
+	return m;
+}
+
 /* IPv6: the router's own packets too big for the link are fragmented
  * (frag6.c); one it cannot split (a hop-by-hop header) is a counted drop. */
 static void test_ip6_too_big(void **state)
 {
-	static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
-
 	(void)state;
 	fwd_ports[1].mtu = 1280;
 	for (unsigned k = 0; k < 3; k++) {
-		unsigned len = k == 0 ? 1280 : 1281;
-		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
-		uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(IP6_L2_LEN + len));
-		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + IP6_L2_LEN);
+		struct rte_mbuf *m =
+		        mk_group6(k == 0 ? 1280 : 1281, k == 2 ? IPPROTO_HOPOPTS : IPPROTO_UDP);
 
-		memset(p, 0, IP6_L2_LEN + len);
-		ip->vtc_flow = rte_cpu_to_be_32(UINT32_C(6) << 28);
-		ip->payload_len = rte_cpu_to_be_16((uint16_t)(len - 40));
-		ip->proto = k == 2 ? IPPROTO_HOPOPTS : IPPROTO_UDP;
-		ip->hop_limits = 1;
-		ip->src_addr[0] = 0xfe, ip->src_addr[1] = 0x80, ip->src_addr[15] = 1;
-		memcpy(ip->dst_addr, all_nodes, 16);
 		assert_int_equal(ip6_output(m, 1), k == 2 ? -EMSGSIZE : 0);
 	}
 	/* 1280 whole, 1281 in two fragments (each met a ring-less control tx
@@ -267,24 +275,6 @@ static int teardown_vlan(void **state)
 	return harness_teardown(state);
 }
 
-/* A UDP packet of len bytes (header included) from fe80::1 to ff02::1. */
-static struct rte_mbuf *mk_group6(unsigned len)
-{
-	static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
-	uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(IP6_L2_LEN + len));
-	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + IP6_L2_LEN);
-
-	memset(p, 0, IP6_L2_LEN + len);
-	ip->vtc_flow = rte_cpu_to_be_32(UINT32_C(6) << 28);
-	ip->payload_len = rte_cpu_to_be_16((uint16_t)(len - 40));
-	ip->proto = IPPROTO_UDP;
-	ip->hop_limits = 1;
-	ip->src_addr[0] = 0xfe, ip->src_addr[1] = 0x80, ip->src_addr[15] = 1;
-	memcpy(ip->dst_addr, all_nodes, 16);
-	return m;
-}
-
 /* A VLAN (p0.10, MTU 1300 below p0's 1500): a packet to a group sent on
  * it is counted there and fragmented by its MTU; without workers,
  * fwd_control_tx counts what it was handed as control_tx drops of the
@@ -297,13 +287,14 @@ static void test_ip6_vlan_mtu(void **state)
 	assert_true(ip6_link_l3(vlan));
 	assert_int_equal(ip6_link_mtu(vlan), 1300);
 	assert_memory_equal(ip6_link_mac(vlan), &P0_MAC, 6);
-	assert_int_equal(ip6_output(mk_group6(1300), vlan), 0); /* fits */
-	assert_int_equal(ip6_output(mk_group6(1301), vlan), 0); /* two fragments */
+	assert_int_equal(ip6_output(mk_group6(1300, IPPROTO_UDP), vlan), 0); /* fits */
+	assert_int_equal(ip6_output(mk_group6(1301, IPPROTO_UDP), vlan), 0); /* two fragments */
 	assert_int_equal(counter_of("ip6_output_fragmented"), fragmented + 1);
 	assert_int_equal(fwd_control_ctrs(vlan)->created, 3);
 	assert_int_equal(drops(vlan, FWD_DROP_CONTROL_TX), 3);
 	assert_int_equal(fwd_control_ctrs(0)->created, 0);
-	assert_int_equal(ip6_output(mk_group6(1301), 0), 0); /* the port's MTU: whole */
+	assert_int_equal(ip6_output(mk_group6(1301, IPPROTO_UDP), 0),
+	                 0); /* the port's MTU: whole */
 	assert_int_equal(fwd_control_ctrs(0)->created, 1);
 }
 
@@ -314,8 +305,9 @@ static void test_ip6_loopback_no_link(void **state)
 	(void)state;
 	assert_false(ip6_link_l3(lo));
 	assert_false(ip6_link_l3((uint16_t)(lo + 1))); /* a free id */
-	assert_int_equal(ip6_output(mk_group6(100), lo), -EHOSTUNREACH);
-	assert_int_equal(ip6_output(mk_group6(100), (uint16_t)(lo + 1)), -EHOSTUNREACH);
+	assert_int_equal(ip6_output(mk_group6(100, IPPROTO_UDP), lo), -EHOSTUNREACH);
+	assert_int_equal(ip6_output(mk_group6(100, IPPROTO_UDP), (uint16_t)(lo + 1)),
+	                 -EHOSTUNREACH);
 	assert_int_equal(counter_of("ip6_output_no_route"), no_route + 2);
 }
 
