@@ -95,15 +95,6 @@ static int output_multicast(struct rte_mbuf *m, uint16_t port, const uint8_t dst
 	return 0;
 }
 
-/* The egress interface of a next hop of type FWD, PENDING or CONNECTED.
- * The plan (nexthop/nexthop.h, owner ifnh) gives struct nexthop an
- * `iface` beside its physical `port`; until it lands a next hop only
- * leaves ports, whose interface id is the port index. */
-static uint16_t nh_link(const struct nexthop *nh)
-{
-	return nh->port;
-}
-
 int ip6_output(struct rte_mbuf *m, uint16_t port)
 {
 	const uint8_t *dst =
@@ -135,14 +126,14 @@ int ip6_output(struct rte_mbuf *m, uint16_t port)
 	switch (nh->type) {
 	case NH_FWD:
 	case NH_PENDING:
-		if ((rc = fits(m, nh_link(nh))) <= 0)
+		if ((rc = fits(m, nh->iface)) <= 0)
 			return rc;
 		neigh_output(m, nhi);
 		return 0;
 	case NH_CONNECTED:
-		if ((rc = fits(m, nh_link(nh))) <= 0)
+		if ((rc = fits(m, nh->iface)) <= 0)
 			return rc;
-		neigh_output_glean(m, nh_link(nh), fwd_ip_v6(dst));
+		neigh_output_glean(m, nh->iface, fwd_ip_v6(dst));
 		return 0;
 	default:
 		/* no route, blackhole, or a loop back to ourselves */
