@@ -60,7 +60,7 @@ extern struct fwd_capture_wstats fwd_capture_wstats[FWD_MAX_WORKERS + 1];
 
 /* What a worker records with each copy (an mbuf dynamic field). */
 struct fwd_capture_meta {
-	uint64_t tsc;      /* when the burst was received or flushed */
+	uint32_t tsc;      /* when the burst was received or flushed: fwd_capture_tsc() */
 	uint32_t orig_len; /* length on the wire before snaplen */
 	union {
 		uint16_t queue;  /* rx queue, or the worker's tx queue */
@@ -70,9 +70,21 @@ struct fwd_capture_meta {
 	uint8_t port; /* port index: received, sent or dropped on */
 };
 
-/* mbuf dynamic field space is scarce (PMDs take some: net_pcap a
- * timestamp); growing this made the punt metadata fail to register. */
-_Static_assert(sizeof(struct fwd_capture_meta) == 16, "fwd_capture_meta grew");
+/* mbuf dynamic field space is scarce: 36 bytes, of which net_pcap takes an
+ * 8-byte timestamp at an 8-byte boundary; this (12, 4-aligned) and the
+ * punt metadata (12) fit in what is left only when neither needs 8-byte
+ * alignment. So the copy's TSC is kept as 32 bits of TSC >> 8 (under
+ * 100 ns a step; it wraps after minutes, long after the control thread
+ * took the copy: capture_meta_tsc() puts the high bits back). */
+_Static_assert(sizeof(struct fwd_capture_meta) == 12, "fwd_capture_meta grew");
+_Static_assert(__alignof__(struct fwd_capture_meta) == 4, "fwd_capture_meta needs 4-alignment");
+
+#define FWD_CAPTURE_TSC_SHIFT 8
+
+static inline uint32_t fwd_capture_tsc(uint64_t tsc)
+{
+	return (uint32_t)(tsc >> FWD_CAPTURE_TSC_SHIFT);
+}
 
 extern int fwd_capture_meta_offset;
 

@@ -54,6 +54,15 @@ bool capture_vlan_take(const struct capture_session *s, struct rte_mbuf *m);
 /* The name of what s captures: "drops", a port's or a VLAN's. */
 const char *capture_session_name(const struct capture_session *s);
 
+/* The TSC of a copy's meta, whole again: the latest TSC at or before now
+ * whose 32 kept bits are the meta's (a copy is taken within minutes). */
+static inline uint64_t capture_meta_tsc(const struct fwd_capture_meta *meta, uint64_t now)
+{
+	uint32_t back = fwd_capture_tsc(now) - meta->tsc;
+
+	return ((now >> FWD_CAPTURE_TSC_SHIFT) - back) << FWD_CAPTURE_TSC_SHIFT;
+}
+
 /* Largest copy (bytes) that fits one segment with its pcapng framing. */
 uint32_t capture_copy_max(void);
 

@@ -44,12 +44,15 @@ static bool limit_reached(const struct capture_session *s)
 /* A copy this session wants: made after it started, in its directions. */
 static bool wanted(const struct capture_session *s, const struct fwd_capture_meta *meta)
 {
-	return meta->tsc >= s->start_tsc && (meta->dir & s->dirs) && !limit_reached(s);
+	uint64_t start = s->start_tsc >> FWD_CAPTURE_TSC_SHIFT << FWD_CAPTURE_TSC_SHIFT;
+
+	return capture_meta_tsc(meta, rte_rdtsc()) >= start && (meta->dir & s->dirs) &&
+	       !limit_reached(s);
 }
 
 static uint64_t tsc_to_ns(const struct capture_session *s, uint64_t tsc)
 {
-	uint64_t hz = rte_get_tsc_hz(), d = tsc - s->start_tsc;
+	uint64_t hz = rte_get_tsc_hz(), d = tsc > s->start_tsc ? tsc - s->start_tsc : 0;
 
 	return s->start_ns + d / hz * 1000000000ull + d % hz * 1000000000ull / hz;
 }
@@ -97,14 +100,15 @@ static int drop_comment(struct rte_mbuf *pc, const struct fwd_capture_meta *meta
 static struct rte_mbuf *pcapng_copy(struct capture_session *s, struct rte_mbuf *m)
 {
 	const struct fwd_capture_meta *meta = fwd_capture_meta(m);
+	uint64_t tsc = capture_meta_tsc(meta, rte_rdtsc());
 	struct rte_mbuf *pc;
 
 	pc = rte_pcapng_copy(fwd_ports[meta->port].port_id,
 	                     meta->dir == FWD_CAPTURE_DROP ? 0 : meta->queue, m, fwd_capture_pool,
-	                     UINT32_MAX, meta->tsc, pcapng_dir(meta->dir));
+	                     UINT32_MAX, tsc, pcapng_dir(meta->dir));
 	if (pc == NULL)
 		return NULL;
-	epb_fix(pc, tsc_to_ns(s, meta->tsc), meta->orig_len);
+	epb_fix(pc, tsc_to_ns(s, tsc), meta->orig_len);
 	if (meta->dir == FWD_CAPTURE_DROP && drop_comment(pc, meta) < 0) {
 		rte_pktmbuf_free(pc);
 		return NULL;
@@ -153,7 +157,7 @@ static Fwd__CapturedPacket *record(struct fwd_rpc_call *call, const struct captu
 	if (ports[meta->port] == NULL) /* a VLAN's session sees its port only */
 		ports[meta->port] = fwd_rpc_strdup(call, s->vlan != 0 ? capture_session_name(s)
 		                                                      : fwd_ports[meta->port].name);
-	r->timestamp_ns = tsc_to_ns(s, meta->tsc);
+	r->timestamp_ns = tsc_to_ns(s, capture_meta_tsc(meta, rte_rdtsc()));
 	r->port = ports[meta->port];
 	r->tx = meta->dir == FWD_CAPTURE_TX;
 	if (meta->dir == FWD_CAPTURE_DROP && meta->reason < FWD_DROP_MAX)

@@ -5,7 +5,8 @@
  * (taken out: the frame as Linux shows a VLAN device's, its length on the
  * wire 4 less) or in the mbuf (a PMD's strip, a NIC's insert: flags
  * cleared so pcapng writes no tag back); a port's capture keeps everything
- * as it is. And the session's name is the interface's.
+ * as it is. And the session's name is the interface's; the copy's TSC,
+ * kept in 32 bits, comes back whole.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -142,6 +143,27 @@ static void test_names(void **state)
 	fwd_iface_reset();
 }
 
+/* The 32 bits of TSC a copy keeps (to fit the mbuf's dynamic field area
+ * beside net_pcap's timestamp and the punt metadata) come back whole,
+ * across a wrap of the kept bits too. */
+static void test_meta_tsc(void **state)
+{
+	const uint64_t nows[] = { UINT64_C(0x123456789abcdef0), (UINT64_C(5) << 40) + 10,
+		                  UINT64_C(1) << 20 };
+	struct fwd_capture_meta meta;
+
+	(void)state;
+	assert_int_equal(sizeof(meta), 12);
+	for (unsigned i = 0; i < sizeof(nows) / sizeof(nows[0]); i++) {
+		uint64_t then = nows[i] - 5000;
+
+		meta.tsc = fwd_capture_tsc(then);
+		assert_int_equal(capture_meta_tsc(&meta, nows[i]), then & ~UINT64_C(0xff));
+		meta.tsc = fwd_capture_tsc(nows[i]);
+		assert_int_equal(capture_meta_tsc(&meta, nows[i]), nows[i] & ~UINT64_C(0xff));
+	}
+}
+
 int main(void)
 {
 	static const struct rte_mbuf_dynfield meta = {
@@ -153,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_vlan_frames_only),
 		cmocka_unit_test(test_port_keeps_tags),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_meta_tsc),
 	};
 
 	if (test_eal_init("capture_vlan") < 0)
