@@ -25,6 +25,7 @@ struct capture_session {
 	uint8_t port;                  /* slot: port index, or FWD_CAPTURE_DROPS */
 	uint16_t iface;                /* the interface asked for: the port, or a VLAN on it */
 	uint16_t vlan;                 /* a VLAN interface's VID (its frames only), else 0 */
+	bool gone;                     /* the VLAN interface was deleted: the session ends */
 	uint8_t dirs;                  /* FWD_CAPTURE_RX | FWD_CAPTURE_TX, or FWD_CAPTURE_DROP */
 	uint8_t reasons[FWD_DROP_MAX]; /* drop capture: 1 for each reason wanted */
 	bool pcapng;                   /* stream a pcapng file, else packet records */

@@ -256,9 +256,14 @@ static void pcapng_trailer(const struct capture_session *s, const Fwd__CapturePa
 static int capture_next(struct fwd_rpc_call *call)
 {
 	struct capture_session *s = call->cursor;
-	Fwd__CapturePackets *cp = page_new(call);
+	Fwd__CapturePackets *cp;
 	uint64_t now = rte_rdtsc();
-	int rc = collect(call, s, cp);
+	int rc;
+
+	if (s->gone)
+		return fwd_rpc_error(call, ENODEV, "capture: the VLAN interface was deleted");
+	cp = page_new(call);
+	rc = collect(call, s, cp);
 
 	page_counts(s, cp);
 	if (rc == 0 && s->pcapng && limit_reached(s) && s->port != FWD_CAPTURE_DROPS)

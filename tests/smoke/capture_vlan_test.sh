@@ -3,7 +3,8 @@
 # `fwdctl capture` on a VLAN interface: a host sends frames tagged VLAN 100
 # and 200 on the daemon's port; `capture p0.100` shows VLAN 100's only,
 # untagged (as Linux's tcpdump shows a VLAN device's), in summary lines and
-# in pcapng; `capture p0` shows the same frames with their tags.
+# in pcapng; `capture p0` shows the same frames with their tags; deleting
+# the interface ends its capture.
 . "$(dirname "$0")/lib.sh"
 
 smoke_init capture_vlan
@@ -71,6 +72,16 @@ expect "untagged IPv4 of 62 bytes" "$(grep -c 'ethertype IPv4 (0x0800), length 6
 check "capture p0 rx -c 6 ends" capture_while "$T/port.out" p0 rx -c 6
 expect "the port's capture shows VLAN 100's tagged" "$(grep -c ' p0 rx 66 bytes vlan 100 ' "$T/port.out")" -ge 1
 expect "... and VLAN 200's" "$(grep -c ' p0 rx 66 bytes vlan 200 ' "$T/port.out")" -ge 1
+
+# -- deleting the VLAN interface ends its capture
+"$FWDCTL_BIN" -s "$SOCK" capture p0.100 >/dev/null 2>"$T/del.err" &
+cap=$!
+sleep 1
+check "iface del p0.100 under a capture" ctl iface del p0.100
+check "the capture ends within 5 s" timeout 5 tail --pid="$cap" -f /dev/null
+wait "$cap"
+expect "... exiting 1" "$?" -eq 1
+check "... saying why" grep -q "the VLAN interface was deleted" "$T/del.err"
 
 check_fails "capture on a loopback is refused" ctl capture lo0 -c 1
 check_fails "capture on an unknown interface is refused" ctl capture p0.77 -c 1

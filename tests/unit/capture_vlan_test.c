@@ -5,8 +5,8 @@
  * (taken out: the frame as Linux shows a VLAN device's, its length on the
  * wire 4 less) or in the mbuf (a PMD's strip, a NIC's insert: flags
  * cleared so pcapng writes no tag back); a port's capture keeps everything
- * as it is. And the session's name is the interface's; the copy's TSC,
- * kept in 32 bits, comes back whole.
+ * as it is. And the session's name is the interface's, deleting it ends
+ * the session; the copy's TSC, kept in 32 bits, comes back whole.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -143,6 +143,37 @@ static void test_names(void **state)
 	fwd_iface_reset();
 }
 
+/* Deleting a VLAN interface ends its capture, not another's. */
+static void test_vlan_deleted(void **state)
+{
+	struct capture_session port = { .port = 1, .iface = 1, .dirs = FWD_CAPTURE_RX };
+	struct capture_session s = { .port = 0, .dirs = FWD_CAPTURE_RX, .vlan = 100 };
+	uint16_t id, other;
+
+	(void)state;
+	for (uint8_t i = 0; i < 2; i++) {
+		snprintf(fwd_ports[i].name, sizeof(fwd_ports[i].name), "p%u", i);
+		fwd_ports[i].idx = i;
+		fwd_ports[i].mtu = 1500;
+	}
+	fwd_n_ports = 2;
+	fwd_iface_port_sync(0);
+	fwd_iface_port_sync(1);
+	assert_int_equal(fwd_iface_vlan_add("p0.100", 0, 100, 0, &id), 0);
+	assert_int_equal(fwd_iface_vlan_add("p1.100", 1, 100, 0, &other), 0);
+	s.iface = id;
+	capture_begin(&s);
+	capture_begin(&port);
+	assert_int_equal(fwd_iface_del(other), 0); /* p1's VLAN: p1's port capture goes on */
+	assert_false(port.gone);
+	assert_false(s.gone);
+	assert_int_equal(fwd_iface_del(id), 0);
+	assert_true(s.gone);
+	capture_end(&s);
+	capture_end(&port);
+	fwd_iface_reset();
+}
+
 /* The 32 bits of TSC a copy keeps (to fit the mbuf's dynamic field area
  * beside net_pcap's timestamp and the punt metadata) come back whole,
  * across a wrap of the kept bits too. */
@@ -176,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_port_keeps_tags),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_meta_tsc),
+		cmocka_unit_test(test_vlan_deleted),
 	};
 
 	if (test_eal_init("capture_vlan") < 0)
