@@ -16,6 +16,7 @@
 #include <rte_ring.h>
 
 #include "capture/capture_priv.h"
+#include "core/iface.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "port/port.h"
@@ -128,6 +129,25 @@ void capture_end(struct capture_session *s)
 		memset((void *)fwd_drop_taps, 0, sizeof(fwd_drop_taps));
 	if (sessions[s->port] == s)
 		sessions[s->port] = NULL;
+}
+
+/* A VLAN interface deleted under its capture ends the capture (its next
+ * page says so): its id and name may soon be another interface's. */
+static void on_iface_del(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	struct capture_session *s;
+
+	(void)ev;
+	if (ifp->type != FWD_IFACE_VLAN || ifp->port >= FWD_MAX_PORTS)
+		return;
+	s = sessions[ifp->port];
+	if (s != NULL && s->vlan != 0 && s->iface == ifp->id)
+		s->gone = true;
+}
+
+RTE_INIT(capture_iface_register)
+{
+	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 50, on_iface_del);
 }
 
 static int capture_init(const struct fwd_config *cfg)
