@@ -46,8 +46,8 @@ static void span16(const struct fwd_prefix *p, uint32_t *lo, uint32_t *hi)
 
 /* The lists of the eligible rules idx[0..n) (1-based pre indices) by the
  * address at by; -E2BIG past the budget, -ENOENT when every list is long. */
-static int pick_lists(struct pick *k, const struct acl_rule *rules, const uint32_t *idx,
-                      uint32_t n, uint32_t by)
+static int pick_lists(struct pick *k, const struct acl_rule *rules, const uint32_t *idx, uint32_t n,
+                      uint32_t by)
 {
 	uint32_t work = 0, n_long = 0;
 
@@ -152,8 +152,8 @@ static struct acl_pre *pre_make(const struct pick *k, uint32_t by, const struct 
 	p->tab = rte_malloc("fwd_acl_pre", BUCKETS * sizeof(*p->tab), RTE_CACHE_LINE_SIZE);
 	p->rules = rte_zmalloc("fwd_acl_pre", (n + 1) * sizeof(*p->rules), RTE_CACHE_LINE_SIZE);
 	nl = p->tab != NULL ? lists_dedup(k, p->tab, scratch) : 0;
-	p->lists = nl ? rte_malloc("fwd_acl_pre", nl * sizeof(*p->lists), RTE_CACHE_LINE_SIZE)
-	              : NULL;
+	p->lists =
+	        nl ? rte_malloc("fwd_acl_pre", nl * sizeof(*p->lists), RTE_CACHE_LINE_SIZE) : NULL;
 	if (p->rules == NULL || p->lists == NULL)
 		goto fail;
 	memcpy(p->lists, scratch, nl * sizeof(*p->lists));

@@ -52,8 +52,9 @@ static __rte_always_inline bool acl_pre_rule_is(const struct acl_pre_rule *r, ui
                                                 uint16_t dp)
 {
 	return ((s & r->smask) == r->src) & ((t & r->dmask) == r->dst) &
-	       (((d[ACL4_PROTO] ^ r->proto) & r->pmask) == 0) & (((d[1] ^ r->tos) & r->tmask) == 0) &
-	       ((uint16_t)(sp - r->sp_lo) <= r->sp_span) & ((uint16_t)(dp - r->dp_lo) <= r->dp_span);
+	       (((d[ACL4_PROTO] ^ r->proto) & r->pmask) == 0) &
+	       (((d[1] ^ r->tos) & r->tmask) == 0) & ((uint16_t)(sp - r->sp_lo) <= r->sp_span) &
+	       ((uint16_t)(dp - r->dp_lo) <= r->dp_span);
 }
 
 /* The first rule of p matching the IPv4 key d (class ACL_V4) as rte_acl

@@ -355,8 +355,8 @@ static bool cache_awake; /* filter_check: keep the worker's cache from resting *
  * 32: what passes is what brute finds permitted (or never filters), and
  * each rule of s counts exactly the packets brute gives it. */
 static inline void filter_check(struct fwd_worker *w, const struct acl_set *s,
-                         const struct acl_rule *rules, unsigned n_rules, const struct pkt *pk,
-                         unsigned n)
+                                const struct acl_rule *rules, unsigned n_rules,
+                                const struct pkt *pk, unsigned n)
 {
 	uint64_t *want = calloc(n_rules + 1u, sizeof(*want)), *before = calloc(n_rules + 1u, 8);
 	unsigned kept = 0, want_kept = 0;
