@@ -19,38 +19,20 @@
 #include "acl_test_util.h"
 #include "test_eal.h"
 
-/* n random rules, those that could meet IPv4 (7 in 8) with a prefix of
+static bool by_dst; /* pre_rule: the destination's prefix, else the source's */
+
+/* rnd_set's rules, those that could meet IPv4 (7 in 8) with a prefix of
  * 16 to 32 bits on the source (by_dst: the destination). */
-static struct acl_set *pre_set(unsigned n, struct acl_rule *rules, bool by_dst)
+static void pre_rule(struct fwd_conf_acl_rule *c)
 {
-	struct fwd_conf_acl conf = { .name = "p", .def = FWD_ACL_DENY, .n_rules = n };
-	struct acl_set *s;
-	char err[256], why[128];
-	const char *key;
+	struct fwd_prefix *pf = by_dst ? &c->dst : &c->src;
 
-	conf.rules = calloc(n, sizeof(*conf.rules));
-	assert_non_null(conf.rules);
-	for (unsigned i = 0; i < n; i++) {
-		struct fwd_conf_acl_rule *c = &conf.rules[i];
-		struct fwd_prefix *pf = by_dst ? &c->dst : &c->src;
-
-		rnd_rule(c);
-		if (c->action == FWD_ACL_REJECT)
-			c->action = FWD_ACL_DENY; /* nothing to punt */
-		if (c->src.family != AF_INET6 && c->dst.family != AF_INET6 &&
-		    strcmp(c->proto, "58") != 0 && rnd(8) != 0) {
-			rnd_prefix(pf, ACL_V4);
-			pf->len = (uint8_t)(16 + rnd(17));
-			pf->v4 &= fwd_ip4_mask(pf->len);
-		}
-		if (acl_rule_parse(c, &rules[i], &key, why, sizeof(why)) != 0)
-			fail_msg("rule %u refused: %s: %s", i, key, why);
+	if (c->src.family != AF_INET6 && c->dst.family != AF_INET6 && strcmp(c->proto, "58") != 0 &&
+	    rnd(8) != 0) {
+		rnd_prefix(pf, ACL_V4);
+		pf->len = (uint8_t)(16 + rnd(17));
+		pf->v4 &= fwd_ip4_mask(pf->len);
 	}
-	s = acl_set_build(&conf, err, sizeof(err));
-	if (s == NULL)
-		fail_msg("%s", err);
-	free(conf.rules);
-	return s;
 }
 
 /* Packets of s's rules and random ones; IPv4 mostly. */
@@ -100,11 +82,16 @@ static void test_pre_random(void **state)
 	assert_non_null(w);
 	srandom(3030);
 	fwd.n_workers = 1; /* the sets count worker 0's hits */
+	no_reject = true;
+	rnd_rule_hook = pre_rule;
 	for (unsigned round = 0; round < 40; round++) {
 		unsigned n_rules = 1 + rnd(round < 30 ? 12 : 200);
 		struct acl_rule rules[200];
 		struct pkt pk[400];
-		struct acl_set *s = pre_set(n_rules, rules, round % 2);
+		struct acl_set *s;
+
+		by_dst = round % 2;
+		s = rnd_set(n_rules, rules);
 
 		pre_pkts(pk, RTE_DIM(pk), rules, n_rules);
 		for (unsigned i = 0; i < RTE_DIM(pk); i++)
@@ -126,6 +113,8 @@ static void test_pre_random(void **state)
 		acl_set_free(s);
 	}
 	fwd.n_workers = 0;
+	no_reject = false;
+	rnd_rule_hook = NULL;
 	print_message("pre-filter answered %u of %u IPv4 packets\n", answered, v4);
 	assert_true(answered > v4 / 3);
 	rte_free(w);

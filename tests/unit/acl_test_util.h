@@ -324,6 +324,8 @@ static inline void pkt_for(struct pkt *p, const struct acl_rule *r)
 }
 
 static bool no_reject; /* rnd_set: deny instead (acl_filter's test: nothing to punt) */
+/* rnd_set: applied to each random rule before it is parsed, when set */
+static void (*rnd_rule_hook)(struct fwd_conf_acl_rule *c);
 
 /* n random rules, parsed into rules[] and compiled. */
 static inline struct acl_set *rnd_set(unsigned n, struct acl_rule *rules)
@@ -339,6 +341,8 @@ static inline struct acl_set *rnd_set(unsigned n, struct acl_rule *rules)
 		rnd_rule(&conf.rules[i]);
 		if (no_reject && conf.rules[i].action == FWD_ACL_REJECT)
 			conf.rules[i].action = FWD_ACL_DENY;
+		if (rnd_rule_hook != NULL)
+			rnd_rule_hook(&conf.rules[i]);
 		if (acl_rule_parse(&conf.rules[i], &rules[i], &key, why, sizeof(why)) != 0)
 			fail_msg("random rule %u refused: %s: %s", i, key, why);
 	}
