@@ -207,7 +207,9 @@ static void __rte_noinline acl_refuse(struct fwd_worker *w, uint16_t iface, uint
 }
 
 /* One filtering of a burst (or of a run of one interface's frames in a
- * port's tx burst): what every packet's verdict needs. */
+ * port's tx burst): what every packet's verdict needs. The counts of a
+ * run of packets on one rule are summed here (tally) and added to the
+ * rule's counters when the rule changes and at the end. */
 struct acl_run {
 	struct fwd_worker *w;
 	const struct acl_set *s;
@@ -217,36 +219,54 @@ struct acl_run {
 	struct acl_cache *cache;     /* the chunk's: cache_own, or NULL while it rests */
 	uint64_t tag;                /* acl_cache_tag */
 	uint64_t *bytes;
+	uint32_t rule; /* the tally's rule, ACL_PRE_NONE: none yet */
+	uint32_t pkts; /* the tally: packets and bytes on rule */
+	uint64_t tbytes;
 	uint16_t iface;
 	uint8_t dir;
-	uint8_t l2; /* the Ethernet header's length: L2_LEN, + 4 tagged */
+	uint8_t l2;  /* the Ethernet header's length: L2_LEN, + 4 tagged */
+	uint8_t act; /* rule's action */
 };
 
-/* A chunk's packets (their keys, the pre-filter's answers, their probes
- * of the cache) and its misses, by class, in their order. */
+/* A chunk's packets the pre-filter did not answer (their keys, their
+ * probes of the cache), and its misses, by class, in their order. */
 struct acl_misses {
 	struct acl_key k[ACL_CHUNK]; /* the copies of the headers that need one */
 	struct acl_cprobe p[ACL_CHUNK];
+	struct rte_mbuf *um[ACL_CHUNK];
 	const uint8_t *key[ACL_CHUNK];
-	uint32_t pre[ACL_CHUNK]; /* the pre-filter's rule, ACL_PRE_NONE: none */
-	int8_t fam[ACL_CHUNK];   /* each packet's class, -1: not filtered */
+	int8_t fam[ACL_CHUNK]; /* each one's class */
 	struct rte_mbuf *m[ACL_CLASSES][ACL_CHUNK];
 	const uint8_t *d[ACL_CLASSES][ACL_CHUNK];
 	uint32_t res[ACL_CHUNK];
 	unsigned n[ACL_CLASSES];
 };
 
+/* The tally into the rule's counters. */
+static __rte_always_inline void tally_flush(struct acl_run *r)
+{
+	if (r->pkts == 0)
+		return;
+	r->hits[r->rule].pkts += r->pkts;
+	r->hits[r->rule].bytes += r->tbytes;
+	r->pkts = 0;
+	r->tbytes = 0;
+}
+
 /* Count m on rule, then keep it at pkts[keep] (permitted) or refuse it.
  * Returns where the kept end. */
-static __rte_always_inline unsigned verdict(const struct acl_run *r, struct rte_mbuf **pkts,
+static __rte_always_inline unsigned verdict(struct acl_run *r, struct rte_mbuf **pkts,
                                             unsigned keep, struct rte_mbuf *m, uint32_t rule,
                                             int fam)
 {
-	uint8_t act = r->s->action[rule];
-
-	r->hits[rule].pkts++;
-	r->hits[rule].bytes += m->pkt_len;
-	if (likely(act == FWD_ACL_PERMIT)) {
+	if (unlikely(rule != r->rule)) {
+		tally_flush(r);
+		r->rule = rule;
+		r->act = r->s->action[rule];
+	}
+	r->pkts++;
+	r->tbytes += m->pkt_len;
+	if (likely(r->act == FWD_ACL_PERMIT)) {
 		pkts[keep] = m;
 		return keep + 1;
 	}
@@ -254,13 +274,13 @@ static __rte_always_inline unsigned verdict(const struct acl_run *r, struct rte_
 		*r->bytes -= m->pkt_len;
 	else
 		r->w->stats.port[r->iface].rx_bytes += m->pkt_len;
-	acl_refuse(r->w, r->iface, r->dir, m, act, fam, r->l2);
+	acl_refuse(r->w, r->iface, r->dir, m, r->act, fam, r->l2);
 	return keep;
 }
 
 /* The misses: one classification per class, remembered, then their
  * verdicts. */
-static unsigned misses_apply(const struct acl_run *r, struct acl_misses *x, struct rte_mbuf **pkts,
+static unsigned misses_apply(struct acl_run *r, struct acl_misses *x, struct rte_mbuf **pkts,
                              unsigned keep)
 {
 	for (int f = 0; f < ACL_CLASSES; f++) {
@@ -276,67 +296,68 @@ static unsigned misses_apply(const struct acl_run *r, struct acl_misses *x, stru
 	return keep;
 }
 
-/* The keys of the chunk of n packets at pkts[at] (l2: as in_place4), the
- * pre-filter's answers, and the cache's sets for the others on their way
- * from memory. */
-static __rte_always_inline void chunk_keys(const struct acl_run *r, struct acl_misses *x,
-                                           struct rte_mbuf **pkts, unsigned at, unsigned n,
-                                           unsigned l2)
+/* The nu packets of a chunk the pre-filter left: the cache's answers,
+ * the others classified after the loop. */
+static unsigned unanswered(struct acl_run *r, struct acl_misses *x, struct rte_mbuf **pkts,
+                           unsigned nu, unsigned keep)
 {
-	for (unsigned i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[at + i];
-		const uint8_t *d = in_place4(m, l2);
-		int f = likely(d != NULL) ? ACL_V4 : key_of(m, l2, &x->k[i], &d);
-		uint32_t pre = ACL_PRE_NONE;
+	unsigned nm = 0;
 
-		if (f == ACL_V4 && r->pre != NULL)
-			pre = acl_pre_match(r->pre, d);
-		x->fam[i] = (int8_t)f;
-		x->key[i] = d;
-		x->pre[i] = pre;
-		if (f >= 0 && pre == ACL_PRE_NONE && r->cache != NULL)
-			acl_cache_prepare(r->cache, f, d, &x->p[i]);
+	memset(x->n, 0, sizeof(x->n));
+	for (unsigned i = 0; i < nu; i++) {
+		int f = x->fam[i];
+		uint32_t rule =
+		        r->cache != NULL ? acl_cache_probe(&x->p[i], r->tag, f) : ACL_CACHE_MISS;
+
+		if (likely(rule != ACL_CACHE_MISS)) {
+			keep = verdict(r, pkts, keep, x->um[i], rule, f);
+			continue;
+		}
+		nm++;
+		x->m[f][x->n[f]] = x->um[i];
+		x->d[f][x->n[f]++] = x->key[i];
 	}
+	if (r->cache != NULL)
+		acl_cache_account(r->cache, nu, nm);
+	return nm != 0 ? misses_apply(r, x, pkts, keep) : keep;
 }
 
-/* The chunk of n packets at pkts[at]: those the pre-filter or the cache
- * answer (or that ACLs never filter) at once, the others classified after
- * the loop; the kept move down to pkts[keep] on (keep <= at: each is read
- * before its slot is written; a flow's packets all take the same way, so
- * none overtakes another of its flow). Returns where the kept end. */
+/* The chunk of n packets at pkts[at] (l2: as in_place4): what ACLs never
+ * filter and what the pre-filter answers at once, the others (their
+ * sets of the cache on their way from memory) after the loop; the kept
+ * move down to pkts[keep] on (keep <= at + i: each is read before its
+ * slot is written; a flow's packets all take the same way, so none
+ * overtakes another of its flow). Returns where the kept end. */
 static __rte_always_inline unsigned chunk_filter(struct acl_run *r, struct acl_misses *x,
                                                  struct rte_mbuf **pkts, unsigned at, unsigned n,
                                                  unsigned keep, unsigned l2)
 {
-	unsigned nm = 0, nl = 0;
+	const struct acl_pre *pre = r->pre;
+	unsigned nu = 0;
 
 	r->cache = r->cache_own != NULL && acl_cache_use(r->cache_own) ? r->cache_own : NULL;
-	chunk_keys(r, x, pkts, at, n, l2);
-	memset(x->n, 0, sizeof(x->n));
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[at + i];
-		int f = x->fam[i];
-		uint32_t rule = x->pre[i];
+		const uint8_t *d = in_place4(m, l2);
+		int f = likely(d != NULL) ? ACL_V4 : key_of(m, l2, &x->k[nu], &d);
+		uint32_t rule;
 
-		if (f < 0) {
+		if (unlikely(f < 0)) {
 			pkts[keep++] = m;
 			continue;
 		}
-		if (rule == ACL_PRE_NONE && r->cache != NULL) {
-			nl++;
-			rule = acl_cache_probe(&x->p[i], r->tag, f);
-		}
-		if (likely(rule != ACL_CACHE_MISS)) {
+		if (f == ACL_V4 && pre != NULL && (rule = acl_pre_match(pre, d)) != ACL_PRE_NONE) {
 			keep = verdict(r, pkts, keep, m, rule, f);
 			continue;
 		}
-		nm++;
-		x->m[f][x->n[f]] = m;
-		x->d[f][x->n[f]++] = x->key[i];
+		x->um[nu] = m;
+		x->fam[nu] = (int8_t)f;
+		x->key[nu] = d;
+		if (r->cache != NULL)
+			acl_cache_prepare(r->cache, f, d, &x->p[nu]);
+		nu++;
 	}
-	if (r->cache != NULL)
-		acl_cache_account(r->cache, nl, nm);
-	return nm != 0 ? misses_apply(r, x, pkts, keep) : keep;
+	return nu != 0 ? unanswered(r, x, pkts, nu, keep) : keep;
 }
 
 /* n frames of one interface at pkts[0..n), filtered by set s: the kept
@@ -353,8 +374,12 @@ static __rte_always_inline unsigned run_filter(struct acl_run *r, const struct a
 	r->hits = s->hits[r->w->index];
 	r->tag = acl_cache_tag(st, s);
 	r->l2 = (uint8_t)l2;
+	r->rule = ACL_PRE_NONE;
+	r->pkts = 0;
+	r->tbytes = 0;
 	for (unsigned i = 0; i < n; i += ACL_CHUNK)
 		keep = chunk_filter(r, &x, pkts, i, RTE_MIN(ACL_CHUNK, n - i), keep, l2);
+	tally_flush(r);
 	return keep;
 }
 

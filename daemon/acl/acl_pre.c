@@ -81,6 +81,7 @@ static void pre_rule(struct acl_pre_rule *o, const struct acl_rule *r, uint32_t 
 	bool icmp = r->proto == IPPROTO_ICMP;
 	uint32_t sl = r->src.family ? r->src.len : 0, dl = r->dst.family ? r->dst.len : 0;
 	uint16_t slo = r->sport_lo, shi = r->sport_hi, dlo = r->dport_lo, dhi = r->dport_hi;
+	uint32_t src, dst, smask, dmask;
 
 	if (icmp) { /* type and code in the ports' places (acl_build.c, range) */
 		slo = r->icmp_type < 0 ? 0 : (uint16_t)r->icmp_type;
@@ -88,18 +89,21 @@ static void pre_rule(struct acl_pre_rule *o, const struct acl_rule *r, uint32_t 
 		dlo = r->icmp_code < 0 ? 0 : (uint16_t)r->icmp_code;
 		dhi = r->icmp_code < 0 ? UINT16_MAX : dlo;
 	}
-	o->smask = rte_cpu_to_be_32(sl ? fwd_ip4_mask(sl) : 0);
-	o->src = rte_cpu_to_be_32(sl ? r->src.v4 : 0) & o->smask;
-	o->dmask = rte_cpu_to_be_32(dl ? fwd_ip4_mask(dl) : 0);
-	o->dst = rte_cpu_to_be_32(dl ? r->dst.v4 : 0) & o->dmask;
+	smask = rte_cpu_to_be_32(sl ? fwd_ip4_mask(sl) : 0);
+	dmask = rte_cpu_to_be_32(dl ? fwd_ip4_mask(dl) : 0);
+	src = rte_cpu_to_be_32(sl ? r->src.v4 : 0) & smask;
+	dst = rte_cpu_to_be_32(dl ? r->dst.v4 : 0) & dmask;
+	/* the key's bytes 12-19 as one word: source, then destination */
+	memcpy(&o->addr, &src, 4);
+	memcpy((uint8_t *)&o->addr + 4, &dst, 4);
+	memcpy(&o->amask, &smask, 4);
+	memcpy((uint8_t *)&o->amask + 4, &dmask, 4);
 	o->sp_lo = slo;
 	o->sp_span = (uint16_t)(shi - slo);
 	o->dp_lo = dlo;
 	o->dp_span = (uint16_t)(dhi - dlo);
-	o->proto = r->proto < 0 ? 0 : (uint8_t)r->proto;
-	o->pmask = r->proto < 0 ? 0 : 0xff;
-	o->tos = r->dscp < 0 ? 0 : (uint8_t)(r->dscp << 2);
-	o->tmask = r->dscp < 0 ? 0 : 0xfc;
+	o->pt = (uint16_t)((r->proto < 0 ? 0 : r->proto) | (r->dscp < 0 ? 0 : r->dscp << 2) << 8);
+	o->ptmask = (uint16_t)((r->proto < 0 ? 0 : 0xff) | (r->dscp < 0 ? 0 : 0xfc00));
 	o->rule = pos + 1;
 }
 

@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include <rte_byteorder.h>
+
 #include "acl/acl.h"
 
 #define ACL_PRE_MAX  4u /* rules a short list holds */
@@ -18,13 +20,15 @@
 #define ACL_PRE_NONE UINT32_MAX /* acl_pre_match: not answered */
 
 /* A rule as the pre-filter checks it against an IPv4 key (acl.h's
- * layout): addresses and masks in network order as the key has them,
- * the protocol and the DSCP byte under masks (0: any), the ports (or ICMP
- * type and code) as lo and the span above it, host order. */
+ * layout): both addresses as the key has them (source then destination,
+ * network order, one 64-bit word) under a mask; the protocol and the
+ * DSCP byte as one 16-bit word (the protocol in the low byte) under a
+ * mask (0: any); the ports (or ICMP type and code) as lo and the span
+ * above it, host order. */
 struct acl_pre_rule {
-	uint32_t src, smask, dst, dmask;
+	uint64_t addr, amask;
+	uint16_t pt, ptmask;
 	uint16_t sp_lo, sp_span, dp_lo, dp_span;
-	uint8_t proto, pmask, tos, tmask;
 	uint32_t rule; /* the rule's position + 1, as rte_acl's userdata */
 };
 
@@ -47,36 +51,31 @@ struct acl_pre {
 struct acl_pre *acl_pre_build(const struct acl_rule *rules, uint32_t n);
 void acl_pre_free(struct acl_pre *p);
 
-static __rte_always_inline bool acl_pre_rule_is(const struct acl_pre_rule *r, uint32_t s,
-                                                uint32_t t, const uint8_t *d, uint16_t sp,
-                                                uint16_t dp)
-{
-	return ((s & r->smask) == r->src) & ((t & r->dmask) == r->dst) &
-	       (((d[ACL4_PROTO] ^ r->proto) & r->pmask) == 0) &
-	       (((d[1] ^ r->tos) & r->tmask) == 0) & ((uint16_t)(sp - r->sp_lo) <= r->sp_span) &
-	       ((uint16_t)(dp - r->dp_lo) <= r->dp_span);
-}
-
 /* The first rule of p matching the IPv4 key d (class ACL_V4) as rte_acl
  * would answer (0: the default), or ACL_PRE_NONE when d's /16 has a long
  * list (rte_acl, or the cache, decides). */
 static __rte_always_inline uint32_t acl_pre_match(const struct acl_pre *p, const uint8_t *d)
 {
-	uint64_t e = p->lists[p->tab[d[p->by] << 8 | d[p->by + 1]]];
-	uint32_t s, t;
-	uint16_t sp, dp;
+	uint64_t e = p->lists[p->tab[d[p->by] << 8 | d[p->by + 1]]], a;
+	uint32_t ports;
+	uint16_t pt, sp, dp;
 
 	if (e == ACL_PRE_LONG)
 		return ACL_PRE_NONE;
-	memcpy(&s, d + ACL4_SRC, 4);
-	memcpy(&t, d + ACL4_SRC + 4, 4);
-	sp = (uint16_t)(d[ACL4_PORTS] << 8 | d[ACL4_PORTS + 1]);
-	dp = (uint16_t)(d[ACL4_PORTS + 2] << 8 | d[ACL4_PORTS + 3]);
+	memcpy(&a, d + ACL4_SRC, 8);
+	memcpy(&ports, d + ACL4_PORTS, 4);
+	ports = rte_be_to_cpu_32(ports);
+	sp = (uint16_t)(ports >> 16);
+	dp = (uint16_t)ports;
+	pt = (uint16_t)(d[ACL4_PROTO] | d[1] << 8);
 	for (; (e & 0xffff) != 0; e >>= 16) {
 		const struct acl_pre_rule *r = &p->rules[e & 0xffff];
 
-		if (acl_pre_rule_is(r, s, t, d, sp, dp))
-			return r->rule;
+		if ((a & r->amask) != r->addr || ((pt ^ r->pt) & r->ptmask) != 0 ||
+		    (uint16_t)(sp - r->sp_lo) > r->sp_span ||
+		    (uint16_t)(dp - r->dp_lo) > r->dp_span)
+			continue;
+		return r->rule;
 	}
 	return 0;
 }
