@@ -327,27 +327,44 @@ static unsigned unanswered(struct acl_run *r, struct acl_misses *x, struct rte_m
  * sets of the cache on their way from memory) after the loop; the kept
  * move down to pkts[keep] on (keep <= at + i: each is read before its
  * slot is written; a flow's packets all take the same way, so none
- * overtakes another of its flow). Returns where the kept end. */
+ * overtakes another of its flow). The pre-filter's tables and the tally
+ * of a run of permitted packets on one rule stay in locals (the common
+ * case: no store but the kept packet). Returns where the kept end. */
 static __rte_always_inline unsigned chunk_filter(struct acl_run *r, struct acl_misses *x,
                                                  struct rte_mbuf **pkts, unsigned at, unsigned n,
                                                  unsigned keep, unsigned l2)
 {
-	const struct acl_pre *pre = r->pre;
+	struct acl_pre pre = { 0 };
+	bool has_pre = r->pre != NULL;
+	uint32_t rule, run = r->act == FWD_ACL_PERMIT ? r->rule : ACL_PRE_NONE, cnt = 0;
+	uint64_t bytes = 0;
 	unsigned nu = 0;
 
+	if (has_pre)
+		pre = *r->pre;
 	r->cache = r->cache_own != NULL && acl_cache_use(r->cache_own) ? r->cache_own : NULL;
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[at + i];
 		const uint8_t *d = in_place4(m, l2);
 		int f = likely(d != NULL) ? ACL_V4 : key_of(m, l2, &x->k[nu], &d);
-		uint32_t rule;
 
 		if (unlikely(f < 0)) {
 			pkts[keep++] = m;
 			continue;
 		}
-		if (f == ACL_V4 && pre != NULL && (rule = acl_pre_match(pre, d)) != ACL_PRE_NONE) {
+		if (f == ACL_V4 && has_pre && (rule = acl_pre_match(&pre, d)) != ACL_PRE_NONE) {
+			if (likely(rule == run)) { /* permitted, as the one before */
+				cnt++;
+				bytes += m->pkt_len;
+				pkts[keep++] = m;
+				continue;
+			}
+			r->pkts += cnt;
+			r->tbytes += bytes;
+			cnt = 0;
+			bytes = 0;
 			keep = verdict(r, pkts, keep, m, rule, f);
+			run = r->act == FWD_ACL_PERMIT ? r->rule : ACL_PRE_NONE;
 			continue;
 		}
 		x->um[nu] = m;
@@ -357,6 +374,8 @@ static __rte_always_inline unsigned chunk_filter(struct acl_run *r, struct acl_m
 			acl_cache_prepare(r->cache, f, d, &x->p[nu]);
 		nu++;
 	}
+	r->pkts += cnt;
+	r->tbytes += bytes;
 	return nu != 0 ? unanswered(r, x, pkts, nu, keep) : keep;
 }
 
@@ -375,6 +394,7 @@ static __rte_always_inline unsigned run_filter(struct acl_run *r, const struct a
 	r->tag = acl_cache_tag(st, s);
 	r->l2 = (uint8_t)l2;
 	r->rule = ACL_PRE_NONE;
+	r->act = FWD_ACL_DENY;
 	r->pkts = 0;
 	r->tbytes = 0;
 	for (unsigned i = 0; i < n; i += ACL_CHUNK)
