@@ -22,6 +22,11 @@
 #define L2_LEN    14u
 #define ACL_CHUNK 64u /* packets classified at a time */
 
+/* TCP, UDP and SCTP: the protocols whose ports rules match, by number */
+static const bool ports_proto[256] = {
+	[IPPROTO_TCP] = true, [IPPROTO_UDP] = true, [IPPROTO_SCTP] = true
+};
+
 static bool has_ports(uint8_t proto)
 {
 	return proto == IPPROTO_TCP || proto == IPPROTO_UDP || proto == IPPROTO_SCTP;
@@ -133,16 +138,17 @@ static int __rte_noinline key6(const uint8_t *ip, size_t len, struct acl_key *k,
 static __rte_always_inline const uint8_t *in_place4(const struct rte_mbuf *m, unsigned l2)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *), *ip = p + l2;
-	uint16_t type, off, tot;
+	uint32_t head; /* the ethertype, then the IPv4 header's first two bytes */
+	uint16_t off, tot;
 
 	if (unlikely(rte_pktmbuf_data_len(m) < l2 + ACL4_LEN))
 		return NULL;
-	memcpy(&type, p + l2 - 2, 2);
+	memcpy(&head, p + l2 - 2, 4);
 	memcpy(&tot, ip + 2, 2);
 	memcpy(&off, ip + 6, 2);
-	if (type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) || ip[0] != 0x45 ||
+	if ((head & rte_cpu_to_be_32(0xffffff00)) != rte_cpu_to_be_32(0x08004500) ||
 	    (off & rte_cpu_to_be_16(RTE_IPV4_HDR_OFFSET_MASK)) != 0 ||
-	    rte_be_to_cpu_16(tot) < ACL4_LEN || !has_ports(ip[ACL4_PROTO]))
+	    rte_be_to_cpu_16(tot) < ACL4_LEN || !ports_proto[ip[ACL4_PROTO]])
 		return NULL;
 	return ip;
 }

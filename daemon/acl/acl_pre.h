@@ -56,10 +56,12 @@ void acl_pre_free(struct acl_pre *p);
  * list (rte_acl, or the cache, decides). */
 static __rte_always_inline uint32_t acl_pre_match(const struct acl_pre *p, const uint8_t *d)
 {
-	uint64_t e = p->lists[p->tab[d[p->by] << 8 | d[p->by + 1]]], a;
+	uint64_t e, a;
 	uint32_t ports;
-	uint16_t pt, sp, dp;
+	uint16_t pt, sp, dp, top;
 
+	memcpy(&top, d + p->by, 2); /* the /16: the address's first two bytes */
+	e = p->lists[p->tab[rte_be_to_cpu_16(top)]];
 	if (e == ACL_PRE_LONG)
 		return ACL_PRE_NONE;
 	memcpy(&a, d + ACL4_SRC, 8);
