@@ -328,6 +328,26 @@ static unsigned unanswered(struct acl_run *r, struct acl_misses *x, struct rte_m
 	return nm != 0 ? misses_apply(r, x, pkts, keep) : keep;
 }
 
+/* The chunk loop's count of a run of permitted packets into the tally. */
+static __rte_always_inline void tally_add(struct acl_run *r, uint32_t *cnt, uint64_t *bytes)
+{
+	r->pkts += *cnt;
+	r->tbytes += *bytes;
+	*cnt = 0;
+	*bytes = 0;
+}
+
+/* Leave m (class f, key d) to the cache and rte_acl, as x's nu-th. */
+static __rte_always_inline void defer(const struct acl_run *r, struct acl_misses *x, unsigned nu,
+                                      struct rte_mbuf *m, int f, const uint8_t *d)
+{
+	x->um[nu] = m;
+	x->fam[nu] = (int8_t)f;
+	x->key[nu] = d;
+	if (r->cache != NULL)
+		acl_cache_prepare(r->cache, f, d, &x->p[nu]);
+}
+
 /* The chunk of n packets at pkts[at] (l2: as in_place4): what ACLs never
  * filter and what the pre-filter answers at once, the others (their
  * sets of the cache on their way from memory) after the loop; the kept
@@ -365,23 +385,14 @@ static __rte_always_inline unsigned chunk_filter(struct acl_run *r, struct acl_m
 				pkts[keep++] = m;
 				continue;
 			}
-			r->pkts += cnt;
-			r->tbytes += bytes;
-			cnt = 0;
-			bytes = 0;
+			tally_add(r, &cnt, &bytes);
 			keep = verdict(r, pkts, keep, m, rule, f);
 			run = r->act == FWD_ACL_PERMIT ? r->rule : ACL_PRE_NONE;
 			continue;
 		}
-		x->um[nu] = m;
-		x->fam[nu] = (int8_t)f;
-		x->key[nu] = d;
-		if (r->cache != NULL)
-			acl_cache_prepare(r->cache, f, d, &x->p[nu]);
-		nu++;
+		defer(r, x, nu++, m, f, d);
 	}
-	r->pkts += cnt;
-	r->tbytes += bytes;
+	tally_add(r, &cnt, &bytes);
 	return nu != 0 ? unanswered(r, x, pkts, nu, keep) : keep;
 }
 
