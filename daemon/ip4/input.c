@@ -405,7 +405,10 @@ static void ip4_input(struct fwd_worker *w, const struct fwd_iface *in, struct r
 	}
 }
 
+/* Ports and VLAN interfaces in mode l3 alike: everything the input keys
+ * by interface takes a VLAN's id (doc/architecture.md, "Interfaces"). */
 RTE_INIT(ip4_input_register)
 {
 	fwd_worker_set_input(FWD_MODE_L3, ip4_input);
+	fwd_worker_set_vlan_input(FWD_MODE_L3, ip4_input);
 }

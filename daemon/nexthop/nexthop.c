@@ -75,6 +75,7 @@ int nh_init(uint32_t count, int socket)
 		return -ENOMEM;
 	}
 	nh_count = count;
+	nh_connected_reset();
 	nh_table[NH_IDX_NONE].type = NH_NONE;
 	nh_table[NH_IDX_LOCAL].type = NH_LOCAL;
 	nh_table[NH_IDX_BLACKHOLE].type = NH_BLACKHOLE;

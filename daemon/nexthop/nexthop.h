@@ -203,6 +203,8 @@ void nh_iface_update(uint16_t iface);
  */
 int nh_connected_ref(uint16_t iface, uint32_t *idx);
 void nh_connected_unref(uint16_t iface);
+/* Forget every VLAN's connected entry (nh_init: a new table holds none). */
+void nh_connected_reset(void);
 /* Reclaim released entries whose grace period has ended. */
 void nh_reclaim(void);
 /* The neighbour layer marks an entry whose resolution failed (or no longer). */

@@ -102,6 +102,13 @@ int nh_connected_ref(uint16_t iface, uint32_t *idx)
 	return 0;
 }
 
+void nh_connected_reset(void)
+{
+	memset(conn_idx, 0, sizeof(conn_idx));
+	memset(conn_refs, 0, sizeof(conn_refs));
+	memset(filled_mtu, 0, sizeof(filled_mtu));
+}
+
 void nh_connected_unref(uint16_t iface)
 {
 	if (iface < FWD_MAX_PORTS || iface >= FWD_MAX_IFACES || conn_refs[iface] == 0)

@@ -34,6 +34,7 @@
 #include "core/running.h"
 #include "route/route_core.h"
 #include "ip6/route6.h"
+#include "ip4/fib.h"
 #include "ip4/ip4.h"
 #include "nexthop/nexthop.h"
 #include "ip4/route.h"
@@ -637,65 +638,6 @@ static void test_loopback_addresses(void **state)
 	assert_state_lacks("iface lo1");
 }
 
-/*
- * ip4/route.c and ip6/route6.c refuse a connected subnet on a VLAN until
- * connected next hops carry an interface (doc/architecture.md,
- * "Interfaces"): this test connects the ports' subnets as they do and
- * only records the VLANs', so the reconcile of VLAN addresses is what it
- * tests. Once they take VLANs, these hooks can go.
- */
-static unsigned vlan_subnets;
-
-static int vlan_conn_add(const struct fwd_ip4_prefix *s, uint16_t id)
-{
-	struct fwd_prefix q = fwd_prefix_of4(s);
-
-	if (id >= FWD_MAX_PORTS) {
-		vlan_subnets++;
-		return 0;
-	}
-	return route_core_connected_add(&route4_ops, &q, id);
-}
-
-static void vlan_conn_del(const struct fwd_ip4_prefix *s)
-{
-	struct fwd_prefix q = fwd_prefix_of4(s);
-
-	route_core_connected_del(&route4_ops, &q);
-}
-
-static unsigned vlan_prune(void)
-{
-	return route_core_prune(&route4_ops);
-}
-
-static const struct addr4_route_hooks vlan_hooks = { vlan_conn_add, vlan_conn_del, vlan_prune };
-
-static int vlan_conn6_add(const struct fwd_ip6_prefix *s, uint16_t id)
-{
-	struct fwd_prefix q = fwd_prefix_of6(s);
-
-	if (id >= FWD_MAX_PORTS) {
-		vlan_subnets++;
-		return 0;
-	}
-	return route_core_connected_add(&route6_ops, &q, id);
-}
-
-static void vlan_conn6_del(const struct fwd_ip6_prefix *s)
-{
-	struct fwd_prefix q = fwd_prefix_of6(s);
-
-	route_core_connected_del(&route6_ops, &q);
-}
-
-static unsigned vlan_prune6(void)
-{
-	return route_core_prune(&route6_ops);
-}
-
-static const struct addr6_route_hooks vlan_hooks6 = { vlan_conn6_add, vlan_conn6_del, vlan_prune6 };
-
 #define V6 "2001:db8:100::1/64"
 
 #define VLAN_IF(addrs, more) \
@@ -730,8 +672,6 @@ static void test_vlan_addresses(void **state)
 	char err[256];
 
 	(void)state;
-	addr4_set_route_hooks(&vlan_hooks);
-	addr6_set_route_hooks(&vlan_hooks6);
 	reload_and_compare(conf("10.0.1.1/24", "", "", "",
 	                        VLAN_IF("10.100.0.1/24, \"" V6 "\"", ", ra: true, rpf: strict")));
 	assert_state_has("addr v100 10.100.0.1/24 config");
@@ -764,7 +704,10 @@ static void test_vlan_addresses(void **state)
 	reload_and_compare(
 	        conf("10.0.1.1/24", "10.101.0.7/24", "", "", VLAN_IF("10.100.0.1/24", "")));
 	assert_state_lacks("addr v100 10.101.0.1/24 rpc");
-	assert_true(vlan_subnets > 0);
+	/* the VLAN's subnet is connected on the VLAN itself */
+	const struct nexthop *nh = &nh_table[fib4_lookup(ip4_fib, 0x0a640005)]; /* 10.100.0.5 */
+	assert_int_equal(nh->type, NH_CONNECTED);
+	assert_int_equal(nh->iface, v->id);
 	reload_and_compare(conf("10.0.1.1/24", "", "", "", ""));
 	assert_state_lacks("iface v100");
 	assert_false(addr4_is_local(0x0a640001)); /* 10.100.0.1 */
