@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fwdctl capture PORT [rx|tx|both] [-c COUNT] [-w FILE]
+ * fwdctl capture IFACE [rx|tx|both] [-c COUNT] [-w FILE]
  * fwdctl capture drops [REASON...] [-c COUNT] [-w FILE]
  * fwdctl capture drops -l
  *
+ * IFACE is a port (frames as the wire has them) or a VLAN interface (its
+ * frames only, untagged, as Linux's tcpdump shows a VLAN device's).
  * "drops" captures the packets the daemon drops (on every port, for the
  * reasons named, all when none are), each with its reason and port: in the
  * summary line, and in the pcapng packet comment. -l lists the reasons.
@@ -193,9 +195,9 @@ static int capture_run(struct fwd_cli *cli, int argc, char **argv)
 	int rc;
 
 	if (argc == 0)
-		return fwd_cli_usage(cli, "missing PORT");
+		return fwd_cli_usage(cli, "missing IFACE");
 	if (argv[0][0] == '-' || strlen(argv[0]) > FWD_CLI_NAME_MAX)
-		return fwd_cli_usage(cli, "bad port name: %.*s", FWD_CLI_NAME_MAX, argv[0]);
+		return fwd_cli_usage(cli, "bad interface name: %.*s", FWD_CLI_NAME_MAX, argv[0]);
 	cs.drops = strcmp(argv[0], "drops") == 0;
 	if (cs.drops && wants_list(argc, argv))
 		return fwd_drop_reasons_describe(cli->out), FWD_EXIT_OK;
@@ -228,7 +230,7 @@ static int capture_run(struct fwd_cli *cli, int argc, char **argv)
 
 static struct fwd_cli_object capture_obj = {
 	.name = "capture",
-	.usage = "capture PORT [rx|tx|both] [-c COUNT] [-w FILE.pcapng]\n"
+	.usage = "capture IFACE [rx|tx|both] [-c COUNT] [-w FILE.pcapng]\n"
 	         "capture drops [REASON...] [-c COUNT] [-w FILE.pcapng]\n"
 	         "capture drops -l",
 	.run = capture_run,

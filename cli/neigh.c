@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fwdctl [-4|-6] neigh list [dev PORT] | add ADDRESS lladdr MAC dev PORT
- *             | del ADDRESS dev PORT | flush [dev PORT]   (either family)
+ * fwdctl [-4|-6] neigh list [dev IFACE] | add ADDRESS lladdr MAC dev IFACE
+ *             | del ADDRESS dev IFACE | flush [dev IFACE]   (either family)
  * The daemon checks addresses and MACs (one place, one message); the CLI
  * checks the grammar.
  */
@@ -121,16 +121,16 @@ static int flush_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 	return 0;
 }
 
-/* "[dev PORT]" at argv[1]: *port stays NULL without it. */
+/* "[dev IFACE]" at argv[1]: *port stays NULL without it. */
 static int optional_dev(struct fwd_cli *cli, int argc, char **argv, char **port)
 {
 	*port = NULL;
 	if (argc == 1)
 		return 0;
 	if (argc != 3 || strcmp(argv[1], "dev") != 0)
-		return fwd_cli_usage(cli, "expected: %s [dev PORT]", argv[0]);
+		return fwd_cli_usage(cli, "expected: %s [dev IFACE]", argv[0]);
 	*port = argv[2];
-	return fwd_cli_check_arg(cli, "port name", *port);
+	return fwd_cli_check_arg(cli, "interface name", *port);
 }
 
 static int neigh_list(struct fwd_cli *cli, int argc, char **argv)
@@ -172,10 +172,10 @@ static int neigh_add(struct fwd_cli *cli, int argc, char **argv)
 	Fwd__NeighAddReq add = FWD__NEIGH_ADD_REQ__INIT;
 
 	if (argc != 6 || strcmp(argv[2], "lladdr") != 0 || strcmp(argv[4], "dev") != 0)
-		return fwd_cli_usage(cli, "expected: add ADDRESS lladdr MAC dev PORT");
+		return fwd_cli_usage(cli, "expected: add ADDRESS lladdr MAC dev IFACE");
 	if (fwd_cli_check_arg(cli, "address", argv[1]) ||
 	    fwd_cli_check_arg(cli, "MAC address", argv[3]) ||
-	    fwd_cli_check_arg(cli, "port name", argv[5]))
+	    fwd_cli_check_arg(cli, "interface name", argv[5]))
 		return FWD_EXIT_USAGE;
 	add.address = argv[1];
 	add.mac = argv[3];
@@ -191,9 +191,9 @@ static int neigh_del(struct fwd_cli *cli, int argc, char **argv)
 	Fwd__NeighDelReq del = FWD__NEIGH_DEL_REQ__INIT;
 
 	if (argc != 4 || strcmp(argv[2], "dev") != 0)
-		return fwd_cli_usage(cli, "expected: del ADDRESS dev PORT");
+		return fwd_cli_usage(cli, "expected: del ADDRESS dev IFACE");
 	if (fwd_cli_check_arg(cli, "address", argv[1]) ||
-	    fwd_cli_check_arg(cli, "port name", argv[3]))
+	    fwd_cli_check_arg(cli, "interface name", argv[3]))
 		return FWD_EXIT_USAGE;
 	del.address = argv[1];
 	del.port = argv[3];
@@ -214,10 +214,10 @@ static int neigh_run(struct fwd_cli *cli, int argc, char **argv)
 
 static struct fwd_cli_object neigh_obj = {
 	.name = "neigh",
-	.usage = "[-4|-6] neigh list [dev PORT]\n"
-	         "neigh add ADDRESS lladdr MAC dev PORT\n"
-	         "neigh del ADDRESS dev PORT\n"
-	         "neigh flush [dev PORT]",
+	.usage = "[-4|-6] neigh list [dev IFACE]\n"
+	         "neigh add ADDRESS lladdr MAC dev IFACE\n"
+	         "neigh del ADDRESS dev IFACE\n"
+	         "neigh flush [dev IFACE]",
 	.run = neigh_run,
 };
 FWD_CLI_OBJECT(neigh_obj);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fwdctl [-4|-6] route list | get ADDRESS | add PREFIX via ADDRESS [dev PORT]
- * [via ADDRESS [dev PORT]]... | add PREFIX dev PORT | add PREFIX
+ * fwdctl [-4|-6] route list | get ADDRESS | add PREFIX via ADDRESS [dev IFACE]
+ * [via ADDRESS [dev IFACE]]... | add PREFIX dev IFACE | add PREFIX
  * blackhole|unreachable|prohibit | replace ... | del PREFIX | load FILE (either family)
  */
 #include <errno.h>
@@ -98,8 +98,8 @@ static int check_ip(struct fwd_cli *cli, const char *s)
 	return 0;
 }
 
-/* add|replace PREFIX via ADDRESS [dev PORT] [via ADDRESS [dev PORT]]... |
- * PREFIX dev PORT | PREFIX blackhole|unreachable|prohibit */
+/* add|replace PREFIX via ADDRESS [dev IFACE] [via ADDRESS [dev IFACE]]... |
+ * PREFIX dev IFACE | PREFIX blackhole|unreachable|prohibit */
 static int route_add(struct fwd_cli *cli, int argc, char **argv, bool replace)
 {
 	static const char *const kinds[] = { "blackhole", "unreachable", "prohibit" };
@@ -109,7 +109,7 @@ static int route_add(struct fwd_cli *cli, int argc, char **argv, bool replace)
 	bool kind = false;
 
 	if (argc < 3)
-		return fwd_cli_usage(cli, "%s needs PREFIX and via ADDRESS, dev PORT or blackhole",
+		return fwd_cli_usage(cli, "%s needs PREFIX and via ADDRESS, dev IFACE or blackhole",
 		                     argv[0]);
 	if (check_prefix(cli, argv[1]))
 		return FWD_EXIT_USAGE;
@@ -122,8 +122,8 @@ static int route_add(struct fwd_cli *cli, int argc, char **argv, bool replace)
 		if ((!via && strcmp(argv[i], "dev") != 0) || i + 1 == argc)
 			return fwd_cli_usage(
 			        cli,
-			        "expected: %s PREFIX via ADDRESS [dev PORT] [via ADDRESS "
-			        "[dev PORT]]... | %s PREFIX dev PORT | %s PREFIX "
+			        "expected: %s PREFIX via ADDRESS [dev IFACE] [via ADDRESS "
+			        "[dev IFACE]]... | %s PREFIX dev IFACE | %s PREFIX "
 			        "blackhole|unreachable|prohibit",
 			        argv[0], argv[0], argv[0]);
 		if (via && check_ip(cli, argv[i + 1]))
@@ -312,9 +312,9 @@ static struct fwd_cli_object route_obj = {
 	.name = "route",
 	.usage = "[-4|-6] route list\n"
 	         "route get ADDRESS\n"
-	         "route add PREFIX via ADDRESS [dev PORT] [via ADDRESS [dev PORT]]...\n"
+	         "route add PREFIX via ADDRESS [dev IFACE] [via ADDRESS [dev IFACE]]...\n"
 	         "          (up to 16 next hops: ECMP; dev is needed for a link-local via)\n"
-	         "route add PREFIX dev PORT | add PREFIX blackhole|unreachable|prohibit\n"
+	         "route add PREFIX dev IFACE | add PREFIX blackhole|unreachable|prohibit\n"
 	         "route replace PREFIX ...   (the forms of add)\n"
 	         "route del PREFIX\n"
 	         "route load FILE      (one route per line in the forms of add, either family;\n"

@@ -238,7 +238,8 @@ static int stats_show(struct fwd_cli *cli, int argc, char **argv)
 			return fwd_cli_usage(cli, "unexpected argument: %.*s", FWD_CLI_NAME_MAX,
 			                     argv[i]);
 		} else if (strlen(argv[i]) > FWD_CLI_NAME_MAX) {
-			return fwd_cli_usage(cli, "bad port name: %.*s", FWD_CLI_NAME_MAX, argv[i]);
+			return fwd_cli_usage(cli, "bad interface name: %.*s", FWD_CLI_NAME_MAX,
+			                     argv[i]);
 		} else {
 			sr.port = argv[i];
 		}
@@ -277,7 +278,7 @@ static int stats_run(struct fwd_cli *cli, int argc, char **argv)
 
 static struct fwd_cli_object stats_obj = {
 	.name = "stats",
-	.usage = "stats [PORT] [--watch [SECONDS]]\nstats clear\nstats workers",
+	.usage = "stats [IFACE] [--watch [SECONDS]]\nstats clear\nstats workers",
 	.run = stats_run,
 };
 FWD_CLI_OBJECT(stats_obj);

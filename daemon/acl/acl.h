@@ -91,11 +91,17 @@ struct acl_hits {
 	uint64_t pkts, bytes;
 };
 
+/* Does rule r belong in the context of class cls (acl_build.c)? */
+bool acl_rule_in_class(const struct acl_rule *r, int cls);
+
+struct acl_pre;
+
 /* One compiled ACL. Immutable once published but for its counters. */
 struct acl_set {
 	char name[FWD_NAME_MAX];
 	uint32_t id;                          /* unique among the sets built (acl_cache_tag) */
 	struct rte_acl_ctx *ctx[ACL_CLASSES]; /* NULL: no rule of that class */
+	struct acl_pre *pre;                  /* ACL_V4's pre-filter (acl_pre.h); NULL: none */
 	uint32_t n_rules;
 	uint8_t *action; /* [0]: the default; [i]: rule i-1 (rte_acl's userdata) */
 	/* [worker][0..n_rules]: hits of the default, then of each rule; the
@@ -113,6 +119,10 @@ struct acl_state {
 	/* by interface id: ports (ports[].acl_in, acl_out), then VLANs and
 	 * loopbacks (interfaces[], bound by iface/ through acl_iface_bind) */
 	const struct acl_set *in[FWD_MAX_IFACES], *out[FWD_MAX_IFACES], *local;
+	/* by port: a VLAN of it has an acl_out, so its tx bursts (routed
+	 * frames leave tagged) are split by tag, each VLAN's frames through
+	 * its ACL (acl_dp.c); set with the filter bits */
+	volatile uint8_t vlan_out[FWD_MAX_PORTS];
 };
 
 /* The published state (RCU): control writes, workers read. */

@@ -20,6 +20,7 @@
 #include <rte_malloc.h>
 
 #include "acl/acl.h"
+#include "acl/acl_pre.h"
 
 /*
  * The fields a context may have, over the key of its family. A context
@@ -98,8 +99,7 @@ static void rule_uses(const struct acl_rule *r, struct uses *u)
 		u->dst_words = RTE_MAX(u->dst_words, (r->dst.len + 31u) / 32u);
 }
 
-/* Does rule r belong in the context of class cls? */
-static bool rule_in_class(const struct acl_rule *r, int cls)
+bool acl_rule_in_class(const struct acl_rule *r, int cls)
 {
 	if (!acl_rule_in_family(r, (cls & 1) == ACL_V4 ? AF_INET : AF_INET6))
 		return false;
@@ -210,7 +210,7 @@ static int build_class(struct acl_set *s, const struct acl_rule *rules, int cls,
 	int rc = 0;
 
 	for (uint32_t i = 0; i < s->n_rules; i++)
-		if (rule_in_class(&rules[i], cls)) {
+		if (acl_rule_in_class(&rules[i], cls)) {
 			n++;
 			rule_uses(&rules[i], &u);
 		}
@@ -224,7 +224,7 @@ static int build_class(struct acl_set *s, const struct acl_rule *rules, int cls,
 	if (*ctx == NULL)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < s->n_rules && rc == 0; i++) {
-		if (!rule_in_class(&rules[i], cls))
+		if (!acl_rule_in_class(&rules[i], cls))
 			continue;
 		rule_fields(&one, &f, &rules[i], i, s->n_rules);
 		rc = rte_acl_add_rules(*ctx, (const struct rte_acl_rule *)&one, 1);
@@ -311,6 +311,7 @@ struct acl_set *acl_set_build(const struct fwd_conf_acl *conf, char *err, size_t
 		snprintf(err, errlen, "acl %s: rte_acl: %s", conf->name, strerror(-rc));
 		goto fail;
 	}
+	s->pre = acl_pre_build(rules, s->n_rules);
 	free(rules);
 	return s;
 fail:
@@ -325,6 +326,7 @@ void acl_set_free(struct acl_set *s)
 		return;
 	for (int cls = 0; cls < ACL_CLASSES; cls++)
 		rte_acl_free(s->ctx[cls]);
+	acl_pre_free(s->pre);
 	for (unsigned w = 0; w <= FWD_MAX_WORKERS; w++)
 		rte_free(s->hits[w]);
 	free(s->action);

@@ -63,15 +63,26 @@ static uint8_t filter_bits(const struct acl_state *st, unsigned id)
 
 /* The filter bits of every interface (a port's in its fwd_ports entry too)
  * after st is in place, so that a worker that sees a bit finds what it
- * stands for. */
-static void publish_bits(const struct acl_state *st)
+ * stands for. A port one of whose VLANs has an acl_out filters its tx
+ * bursts (st->vlan_out first: the worker reads it once the bit is set). */
+static void publish_bits(struct acl_state *st)
 {
+	uint8_t vlan_out[FWD_MAX_PORTS] = { 0 };
 	struct fwd_iface *ifp;
 
-	for (unsigned i = 0; i < fwd_n_ports; i++)
-		fwd_ports[i].filter = filter_bits(st, i);
 	FWD_IFACE_FOREACH(ifp)
-	ifp->filter = filter_bits(st, ifp->id);
+	{
+		ifp->filter = filter_bits(st, ifp->id);
+		if (ifp->id >= FWD_MAX_PORTS && ifp->port < FWD_MAX_PORTS &&
+		    (ifp->filter & FWD_FILTER_OUT))
+			vlan_out[ifp->port] = 1;
+	}
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		if (st != NULL)
+			st->vlan_out[i] = vlan_out[i];
+		fwd_ports[i].filter =
+		        (uint8_t)(filter_bits(st, i) | (vlan_out[i] ? FWD_FILTER_OUT : 0));
+	}
 }
 
 static void publish(struct acl_state *st)
@@ -326,6 +337,7 @@ static void acl_iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
 	fwd_ifaces[ifp->id].filter = 0;
 	__atomic_store_n(&st->in[ifp->id], NULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&st->out[ifp->id], NULL, __ATOMIC_RELEASE);
+	publish_bits(st); /* its port may have no other VLAN with an acl_out */
 }
 
 /* `stats clear`: each rule counts from zero again. */

@@ -16,6 +16,7 @@
 #include <rte_ring.h>
 
 #include "capture/capture_priv.h"
+#include "core/iface.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "port/port.h"
@@ -57,7 +58,8 @@ static int pool_create(void)
 		mtu = RTE_MAX(mtu, (unsigned)fwd_ports[p].mtu);
 	copy_max = mtu + RTE_ETHER_HDR_LEN + 2 * 4; /* VLAN tag and CRC */
 	fwd_capture_pool = rte_pktmbuf_pool_create(
-	        "fwd_capture", POOL_SIZE, POOL_CACHE, 0,
+	        "fwd_capture", POOL_SIZE, POOL_CACHE,
+	        RTE_ALIGN(sizeof(struct fwd_capture_meta), RTE_MBUF_PRIV_ALIGN),
 	        RTE_PKTMBUF_HEADROOM + rte_pcapng_mbuf_size(copy_max) + CAPTURE_COMMENT_ROOM,
 	        SOCKET_ID_ANY);
 	if (fwd_capture_pool == NULL) {
@@ -129,22 +131,30 @@ void capture_end(struct capture_session *s)
 		sessions[s->port] = NULL;
 }
 
+/* A VLAN interface deleted under its capture ends the capture (its next
+ * page says so): its id and name may soon be another interface's. */
+static void on_iface_del(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	struct capture_session *s;
+
+	(void)ev;
+	if (ifp->type != FWD_IFACE_VLAN || ifp->port >= FWD_MAX_PORTS)
+		return;
+	s = sessions[ifp->port];
+	if (s != NULL && s->vlan != 0 && s->iface == ifp->id)
+		s->gone = true;
+}
+
+RTE_INIT(capture_iface_register)
+{
+	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 50, on_iface_del);
+}
+
 static int capture_init(const struct fwd_config *cfg)
 {
-	static const struct rte_mbuf_dynfield meta = {
-		.name = "fwd_capture_meta",
-		.size = sizeof(struct fwd_capture_meta),
-		.align = __alignof__(struct fwd_capture_meta),
-	};
-
 	(void)cfg;
 	fwd_tap = fwd_capture_copy;
 	fwd_drop_tap = fwd_capture_drop;
-	fwd_capture_meta_offset = rte_mbuf_dynfield_register(&meta);
-	if (fwd_capture_meta_offset < 0) {
-		LOG(ERR, "capture metadata field: %s", rte_strerror(rte_errno));
-		return -rte_errno;
-	}
 	return 0;
 }
 

@@ -60,7 +60,7 @@ extern struct fwd_capture_wstats fwd_capture_wstats[FWD_MAX_WORKERS + 1];
 
 /* What a worker records with each copy (an mbuf dynamic field). */
 struct fwd_capture_meta {
-	uint64_t tsc;      /* when the burst was received or flushed */
+	uint32_t tsc;      /* when the burst was received or flushed: fwd_capture_tsc() */
 	uint32_t orig_len; /* length on the wire before snaplen */
 	union {
 		uint16_t queue;  /* rx queue, or the worker's tx queue */
@@ -70,15 +70,25 @@ struct fwd_capture_meta {
 	uint8_t port; /* port index: received, sent or dropped on */
 };
 
-/* mbuf dynamic field space is scarce (PMDs take some: net_pcap a
- * timestamp); growing this made the punt metadata fail to register. */
-_Static_assert(sizeof(struct fwd_capture_meta) == 16, "fwd_capture_meta grew");
+/* A copy's metadata lives in the private area of the capture pool's mbufs
+ * (fwd_capture_pool: only copies carry it), not in a dynamic field: that
+ * space is scarce (net_pcap takes 8 bytes for its timestamp) and the punt
+ * metadata needs what is left. The record stays small all the same: the
+ * copy's TSC is kept as 32 bits of TSC >> 8 (under 100 ns a step; it wraps
+ * after minutes, long after the control thread took the copy:
+ * capture_meta_tsc() puts the high bits back). */
+_Static_assert(sizeof(struct fwd_capture_meta) == 12, "fwd_capture_meta grew");
 
-extern int fwd_capture_meta_offset;
+#define FWD_CAPTURE_TSC_SHIFT 8
+
+static inline uint32_t fwd_capture_tsc(uint64_t tsc)
+{
+	return (uint32_t)(tsc >> FWD_CAPTURE_TSC_SHIFT);
+}
 
 static inline struct fwd_capture_meta *fwd_capture_meta(struct rte_mbuf *m)
 {
-	return RTE_MBUF_DYNFIELD(m, fwd_capture_meta_offset, struct fwd_capture_meta *);
+	return (struct fwd_capture_meta *)rte_mbuf_to_priv(m);
 }
 
 /* The tap: copies a burst received (rx) or about to be sent (tx) on port. */

@@ -16,7 +16,6 @@ _Static_assert(FWD_DROP_MAX <= UINT16_MAX, "fwd_capture_meta.reason is 16 bits")
 struct fwd_capture_port fwd_capture_ports[FWD_CAPTURE_SLOTS];
 struct rte_mempool *fwd_capture_pool;
 struct fwd_capture_wstats fwd_capture_wstats[FWD_MAX_WORKERS + 1];
-int fwd_capture_meta_offset = -1;
 
 /* Copy up to COPY_CHUNK packets and queue them; returns how many were lost. */
 static unsigned copy_chunk(const struct fwd_capture_port *cp, const struct fwd_capture_meta *tmpl,
@@ -61,7 +60,7 @@ void fwd_capture_copy(unsigned worker, uint8_t port, uint16_t queue, uint8_t dir
                       struct rte_mbuf *const *pkts, uint16_t n)
 {
 	const struct fwd_capture_meta tmpl = {
-		.tsc = rte_rdtsc(), .queue = queue, .dir = dir, .port = port
+		.tsc = fwd_capture_tsc(rte_rdtsc()), .queue = queue, .dir = dir, .port = port
 	};
 
 	copy_burst(worker, port, &tmpl, pkts, n);
@@ -80,7 +79,7 @@ static uint8_t drop_port(uint16_t iface)
 void fwd_capture_drop(unsigned worker, uint16_t iface, enum fwd_drop_reason r,
                       struct rte_mbuf *const *pkts, uint16_t n)
 {
-	const struct fwd_capture_meta tmpl = { .tsc = rte_rdtsc(),
+	const struct fwd_capture_meta tmpl = { .tsc = fwd_capture_tsc(rte_rdtsc()),
 		                               .dir = FWD_CAPTURE_DROP,
 		                               .port = drop_port(iface),
 		                               .reason = (uint16_t)r };

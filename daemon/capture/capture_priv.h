@@ -23,6 +23,9 @@
 
 struct capture_session {
 	uint8_t port;                  /* slot: port index, or FWD_CAPTURE_DROPS */
+	uint16_t iface;                /* the interface asked for: the port, or a VLAN on it */
+	uint16_t vlan;                 /* a VLAN interface's VID (its frames only), else 0 */
+	bool gone;                     /* the VLAN interface was deleted: the session ends */
 	uint8_t dirs;                  /* FWD_CAPTURE_RX | FWD_CAPTURE_TX, or FWD_CAPTURE_DROP */
 	uint8_t reasons[FWD_DROP_MAX]; /* drop capture: 1 for each reason wanted */
 	bool pcapng;                   /* stream a pcapng file, else packet records */
@@ -38,6 +41,28 @@ struct capture_session {
 	int memfd;    /* pcapng: rte_pcapng writes here, pages read it back */
 	rte_pcapng_t *writer;
 };
+
+/*
+ * A capture on a VLAN interface (capture_vlan.c) watches its port's slot
+ * (the workers copy what the wire carries, before the VLAN demux, and
+ * what leaves the port) and keeps the VLAN's frames only, shown untagged
+ * as Linux's tcpdump shows a VLAN device's: whether the tag was in the
+ * frame (taken out of the copy) or in the mbuf (a PMD's strip, a NIC's
+ * insert). Returns whether s wants copy m; a port's session wants all.
+ */
+bool capture_vlan_take(const struct capture_session *s, struct rte_mbuf *m);
+
+/* The name of what s captures: "drops", a port's or a VLAN's. */
+const char *capture_session_name(const struct capture_session *s);
+
+/* The TSC of a copy's meta, whole again: the latest TSC at or before now
+ * whose 32 kept bits are the meta's (a copy is taken within minutes). */
+static inline uint64_t capture_meta_tsc(const struct fwd_capture_meta *meta, uint64_t now)
+{
+	uint32_t back = fwd_capture_tsc(now) - meta->tsc;
+
+	return ((now >> FWD_CAPTURE_TSC_SHIFT) - back) << FWD_CAPTURE_TSC_SHIFT;
+}
 
 /* Largest copy (bytes) that fits one segment with its pcapng framing. */
 uint32_t capture_copy_max(void);

@@ -21,6 +21,7 @@
 #include <rte_ring.h>
 
 #include "capture/capture_priv.h"
+#include "core/iface.h"
 #include "core/log.h"
 #include "core/rpc.h"
 #include "port/port.h"
@@ -43,12 +44,15 @@ static bool limit_reached(const struct capture_session *s)
 /* A copy this session wants: made after it started, in its directions. */
 static bool wanted(const struct capture_session *s, const struct fwd_capture_meta *meta)
 {
-	return meta->tsc >= s->start_tsc && (meta->dir & s->dirs) && !limit_reached(s);
+	uint64_t start = s->start_tsc >> FWD_CAPTURE_TSC_SHIFT << FWD_CAPTURE_TSC_SHIFT;
+
+	return capture_meta_tsc(meta, rte_rdtsc()) >= start && (meta->dir & s->dirs) &&
+	       !limit_reached(s);
 }
 
 static uint64_t tsc_to_ns(const struct capture_session *s, uint64_t tsc)
 {
-	uint64_t hz = rte_get_tsc_hz(), d = tsc - s->start_tsc;
+	uint64_t hz = rte_get_tsc_hz(), d = tsc > s->start_tsc ? tsc - s->start_tsc : 0;
 
 	return s->start_ns + d / hz * 1000000000ull + d % hz * 1000000000ull / hz;
 }
@@ -96,14 +100,15 @@ static int drop_comment(struct rte_mbuf *pc, const struct fwd_capture_meta *meta
 static struct rte_mbuf *pcapng_copy(struct capture_session *s, struct rte_mbuf *m)
 {
 	const struct fwd_capture_meta *meta = fwd_capture_meta(m);
+	uint64_t tsc = capture_meta_tsc(meta, rte_rdtsc());
 	struct rte_mbuf *pc;
 
 	pc = rte_pcapng_copy(fwd_ports[meta->port].port_id,
 	                     meta->dir == FWD_CAPTURE_DROP ? 0 : meta->queue, m, fwd_capture_pool,
-	                     UINT32_MAX, meta->tsc, pcapng_dir(meta->dir));
+	                     UINT32_MAX, tsc, pcapng_dir(meta->dir));
 	if (pc == NULL)
 		return NULL;
-	epb_fix(pc, tsc_to_ns(s, meta->tsc), meta->orig_len);
+	epb_fix(pc, tsc_to_ns(s, tsc), meta->orig_len);
 	if (meta->dir == FWD_CAPTURE_DROP && drop_comment(pc, meta) < 0) {
 		rte_pktmbuf_free(pc);
 		return NULL;
@@ -120,7 +125,7 @@ static int add_pcapng(struct capture_session *s, struct rte_mbuf **pkts, unsigne
 	for (unsigned i = 0; i < n; i++) {
 		struct rte_mbuf *pc;
 
-		if (!wanted(s, fwd_capture_meta(pkts[i])))
+		if (!wanted(s, fwd_capture_meta(pkts[i])) || !capture_vlan_take(s, pkts[i]))
 			continue;
 		pc = pcapng_copy(s, pkts[i]);
 		if (pc == NULL) {
@@ -149,9 +154,10 @@ static Fwd__CapturedPacket *record(struct fwd_rpc_call *call, const struct captu
 	const void *data;
 
 	fwd__captured_packet__init(r);
-	if (ports[meta->port] == NULL)
-		ports[meta->port] = fwd_rpc_strdup(call, fwd_ports[meta->port].name);
-	r->timestamp_ns = tsc_to_ns(s, meta->tsc);
+	if (ports[meta->port] == NULL) /* a VLAN's session sees its port only */
+		ports[meta->port] = fwd_rpc_strdup(call, s->vlan != 0 ? capture_session_name(s)
+		                                                      : fwd_ports[meta->port].name);
+	r->timestamp_ns = tsc_to_ns(s, capture_meta_tsc(meta, rte_rdtsc()));
 	r->port = ports[meta->port];
 	r->tx = meta->dir == FWD_CAPTURE_TX;
 	if (meta->dir == FWD_CAPTURE_DROP && meta->reason < FWD_DROP_MAX)
@@ -172,7 +178,7 @@ static void add_records(struct fwd_rpc_call *call, struct capture_session *s,
 	char *ports[FWD_MAX_PORTS] = { NULL };
 
 	for (unsigned i = 0; i < n; i++) {
-		if (!wanted(s, fwd_capture_meta(pkts[i])))
+		if (!wanted(s, fwd_capture_meta(pkts[i])) || !capture_vlan_take(s, pkts[i]))
 			continue;
 		cp->packets[cp->n_packets++] = record(call, s, pkts[i], ports);
 		s->captured++;
@@ -250,9 +256,14 @@ static void pcapng_trailer(const struct capture_session *s, const Fwd__CapturePa
 static int capture_next(struct fwd_rpc_call *call)
 {
 	struct capture_session *s = call->cursor;
-	Fwd__CapturePackets *cp = page_new(call);
+	Fwd__CapturePackets *cp;
 	uint64_t now = rte_rdtsc();
-	int rc = collect(call, s, cp);
+	int rc;
+
+	if (s->gone)
+		return fwd_rpc_error(call, ENODEV, "capture: the VLAN interface was deleted");
+	cp = page_new(call);
+	rc = collect(call, s, cp);
 
 	page_counts(s, cp);
 	if (rc == 0 && s->pcapng && limit_reached(s) && s->port != FWD_CAPTURE_DROPS)
@@ -260,7 +271,7 @@ static int capture_next(struct fwd_rpc_call *call)
 	if (rc == 0 && s->pcapng)
 		rc = flush_memfd(call, s, cp);
 	if (rc < 0)
-		return fwd_rpc_error(call, rc, "capture on %s: %s", capture_slot_name(s->port),
+		return fwd_rpc_error(call, rc, "capture on %s: %s", capture_session_name(s),
 		                     strerror(-rc));
 	if (limit_reached(s))
 		return 0;
@@ -278,7 +289,7 @@ static void session_free(void *cursor)
 
 	capture_end(s);
 	LOG(INFO, "capture on %s ended: %" PRIu64 " packets, %" PRIu64 " dropped",
-	    capture_slot_name(s->port), s->captured,
+	    capture_session_name(s), s->captured,
 	    capture_worker_drops(s->port) - s->drops_base + s->lost);
 	if (s->writer != NULL)
 		rte_pcapng_close(s->writer); /* closes the memfd too */
@@ -300,6 +311,11 @@ static int pcapng_open(struct capture_session *s, char *err, size_t errlen)
 		snprintf(os, sizeof(os), "%s %s", u.sysname, u.release);
 	if (s->port == FWD_CAPTURE_DROPS)
 		snprintf(comment, sizeof(comment), "fwd-daemon capture of dropped packets");
+	else if (s->vlan != 0)
+		snprintf(comment, sizeof(comment),
+		         "fwd-daemon capture on %s (VLAN %u of port %s, dpdk:%u), untagged",
+		         capture_session_name(s), s->vlan, fwd_ports[s->port].name,
+		         fwd_ports[s->port].port_id);
 	else
 		snprintf(comment, sizeof(comment), "fwd-daemon capture on port %s (dpdk:%u)",
 		         fwd_ports[s->port].name, fwd_ports[s->port].port_id);
@@ -320,8 +336,16 @@ static uint8_t parse_dirs(const char *d)
 	return strcmp(d, "tx") == 0 ? FWD_CAPTURE_TX : 0;
 }
 
-static struct capture_session *session_new(const Fwd__CaptureStartReq *r, uint8_t slot,
-                                           uint8_t dirs, const struct fwd_rpc_peer *peer)
+/* What a start asks for: the slot its copies come from, and which. */
+struct target {
+	uint8_t slot; /* a port index, or FWD_CAPTURE_DROPS */
+	uint8_t dirs;
+	uint16_t iface; /* the interface named: the port, or a VLAN on it */
+	uint16_t vlan;  /* a VLAN interface's VID, else 0 */
+};
+
+static struct capture_session *session_new(const Fwd__CaptureStartReq *r, const struct target *t,
+                                           const struct fwd_rpc_peer *peer)
 {
 	struct capture_session *s = calloc(1, sizeof(*s));
 	uint32_t max = capture_copy_max();
@@ -329,14 +353,16 @@ static struct capture_session *session_new(const Fwd__CaptureStartReq *r, uint8_
 
 	if (s == NULL)
 		return NULL;
-	s->port = slot;
-	s->dirs = dirs;
+	s->port = t->slot;
+	s->dirs = t->dirs;
+	s->iface = t->iface;
+	s->vlan = t->vlan;
 	s->pcapng = r->pcapng;
 	s->snaplen = RTE_MIN(r->snaplen ? r->snaplen : r->pcapng ? max : RECORD_SNAPLEN, max);
 	s->limit = r->count;
 	s->pid = (uint32_t)peer->pid;
 	s->memfd = -1;
-	s->drops_base = capture_worker_drops(slot);
+	s->drops_base = capture_worker_drops(t->slot);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	s->start_tsc = s->last_page_tsc = rte_rdtsc();
 	s->start_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
@@ -364,50 +390,73 @@ static int parse_reasons(struct fwd_rpc_call *call, const Fwd__CaptureStartReq *
 	return 0;
 }
 
-/* Which slot and directions r asks for, or an error. */
-static int start_target(struct fwd_rpc_call *call, const Fwd__CaptureStartReq *r, uint8_t *slot,
-                        uint8_t *dirs, uint8_t *want)
+/* The port or VLAN interface name names, into t; or an error. */
+static int target_iface(struct fwd_rpc_call *call, const char *name, struct target *t)
 {
-	const struct fwd_port *p;
+	int id = fwd_iface_id_by_name(name);
+	const struct fwd_iface *ifp;
+
+	if (id < 0)
+		return fwd_rpc_error(call, ENODEV, "no such port or interface: %.32s", name);
+	if (id < FWD_MAX_PORTS) {
+		t->slot = (uint8_t)id;
+		t->iface = (uint16_t)id;
+		return 0;
+	}
+	ifp = &fwd_ifaces[id];
+	if (ifp->type != FWD_IFACE_VLAN)
+		return fwd_rpc_error(call, EINVAL,
+		                     "%.32s is a loopback: no frames cross it (capture the port)",
+		                     name);
+	t->slot = ifp->port;
+	t->iface = ifp->id;
+	t->vlan = ifp->vlan;
+	return 0;
+}
+
+/* Which slot and directions r asks for, or an error. */
+static int start_target(struct fwd_rpc_call *call, const Fwd__CaptureStartReq *r, struct target *t,
+                        uint8_t *want)
+{
+	int rc;
 
 	if (r->drops) {
 		if (r->port[0] != '\0' || r->direction[0] != '\0')
 			return fwd_rpc_error(call, EINVAL,
 			                     "a drop capture takes no port or direction");
-		*slot = FWD_CAPTURE_DROPS;
-		*dirs = FWD_CAPTURE_DROP;
+		t->slot = FWD_CAPTURE_DROPS;
+		t->dirs = FWD_CAPTURE_DROP;
 		return parse_reasons(call, r, want);
 	}
 	if (r->n_reasons != 0)
 		return fwd_rpc_error(call, EINVAL, "drop reasons are for a drop capture");
-	p = fwd_port_by_name(r->port);
-	if (p == NULL)
-		return fwd_rpc_error(call, ENODEV, "no such port: %.32s", r->port);
-	*slot = p->idx;
-	*dirs = parse_dirs(r->direction);
-	if (*dirs == 0)
+	if ((rc = target_iface(call, r->port, t)) < 0)
+		return rc;
+	t->dirs = parse_dirs(r->direction);
+	if (t->dirs == 0)
 		return fwd_rpc_error(call, EINVAL, "direction must be rx, tx or both, not %.16s",
 		                     r->direction);
 	return 0;
 }
 
-/* Everything a start can be refused for before anything is allocated. */
-static int start_check(struct fwd_rpc_call *call, const Fwd__CaptureStartReq *r, uint8_t *slot,
-                       uint8_t *dirs, uint8_t *want)
+/* Everything a start can be refused for before anything is allocated. A
+ * VLAN's capture takes its port's slot: one capture per port at a time. */
+static int start_check(struct fwd_rpc_call *call, const Fwd__CaptureStartReq *r, struct target *t,
+                       uint8_t *want)
 {
 	const struct capture_session *busy;
-	int rc = start_target(call, r, slot, dirs, want);
+	int rc = start_target(call, r, t, want);
 
 	if (rc < 0)
 		return rc;
-	busy = capture_session_on(*slot);
-	if (busy != NULL && *slot == FWD_CAPTURE_DROPS)
+	busy = capture_session_on(t->slot);
+	if (busy != NULL && t->slot == FWD_CAPTURE_DROPS)
 		return fwd_rpc_error(call, EBUSY, "a drop capture is already running (pid %u)",
 		                     busy->pid);
 	if (busy != NULL)
 		return fwd_rpc_error(call, EBUSY, "a capture is already running on %s (pid %u)",
-		                     capture_slot_name(*slot), busy->pid);
-	if (capture_resources(*slot) < 0)
+		                     capture_session_name(busy), busy->pid);
+	if (capture_resources(t->slot) < 0)
 		return fwd_rpc_error(call, ENOMEM, "cannot allocate capture buffers");
 	return 0;
 }
@@ -415,14 +464,15 @@ static int start_check(struct fwd_rpc_call *call, const Fwd__CaptureStartReq *r,
 static int capture_start(struct fwd_rpc_call *call)
 {
 	const Fwd__CaptureStartReq *r = call->req->capture_start;
-	uint8_t slot = 0, dirs = 0, want[FWD_DROP_MAX];
+	struct target t = { 0 };
+	uint8_t want[FWD_DROP_MAX];
 	struct capture_session *s;
 	char err[128] = "";
-	int rc = start_check(call, r, &slot, &dirs, want);
+	int rc = start_check(call, r, &t, want);
 
 	if (rc < 0)
 		return rc;
-	s = session_new(r, slot, dirs, &call->peer);
+	s = session_new(r, &t, &call->peer);
 	if (s == NULL)
 		return fwd_rpc_error(call, ENOMEM, "out of memory");
 	memcpy(s->reasons, want, sizeof(s->reasons));
@@ -430,8 +480,10 @@ static int capture_start(struct fwd_rpc_call *call)
 	if (rc == 0)
 		rc = s->pcapng ? flush_memfd(call, s, page_new(call)) : (page_new(call), 0);
 	if (rc < 0) {
+		const char *name = capture_session_name(s); /* the table's, not s's */
+
 		session_free(s);
-		return fwd_rpc_error(call, rc, "capture on %s: %s", capture_slot_name(slot), err);
+		return fwd_rpc_error(call, rc, "capture on %s: %s", name, err);
 	}
 	capture_begin(s);
 	call->next = capture_next;

@@ -312,5 +312,15 @@ bool fwd_conf_given(const struct fwd_conf_checker *c, const char *path);
 bool fwd_conf_full(const struct fwd_conf_checker *c);
 /* The index of the port named name in cfg, or -1. */
 int fwd_config_port_index(const struct fwd_config *cfg, const char *name);
+/*
+ * What a route's dev or a neighbour's port names in cfg (doc/architecture.md,
+ * "Interfaces"): a port, by its index, or an interfaces[] entry, as
+ * FWD_MAX_PORTS + its position there (the index the config's address views
+ * keep it at; its id once applied is the interface table's), or -1. The
+ * interfaces[] part is asked of the resolver the section's owner sets.
+ */
+int fwd_config_iface_index(const struct fwd_config *cfg, const char *name);
+typedef int (*fwd_config_iface_index_fn)(const struct fwd_config *cfg, const char *name);
+void fwd_config_set_iface_index_fn(fwd_config_iface_index_fn fn);
 
 #endif

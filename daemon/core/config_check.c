@@ -135,6 +135,23 @@ int fwd_config_port_index(const struct fwd_config *cfg, const char *name)
 	return -1;
 }
 
+static fwd_config_iface_index_fn iface_index_fn;
+
+void fwd_config_set_iface_index_fn(fwd_config_iface_index_fn fn)
+{
+	iface_index_fn = fn;
+}
+
+int fwd_config_iface_index(const struct fwd_config *cfg, const char *name)
+{
+	int i = fwd_config_port_index(cfg, name);
+
+	if (i >= 0 || iface_index_fn == NULL)
+		return i;
+	i = iface_index_fn(cfg, name);
+	return i >= 0 ? FWD_MAX_PORTS + i : -1;
+}
+
 /* "ports[i].key" (one buffer: the message is formatted before the next call) */
 static const char *path_of(unsigned i, const char *key)
 {

@@ -110,6 +110,15 @@ static inline int fwd_iface_next_id(int id)
 	ifp = fwd_iface_next(id < FWD_MAX_PORTS ? FWD_MAX_PORTS - 1 : id);
 	return ifp != NULL ? ifp->id : -1;
 }
+/* The id of the port or interface called name, or -1: by the walk above,
+ * so it holds where a port's table entry is not set (tests). Control. */
+static inline int fwd_iface_id_by_name(const char *name)
+{
+	for (int id = fwd_iface_next_id(-1); id >= 0; id = fwd_iface_next_id(id))
+		if (strcmp(fwd_iface_name((unsigned)id), name) == 0)
+			return id;
+	return -1;
+}
 static inline bool fwd_iface_is_loopback(unsigned id)
 {
 	return id >= FWD_MAX_PORTS && id < FWD_MAX_IFACES &&

@@ -7,6 +7,7 @@
 
 #include "core/control.h"
 #include "core/daemon.h"
+#include "core/iface.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "core/punt.h"
@@ -36,7 +37,7 @@ struct punt_policy {
 };
 
 static struct punt_policy policy[FWD_PUNT_MAX];
-static struct punt_policy nd_policy[FWD_PUNT_ND_MAX]; /* each port's NDP buckets */
+static struct punt_policy nd_policy[FWD_PUNT_ND_MAX]; /* each physical port's NDP buckets */
 
 static const uint8_t bucket_class[FWD_PUNT_MAX] = {
 	[FWD_PUNT_ARP] = FWD_PUNT_CLASS_ND,         [FWD_PUNT_LOCAL] = FWD_PUNT_CLASS_LOCAL,
@@ -59,25 +60,25 @@ _Static_assert(FWD_DROP_POLICED_HBH6 - FWD_DROP_POLICED_ARP == FWD_PUNT_HBH6 &&
 static struct event *drain_ev;
 static fwd_punt_fn handlers[FWD_PUNT_MAX];
 bool (*fwd_local_filter)(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
-/* control thread counters, one row per port, written by the control thread only */
-static struct fwd_port_ctrs control_ctrs[FWD_MAX_IFACES]; /* by interface id */
+/* control thread counters, one row per interface id, written by the control thread only */
+static struct fwd_port_ctrs control_ctrs[FWD_MAX_IFACES];
 
-bool (*fwd_punt_up)(struct rte_mbuf *m, uint16_t port);
+bool (*fwd_punt_up)(struct rte_mbuf *m, uint16_t iface);
 
 void fwd_punt_register(enum fwd_punt_reason reason, fwd_punt_fn fn)
 {
 	handlers[reason] = fn;
 }
 
-struct fwd_port_ctrs *fwd_control_ctrs(uint16_t port)
+struct fwd_port_ctrs *fwd_control_ctrs(uint16_t iface)
 {
-	return &control_ctrs[port < FWD_MAX_IFACES ? port : 0];
+	return &control_ctrs[iface < FWD_MAX_IFACES ? iface : 0];
 }
 
-void fwd_control_drop(struct rte_mbuf *m, uint16_t port, enum fwd_drop_reason reason)
+void fwd_control_drop(struct rte_mbuf *m, uint16_t iface, enum fwd_drop_reason reason)
 {
-	fwd_control_ctrs(port)->drop[reason]++;
-	fwd_drop_offer(FWD_DROP_TAP_CONTROL, port, reason, &m, 1);
+	fwd_control_ctrs(iface)->drop[reason]++;
+	fwd_drop_offer(FWD_DROP_TAP_CONTROL, iface, reason, &m, 1);
 	rte_pktmbuf_free(m);
 }
 
@@ -132,6 +133,19 @@ static bool punt_police(struct fwd_punt_bucket *k, const struct punt_policy *p, 
 	return true;
 }
 
+/* The physical port whose NDP buckets police what arrives on interface
+ * iface: a flood on any VLAN of a trunk spends its port's budget, so the
+ * VLANs of one wire cannot multiply it (a loopback receives nothing). */
+static inline unsigned punt_nd_port(uint16_t iface)
+{
+	unsigned port;
+
+	if (iface < FWD_MAX_PORTS)
+		return iface; /* a port is its own (its table entry may be unset) */
+	port = iface < FWD_MAX_IFACES ? fwd_ifaces[iface].port : 0;
+	return port < FWD_MAX_PORTS ? port : 0;
+}
+
 /* Police a punted packet at TSC now: true when it may go on, else *drop
  * is the reason of its excess. *nd: it goes to address resolution's ring. */
 static bool punt_admit(struct fwd_worker *w, const struct fwd_punt_meta *meta, uint64_t now,
@@ -140,7 +154,7 @@ static bool punt_admit(struct fwd_worker *w, const struct fwd_punt_meta *meta, u
 	unsigned r = meta->reason < FWD_PUNT_MAX ? meta->reason : FWD_PUNT_LOCAL;
 
 	if (r == FWD_PUNT_LOCAL6 && meta->aux != FWD_PUNT_ND_NONE && meta->aux < FWD_PUNT_ND_MAX) {
-		uint8_t port = meta->in_port < FWD_MAX_PORTS ? meta->in_port : 0;
+		unsigned port = punt_nd_port(meta->in_port);
 
 		*nd = true;
 		*drop = nd_drop[meta->aux];
@@ -157,20 +171,21 @@ static bool punt_admit(struct fwd_worker *w, const struct fwd_punt_meta *meta, u
 static void punt_enqueue(struct fwd_worker *w, struct rte_ring *r, struct rte_mbuf **pkts,
                          unsigned n)
 {
-	uint8_t port[FWD_BURST_MAX], drop[FWD_BURST_MAX];
+	uint16_t iface[FWD_BURST_MAX];
+	uint8_t drop[FWD_BURST_MAX];
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct fwd_punt_meta *meta = fwd_punt_meta(pkts[i]);
-		port[i] = meta->in_port;
+		iface[i] = meta->in_port < FWD_MAX_IFACES ? meta->in_port : 0;
 		drop[i] = meta->drop;
 	}
 	unsigned sent = n == 0 ? 0 : rte_ring_mp_enqueue_burst(r, (void **)pkts, n, NULL);
 
 	for (unsigned i = 0; i < n; i++) {
 		if (i >= sent)
-			fwd_drop(w, port[i], FWD_DROP_PUNT_FULL, pkts[i]);
+			fwd_drop(w, iface[i], FWD_DROP_PUNT_FULL, pkts[i]);
 		else if (drop[i] != FWD_PUNT_NO_DROP)
-			w->stats.port[port[i]].drop[drop[i]]++;
+			w->stats.port[iface[i]].drop[drop[i]]++;
 	}
 }
 

@@ -14,8 +14,11 @@
  * buckets of its own and a ring of its own, drained first, so a flood of
  * other punts cannot crowd it out: ARP one bucket, NDP (ICMPv6 133-137,
  * which the IPv6 input sorts first: what fwd ignores it drops there) one
- * per port and kind of message, so a flood of advertisements or of another
- * link's solicitations leaves a host's solicitations their tokens.
+ * per physical port and kind of message, so a flood of advertisements or of
+ * another link's solicitations leaves a host's solicitations their tokens.
+ * The VLANs of a trunk share their port's buckets: tagging a flood with
+ * many VIDs does not multiply its budget. Everything else a punt names
+ * (in_port, out_port, counters) is an interface id (core/iface.h).
  */
 #ifndef FWD_PUNT_H
 #define FWD_PUNT_H
@@ -103,24 +106,26 @@ typedef void (*fwd_punt_fn)(struct rte_mbuf *m, const struct fwd_punt_meta *meta
 void fwd_punt_register(enum fwd_punt_reason reason, fwd_punt_fn fn);
 
 /* Control thread: counters of packets the control thread consumed or dropped
- * on behalf of a port (summed into `fwdctl stats` with the workers'). */
+ * on behalf of interface iface (summed into `fwdctl stats` with the
+ * workers'). */
 struct fwd_port_ctrs;
-struct fwd_port_ctrs *fwd_control_ctrs(uint16_t port);
+struct fwd_port_ctrs *fwd_control_ctrs(uint16_t iface);
 
 /* Count a drop made by the control thread and free the packet. */
-void fwd_control_drop(struct rte_mbuf *m, uint16_t port, enum fwd_drop_reason reason);
+void fwd_control_drop(struct rte_mbuf *m, uint16_t iface, enum fwd_drop_reason reason);
 
-/* A port's kernel interface (ports[].tap, cp/tap.c), set by the layer that
- * keeps them: local delivery hands it a packet to us that fwd does not
- * answer itself (all but ARP, NDP and ICMP echo requests). It returns true
- * when it took m (sent up, or dropped and counted), false when port has no
- * interface: the caller then does what it does without one. */
-extern bool (*fwd_punt_up)(struct rte_mbuf *m, uint16_t port);
+/* An interface's kernel interface (tap: true, cp/tap.c), set by the layer
+ * that keeps them: local delivery hands it a packet to us, arrived on
+ * interface iface, that fwd does not answer itself (all but ARP, NDP and
+ * ICMP echo requests). It returns true when it took m (sent up on iface's,
+ * or on the loopback's that owns the destination, or dropped and counted),
+ * false when there is none: the caller then does what it does without. */
+extern bool (*fwd_punt_up)(struct rte_mbuf *m, uint16_t iface);
 
-/* fwd_punt_up when set and m's port has an interface. */
-static inline bool fwd_punt_up_take(struct rte_mbuf *m, uint16_t port)
+/* fwd_punt_up when set and m's interface has a kernel interface. */
+static inline bool fwd_punt_up_take(struct rte_mbuf *m, uint16_t iface)
 {
-	return fwd_punt_up != NULL && fwd_punt_up(m, port);
+	return fwd_punt_up != NULL && fwd_punt_up(m, iface);
 }
 
 /*

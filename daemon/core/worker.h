@@ -218,6 +218,14 @@ static inline void fwd_drop_bulk(struct fwd_worker *w, uint16_t port, enum fwd_d
 
 void fwd_tx_flush(struct fwd_worker *w, uint8_t port);
 
+/* A routed frame leaving tagged on VLAN interface iface: its port counts
+ * it when sent, the VLAN here (as Linux counts a VLAN's traffic on both). */
+static inline void fwd_vlan_tx_count(struct fwd_worker *w, uint16_t iface, uint32_t bytes)
+{
+	w->stats.port[iface].tx_pkts++;
+	w->stats.port[iface].tx_bytes += bytes;
+}
+
 /* Buffer m for transmission on port (index); flushed at the end of the loop. */
 static inline void fwd_tx(struct fwd_worker *w, uint8_t port, struct rte_mbuf *m)
 {

@@ -159,26 +159,26 @@ static struct tap *loopback_tap(struct rte_mbuf *m)
 	return t != NULL && t->no_link ? t : NULL;
 }
 
-bool tap_up(struct rte_mbuf *m, uint16_t port)
+bool tap_up(struct rte_mbuf *m, uint16_t iface)
 {
 	struct tap *t = m->nb_segs == 1 ? loopback_tap(m) : NULL;
 
 	if (t != NULL) /* the kernel drops what is not for the interface's MAC */
 		rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr = t->kmac;
 	else
-		t = tap_of(port);
+		t = tap_of(iface);
 	if (t == NULL)
 		return false;
 	if (m->nb_segs != 1 ||
 	    write(t->fd, rte_pktmbuf_mtod(m, void *), rte_pktmbuf_data_len(m)) < 0) {
 		up_dropped.value++; /* EAGAIN: the kernel's queue is full */
 		t->n_up_dropped++;
-		fwd_control_drop(m, port, FWD_DROP_PUNT_FULL);
+		fwd_control_drop(m, iface, FWD_DROP_PUNT_FULL);
 		return true;
 	}
 	up_frames.value++;
 	t->n_up++;
-	fwd_control_ctrs(port)->consumed++;
+	fwd_control_ctrs(iface)->consumed++;
 	rte_pktmbuf_free(m);
 	return true;
 }

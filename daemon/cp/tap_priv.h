@@ -93,7 +93,7 @@ void tap_sync_all(void *arg);     /* every TAP (the timer's callback) */
 /* tap_io.c: frames up (fwd_punt_up) and down (the TAP's read event). */
 extern struct fwd_counter tap_sync_errors;
 void tap_on_read(evutil_socket_t fd, short what, void *arg);
-bool tap_up(struct rte_mbuf *m, uint16_t port);
+bool tap_up(struct rte_mbuf *m, uint16_t iface);
 /* `port show`: the interface and its counters. */
 void tap_fill(struct fwd_rpc_call *call, const struct fwd_port *p, Fwd__PortInfo *pi);
 

@@ -3,8 +3,8 @@
  * The checks of interfaces[] (fwd.yaml(5)): names (unique among ports,
  * bridges and interfaces, at most 15 characters), a VLAN's port, number and
  * MTU, the keys a loopback has no use for, the mode's keys, and addresses
- * against every other address of the router, as ports are checked
- * (ip4/addr.c): no address twice, no subnet on two interfaces.
+ * (iface_check_addr.c) by the rules of ports' (ip4/addr.h, ip6/addr6.h):
+ * no address twice, no subnet on two interfaces.
  */
 #include <stdio.h>
 #include <string.h>
@@ -118,11 +118,6 @@ static void check_mode(struct fwd_conf_checker *c, const struct fwd_config *cfg,
 		if (fwd_conf_given(c, at(a, i, l3_keys[k])))
 			fwd_conf_error(c, a, "only l3 interfaces have '%s' (this one's mode is %s)",
 			               l3_keys[k], mode);
-	/* next hops and neighbours are still per port (doc/architecture.md, "Interfaces") */
-	if (f->mode == FWD_MODE_L3 && f->n_addresses > 0)
-		fwd_conf_error(c, at(a, i, "addresses"),
-		               "addresses on VLAN interfaces are not supported yet (only on ports "
-		               "and loopbacks)");
 }
 
 static void check_acls(struct fwd_conf_checker *c, const struct fwd_config *cfg,
@@ -151,9 +146,8 @@ static void iface_config_check(struct fwd_conf_checker *c, const struct fwd_conf
 			check_mode(c, cfg, f, i);
 		}
 		check_acls(c, cfg, f, i);
-		if (f->loopback)
-			iface_check_addresses(c, cfg, s, i);
 	}
+	iface_check_addresses(c, cfg);
 }
 
 RTE_INIT(iface_check_register)

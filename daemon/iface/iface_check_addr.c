@@ -1,98 +1,115 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * interfaces[].addresses against every other address of the router, by the
- * rule ports follow (ip4/addr.c, ip6/addr6.c): an address is configured
- * once, and a subnet is connected on one interface only.
+ * interfaces[].addresses, checked by the rules ports follow (ip4/addr.h,
+ * ip6/addr6.h) over the config's views, which this file extends with the
+ * config's interfaces: interfaces[i] is entry FWD_MAX_PORTS + i, after the
+ * ports ("late"), as start-up adds their addresses after the ports'. So an
+ * address is configured once and a subnet connected on one interface only,
+ * whether it is a port's, a VLAN's or a loopback's, and a route's gateway
+ * or a neighbour on a VLAN's subnet is checked as on a port's.
  */
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
+
+#include <rte_common.h>
 
 #include "iface/iface_priv.h"
+#include "ip4/addr.h"
+#include "ip6/addr6.h"
 
-#define AT_MAX 64
+#define AT_MAX  64
+#define WHY_MAX 200
 
-static bool same_addr(const struct fwd_prefix *a, const struct fwd_prefix *b)
+static bool conf_l3(const struct fwd_conf_iface *f)
 {
-	if (a->family != b->family)
-		return false;
-	return a->family == AF_INET ? a->v4 == b->v4 : memcmp(a->v6, b->v6, 16) == 0;
+	return f->loopback || f->mode == FWD_MODE_L3;
 }
 
-static bool same_subnet(const struct fwd_prefix *a, const struct fwd_prefix *b)
+static void view4_ifaces(struct addr4_view *v, const struct fwd_config *cfg)
 {
-	if (a->family != b->family || a->len != b->len)
-		return false;
-	if (a->family == AF_INET)
-		return ((a->v4 ^ b->v4) & fwd_ip4_mask(a->len)) == 0;
-	return fwd_ip6_in_prefix(a->v6, b->v6, a->len);
+	const struct iface_conf *s = iface_conf(cfg);
+
+	for (unsigned i = 0; i < s->n && FWD_MAX_PORTS + i < FWD_MAX_IFACES; i++) {
+		const struct fwd_conf_iface *f = &s->ifaces[i];
+		struct addr4_view_port e = {
+			.name = f->name, .l3 = conf_l3(f), .lo = f->loopback, .late = true
+		};
+
+		addr4_view_put(v, FWD_MAX_PORTS + i, &e, f->addresses, f->n_addresses);
+	}
 }
 
-enum clash { NONE, SAME_ADDR, SAME_SUBNET };
-
-/* Does a clash with p (of another interface when other)? */
-static enum clash clash(const struct fwd_prefix *a, const struct fwd_prefix *p, bool other)
+static void view6_ifaces(struct addr6_view *v, const struct fwd_config *cfg)
 {
-	if (same_addr(a, p))
-		return SAME_ADDR;
-	if (other && same_subnet(a, p))
-		return SAME_SUBNET;
-	return NONE;
+	const struct iface_conf *s = iface_conf(cfg);
+
+	for (unsigned i = 0; i < s->n && FWD_MAX_PORTS + i < FWD_MAX_IFACES; i++) {
+		const struct fwd_conf_iface *f = &s->ifaces[i];
+		struct addr6_view_port e = {
+			.name = f->name, .l3 = conf_l3(f), .lo = f->loopback, .late = true
+		};
+
+		addr6_view_put(v, FWD_MAX_PORTS + i, &e, f->addresses, f->n_addresses);
+	}
 }
 
-static void report(struct fwd_conf_checker *c, const char *at, enum clash why,
-                   const struct fwd_prefix *a, const char *kind, const char *name)
+/* Interface i's addresses, each against the ports', the interfaces' before
+ * it and its own before it; then all of i's are seen by the next ones. */
+static void check_one(struct fwd_conf_checker *c, const struct fwd_conf_iface *f, unsigned i,
+                      struct addr4_view *v4, struct addr6_view *v6)
 {
-	char buf[FWD_PREFIX_STRLEN];
+	unsigned id = FWD_MAX_PORTS + i, n4 = v4->port[id].n, n6 = v6->port[id].n;
+	char at[AT_MAX], why[WHY_MAX];
 
-	fwd_prefix_fmt(a, buf);
-	if (why == SAME_ADDR)
-		fwd_conf_error(c, at, "address %s is already configured (on %s %s)", buf, kind,
-		               name);
-	else
-		fwd_conf_error(c, at, "the subnet of %s is already connected on %s %s", buf, kind,
-		               name);
-}
-
-/* The first clash of a with the ports' addresses and interfaces[0..i]'s
- * (interface i's own up to address k); reported, and true, when found. */
-static bool clash_ports(struct fwd_conf_checker *c, const struct fwd_config *cfg,
-                        const struct fwd_prefix *a, const char *at)
-{
-	for (unsigned p = 0; p < cfg->n_ports; p++)
-		for (unsigned k = 0; k < cfg->ports[p].n_addresses; k++) {
-			enum clash why = clash(a, &cfg->ports[p].addresses[k], true);
-
-			if (why == NONE)
-				continue;
-			report(c, at, why, a, "port", cfg->ports[p].name);
-			return true;
-		}
-	return false;
-}
-
-void iface_check_addresses(struct fwd_conf_checker *c, const struct fwd_config *cfg,
-                           const struct iface_conf *s, unsigned i)
-{
-	const struct fwd_conf_iface *f = &s->ifaces[i];
-	char at[AT_MAX], buf[FWD_PREFIX_STRLEN];
-
+	v4->port[id].n = v6->port[id].n = 0;
 	for (unsigned k = 0; k < f->n_addresses; k++) {
 		const struct fwd_prefix *a = &f->addresses[k];
-		enum clash why = NONE;
-		unsigned j = 0, m = 0;
+		int rc;
 
-		snprintf(at, sizeof(at), "interfaces[%u].addresses[%u]", i, k);
-		if (a->len == 0) {
-			fwd_conf_error(c, at, "%s is not usable on an interface (a /0)",
-			               fwd_prefix_fmt(a, buf));
-			continue;
+		if (a->family == AF_INET) {
+			rc = addr4_rule_add(v4, id, &v4->store[id][v4->port[id].n], why,
+			                    sizeof(why));
+			v4->port[id].n++;
+		} else {
+			rc = addr6_rule_add(v6, id, &v6->port[id].a[v6->port[id].n], why,
+			                    sizeof(why));
+			v6->port[id].n++;
 		}
-		if (clash_ports(c, cfg, a, at))
-			continue;
-		for (j = 0; j <= i && why == NONE; j++)
-			for (m = 0; m < (j == i ? k : s->ifaces[j].n_addresses) && why == NONE; m++)
-				why = clash(a, &s->ifaces[j].addresses[m], j != i);
-		if (why != NONE)
-			report(c, at, why, a, "interface", s->ifaces[j - 1].name);
+		if (rc < 0) {
+			snprintf(at, sizeof(at), "interfaces[%u].addresses[%u]", i, k);
+			fwd_conf_error(c, at, "%s", why);
+		}
 	}
+	v4->port[id].n = n4;
+	v6->port[id].n = n6;
+}
+
+void iface_check_addresses(struct fwd_conf_checker *c, const struct fwd_config *cfg)
+{
+	const struct iface_conf *s = iface_conf(cfg);
+	struct addr4_view *v4 = malloc(sizeof(*v4));
+	struct addr6_view *v6 = malloc(sizeof(*v6));
+	unsigned n = RTE_MIN(s->n, (unsigned)(FWD_MAX_IFACES - FWD_MAX_PORTS));
+
+	if (v4 == NULL || v6 == NULL) {
+		fwd_conf_error(c, "", "out of memory");
+		goto out;
+	}
+	addr4_view_config(v4, cfg);
+	addr6_view_config(v6, cfg);
+	/* as start-up adds them: the later interfaces not there yet */
+	for (unsigned i = 0; i < n && !fwd_conf_full(c); i++) {
+		v4->n_ports = v6->n_ports = FWD_MAX_PORTS + i + 1;
+		if (conf_l3(&s->ifaces[i])) /* else check_mode says so */
+			check_one(c, &s->ifaces[i], i, v4, v6);
+	}
+out:
+	free(v4);
+	free(v6);
+}
+
+RTE_INIT(iface_views_register)
+{
+	addr4_set_config_view_hook(view4_ifaces);
+	addr6_set_config_view_hook(view6_ifaces);
 }

@@ -55,6 +55,7 @@ int iface_make(const struct fwd_config *cfg, const struct fwd_conf_iface *f, cha
 	if (rc < 0)
 		return rc;
 	fwd_ifaces[id].tap = f->tap;
+	fwd_ifaces[id].rpf = (uint8_t)f->rpf; /* workers read it: one byte */
 	return 0;
 }
 

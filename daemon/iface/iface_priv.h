@@ -5,9 +5,8 @@
 
 #include "iface/iface_config.h"
 
-/* Check interfaces[i].addresses (iface_check_addr.c). */
-void iface_check_addresses(struct fwd_conf_checker *c, const struct fwd_config *cfg,
-                           const struct iface_conf *s, unsigned i);
+/* Check interfaces[].addresses (iface_check_addr.c). */
+void iface_check_addresses(struct fwd_conf_checker *c, const struct fwd_config *cfg);
 
 struct fwd_iface;
 struct fwd_reload_log;

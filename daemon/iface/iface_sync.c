@@ -2,7 +2,8 @@
 /*
  * One interfaces[] entry made equal in the table (reload), and the table
  * written back as interfaces[] for `config show` (what runs, fwdctl's
- * additions included); the loopbacks' addresses handed to l3's reconcile.
+ * additions included); the interfaces' addresses and `ra` handed to l3's
+ * reconcile, their `rpf` set here.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,8 @@
 #include "core/iface.h"
 #include "core/reload.h"
 #include "iface/iface_priv.h"
+#include "ip4/addr.h"
+#include "ip6/addr6.h"
 #include "l3/l3_config.h"
 
 bool iface_same_identity(const struct fwd_iface *ifp, const struct fwd_conf_iface *f)
@@ -28,7 +31,7 @@ bool iface_same_identity(const struct fwd_iface *ifp, const struct fwd_conf_ifac
 	       ifp->port == port->id && ifp->vlan == f->vlan;
 }
 
-/* mtu and mode of a VLAN interface that stays */
+/* mtu, mode and rpf of a VLAN interface that stays */
 static int settle(const struct fwd_config *next, const struct fwd_conf_iface *f,
                   struct fwd_iface *ifp, struct fwd_reload_log *log)
 {
@@ -42,6 +45,10 @@ static int settle(const struct fwd_config *next, const struct fwd_conf_iface *f,
 	if (rc == 0 && (ifp->mode != f->mode || (b != NULL && ifp->bridge != bridge)) &&
 	    (rc = fwd_iface_set_mode(ifp->id, f->mode, bridge)) == 0)
 		fwd_reload_note(log, "interface %s: mode %s", f->name, fwd_port_mode_name(f->mode));
+	if (rc == 0 && ifp->rpf != (uint8_t)f->rpf) {
+		ifp->rpf = (uint8_t)f->rpf;
+		fwd_reload_note(log, "interface %s: rpf %s", f->name, fwd_conf_rpf_names[f->rpf]);
+	}
 	return rc;
 }
 
@@ -72,8 +79,26 @@ int iface_reconcile(const struct fwd_config *next, const struct fwd_conf_iface *
 	return rc;
 }
 
-/* What ifp runs as an interfaces[] entry; the rest (addresses, ra, rpf,
- * ACLs) as the file said, or nothing for one fwdctl added. */
+/* ifp's addresses as they run (fwdctl's too; IPv6's first, the link-local
+ * or a loopback's ::1, is not written), `ra` and `rpf`. */
+static void running_l3(const struct fwd_iface *ifp, struct fwd_conf_iface *e)
+{
+	const struct ip4_port_addrs *pa = &ip4_addrs[ifp->id];
+	const struct ip6_port_addrs *pa6 = &ip6_addrs[ifp->id];
+
+	e->n_addresses = 0;
+	for (unsigned i = 0; i < pa->n && e->n_addresses < FWD_MAX_ADDRS; i++)
+		e->addresses[e->n_addresses++] = fwd_prefix_of4(&pa->a[i]);
+	for (unsigned i = 1; i < pa6->n && e->n_addresses < FWD_MAX_ADDRS; i++)
+		e->addresses[e->n_addresses++] = fwd_prefix_of6(&pa6->a[i]);
+	if (ifp->type != FWD_IFACE_VLAN)
+		return;
+	e->ra = pa6->ra;
+	e->rpf = (enum fwd_rpf)ifp->rpf;
+}
+
+/* What ifp runs as an interfaces[] entry; the ACLs as the file said, or
+ * nothing for one fwdctl added. */
 static void entry_of(const struct fwd_config *run, const struct fwd_iface *ifp,
                      const struct fwd_conf_iface *loaded, struct fwd_conf_iface *e)
 {
@@ -83,6 +108,7 @@ static void entry_of(const struct fwd_config *run, const struct fwd_iface *ifp,
 	snprintf(e->name, sizeof(e->name), "%s", ifp->name);
 	e->loopback = ifp->type == FWD_IFACE_LOOPBACK;
 	e->tap = ifp->tap;
+	running_l3(ifp, e);
 	if (e->loopback)
 		return;
 	snprintf(e->port, sizeof(e->port), "%s", fwd_ports[ifp->port].name);
@@ -115,9 +141,10 @@ int iface_running(struct fwd_config *run, uint64_t *omitted)
 	return 0;
 }
 
-/* The loopbacks' addresses of cfg, for the one reconcile of addresses
- * (l3/l3_config.c), which runs after this module made the loopbacks. */
-static int want_lo_addrs(struct l3_want *w, const struct fwd_config *cfg)
+/* The addresses (and a VLAN's `ra`) of cfg's interfaces, for the one
+ * reconcile of addresses (l3/l3_config.c), which runs after this module
+ * made the interfaces; a bridge VLAN has none. */
+static int want_iface_addrs(struct l3_want *w, const struct fwd_config *cfg)
 {
 	const struct iface_conf *s = iface_conf(cfg);
 	int rc = 0;
@@ -126,8 +153,9 @@ static int want_lo_addrs(struct l3_want *w, const struct fwd_config *cfg)
 		const struct fwd_conf_iface *f = &s->ifaces[i];
 		const struct fwd_iface *ifp = fwd_iface_by_name(f->name);
 
-		if (!f->loopback || ifp == NULL || ifp->type != FWD_IFACE_LOOPBACK)
+		if (ifp == NULL || ifp->type == FWD_IFACE_PORT || !fwd_iface_is_l3(ifp))
 			continue;
+		w->ra[ifp->id] = ifp->type == FWD_IFACE_VLAN && f->ra;
 		for (unsigned k = 0; k < f->n_addresses && rc == 0; k++)
 			rc = l3_want_iface_addr(w, ifp->id, &f->addresses[k], FWD_ORIGIN_CONFIG);
 	}
@@ -136,5 +164,5 @@ static int want_lo_addrs(struct l3_want *w, const struct fwd_config *cfg)
 
 RTE_INIT(iface_addrs_register)
 {
-	l3_config_set_iface_addrs(want_lo_addrs);
+	l3_config_set_iface_addrs(want_iface_addrs);
 }

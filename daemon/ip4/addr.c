@@ -7,6 +7,7 @@
 #include "core/event.h"
 #include "core/log.h"
 #include "ip4/addr.h"
+#include "ip4/arp.h"
 #include "ip4/ip4.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
@@ -34,6 +35,12 @@ static uint32_t bcast_at(unsigned id, unsigned i)
 	return fwd_iface_is_loopback(id) ? 0 : bcast_of(&ip4_addrs[id].a[i]);
 }
 
+/* What a rule's message calls entry id of a view. */
+static const char *kind(int id)
+{
+	return id < FWD_MAX_PORTS ? "port" : "interface";
+}
+
 static bool same_prefix(const struct fwd_ip4_prefix *a, const struct fwd_ip4_prefix *b)
 {
 	return a->addr == b->addr && a->len == b->len;
@@ -49,52 +56,89 @@ const struct addr4_view *addr4_running(void)
 
 	running.n_ports = fwd_n_ports;
 	for (unsigned i = 0; i < fwd_n_ports; i++)
-		running_ports[i] =
-		        (struct addr4_view_port){ fwd_ports[i].name,
-			                          fwd_ports[i].mode == FWD_MODE_L3, false,
-			                          ip4_addrs[i].n, ip4_addrs[i].a };
+		running_ports[i] = (struct addr4_view_port){ .name = fwd_ports[i].name,
+			                                     .l3 = fwd_ports[i].mode == FWD_MODE_L3,
+			                                     .n = ip4_addrs[i].n,
+			                                     .a = ip4_addrs[i].a };
 	for (unsigned i = fwd_n_ports; i < FWD_MAX_PORTS; i++)
-		running_ports[i] = (struct addr4_view_port){ "", false, false, 0, ip4_addrs[i].a };
+		running_ports[i] = (struct addr4_view_port){ .name = "", .a = ip4_addrs[i].a };
 	/* VLANs and loopbacks (their ids are set; a port's may not be in tests) */
 	for (ifp = fwd_iface_next(FWD_MAX_PORTS - 1); ifp != NULL; ifp = fwd_iface_next(ifp->id)) {
-		struct addr4_view_port *vp = &running_ports[ifp->id];
-
 		for (unsigned i = running.n_ports; i < ifp->id; i++) /* free ids between */
-			running_ports[i] = (struct addr4_view_port){ "", false, false, 0, NULL };
-		*vp = (struct addr4_view_port){ ifp->name, fwd_iface_is_l3(ifp),
-			                        ifp->type == FWD_IFACE_LOOPBACK,
-			                        ip4_addrs[ifp->id].n, ip4_addrs[ifp->id].a };
+			running_ports[i] = (struct addr4_view_port){ .name = "" };
+		running_ports[ifp->id] =
+		        (struct addr4_view_port){ .name = ifp->name,
+			                          .l3 = fwd_iface_is_l3(ifp),
+			                          .lo = ifp->type == FWD_IFACE_LOOPBACK,
+			                          .n = ip4_addrs[ifp->id].n,
+			                          .a = ip4_addrs[ifp->id].a };
 		running.n_ports = ifp->id + 1u;
 	}
 	return &running;
 }
 
+static void (*config_view_hook)(struct addr4_view *v, const struct fwd_config *cfg);
+
+void addr4_set_config_view_hook(void (*fn)(struct addr4_view *v, const struct fwd_config *cfg))
+{
+	config_view_hook = fn;
+}
+
+void addr4_view_put(struct addr4_view *v, unsigned id, const struct addr4_view_port *e,
+                    const struct fwd_prefix *a, unsigned n)
+{
+	struct addr4_view_port *vp = &v->port[id];
+	unsigned k = 0;
+
+	for (unsigned i = v->n_ports; i < id; i++)
+		v->port[i] = (struct addr4_view_port){ .name = "" };
+	if (id >= v->n_ports)
+		v->n_ports = id + 1;
+	*vp = *e;
+	for (unsigned i = 0; i < n && k < FWD_MAX_ADDRS; i++)
+		if (a[i].family == AF_INET) {
+			v->store[id][k] = fwd_prefix_v4(&a[i]);
+			v->index[id][k++] = (uint8_t)i;
+		}
+	vp->n = k;
+	vp->a = v->store[id];
+}
+
+int addr4_view_index(const struct addr4_view *v, const char *name)
+{
+	for (unsigned i = 0; i < v->n_ports; i++)
+		if (v->port[i].name != NULL && strcmp(v->port[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
 void addr4_view_config(struct addr4_view *v, const struct fwd_config *cfg)
 {
 	v->port = v->ports;
-	v->n_ports = cfg->n_ports;
+	v->n_ports = 0;
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
 		const struct fwd_conf_port *p = &cfg->ports[i];
-		unsigned n = 0;
+		struct addr4_view_port e = { .name = p->name, .l3 = p->mode == FWD_MODE_L3 };
 
-		for (unsigned k = 0; k < p->n_addresses; k++)
-			if (p->addresses[k].family == AF_INET) {
-				v->store[i][n] = fwd_prefix_v4(&p->addresses[k]);
-				v->index[i][n++] = (uint8_t)k;
-			}
-		v->port[i] = (struct addr4_view_port){ p->name, p->mode == FWD_MODE_L3, false, n,
-			                               v->store[i] };
+		addr4_view_put(v, i, &e, p->addresses, p->n_addresses);
 	}
+	if (config_view_hook != NULL)
+		config_view_hook(v, cfg);
 }
 
-/* The port holding address ip itself, or -1. */
-static int view_owner(const struct addr4_view *v, uint32_t ip)
+/* The interface holding address ip itself (not a late one when early), or -1. */
+static int view_owner_of(const struct addr4_view *v, uint32_t ip, bool early)
 {
 	for (unsigned i = 0; i < v->n_ports; i++)
 		for (unsigned k = 0; k < v->port[i].n; k++)
-			if (v->port[i].a[k].addr == ip)
+			if (v->port[i].a[k].addr == ip && !(early && v->port[i].late))
 				return (int)i;
 	return -1;
+}
+
+static int view_owner(const struct addr4_view *v, uint32_t ip)
+{
+	return view_owner_of(v, ip, false);
 }
 
 /* The interface whose longest subnet holds ip (only `only` when >= 0; a
@@ -119,11 +163,12 @@ static int view_port_of(const struct addr4_view *v, uint32_t ip, int only)
 	return best;
 }
 
-/* The port with subnet s connected, or -1. */
-static int view_subnet_port(const struct addr4_view *v, const struct fwd_ip4_prefix *s)
+/* The interface with subnet s connected (not a late one when early), or -1. */
+static int view_subnet_port(const struct addr4_view *v, const struct fwd_ip4_prefix *s, bool early)
 {
 	for (unsigned i = 0; i < v->n_ports; i++)
-		for (unsigned k = 0; k < v->port[i].n && !v->port[i].lo; k++) {
+		for (unsigned k = 0;
+		     k < v->port[i].n && !v->port[i].lo && !(early && v->port[i].late); k++) {
 			struct fwd_ip4_prefix o = subnet_of(&v->port[i].a[k]);
 			if (same_prefix(&o, s))
 				return (int)i;
@@ -154,7 +199,8 @@ int addr4_rule_l3(const struct addr4_view *v, unsigned port, char *err, size_t e
 	if (port >= v->n_ports)
 		return ERR(ENODEV, "no such port");
 	if (!v->port[port].l3)
-		return ERR(EINVAL, "port %s is not an l3 port", v->port[port].name);
+		return ERR(EINVAL, "%s %s is not an l3 %s", kind((int)port), v->port[port].name,
+		           kind((int)port));
 	return 0;
 }
 
@@ -169,16 +215,16 @@ int addr4_rule_add(const struct addr4_view *v, unsigned port, const struct fwd_i
 	if (rc < 0)
 		return rc;
 	if (v->port[port].n >= FWD_MAX_ADDRS)
-		return ERR(ENOSPC, "port %s has %d addresses already", v->port[port].name,
-		           FWD_MAX_ADDRS);
+		return ERR(ENOSPC, "%s %s has %d addresses already", kind((int)port),
+		           v->port[port].name, FWD_MAX_ADDRS);
 	if (why != NULL)
 		return ERR(EINVAL, "%s %s", fwd_ip4_prefix_fmt(p, buf), why);
-	if ((o = view_owner(v, p->addr)) >= 0)
-		return ERR(EEXIST, "address %s is already configured (on port %s)",
-		           fwd_ip4_fmt(p->addr, buf), v->port[o].name);
-	if ((o = view_subnet_port(v, &s)) >= 0 && (unsigned)o != port)
-		return ERR(EEXIST, "subnet %s is already connected on port %s",
-		           fwd_ip4_prefix_fmt(&s, buf), v->port[o].name);
+	if ((o = view_owner_of(v, p->addr, !v->port[port].late)) >= 0)
+		return ERR(EEXIST, "address %s is already configured (on %s %s)",
+		           fwd_ip4_fmt(p->addr, buf), kind(o), v->port[o].name);
+	if ((o = view_subnet_port(v, &s, !v->port[port].late)) >= 0 && (unsigned)o != port)
+		return ERR(EEXIST, "subnet %s is already connected on %s %s",
+		           fwd_ip4_prefix_fmt(&s, buf), kind(o), v->port[o].name);
 	return 0;
 }
 
@@ -192,7 +238,7 @@ int addr4_rule_gateway(const struct addr4_view *v, uint32_t via, int dev, unsign
 	if (dev >= 0 && (rc = addr4_rule_l3(v, (unsigned)dev, err, errlen)) < 0)
 		return rc;
 	if ((o = view_owner(v, via)) >= 0)
-		return ERR(EINVAL, "gateway %s is one of our own addresses (on port %s)", a,
+		return ERR(EINVAL, "gateway %s is one of our own addresses (on %s %s)", a, kind(o),
 		           v->port[o].name);
 	o = view_port_of(v, via, dev);
 	if (o < 0 && dev >= 0)
@@ -201,7 +247,7 @@ int addr4_rule_gateway(const struct addr4_view *v, uint32_t via, int dev, unsign
 	if (o < 0)
 		return ERR(ENETUNREACH, "gateway %s is not on a connected subnet", a);
 	if (!v->port[o].l3)
-		return ERR(EINVAL, "port %s is not an l3 port", v->port[o].name);
+		return ERR(EINVAL, "%s %s is not an l3 %s", kind(o), v->port[o].name, kind(o));
 	*port = (unsigned)o;
 	return 0;
 }
@@ -210,13 +256,13 @@ int addr4_rule_route(const struct addr4_view *v, const struct fwd_ip4_prefix *p,
                      size_t errlen)
 {
 	char buf[FWD_PREFIX4_STRLEN];
-	int o = view_subnet_port(v, p);
+	int o = view_subnet_port(v, p, false);
 
 	if (o >= 0)
 		return ERR(EEXIST,
-		           "%s is the connected subnet of port %s (change the address "
+		           "%s is the connected subnet of %s %s (change the address "
 		           "instead)",
-		           fwd_ip4_prefix_fmt(p, buf), v->port[o].name);
+		           fwd_ip4_prefix_fmt(p, buf), kind(o), v->port[o].name);
 	return 0;
 }
 
@@ -242,7 +288,7 @@ int addr4_rule_neigh(const struct addr4_view *v, unsigned port, uint32_t ip, con
 	if (rc < 0)
 		return rc;
 	if ((o = view_owner(v, ip)) >= 0)
-		return ERR(EINVAL, "%s is one of our own addresses (on port %s)", a,
+		return ERR(EINVAL, "%s is one of our own addresses (on %s %s)", a, kind(o),
 		           v->port[o].name);
 	for (unsigned k = 0; k < v->port[port].n; k++) {
 		struct fwd_ip4_prefix h = { ip, v->port[port].a[k].len };
@@ -370,9 +416,6 @@ int addr4_add(uint16_t port, const struct fwd_ip4_prefix *p, uint8_t origin, cha
 
 	if (rc < 0)
 		return rc;
-	if (port >= FWD_MAX_PORTS && !lo) /* doc/architecture.md, "Interfaces" */
-		return ERR(EOPNOTSUPP, "%s: addresses on VLAN interfaces are not supported yet",
-		           fwd_iface_name(port));
 	pa->a[pa->n] = *p;
 	pa->origin[pa->n++] = origin;
 	if ((rc = rib4_set_local(&ip4_rib, p->addr)) < 0 ||
@@ -382,6 +425,8 @@ int addr4_add(uint16_t port, const struct fwd_ip4_prefix *p, uint8_t origin, cha
 		return ERR(-rc, "FIB: %s", strerror(-rc));
 	}
 	ip4_src_watch_sync();
+	if (!lo)
+		(void)arp_announce(port, p->addr); /* one gratuitous ARP; nothing while down */
 	if (fwd_event_wanted(FWD_EVENT_ADDR)) {
 		char buf[FWD_PREFIX4_STRLEN];
 		fwd_event_addr("add", fwd_iface_name(port), fwd_ip4_prefix_fmt(p, buf), origin);
@@ -448,13 +493,14 @@ void addr4_batch_end(void)
 		cascade();
 }
 
-/* An interface goes: its addresses with it (core/iface.h hook order 10). */
+/* An interface goes (core/iface.h hook order 10), or a VLAN leaves l3 for a
+ * bridge: its addresses with it, as Linux takes them with the device. */
 static void iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
 {
 	struct ip4_port_addrs *pa = &ip4_addrs[ifp->id];
 
-	(void)ev;
-	if (pa->n == 0)
+	if (pa->n == 0 ||
+	    (ev == FWD_IFACE_EV_CHANGE && (ifp->type != FWD_IFACE_VLAN || fwd_iface_is_l3(ifp))))
 		return;
 	while (pa->n > 0)
 		addr_remove(ifp->id, pa->n - 1);
@@ -465,4 +511,5 @@ static void iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
 RTE_INIT(addr4_hooks)
 {
 	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 10, iface_gone);
+	fwd_iface_hook_add(FWD_IFACE_EV_CHANGE, 10, iface_gone);
 }

@@ -33,28 +33,43 @@ struct ip4_port_addrs {
 extern struct ip4_port_addrs ip4_addrs[FWD_MAX_IFACES];
 
 /* The addresses of a set of interfaces, as a rule sees them: port[] has
- * n_ports entries, by interface id; a config's view points it at ports[]
- * (its ports alone), the running one at an array of FWD_MAX_IFACES. */
+ * n_ports entries, by interface id (a port's index, a VLAN's or loopback's
+ * id; a config's interfaces[i] at FWD_MAX_PORTS + i); a config's view and
+ * the reconcile's point it at ports[], the running one at its own array. */
 struct addr4_view_port {
 	const char *name;
 	bool l3;
-	bool lo; /* a loopback: its addresses connect no subnet */
+	bool lo;   /* a loopback: its addresses connect no subnet */
+	bool late; /* added after the ports (a config's interfaces[]): a port's
+	              address is checked without it, as start-up adds them */
 	unsigned n;
 	const struct fwd_ip4_prefix *a;
 };
 struct addr4_view {
 	unsigned n_ports;
 	struct addr4_view_port *port;
-	struct addr4_view_port ports[FWD_MAX_PORTS];
-	/* a config's IPv4 addresses (addr4_view_config), which a[] then points at */
-	struct fwd_ip4_prefix store[FWD_MAX_PORTS][FWD_MAX_ADDRS];
-	uint8_t index[FWD_MAX_PORTS][FWD_MAX_ADDRS]; /* store's index in the port's list */
+	struct addr4_view_port ports[FWD_MAX_IFACES];
+	/* the IPv4 addresses a[] points at, when the view holds its own */
+	struct fwd_ip4_prefix store[FWD_MAX_IFACES][FWD_MAX_ADDRS];
+	uint8_t index[FWD_MAX_IFACES][FWD_MAX_ADDRS]; /* store's index in the whole list */
 };
 
 /* The running addresses (kept up to date by addr4_add and addr4_del). */
 const struct addr4_view *addr4_running(void);
-/* A config's IPv4 addresses, all of them (the other family's left out). */
+/* A config's IPv4 addresses, all of them (the other family's left out):
+ * its ports', and its interfaces' through the hook below. About 1.4 MB:
+ * allocate the view on the heap. */
 void addr4_view_config(struct addr4_view *v, const struct fwd_config *cfg);
+/* Entry id of v (its own store) from e (name, l3, lo, late) and the IPv4
+ * ones of the n addresses a; the entries between fill empty. */
+void addr4_view_put(struct addr4_view *v, unsigned id, const struct addr4_view_port *e,
+                    const struct fwd_prefix *a, unsigned n);
+/* The entry called name, or -1. */
+int addr4_view_index(const struct addr4_view *v, const char *name);
+/* The interfaces a config file has besides its ports are known to the module
+ * above that owns them (iface/): addr4_view_config asks it to put them in
+ * the view (addr4_view_put, at FWD_MAX_PORTS + their place). One hook. */
+void addr4_set_config_view_hook(void (*fn)(struct addr4_view *v, const struct fwd_config *cfg));
 
 /* The rules: 0, or -errno with a message in err (which may be NULL). */
 int addr4_rule_l3(const struct addr4_view *v, unsigned port, char *err, size_t errlen);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ARP (RFC 826) on l3 ports, the IPv4 resolver of the neighbour layer
+ * ARP (RFC 826) on l3 interfaces (ports and VLANs, by interface id:
+ * core/iface.h), the IPv4 resolver of the neighbour layer
  * (nexthop/neigh.h): frames punted by workers are checked field by field
  * before anything is learnt from them (a frame is hostile until proven
  * otherwise), requests for our addresses are answered, and what a sender
@@ -14,6 +15,13 @@
  * only a sender on the port's subnets can become a neighbour. The resolver's other parts: which
  * addresses may be neighbours (addr4_rule_neigh), their /32 host routes, requests, and ICMP host
  * unreachable for packets that waited in vain.
+ *
+ * A VLAN interface is a link of its own: its frames reach here untagged
+ * (the worker's demux took the tag) with in_port its id, are checked
+ * against its addresses and its MAC (its port's), teach neighbours keyed
+ * by (address, VLAN id), and what we send on it leaves tagged
+ * (fwd_control_tx). A new address is announced with one gratuitous
+ * request (arp_announce). doc/architecture.md ("Interfaces").
  */
 #include <string.h>
 
@@ -22,6 +30,7 @@
 
 #include "core/counters.h"
 #include "core/daemon.h"
+#include "core/iface.h"
 #include "core/log.h"
 #include "core/punt.h"
 #include "ip4/addr.h"
@@ -52,8 +61,29 @@ FWD_COUNTER(arp_gratuitous_ignored, "arp_gratuitous_ignored");
 FWD_COUNTER(arp_locktime_ignored, "arp_locktime_ignored");
 FWD_COUNTER(arp_conflicts, "arp_address_conflicts");
 FWD_COUNTER(arp_offsubnet, "arp_offsubnet_requests_answered");
+FWD_COUNTER(arp_announced, "arp_announcements_sent");
 
-/* Build one ARP frame from port and hand it to a worker; <0 when not sent. */
+/* An interface ARP runs on: a port, or a VLAN in mode l3 (a loopback has
+ * no link, a bridged VLAN's frames never come here). */
+static bool arp_iface_ok(uint16_t id)
+{
+	if (id < FWD_MAX_PORTS)
+		return id < fwd_n_ports;
+	return id < FWD_MAX_IFACES && fwd_ifaces[id].type == FWD_IFACE_VLAN &&
+	       fwd_ifaces[id].mode == FWD_MODE_L3;
+}
+
+/* Interface id's MAC: a port's from the port table (named there first), a
+ * VLAN's (its port's) from the interface table; none past the table. */
+static const struct rte_ether_addr *arp_mac(uint16_t id)
+{
+	if (id < FWD_MAX_PORTS)
+		return &fwd_ports[id].mac;
+	return id < FWD_MAX_IFACES ? &fwd_ifaces[id].mac : &eth_zero;
+}
+
+/* Build one ARP frame from interface port and hand it to a worker (tagged
+ * there for a VLAN); <0 when not sent. */
 static int arp_send(uint16_t port, uint16_t op, const struct rte_ether_addr *dst,
                     const struct rte_ether_addr *tha, uint32_t sip, uint32_t tip)
 {
@@ -70,14 +100,14 @@ static int arp_send(uint16_t port, uint16_t op, const struct rte_ether_addr *dst
 	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	arp = (struct rte_arp_hdr *)(eth + 1);
 	eth->dst_addr = *dst;
-	eth->src_addr = fwd_ports[port].mac;
+	eth->src_addr = *arp_mac(port);
 	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
 	arp->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
 	arp->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 	arp->arp_hlen = RTE_ETHER_ADDR_LEN;
 	arp->arp_plen = sizeof(uint32_t);
 	arp->arp_opcode = rte_cpu_to_be_16(op);
-	arp->arp_data.arp_sha = fwd_ports[port].mac;
+	arp->arp_data.arp_sha = *arp_mac(port);
 	arp->arp_data.arp_sip = rte_cpu_to_be_32(sip);
 	arp->arp_data.arp_tha = *tha;
 	arp->arp_data.arp_tip = rte_cpu_to_be_32(tip);
@@ -146,10 +176,10 @@ static int arp_parse(const struct rte_mbuf *m, uint16_t port, struct arp_msg *a)
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	const struct rte_arp_hdr *arp = (const struct rte_arp_hdr *)(eth + 1);
 
-	if (port >= fwd_n_ports || m->data_len < ARP_FRAME_LEN)
+	if (!arp_iface_ok(port) || m->data_len < ARP_FRAME_LEN)
 		return FWD_DROP_ARP_INVALID;
 	if (!rte_is_broadcast_ether_addr(&eth->dst_addr) &&
-	    !rte_is_same_ether_addr(&eth->dst_addr, &fwd_ports[port].mac))
+	    !rte_is_same_ether_addr(&eth->dst_addr, arp_mac(port)))
 		return FWD_DROP_NOT_FOR_US;
 	a->op = rte_be_to_cpu_16(arp->arp_opcode);
 	a->learn = false;
@@ -178,7 +208,7 @@ static void arp_conflict(uint16_t port, const struct arp_msg *a)
 	arp_conflicts.value++;
 	if (neigh_conflict_log_due(&sip))
 		LOG(WARNING, "address conflict: %s on %s claims our address %s",
-		    fwd_mac_fmt(a->sha.addr_bytes, mac), fwd_ports[port].name,
+		    fwd_mac_fmt(a->sha.addr_bytes, mac), fwd_iface_name(port),
 		    fwd_ip4_fmt(a->sip, ip));
 }
 
@@ -234,6 +264,38 @@ void arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 	/* to a prober too (RFC 5227 2.4): from our address, to its MAC, tip 0.0.0.0 */
 	if (for_us && arp_send(port, RTE_ARP_OP_REPLY, &a.sha, &a.sha, a.tip, a.sip) == 0)
 		arp_rep_sent.value++;
+}
+
+/* Whether interface id can send now: admin up, on a port whose link is up. */
+static bool arp_iface_up(uint16_t id)
+{
+	const struct fwd_iface *ifp;
+	const struct fwd_port *p;
+
+	if (!arp_iface_ok(id))
+		return false;
+	if (id < FWD_MAX_PORTS) {
+		p = &fwd_ports[id];
+	} else {
+		ifp = fwd_iface_get(id);
+		if (ifp == NULL || !ifp->admin_up)
+			return false;
+		p = &fwd_ports[ifp->port];
+	}
+	return p->admin_up && p->link_up;
+}
+
+int arp_announce(uint16_t id, uint32_t addr)
+{
+	int rc;
+
+	if (!arp_iface_up(id))
+		return -ENETDOWN;
+	/* RFC 5227 2.3: a request with sender and target our address, to all */
+	rc = arp_send(id, RTE_ARP_OP_REQUEST, &eth_bcast, &eth_zero, addr, addr);
+	if (rc == 0)
+		arp_announced.value++;
+	return rc;
 }
 
 /* ---------------------------------------------------- the IPv4 resolver */

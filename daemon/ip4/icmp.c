@@ -204,7 +204,8 @@ void icmp4_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code,
 		return;
 	}
 	orig = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, IP4_L2_LEN);
-	if (src == 0 && in_port < fwd_n_ports)
+	/* in_port is an interface id: a VLAN's error comes from the VLAN's address */
+	if (src == 0 && in_port < FWD_MAX_IFACES)
 		src = addr4_source(in_port, rte_be_to_cpu_32(orig->src_addr));
 	if (src == 0) {
 		sup_no_address.value++;

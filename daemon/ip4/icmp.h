@@ -23,9 +23,12 @@
 
 /*
  * Send an ICMP error of type/code about the IPv4 packet in m (data at its
- * 14-byte Ethernet header, as received on port in_port; `aux` is the
- * next-hop MTU for "fragmentation needed"). Quotes as much of the packet
- * as fits in a 576-byte error (RFC 1812 4.3.2.3), sources it from in_port's address, and sends
+ * 14-byte Ethernet header, untagged, as received on interface in_port: a
+ * port or a VLAN, core/iface.h; `aux` is the next-hop MTU for
+ * "fragmentation needed"). Quotes as much of the packet as fits in a
+ * 576-byte error (RFC 1812 4.3.2.3), sources it from in_port's address
+ * (addr4_source: a VLAN's own), routes it back (ip4_output: to a host on
+ * the VLAN's subnet it leaves tagged on that VLAN), and sends
  * nothing about ICMP errors, link or IP broadcasts and multicasts,
  * non-first fragments or martian sources, or beyond the rate limit
  * (RFC 1812 4.3.2.7, 4.3.2.8): each such case is counted. m is not consumed.

@@ -88,6 +88,7 @@ struct ip4_ctx {
 	struct rte_mbuf **end; /* the burst's */
 	struct fwd_txbuf *b;   /* the run's buffer */
 	uint32_t run_start;    /* bytes when the run began */
+	uint32_t tags;         /* the tags' bytes in `bytes`: sent, not received */
 	unsigned n6;           /* IPv6 frames set aside, for fwd_ip6_input */
 	struct rte_mbuf *v6[FWD_TXBUF_CAP];
 };
@@ -207,6 +208,22 @@ struct ip4_burst {
 	uint8_t epoch; /* nh_use_epoch, for nh_mark_used */
 };
 
+/*
+ * A frame leaving on a VLAN (nh->tag): its header went in at 4 bytes
+ * before the frame, which now starts there; the run (its port) counts the
+ * tag, the VLAN counts the frame too, rx does not count the tag. Its
+ * length as sent.
+ */
+static __rte_always_inline unsigned ip4_tagged(struct ip4_ctx *c, struct rte_mbuf *m,
+                                               const struct nexthop *nh, unsigned len)
+{
+	nh_tag_mbuf(m);
+	len += NH_TAG_LEN;
+	fwd_vlan_tx_count(c->w, nh->iface, len);
+	c->tags += NH_TAG_LEN;
+	return len;
+}
+
 /* The run state the loop keeps in registers. */
 struct ip4_run {
 	struct rte_mbuf **out; /* next free slot of the run's buffer */
@@ -285,6 +302,8 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 		return;
 	}
 	ip4_nh_rewrite(nh, eth, ip);
+	if (unlikely(nh->tag != 0))
+		len = ip4_tagged(c, m, nh, len);
 	nh_mark_used(nh, b->epoch); /* in use: evicted last (nexthop/neigh.c) */
 	if (unlikely(ip4_other_port(nh, r->port))) {
 		r->out = ip4_run_switch(c, r->port, r->out, r->bytes, nh->port);
@@ -333,6 +352,7 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
 	c.in = in;
 	c.end = pkts + n;
 	c.n6 = 0;
+	c.tags = 0;
 	/* room for the whole burst: the loop adds to buffers without a test */
 	fwd_tx_reserve(w, n);
 	/* the first frames' FIB entries (which reads their data) */
@@ -352,7 +372,7 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
 	for (; at < c.end; at++)
 		ip4_one(&c, &b, hw_cksum, rpf, at, &r);
 	ip4_run_end(&c, r.port, r.out, r.bytes);
-	w->stats.port[in->id].rx_bytes += r.bytes;
+	w->stats.port[in->id].rx_bytes += r.bytes - c.tags;
 	if (unlikely(c.n6 != 0))
 		ip4_pass_ip6(w, in, c.v6, c.n6);
 }
@@ -385,7 +405,10 @@ static void ip4_input(struct fwd_worker *w, const struct fwd_iface *in, struct r
 	}
 }
 
+/* Ports and VLAN interfaces in mode l3 alike: everything the input keys
+ * by interface takes a VLAN's id (doc/architecture.md, "Interfaces"). */
 RTE_INIT(ip4_input_register)
 {
 	fwd_worker_set_input(FWD_MODE_L3, ip4_input);
+	fwd_worker_set_vlan_input(FWD_MODE_L3, ip4_input);
 }

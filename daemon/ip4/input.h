@@ -52,13 +52,14 @@ static inline uint32_t ip4_flow_hash(const struct rte_ipv4_hdr *ip)
 	return h;
 }
 
-/* Rewrite a packet nh takes: TTL and checksum, and the link addresses (the
- * Ethernet type is already IPv4). */
+/* Rewrite a packet nh takes: TTL and checksum, and the link header, one
+ * 16-byte store before the Ethernet type (already IPv4): with nh->tag,
+ * the frame then starts at eth - 4 (nh_tag_mbuf). */
 static __rte_always_inline void ip4_nh_rewrite(const struct nexthop *nh, uint8_t *eth,
                                                struct rte_ipv4_hdr *ip)
 {
 	ip4_ttl_dec(ip);
-	memcpy(eth, &nh->l2, 2 * RTE_ETHER_ADDR_LEN);
+	nh_hdr_write(nh, eth);
 }
 
 /* A frame the fast path doubted: its rx bytes counted, classified exactly

@@ -90,11 +90,22 @@ static inline int ip4_check(struct rte_mbuf *m, const struct rte_ipv4_hdr *ip)
 	return -1;
 }
 
+/* Onto nh's physical port; a tagged frame counted on its VLAN too. */
+static inline void ip4_tx(struct fwd_worker *w, struct rte_mbuf *m, const struct nexthop *nh)
+{
+	if (nh->tag != 0)
+		fwd_vlan_tx_count(w, nh->iface, m->pkt_len);
+	fwd_tx(w, nh->port, m);
+}
+
 /* A packet built here (a fragment): its link header is all to write. */
 static inline void ip4_send(struct fwd_worker *w, struct rte_mbuf *m, const struct nexthop *nh)
 {
-	memcpy(rte_pktmbuf_mtod(m, void *), &nh->l2, sizeof(struct rte_ether_hdr));
-	fwd_tx(w, nh->port, m);
+	if (unlikely(nh_l2_write(nh, m, RTE_BE16(RTE_ETHER_TYPE_IPV4)) < 0)) {
+		fwd_drop(w, nh->iface, FWD_DROP_NO_MBUF, m);
+		return;
+	}
+	ip4_tx(w, m, nh);
 }
 
 /* Out through next hop nh if it simply forwards the packet (classification
@@ -102,12 +113,12 @@ static inline void ip4_send(struct fwd_worker *w, struct rte_mbuf *m, const stru
 static inline bool ip4_forward_if_takes(struct fwd_worker *w, struct rte_mbuf *m,
                                         const struct nexthop *nh, struct rte_ipv4_hdr *ip)
 {
-	uint16_t port = nh->port;
-
 	if (!ip4_nh_takes(nh, ip, m->data_len))
 		return false;
 	ip4_nh_rewrite(nh, rte_pktmbuf_mtod(m, uint8_t *), ip);
-	fwd_tx(w, port, m);
+	if (nh->tag != 0)
+		nh_tag_mbuf(m);
+	ip4_tx(w, m, nh);
 	return true;
 }
 
@@ -119,12 +130,12 @@ static inline void ip4_punt_resolve(struct fwd_worker *w, uint16_t in, struct rt
 	if (nh->type == NH_PENDING) {
 		/* the neighbour may go, and its index be reused, before the control
 		 * thread looks: the generation in the tag tells */
-		fwd_punt(w, m, FWD_PUNT_RESOLVE, in, nh->port,
+		fwd_punt(w, m, FWD_PUNT_RESOLVE, in, nh->iface,
 		         nh_punt_tag(nhi, __atomic_load_n(&nh->gen, __ATOMIC_RELAXED)),
 		         FWD_PUNT_NO_DROP);
 	} else {
-		fwd_punt(w, m, FWD_PUNT_GLEAN, in, nh->port, rte_be_to_cpu_32(ip4_hdr(m)->dst_addr),
-		         FWD_PUNT_NO_DROP);
+		fwd_punt(w, m, FWD_PUNT_GLEAN, in, nh->iface,
+		         rte_be_to_cpu_32(ip4_hdr(m)->dst_addr), FWD_PUNT_NO_DROP);
 	}
 }
 
@@ -207,12 +218,12 @@ void ip4_forward_slow(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
 		break;
 	}
 	if (ip->time_to_live <= 1) {
-		fwd_punt(w, m, FWD_PUNT_TTL, in, nh->port, 0, FWD_DROP_TTL_EXCEEDED);
+		fwd_punt(w, m, FWD_PUNT_TTL, in, nh->iface, 0, FWD_DROP_TTL_EXCEEDED);
 		return;
 	}
 	if (rte_be_to_cpu_16(ip->total_length) > nh->mtu) {
 		if (ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG))
-			fwd_punt(w, m, FWD_PUNT_FRAG_NEEDED, in, nh->port, nh->mtu, FWD_DROP_MTU);
+			fwd_punt(w, m, FWD_PUNT_FRAG_NEEDED, in, nh->iface, nh->mtu, FWD_DROP_MTU);
 		else
 			ip4_fragment_out(w, in, m, nh, nhi);
 		return;

@@ -61,15 +61,16 @@ static void check_addresses(struct fwd_conf_checker *c, const struct fwd_config 
 	}
 }
 
-/* The port named by a route's or neighbour's field, or -1 once reported. */
+/* The interface (a port or an interfaces[] entry: fwd_config_iface_index)
+ * named by a route's or neighbour's field, or -1 once reported. */
 static int named_l3(struct fwd_conf_checker *c, const struct fwd_config *cfg,
                     const struct addr4_view *v, const char *name, const char *at)
 {
-	int i = fwd_config_port_index(cfg, name);
+	int i = fwd_config_iface_index(cfg, name);
 	char why[WHY_MAX];
 
 	if (i < 0)
-		fwd_conf_error(c, at, "no such port '%s'", name);
+		fwd_conf_error(c, at, "no such port or interface '%s'", name);
 	else if (addr4_rule_l3(v, (unsigned)i, why, sizeof(why)) < 0)
 		fwd_conf_error(c, at, "%s", why);
 	else
@@ -102,7 +103,7 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 			fwd_conf_error(c, at, "a %s route has no next hop", kind);
 		if (r->dev[0])
 			fwd_conf_error(c, path(at, "routes", i, "dev"),
-			               "a %s route has no egress port", kind);
+			               "a %s route has no egress interface", kind);
 		return;
 	}
 	if (!fwd_conf_given(c, path(at, "routes", i, "via")) && !r->dev[0]) {
@@ -190,7 +191,7 @@ static void check_neigh(struct fwd_conf_checker *c, const struct fwd_config *cfg
 		if (fwd_ip_eq(&cfg->neighs[j].address, &n->address) &&
 		    strcmp(cfg->neighs[j].port, n->port) == 0)
 			fwd_conf_error(c, path(at, "neighbors", i, "address"),
-			               "duplicate neighbour %s on port '%s' (first at line %u)",
+			               "duplicate neighbour %s on '%s' (first at line %u)",
 			               fwd_ip_fmt(&n->address, buf), n->port,
 			               cfg->neighs[j].pos.line);
 }

@@ -10,6 +10,13 @@
  * silence, and it starves smurf attacks). Fragments are put together first
  * (reasm4.c) and the whole datagram comes back here. Every packet here
  * ends as a reply, or as a counted drop.
+ *
+ * in_port is the interface the packet arrived on (core/iface.h): a port,
+ * or a VLAN whose tag the worker took. What goes up goes to that
+ * interface's own kernel interface (fwd_punt_up_take by id: a VLAN with
+ * `tap: true` has one of its own), replies are routed (ip4_output: to a
+ * host on a VLAN's subnet they leave tagged on it), and drops are counted
+ * on the interface.
  */
 #include <string.h>
 
@@ -170,7 +177,7 @@ void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 	hlen = (ip->version_ihl & 0xf) * 4u;
 	tot = rte_be_to_cpu_16(ip->total_length);
 	if (!for_us(m, rte_be_to_cpu_32(ip->dst_addr))) {
-		/* link-local groups (OSPF's 224.0.0.5/6...) for the port's kernel
+		/* link-local groups (OSPF's 224.0.0.5/6...) for the interface's kernel
 		 * interface, when it has one */
 		if (link_group(rte_be_to_cpu_32(ip->dst_addr)) &&
 		    icmp4_source_ok(rte_be_to_cpu_32(ip->src_addr)) && fwd_punt_up_take(m, port))
@@ -184,13 +191,13 @@ void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 	}
 	/* fragments are put together first (reasm4.c, bounded) and the whole
 	 * datagram comes back here: an echo request fwd answers, the rest for
-	 * the port's kernel interface (RFC 8200 5 asks 1,500 octets of IPv6;
+	 * the interface's kernel interface (RFC 8200 5 asks 1,500 octets of IPv6;
 	 * fwd takes both families alike) */
 	if (local4_is_fragment(ip)) {
 		local4_reassemble(m, port);
 		return;
 	}
-	/* all but the echo requests fwd answers go up the port's kernel
+	/* all but the echo requests fwd answers go up the interface's kernel
 	 * interface when it has one (which answers UDP and TCP itself) */
 	if (!echo_request(m, hlen, tot) && fwd_punt_up_take(m, port))
 		return;

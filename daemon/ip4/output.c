@@ -2,8 +2,11 @@
 /*
  * IPv4 output of the control thread (output.h): the one place every packet
  * it builds or relays (ICMP errors, echo replies, the TAP ports' routed
- * packets) is routed and checked against the egress port's MTU. Control
- * thread only; it writes its counters and fwd_control_ctrs.
+ * packets) is routed and checked against the egress interface's MTU.
+ * Everything here is by egress INTERFACE (nh->iface: a port, or a VLAN
+ * whose frames the neighbour layer hands to fwd_control_tx, which tags
+ * them), never by the physical port under it. Control thread only; it
+ * writes its counters and fwd_control_ctrs.
  */
 #include <errno.h>
 
@@ -19,18 +22,29 @@
 #include "nexthop/neigh.h"
 #include "core/counter.h"
 #include "core/counters.h"
+#include "core/iface.h"
 #include "core/ports.h"
 
 FWD_COUNTER(ip4_output_no_route, "control_output_no_route");
 static FWD_COUNTER(too_big, "ip4_output_too_big");
 static FWD_COUNTER(fragmented, "ip4_output_fragmented");
 
-/* m fits the egress port: hand it to the neighbour layer. */
+/* The L3 MTU of egress interface id (a VLAN's own: its tag does not count
+ * against it), 0 when unknown. */
+static unsigned out_mtu(uint16_t id)
+{
+	if (id < FWD_MAX_PORTS)
+		return id < fwd_n_ports ? fwd_ports[id].mtu : 0;
+	return id < FWD_MAX_IFACES && fwd_ifaces[id].type != FWD_IFACE_FREE ? fwd_ifaces[id].mtu
+	                                                                    : 0;
+}
+
+/* m fits the egress interface: hand it to the neighbour layer. */
 static void send_one(struct rte_mbuf *m, const struct nexthop *nh, uint32_t nhi, uint32_t dst)
 {
-	fwd_control_ctrs(nh->port)->created++;
+	fwd_control_ctrs(nh->iface)->created++;
 	if (nh->type == NH_CONNECTED)
-		neigh_output_glean(m, nh->port, fwd_ip_v4(dst));
+		neigh_output_glean(m, nh->iface, fwd_ip_v4(dst));
 	else
 		neigh_output(m, nhi);
 }
@@ -38,7 +52,8 @@ static void send_one(struct rte_mbuf *m, const struct nexthop *nh, uint32_t nhi,
 /*
  * m is larger than the egress MTU: its fragments (RFC 791, as any source
  * host), or, with DF set (or when it cannot be split: no mbufs, more than
- * IP4_FRAG_MAX pieces), a drop counted on the egress port (mtu, frag_error).
+ * IP4_FRAG_MAX pieces), a drop counted on the egress interface (mtu,
+ * frag_error).
  */
 static int send_fragments(struct rte_mbuf *m, const struct nexthop *nh, uint32_t nhi, uint32_t dst,
                           uint16_t mtu)
@@ -50,14 +65,14 @@ static int send_fragments(struct rte_mbuf *m, const struct nexthop *nh, uint32_t
 
 	if (ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG)) {
 		too_big.value++;
-		fwd_control_ctrs(nh->port)->created++;
-		fwd_control_drop(m, nh->port, FWD_DROP_MTU);
+		fwd_control_ctrs(nh->iface)->created++;
+		fwd_control_drop(m, nh->iface, FWD_DROP_MTU);
 		return -EMSGSIZE;
 	}
 	n = ip4_fragment(m, IP4_L2_LEN, mtu, fwd.pool, frags, IP4_FRAG_MAX);
 	if (n < 0) {
-		fwd_control_ctrs(nh->port)->created++;
-		fwd_control_drop(m, nh->port, FWD_DROP_FRAG_ERROR);
+		fwd_control_ctrs(nh->iface)->created++;
+		fwd_control_drop(m, nh->iface, FWD_DROP_FRAG_ERROR);
 		return n;
 	}
 	/* the whole packet is never counted: its fragments are what was made */
@@ -76,7 +91,8 @@ int ip4_output(struct rte_mbuf *m)
 	uint32_t nhi = fib4_lookup(ip4_fib, dst);
 	const struct nexthop *nh = &nh_table[nhi];
 	unsigned len = RTE_MAX((unsigned)rte_be_to_cpu_16(ip->total_length),
-	                       rte_pktmbuf_pkt_len(m) - IP4_L2_LEN);
+	                       rte_pktmbuf_pkt_len(m) - IP4_L2_LEN),
+	         mtu;
 
 	if (nh->type == NH_GROUP) { /* ECMP: the member this flow takes, as a worker would */
 		nhi = nh_group_pick(nh_table, nh, ip4_flow_hash(ip));
@@ -88,8 +104,9 @@ int ip4_output(struct rte_mbuf *m)
 	case NH_CONNECTED:
 		/* a packet with a way out is made: from here on it is sent or
 		 * counted as a drop */
-		if (nh->port < fwd_n_ports && len > fwd_ports[nh->port].mtu)
-			return send_fragments(m, nh, nhi, dst, fwd_ports[nh->port].mtu);
+		mtu = out_mtu(nh->iface);
+		if (mtu != 0 && len > mtu)
+			return send_fragments(m, nh, nhi, dst, (uint16_t)mtu);
 		send_one(m, nh, nhi, dst);
 		return 0;
 	default:

@@ -12,11 +12,11 @@
  * Route and send m: its data starts at IP4_L2_LEN bytes of link header
  * space, then a complete IPv4 packet (checksums set). Looks the destination
  * up in the FIB and hands it to the neighbour layer; m is always consumed.
- * A packet larger than the egress port's MTU leaves in fragments when its
- * DF bit is clear (ip4_output_fragmented), else is dropped as `mtu` on the
- * egress port (ip4_output_too_big), or as `frag_error` when it cannot be
- * split. Returns 0, -EHOSTUNREACH when there is no route (counted as
- * control_output_no_route, dropped), -EMSGSIZE or the fragmenter's error.
+ * A packet larger than the egress interface's MTU (a VLAN's own) leaves in
+ * fragments when its DF bit is clear (ip4_output_fragmented), else is
+ * dropped as `mtu` on the egress interface (ip4_output_too_big), or as `frag_error` when it cannot
+ * be split. Returns 0, -EHOSTUNREACH when there is no route (counted as control_output_no_route,
+ * dropped), -EMSGSIZE or the fragmenter's error.
  */
 int ip4_output(struct rte_mbuf *m);
 

@@ -111,7 +111,7 @@ void addr6_set_ndp_hooks(const struct addr6_ndp_hooks *h)
 
 static void ndp_tell_changed(uint16_t port, bool ra)
 {
-	if (ndp_hooks != NULL && port < FWD_MAX_PORTS) /* NDP is per port */
+	if (ndp_hooks != NULL && !fwd_iface_is_loopback(port)) /* a loopback has no link */
 		ndp_hooks->port_changed(port, ra);
 }
 
@@ -180,14 +180,23 @@ static int addr_append(uint16_t port, const struct fwd_ip6_prefix *p, uint8_t or
 int addr6_port_up(uint16_t port)
 {
 	struct fwd_ip6_prefix ll = { .len = 64 };
+	const struct rte_ether_addr *mac;
 
+	if (port >= FWD_MAX_IFACES)
+		return -ENODEV;
 	if (ip6_addrs[port].n > 0)
 		return 0;
-	ip6_linklocal_of(&fwd_ports[port].mac, ll.addr);
+	/* a port's MAC from the port table (set before its interface entry);
+	 * a VLAN's is its port's */
+	mac = &fwd_ifaces[port].mac;
+	if (port < FWD_MAX_PORTS)
+		mac = &fwd_ports[port].mac;
+	ip6_linklocal_of(mac, ll.addr);
 	return addr_append(port, &ll, FWD_ORIGIN_ADDRESS);
 }
 
-/* The first address of an interface: a port's link-local, a loopback's ::1. */
+/* The first address of an interface: a port's or VLAN's link-local, a
+ * loopback's ::1. */
 static int first_addr(uint16_t port)
 {
 	struct fwd_ip6_prefix one = { .addr = { [15] = 1 }, .len = 128 };
@@ -196,8 +205,6 @@ static int first_addr(uint16_t port)
 		return 0;
 	if (fwd_iface_is_loopback(port))
 		return addr_append(port, &one, FWD_ORIGIN_ADDRESS);
-	if (port >= FWD_MAX_PORTS)
-		return -EOPNOTSUPP; /* a VLAN: doc/architecture.md, "Interfaces" */
 	return addr6_port_up((uint16_t)port);
 }
 
@@ -215,9 +222,6 @@ int addr6_add(uint16_t port, const struct fwd_ip6_prefix *p, uint8_t origin, cha
 
 	if (rc < 0)
 		return rc;
-	if (port >= FWD_MAX_PORTS && !fwd_iface_is_loopback(port))
-		return ERR(EOPNOTSUPP, "%s: addresses on VLAN interfaces are not supported yet",
-		           fwd_iface_name(port));
 	if ((rc = first_addr(port)) < 0)
 		return ERR(-rc, "link-local address: %s", strerror(-rc));
 	if (!fwd_iface_is_loopback(port) && route_hooks != NULL &&
@@ -279,15 +283,15 @@ void addr6_dad_done(uint16_t port, const uint8_t a[16], bool duplicate)
 		LOG(WARNING,
 		    "%s: address %s is used by another host (duplicate address detection); "
 		    "it is not used",
-		    fwd_ports[port].name, buf);
+		    fwd_iface_name(port), buf);
 		return;
 	}
 	if ((rc = rib6_set_local(&ip6_rib, a)) < 0) {
-		LOG(ERR, "%s: address %s: FIB: %s", fwd_ports[port].name, buf, strerror(-rc));
+		LOG(ERR, "%s: address %s: FIB: %s", fwd_iface_name(port), buf, strerror(-rc));
 		return;
 	}
 	pa->state[i] = ADDR6_PREFERRED;
-	LOG(INFO, "%s: address %s in use", fwd_ports[port].name, buf);
+	LOG(INFO, "%s: address %s in use", fwd_iface_name(port), buf);
 	ndp_tell_changed(port, ip6_addrs[port].ra);
 }
 
@@ -302,21 +306,42 @@ void addr6_batch_end(void)
 		cascade();
 }
 
-/* An interface goes: its addresses with it (core/iface.h hook order 10). */
+/* An interface goes (core/iface.h hook order 10), or a VLAN leaves l3 for a
+ * bridge: its addresses with it, its link-local one too, as Linux takes
+ * them with the device. */
 static void iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
 {
 	struct ip6_port_addrs *pa = &ip6_addrs[ifp->id];
 
-	(void)ev;
-	if (pa->n == 0)
+	if (pa->n == 0 ||
+	    (ev == FWD_IFACE_EV_CHANGE && (ifp->type != FWD_IFACE_VLAN || fwd_iface_is_l3(ifp))))
 		return;
+	if (pa->ra) { /* the last RA says: not a router any more (RFC 4861 6.2.5) */
+		pa->ra = false;
+		ndp_tell_changed(ifp->id, false);
+	}
 	while (pa->n > 0)
 		addr_remove(ifp->id, pa->n - 1);
 	if (batch_depth == 0)
 		cascade();
 }
 
+/* A VLAN interface made in l3 mode, or back to it: its link-local address. */
+static void iface_l3(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	int rc;
+
+	(void)ev;
+	if (ifp->type != FWD_IFACE_VLAN || !fwd_iface_is_l3(ifp) || ip6_addrs[ifp->id].n > 0)
+		return;
+	if ((rc = addr6_port_up(ifp->id)) < 0)
+		LOG(ERR, "%s: link-local address: %s", ifp->name, strerror(-rc));
+}
+
 RTE_INIT(addr6_hooks)
 {
 	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 10, iface_gone);
+	fwd_iface_hook_add(FWD_IFACE_EV_CHANGE, 10, iface_gone);
+	fwd_iface_hook_add(FWD_IFACE_EV_ADD, 10, iface_l3);
+	fwd_iface_hook_add(FWD_IFACE_EV_CHANGE, 11, iface_l3);
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * IPv6 interface addresses of l3 ports (control thread only). Every l3 port
- * has its link-local address (fe80::/64, modified EUI-64 of its MAC) first,
- * then the configured ones. Each address makes a local /128 in the FIB and,
- * for a global one, a connected route for its prefix (the link-local /64 is
- * the port's alone and has no FIB entry: link-local destinations are never
- * routed).
+ * IPv6 interface addresses of l3 interfaces (control thread only). Every l3
+ * port and VLAN interface has its link-local address (fe80::/64, modified
+ * EUI-64 of its MAC) first, then the configured ones. Each address makes a
+ * local /128 in the FIB and, for a global one, a connected route for its
+ * prefix (the link-local /64 is the interface's alone and has no FIB entry:
+ * link-local destinations are never routed).
  *
  * An address is tentative until Duplicate Address Detection (RFC 4862 5.4,
  * ndp.c) says nobody else has it: a tentative address is not ours yet (no
@@ -48,23 +48,33 @@ struct ip6_port_addrs {
 extern struct ip6_port_addrs ip6_addrs[FWD_MAX_IFACES];
 
 /* The addresses of a set of interfaces, as a rule sees them (link-local
- * ones aside): port[] has n_ports entries, by interface id; a config's view
- * points it at ports[], the running one at an array of FWD_MAX_IFACES. */
+ * ones aside): port[] has n_ports entries, by interface id (a config's
+ * interfaces[i] at FWD_MAX_PORTS + i); a config's view and the reconcile's
+ * point it at ports[] (about 2.4 MB: on the heap), the running one at its
+ * own array. late: as in ip4/addr.h. */
 struct addr6_view_port {
 	const char *name;
 	bool l3;
 	bool lo; /* a loopback: its addresses connect no prefix */
+	bool late;
 	unsigned n;
 	struct fwd_ip6_prefix a[FWD_MAX_ADDRS];
 };
 struct addr6_view {
 	unsigned n_ports;
 	struct addr6_view_port *port;
-	struct addr6_view_port ports[FWD_MAX_PORTS];
+	struct addr6_view_port ports[FWD_MAX_IFACES];
 };
 
 const struct addr6_view *addr6_running(void);
+/* A config's ports and, through the hook, its other interfaces. */
 void addr6_view_config(struct addr6_view *v, const struct fwd_config *cfg);
+/* Entry id from e (name, l3, lo, late) and the IPv6 ones of the n addresses a. */
+void addr6_view_put(struct addr6_view *v, unsigned id, const struct addr6_view_port *e,
+                    const struct fwd_prefix *a, unsigned n);
+int addr6_view_index(const struct addr6_view *v, const char *name);
+/* As addr4_set_config_view_hook (ip4/addr.h). */
+void addr6_set_config_view_hook(void (*fn)(struct addr6_view *v, const struct fwd_config *cfg));
 
 /* The rules: 0, or -errno with a message in err (which may be NULL). */
 int addr6_rule_add(const struct addr6_view *v, unsigned port, const struct fwd_ip6_prefix *p,
@@ -79,12 +89,13 @@ int addr6_rule_route(const struct addr6_view *v, const struct fwd_ip6_prefix *p,
 int addr6_rule_neigh(const struct addr6_view *v, unsigned port, const uint8_t ip[16],
                      const uint8_t *mac, char *err, size_t errlen);
 
-/* A port became l3 (its link-local address appears) or stopped being one. */
+/* A port or VLAN interface became l3 (its link-local address appears: a
+ * VLAN's is its port's, from the same MAC, as Linux's VLAN devices have) or
+ * stopped being one. A VLAN's follow its mode through the interface hooks. */
 int addr6_port_up(uint16_t port);
 void addr6_port_down(uint16_t port);
 
-/* A VLAN's addresses are refused (-EOPNOTSUPP) until VLANs route; a
- * loopback's are in use at once (no DAD) and connect no prefix. */
+/* A loopback's addresses are in use at once (no DAD) and connect no prefix. */
 int addr6_add(uint16_t port, const struct fwd_ip6_prefix *p, uint8_t origin, char *err,
               size_t errlen);
 int addr6_del(uint16_t port, const struct fwd_ip6_prefix *p, char *err, size_t errlen);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The views of IPv6 addresses the rules run on, and the rules (ip6/addr6.h):
- * the running view over every interface id, a config's over its ports. */
+ * the running view over every interface id, a config's over its ports and
+ * (through the hook of the module that owns them) its other interfaces. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,7 @@ static void view_fill(unsigned id, const char *name, bool l3, bool lo)
 	vp->name = name;
 	vp->l3 = l3;
 	vp->lo = lo;
+	vp->late = false;
 	if (!addr6_running_stale)
 		return;
 	vp->n = pa->n > 1 ? pa->n - 1 : 0;
@@ -59,30 +61,69 @@ const struct addr6_view *addr6_running(void)
 	return &running;
 }
 
+static void (*config_view_hook)(struct addr6_view *v, const struct fwd_config *cfg);
+
+void addr6_set_config_view_hook(void (*fn)(struct addr6_view *v, const struct fwd_config *cfg))
+{
+	config_view_hook = fn;
+}
+
+void addr6_view_put(struct addr6_view *v, unsigned id, const struct addr6_view_port *e,
+                    const struct fwd_prefix *a, unsigned n)
+{
+	struct addr6_view_port *vp = &v->port[id];
+
+	for (unsigned i = v->n_ports; i < id; i++) {
+		v->port[i].name = "";
+		v->port[i].l3 = v->port[i].lo = v->port[i].late = false;
+		v->port[i].n = 0;
+	}
+	if (id >= v->n_ports)
+		v->n_ports = id + 1;
+	vp->name = e->name;
+	vp->l3 = e->l3;
+	vp->lo = e->lo;
+	vp->late = e->late;
+	vp->n = 0;
+	for (unsigned k = 0; k < n && vp->n < FWD_MAX_ADDRS; k++)
+		if (a[k].family == AF_INET6)
+			vp->a[vp->n++] = fwd_prefix_v6(&a[k]);
+}
+
+int addr6_view_index(const struct addr6_view *v, const char *name)
+{
+	for (unsigned i = 0; i < v->n_ports; i++)
+		if (v->port[i].name != NULL && strcmp(v->port[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
 void addr6_view_config(struct addr6_view *v, const struct fwd_config *cfg)
 {
 	v->port = v->ports;
-	v->n_ports = cfg->n_ports;
+	v->n_ports = 0;
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
 		const struct fwd_conf_port *p = &cfg->ports[i];
-		struct addr6_view_port *vp = &v->port[i];
+		struct addr6_view_port e = { .name = p->name, .l3 = p->mode == FWD_MODE_L3 };
 
-		vp->name = p->name;
-		vp->l3 = p->mode == FWD_MODE_L3;
-		vp->lo = false;
-		vp->n = 0;
-		for (unsigned k = 0; k < p->n_addresses; k++)
-			if (p->addresses[k].family == AF_INET6)
-				vp->a[vp->n++] = fwd_prefix_v6(&p->addresses[k]);
+		addr6_view_put(v, i, &e, p->addresses, p->n_addresses);
 	}
+	if (config_view_hook != NULL)
+		config_view_hook(v, cfg);
 }
 
-/* The port holding address ip itself (global ones; link-local ones of the
- * running ports too), or -1. */
-static int view_owner(const struct addr6_view *v, const uint8_t ip[16])
+/* What a rule's message calls entry id of a view. */
+static const char *kind(int id)
+{
+	return id < FWD_MAX_PORTS ? "port" : "interface";
+}
+
+/* The interface holding address ip itself (global ones, not a late one's
+ * when early; link-local ones of the running ports too), or -1. */
+static int view_owner_of(const struct addr6_view *v, const uint8_t ip[16], bool early)
 {
 	for (unsigned i = 0; i < v->n_ports; i++)
-		for (unsigned k = 0; k < v->port[i].n; k++)
+		for (unsigned k = 0; k < v->port[i].n && !(early && v->port[i].late); k++)
 			if (memcmp(v->port[i].a[k].addr, ip, 16) == 0)
 				return (int)i;
 	if (ip6_is_linklocal(ip))
@@ -90,6 +131,11 @@ static int view_owner(const struct addr6_view *v, const uint8_t ip[16])
 			if (ip6_addrs[i].n > 0 && memcmp(ip6_addrs[i].a[0].addr, ip, 16) == 0)
 				return (int)i;
 	return -1;
+}
+
+static int view_owner(const struct addr6_view *v, const uint8_t ip[16])
+{
+	return view_owner_of(v, ip, false);
 }
 
 /* As view_owner, but an address DAD found a duplicate of (on the running
@@ -125,10 +171,12 @@ static int view_port_of(const struct addr6_view *v, const uint8_t ip[16], int on
 	return best;
 }
 
-static int view_prefix_port(const struct addr6_view *v, const struct fwd_ip6_prefix *s)
+/* The interface with prefix s connected (not a late one when early), or -1. */
+static int view_prefix_port(const struct addr6_view *v, const struct fwd_ip6_prefix *s, bool early)
 {
 	for (unsigned i = 0; i < v->n_ports; i++)
-		for (unsigned k = 0; k < v->port[i].n && !v->port[i].lo; k++) {
+		for (unsigned k = 0;
+		     k < v->port[i].n && !v->port[i].lo && !(early && v->port[i].late); k++) {
 			struct fwd_ip6_prefix o = prefix_of(&v->port[i].a[k]);
 			if (same_prefix(&o, s))
 				return (int)i;
@@ -161,7 +209,8 @@ static int rule_l3(const struct addr6_view *v, unsigned port, char *err, size_t 
 	if (port >= v->n_ports)
 		return ERR(ENODEV, "no such port");
 	if (!v->port[port].l3)
-		return ERR(EINVAL, "port %s is not an l3 port", v->port[port].name);
+		return ERR(EINVAL, "%s %s is not an l3 %s", kind((int)port), v->port[port].name,
+		           kind((int)port));
 	return 0;
 }
 
@@ -176,16 +225,16 @@ int addr6_rule_add(const struct addr6_view *v, unsigned port, const struct fwd_i
 	if (rc < 0)
 		return rc;
 	if (v->port[port].n >= FWD_MAX_ADDRS)
-		return ERR(ENOSPC, "port %s has %d IPv6 addresses already", v->port[port].name,
-		           FWD_MAX_ADDRS);
+		return ERR(ENOSPC, "%s %s has %d IPv6 addresses already", kind((int)port),
+		           v->port[port].name, FWD_MAX_ADDRS);
 	if (why != NULL)
 		return ERR(EINVAL, "%s %s", fwd_ip6_prefix_fmt(p, buf), why);
-	if ((o = view_owner(v, p->addr)) >= 0)
-		return ERR(EEXIST, "address %s is already configured (on port %s)",
-		           fwd_ip6_fmt(p->addr, buf), v->port[o].name);
-	if ((o = view_prefix_port(v, &s)) >= 0 && (unsigned)o != port)
-		return ERR(EEXIST, "prefix %s is already connected on port %s",
-		           fwd_ip6_prefix_fmt(&s, buf), v->port[o].name);
+	if ((o = view_owner_of(v, p->addr, !v->port[port].late)) >= 0)
+		return ERR(EEXIST, "address %s is already configured (on %s %s)",
+		           fwd_ip6_fmt(p->addr, buf), kind(o), v->port[o].name);
+	if ((o = view_prefix_port(v, &s, !v->port[port].late)) >= 0 && (unsigned)o != port)
+		return ERR(EEXIST, "prefix %s is already connected on %s %s",
+		           fwd_ip6_prefix_fmt(&s, buf), kind(o), v->port[o].name);
 	return 0;
 }
 
@@ -201,7 +250,7 @@ int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int de
 	if (ip6_is_multicast(via) || ip6_is_unspecified(via) || ip6_is_loopback(via))
 		return ERR(EINVAL, "gateway %s is not a unicast address", a);
 	if ((o = view_user(v, via)) >= 0)
-		return ERR(EINVAL, "gateway %s is one of our own addresses (on port %s)", a,
+		return ERR(EINVAL, "gateway %s is one of our own addresses (on %s %s)", a, kind(o),
 		           v->port[o].name);
 	if (ip6_is_linklocal(via)) {
 		if (dev < 0)
@@ -223,12 +272,12 @@ int addr6_rule_route(const struct addr6_view *v, const struct fwd_ip6_prefix *p,
                      size_t errlen)
 {
 	char buf[FWD_PREFIX_STRLEN];
-	int o = view_prefix_port(v, p);
+	int o = view_prefix_port(v, p, false);
 
 	if (o >= 0)
 		return ERR(EEXIST,
-		           "%s is the connected prefix of port %s (change the address instead)",
-		           fwd_ip6_prefix_fmt(p, buf), v->port[o].name);
+		           "%s is the connected prefix of %s %s (change the address instead)",
+		           fwd_ip6_prefix_fmt(p, buf), kind(o), v->port[o].name);
 	return 0;
 }
 
@@ -247,7 +296,7 @@ int addr6_rule_neigh(const struct addr6_view *v, unsigned port, const uint8_t ip
 	if (ip6_is_multicast(ip) || ip6_is_unspecified(ip) || ip6_is_loopback(ip))
 		return ERR(EINVAL, "%s is not a unicast address", a);
 	if ((o = view_user(v, ip)) >= 0)
-		return ERR(EINVAL, "%s is one of our own addresses (on port %s)", a,
+		return ERR(EINVAL, "%s is one of our own addresses (on %s %s)", a, kind(o),
 		           v->port[o].name);
 	if (ip6_is_linklocal(ip) || view_port_of(v, ip, (int)port) >= 0)
 		return 0;

@@ -26,9 +26,10 @@ static inline uint32_t icmp6_punt_aux(uint8_t type, uint8_t code, uint16_t param
 
 /*
  * Send an ICMPv6 error of type/code about the IPv6 packet in m (data at its
- * 14-byte Ethernet header, as received on port in_port; param: the MTU of
- * a Packet Too Big, the pointer of a Parameter Problem, else 0). From the
- * address of in_port that addr6_source picks for the packet's source, with
+ * 14-byte Ethernet header, as received on interface in_port, a port or a
+ * VLAN, its tag taken out; param: the MTU of a Packet Too Big, the pointer
+ * of a Parameter Problem, else 0). From the address of in_port that
+ * addr6_source picks for the packet's source (a VLAN's own), with
  * as much of the packet as fits in 1280 bytes, hop limit 64. Nothing is
  * sent (each case counted) about an ICMPv6 error or redirect, a packet to
  * a multicast address or as a link-layer multicast (but Packet Too Big,

@@ -91,6 +91,7 @@ struct ip6_ctx {
 	struct rte_mbuf **end; /* the burst's */
 	struct fwd_txbuf *b;   /* the run's buffer */
 	uint32_t run_start;    /* bytes when the run began */
+	uint32_t tags;         /* the tags' bytes in `bytes`: sent, not received */
 };
 
 #define NO_RUN FWD_MAX_PORTS
@@ -190,6 +191,22 @@ struct ip6_burst {
 	uint8_t epoch; /* nh_use_epoch, for nh_mark_used */
 };
 
+/*
+ * A frame leaving on a VLAN (nh->tag): its header went in at 4 bytes
+ * before the frame, which now starts there; the run (its port) counts the
+ * tag, the VLAN counts the frame too, rx does not count the tag. Its
+ * length as sent.
+ */
+static __rte_always_inline unsigned ip6_tagged(struct ip6_ctx *c, struct rte_mbuf *m,
+                                               const struct nexthop *nh, unsigned len)
+{
+	nh_tag_mbuf(m);
+	len += NH_TAG_LEN;
+	fwd_vlan_tx_count(c->w, nh->iface, len);
+	c->tags += NH_TAG_LEN;
+	return len;
+}
+
 /* The run state the loop keeps in registers. */
 struct ip6_run {
 	struct rte_mbuf **out; /* next free slot of the run's buffer */
@@ -235,6 +252,8 @@ static __rte_always_inline void ip6_one(struct ip6_ctx *c, const struct ip6_burs
 		return;
 	}
 	ip6_nh_rewrite(nh, eth, ip);
+	if (unlikely(nh->tag != 0))
+		len = ip6_tagged(c, m, nh, len);
 	nh_mark_used(nh, b->epoch); /* in use: evicted last (nexthop/neigh.c) */
 	if (unlikely(nh->port != r->port)) {
 		r->out = ip6_run_switch(c, r->port, r->out, r->bytes, nh->port);
@@ -256,7 +275,7 @@ static __rte_always_inline void ip6_burst(struct fwd_worker *w, const struct fwd
 {
 	const struct ip6_burst b = { fib6_view(ip6_fib), nh_table, ip6_head(in->mac48),
 		                     __atomic_load_n(&nh_use_epoch, __ATOMIC_RELAXED) };
-	struct ip6_ctx c = { .w = w, .in = in, .end = pkts + n };
+	struct ip6_ctx c = { .w = w, .in = in, .end = pkts + n, .tags = 0 };
 	struct ip6_run r = { .out = NULL, .bytes = 0, .port = NO_RUN };
 	struct rte_mbuf **at = pkts;
 
@@ -272,7 +291,7 @@ static __rte_always_inline void ip6_burst(struct fwd_worker *w, const struct fwd
 	for (; at < c.end; at++)
 		ip6_one(&c, &b, rpf, at, &r);
 	ip6_run_end(&c, r.port, r.out, r.bytes);
-	w->stats.port[in->id].rx_bytes += r.bytes;
+	w->stats.port[in->id].rx_bytes += r.bytes - c.tags;
 }
 
 /* The reverse-path filter's loop, so that the other pays nothing for it. */

@@ -61,12 +61,13 @@ static inline uint32_t ip6_flow_hash(const struct rte_ipv6_hdr *ip)
 }
 
 /* Rewrite a packet nh takes: hop limit (IPv6 has no header checksum) and
- * link addresses (the Ethernet type is already IPv6). */
+ * the link header, one 16-byte store before the Ethernet type (already
+ * IPv6): with nh->tag, the frame then starts at eth - 4 (nh_tag_mbuf). */
 static __rte_always_inline void ip6_nh_rewrite(const struct nexthop *nh, uint8_t *eth,
                                                struct rte_ipv6_hdr *ip)
 {
 	ip->hop_limits--;
-	memcpy(eth, &nh->l2, 2 * RTE_ETHER_ADDR_LEN);
+	nh_hdr_write(nh, eth);
 }
 
 /* A frame the fast path doubted: its rx bytes counted, classified exactly

@@ -158,24 +158,25 @@ static void ip6_forward_out(struct fwd_worker *w, uint16_t in, struct rte_mbuf *
 	struct rte_ipv6_hdr *ip = ip6_hdr(m);
 
 	switch (nh->type) {
-	case NH_FWD: {
-		uint16_t port = nh->port;
-
+	case NH_FWD:
 		ip6_nh_rewrite(nh, rte_pktmbuf_mtod(m, uint8_t *), ip);
-		fwd_tx(w, port, m);
+		if (nh->tag != 0) {
+			nh_tag_mbuf(m);
+			fwd_vlan_tx_count(w, nh->iface, m->pkt_len);
+		}
+		fwd_tx(w, nh->port, m);
 		return;
-	}
 	case NH_PENDING:
 		ip->hop_limits--;
 		/* the generation in the tag tells whether the neighbour the index
 		 * belongs to when the control thread looks is still this one */
-		fwd_punt(w, m, FWD_PUNT_RESOLVE, in, nh->port,
+		fwd_punt(w, m, FWD_PUNT_RESOLVE, in, nh->iface,
 		         nh_punt_tag(nhi, __atomic_load_n(&nh->gen, __ATOMIC_RELAXED)),
 		         FWD_PUNT_NO_DROP);
 		return;
 	default: /* NH_CONNECTED: the destination itself is the neighbour */
 		ip->hop_limits--;
-		fwd_punt(w, m, FWD_PUNT_GLEAN6, in, nh->port, 0, FWD_PUNT_NO_DROP);
+		fwd_punt(w, m, FWD_PUNT_GLEAN6, in, nh->iface, 0, FWD_PUNT_NO_DROP);
 		return;
 	}
 }
@@ -243,7 +244,7 @@ void ip6_forward_slow(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
 		return;
 	}
 	if (ip->proto == IPPROTO_HOPOPTS) {
-		fwd_punt(w, m, FWD_PUNT_HBH6, in, nh->port, 0, FWD_PUNT_NO_DROP);
+		fwd_punt(w, m, FWD_PUNT_HBH6, in, nh->iface, 0, FWD_PUNT_NO_DROP);
 		return;
 	}
 	ip6_forward_out(w, in, m, nh, nhi);

@@ -54,6 +54,12 @@ static void check_addresses(struct fwd_conf_checker *c, const struct fwd_config 
 	}
 }
 
+/* Is index i (fwd_config_iface_index) an l3 interface of v? */
+static bool view_l3(const struct addr6_view *v, int i)
+{
+	return i >= 0 && (unsigned)i < v->n_ports && v->port[i].l3;
+}
+
 static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg,
                         const struct addr6_view *v, unsigned i)
 {
@@ -61,7 +67,7 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 	struct fwd_ip6_prefix p = fwd_prefix_v6(&r->prefix);
 	char at[CONF_PATH_MAX], why[WHY_MAX];
 	unsigned port;
-	int dev = r->dev[0] ? fwd_config_port_index(cfg, r->dev) : -1;
+	int dev = r->dev[0] ? fwd_config_iface_index(cfg, r->dev) : -1;
 
 	if (r->prefix.family != AF_INET6)
 		return;
@@ -70,7 +76,7 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 		fwd_conf_error(c, at, "%s", why);
 	}
 	if (r->blackhole || r->unreachable || r->prohibit || r->n_via == 0 ||
-	    (r->dev[0] && (dev < 0 || !v->port[dev].l3)))
+	    (r->dev[0] && !view_l3(v, dev)))
 		return; /* missing via, blackhole with via, unknown dev: IPv4's check says so */
 	for (unsigned k = 0; k < r->n_via; k++) {
 		if (r->n_via > 1)
@@ -102,9 +108,9 @@ void ip6_config_check(struct fwd_conf_checker *c, const struct fwd_config *cfg)
 		check_route(c, cfg, v, i);
 	for (unsigned i = 0; i < cfg->n_neighs && !fwd_conf_full(c); i++) {
 		const struct fwd_conf_neigh *n = &cfg->neighs[i];
-		int pi = fwd_config_port_index(cfg, n->port);
+		int pi = fwd_config_iface_index(cfg, n->port);
 
-		if (n->address.family != AF_INET6 || pi < 0 || !v->port[pi].l3)
+		if (n->address.family != AF_INET6 || !view_l3(v, pi))
 			continue; /* the port's problems are IPv4's check's to report */
 		if (addr6_rule_neigh(v, (unsigned)pi, n->address.v6, NULL, why, sizeof(why)) < 0) {
 			snprintf(at, sizeof(at), "neighbors[%u].address", i);

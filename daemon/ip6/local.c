@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Local delivery of IPv6 (FWD_PUNT_LOCAL6), on the control thread: packets
- * for one of our addresses (a link-local one only on its own port), and
- * for the groups an l3 port listens to as a router's would (all-nodes
+ * for one of our addresses (a link-local one only on its own interface),
+ * and for the groups an l3 interface (a port or a VLAN: `port` below is an
+ * interface id) listens to as a router's would (all-nodes
  * ff02::1, all-routers ff02::2 and ff05::2, the solicited-node group of
  * each of its addresses, tentative ones included, for DAD).
  *
@@ -99,7 +100,7 @@ static bool listening(uint16_t port, const uint8_t g[16])
  * our other addresses (the weak host model, as Linux and ip4/local.c). */
 static bool for_us(uint16_t port, const uint8_t dst[16])
 {
-	if (port >= FWD_MAX_PORTS)
+	if (port >= FWD_MAX_IFACES)
 		return false;
 	if (ip6_is_multicast(dst))
 		return listening(port, dst);
@@ -237,8 +238,9 @@ static bool is_mld(uint8_t type)
 	       type == MLD_LISTENER_REDUCTION || type == 143; /* MLDv2 report, RFC 3810 */
 }
 
-/* For the port's kernel interface, when it has one: to us, or to a
- * link-scope group (OSPFv3's ff02::5 and ::6, ...). */
+/* For the interface's kernel interface (its TAP: a port's, or a VLAN's
+ * with `tap: true`), when it has one: to us, or to a link-scope group
+ * (OSPFv3's ff02::5 and ::6, ...). */
 static bool up_ok(const struct local6 *l)
 {
 	return l->ours || (l->group && (l->ip[25] & 0x0f) == 2);

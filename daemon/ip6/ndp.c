@@ -11,11 +11,14 @@
  * target's prefix or else the link-local one, with our SLLA), and ICMPv6
  * address unreachable for packets that waited in vain. Input is
  * ndp_input.c, DAD ndp_dad.c, Router Advertisements ndp_ra.c; their timers
- * run from one control-loop tick here.
+ * run from one control-loop tick here, and an interface that goes takes
+ * their state with it (one core/iface.h hook, before its addresses go, so
+ * that its last RA still has its link-local source).
  */
 #include <errno.h>
 
 #include "core/control.h"
+#include "core/iface.h"
 #include "core/log.h"
 #include "ip6/addr6.h"
 #include "ip6/icmp6.h"
@@ -24,6 +27,8 @@
 #include "ip6/ndp_guard.h"
 #include "ip6/ndp_priv.h"
 #include "nexthop/neigh.h"
+
+#define NDP_HOOK_ORDER 5 /* before addresses (10) */
 
 static struct event *tick_ev;
 
@@ -106,6 +111,18 @@ void ndp_module_fini(void)
 	ndp_dad_reset();
 	ndp_ra_reset();
 	ndp_guard_reset();
+}
+
+static void ndp_iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	(void)ev;
+	ndp_ra_gone(ifp->id);
+	ndp_dad_gone(ifp->id); /* addresses' dad_stop then finds no run */
+}
+
+RTE_INIT(ndp_iface_hook)
+{
+	fwd_iface_hook_add(FWD_IFACE_EV_DEL, NDP_HOOK_ORDER, ndp_iface_gone);
 }
 
 int ndp_init(void)

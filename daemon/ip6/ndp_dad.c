@@ -9,15 +9,21 @@
  * and if nobody objects within RetransTimer (1 s) the address is ours:
  * addr6_dad_done(port, a, false). A solicitation from :: or an
  * advertisement for it meanwhile (ndp_input.c) makes it a duplicate.
- * While the port is down (admin or link) nobody could object: the run
- * starts over, with a new delay, once it is up (Linux waits for carrier too).
+ * While the interface is down (admin, or its port's link) nobody could
+ * object: the run starts over, with a new delay, once it is up (Linux
+ * waits for carrier too).
  *
- * At most one run per tentative address: ADDR6_MAX per port, a fixed table.
+ * At most one run per tentative address: ADDR6_MAX per interface (a port or
+ * a VLAN), in a table of its own allocated by the control thread when the
+ * interface first runs DAD and freed when the interface goes (ndp.c's
+ * core/iface.h hook), so 4,000 VLANs without IPv6 cost a pointer each.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
 
+#include "core/iface.h"
 #include "core/log.h"
 #include "ip6/addr6.h"
 #include "ip6/ip6.h"
@@ -37,14 +43,30 @@ struct dad_run {
 	uint64_t due_ms;
 };
 
-static struct dad_run runs[FWD_MAX_PORTS][ADDR6_MAX];
+static struct dad_run *runs[FWD_MAX_IFACES]; /* [ADDR6_MAX] each, or NULL */
 static unsigned n_runs;
 
 static struct dad_run *dad_find(uint16_t port, const uint8_t a[16])
 {
+	if (port >= FWD_MAX_IFACES || runs[port] == NULL)
+		return NULL;
 	for (unsigned i = 0; i < ADDR6_MAX; i++)
 		if (runs[port][i].on && memcmp(runs[port][i].addr, a, 16) == 0)
 			return &runs[port][i];
+	return NULL;
+}
+
+/* A free run of port's (its table made on first use), or NULL. */
+static struct dad_run *dad_new(uint16_t port)
+{
+	if (runs[port] == NULL && (runs[port] = calloc(ADDR6_MAX, sizeof(*runs[port]))) == NULL)
+		return NULL;
+	for (unsigned i = 0; i < ADDR6_MAX; i++)
+		if (!runs[port][i].on) {
+			runs[port][i].on = true;
+			n_runs++;
+			return &runs[port][i];
+		}
 	return NULL;
 }
 
@@ -56,18 +78,13 @@ static void dad_end(struct dad_run *r)
 
 void ndp_dad_start(uint16_t port, const uint8_t a[16])
 {
-	struct dad_run *r = port < FWD_MAX_PORTS ? dad_find(port, a) : NULL;
+	struct dad_run *r = dad_find(port, a);
 
-	if (port >= FWD_MAX_PORTS)
+	if (port >= FWD_MAX_IFACES)
 		return;
-	for (unsigned i = 0; r == NULL && i < ADDR6_MAX; i++)
-		if (!runs[port][i].on) {
-			r = &runs[port][i];
-			r->on = true;
-			n_runs++;
-		}
-	if (r == NULL) { /* more tentative addresses than a port has: a bug */
-		LOG(ERR, "no room for a DAD run on port %u: address taken without DAD", port);
+	if (r == NULL && (r = dad_new(port)) == NULL) { /* no memory, or a bug */
+		LOG(ERR, "no room for a DAD run on %s: address taken without DAD",
+		    fwd_iface_name(port));
 		addr6_dad_done(port, a, false);
 		return;
 	}
@@ -78,7 +95,7 @@ void ndp_dad_start(uint16_t port, const uint8_t a[16])
 
 void ndp_dad_stop(uint16_t port, const uint8_t a[16])
 {
-	struct dad_run *r = port < FWD_MAX_PORTS ? dad_find(port, a) : NULL;
+	struct dad_run *r = dad_find(port, a);
 
 	if (r != NULL)
 		dad_end(r);
@@ -114,16 +131,33 @@ static void dad_step(uint16_t port, struct dad_run *r, uint64_t now)
 
 void ndp_dad_tick(uint64_t now)
 {
-	for (unsigned p = 0; p < FWD_MAX_PORTS && n_runs > 0; p++)
-		for (unsigned i = 0; i < ADDR6_MAX; i++)
+	for (unsigned p = 0; p < FWD_MAX_IFACES && n_runs > 0; p++)
+		for (unsigned i = 0; runs[p] != NULL && i < ADDR6_MAX; i++)
 			if (runs[p][i].on && runs[p][i].due_ms <= now)
-				dad_step((uint8_t)p, &runs[p][i], now);
+				dad_step((uint16_t)p, &runs[p][i], now);
+}
+
+/* Forget port's runs and free their table. */
+static void dad_free(uint16_t port)
+{
+	for (unsigned i = 0; runs[port] != NULL && i < ADDR6_MAX; i++)
+		if (runs[port][i].on)
+			dad_end(&runs[port][i]);
+	free(runs[port]);
+	runs[port] = NULL;
 }
 
 void ndp_dad_reset(void)
 {
-	memset(runs, 0, sizeof(runs));
+	for (unsigned p = 0; p < FWD_MAX_IFACES; p++)
+		dad_free((uint16_t)p);
 	n_runs = 0;
+}
+
+void ndp_dad_gone(uint16_t port)
+{
+	if (port < FWD_MAX_IFACES)
+		dad_free(port);
 }
 
 static const struct addr6_ndp_hooks ndp_addr6_hooks = {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The control thread's side of ndp_guard.h: the filter of neighbours'
- * addresses and the ports that answer Router Solicitations. */
+ * addresses and the interfaces that answer Router Solicitations. */
 #include "ip6/ndp_guard.h"
 #include "nexthop/neigh.h"
 
 uint8_t ndp_guard_known[NDP_GUARD_BITS / 8];
-uint8_t ndp_guard_rs[FWD_MAX_PORTS];
+uint8_t ndp_guard_rs[FWD_MAX_IFACES];
 
 static uint64_t synced_ms;
 
@@ -44,7 +44,7 @@ void ndp_guard_sync(uint64_t now)
 
 void ndp_guard_rs_set(uint16_t port, bool on)
 {
-	if (port < FWD_MAX_PORTS)
+	if (port < FWD_MAX_IFACES)
 		set_byte(&ndp_guard_rs[port], on);
 }
 

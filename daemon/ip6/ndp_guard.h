@@ -5,7 +5,7 @@
  * workers read it (single byte stores, relaxed).
  *
  * fwd ignores (ndp_input.c) Router Advertisements and Redirects (it is a
- * router), Router Solicitations on a port without `ra`, solicitations for
+ * router), Router Solicitations on an interface without `ra`, solicitations for
  * addresses not ours (other hosts', on a shared link) and advertisements
  * for targets that are neither ours nor a neighbour's (RFC 4861 7.2.5:
  * without an entry, silently discarded). Dropped in the worker
@@ -24,13 +24,15 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/iface.h"
 
 #define NDP_GUARD_BITS    (1u << 16)
 #define NDP_GUARD_SYNC_MS 1000
 
 extern uint8_t ndp_guard_known[NDP_GUARD_BITS / 8];
-/* Per port: non-zero when it sends Router Advertisements (ports[].ra). */
-extern uint8_t ndp_guard_rs[FWD_MAX_PORTS];
+/* Per interface (a port or VLAN, by id): non-zero when it sends Router
+ * Advertisements (ports[].ra, interfaces[].ra). */
+extern uint8_t ndp_guard_rs[FWD_MAX_IFACES];
 
 static inline unsigned ndp_guard_hash(const uint8_t a[16])
 {
@@ -52,7 +54,7 @@ static inline bool ndp_guard_known_test(const uint8_t a[16])
 /* Control thread. */
 void ndp_guard_mark(const uint8_t a[16]);      /* a is (about to be) a neighbour */
 void ndp_guard_sync(uint64_t now);             /* rebuild, when NDP_GUARD_SYNC_MS passed */
-void ndp_guard_rs_set(uint16_t port, bool on); /* the port answers Router Solicitations */
+void ndp_guard_rs_set(uint16_t port, bool on); /* interface port answers Router Solicitations */
 void ndp_guard_reset(void);
 
 #endif

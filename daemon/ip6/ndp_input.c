@@ -28,6 +28,7 @@
 #include "ip6/ndp.h"
 #include "ip6/ndp_guard.h"
 #include "ip6/ndp_priv.h"
+#include "ip6/output.h"
 #include "core/punt.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
@@ -213,7 +214,7 @@ static int ndp_parse(const struct rte_mbuf *m, uint16_t port, struct ndp_msg *ms
 	if ((bad = ndp_check_addrs(port, msg)) >= 0)
 		return bad;
 	/* to our MAC, or to the group's (RFC 2464 7) */
-	if (!rte_is_same_ether_addr(&eth->dst_addr, &fwd_ports[port].mac)) {
+	if (!rte_is_same_ether_addr(&eth->dst_addr, ip6_link_mac(port))) {
 		struct rte_ether_addr group;
 
 		ip6_mcast_mac(msg->dst, &group);
@@ -240,7 +241,7 @@ static void ndp_send_na(uint16_t port, const uint8_t target[16], const uint8_t d
 	na->reserved[0] = flags;
 	memcpy(na->target, target, 16);
 	/* always the TLLA, so Override may be set (RFC 4861 7.2.4) */
-	ndp_opt_lladdr((uint8_t *)(na + 1), NDP_OPT_TLLA, &fwd_ports[port].mac);
+	ndp_opt_lladdr((uint8_t *)(na + 1), NDP_OPT_TLLA, ip6_link_mac(port));
 	if (ndp_send(m, port) == 0)
 		ndp_na_tx.value++;
 }
@@ -255,7 +256,7 @@ static void ndp_conflict(uint16_t port, const struct ndp_msg *msg, const uint8_t
 	ndp_conflicts.value++;
 	if (neigh_conflict_log_due(&ip))
 		LOG(WARNING, "address conflict: %s on %s claims our address %s",
-		    fwd_mac_fmt(msg->eth_src.addr_bytes, mac), fwd_ports[port].name,
+		    fwd_mac_fmt(msg->eth_src.addr_bytes, mac), fwd_iface_name(port),
 		    fwd_ip6_fmt(a, s));
 }
 
@@ -357,9 +358,9 @@ static void ndp_rs(uint16_t port, const struct ndp_msg *msg)
 
 void ndp_input(struct rte_mbuf *m, uint16_t in_port)
 {
-	uint16_t port = in_port < FWD_MAX_PORTS ? in_port : 0;
+	uint16_t port = in_port < FWD_MAX_IFACES ? in_port : 0;
 	struct ndp_msg msg;
-	int bad = in_port < fwd_n_ports ? ndp_parse(m, in_port, &msg) : NDP_INVALID_HEADER;
+	int bad = ip6_link_l3(in_port) ? ndp_parse(m, in_port, &msg) : NDP_INVALID_HEADER;
 
 	if (bad == NDP_NOT_FOR_US) {
 		fwd_control_drop(m, port, FWD_DROP_NOT_FOR_US);

@@ -113,6 +113,8 @@ void ndp_dad_reset(void);
 /* A message says someone else has tentative address a of port: stop DAD,
  * the address is a duplicate. */
 void ndp_dad_conflict(uint16_t port, const uint8_t a[16]);
+/* Interface port goes: its runs and their table. */
+void ndp_dad_gone(uint16_t port);
 
 /* ndp_ra.c */
 void ndp_ra_tick(uint64_t now);
@@ -120,6 +122,9 @@ void ndp_ra_reset(void);
 /* A valid Router Solicitation on port: an answer, within the rate limit. */
 void ndp_ra_solicited(uint16_t port);
 bool ndp_ra_enabled(uint16_t port);
+/* Interface port goes: its last RA (lifetime 0) if it sent any, its state
+ * cleared for the next interface of that id. */
+void ndp_ra_gone(uint16_t port);
 
 /* ndp.c: what the control loop's timer runs (tests call it with their clock). */
 void ndp_tick(void);

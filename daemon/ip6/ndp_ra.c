@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Router Advertisements (RFC 4861 6.2) on ports with `ra: true`, control
- * thread only, so hosts configure themselves with SLAAC (RFC 4862).
+ * Router Advertisements (RFC 4861 6.2) on interfaces (ports and VLAN
+ * interfaces) with `ra: true`, control thread only, so hosts configure
+ * themselves with SLAAC (RFC 4862). A VLAN's RAs leave tagged
+ * (fwd_control_tx), from its link-local address, with its prefixes and MTU;
+ * an interface that goes sends its last RA (lifetime 0) first.
  *
  * When: unsolicited, to all nodes, every 200-600 s at random (Min and
  * MaxRtrAdvInterval), the first three (MAX_INITIAL_RTR_ADVERTISEMENTS) at
@@ -14,7 +17,7 @@
  *
  * What: hop limit 64 for hosts, M = O = 0 (SLAAC, no DHCPv6), router
  * lifetime 1800 s, reachable time and retrans timer 0 (unspecified), our
- * SLLA, the port's MTU, and a Prefix Information option (on-link,
+ * SLLA, the interface's MTU, and a Prefix Information option (on-link,
  * autonomous; valid 30 days, preferred 7) for each global /64 prefix of the
  * port. From the port's link-local address only once it is preferred
  * (RFC 4861 6.1.2: hosts drop RAs from any other source), hop limit 255; a
@@ -29,6 +32,7 @@
 #include "ip6/ndp.h"
 #include "ip6/ndp_guard.h"
 #include "ip6/ndp_priv.h"
+#include "ip6/output.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
 
@@ -49,17 +53,19 @@ FWD_COUNTER(ndp_ra_tx, "ndp_ra_tx");
 
 static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
 
+/* Small enough to keep for every interface id (plan: FWD_MAX_IFACES x 24 bytes). */
 static struct ra_port {
-	bool on;          /* ports[].ra */
+	bool on;          /* ports[].ra, interfaces[].ra */
 	bool sent;        /* last_ms is valid */
 	uint8_t initial;  /* RAs sent since it started advertising or changed */
 	uint64_t next_ms; /* the next RA is due; 0: none planned */
 	uint64_t last_ms; /* the last one went */
-} ra[FWD_MAX_PORTS];
+} ra[FWD_MAX_IFACES];
+static unsigned n_on; /* entries with on set: the tick skips the table without */
 
 bool ndp_ra_enabled(uint16_t port)
 {
-	return port < FWD_MAX_PORTS && ra[port].on;
+	return port < FWD_MAX_IFACES && ra[port].on;
 }
 
 /* The port's global /64 prefixes, each once; returns how many. */
@@ -131,8 +137,8 @@ static int ra_send(uint16_t port, uint16_t lifetime_s)
 	h->h.type = NDP_RA;
 	h->cur_hop_limit = RA_HOP_LIMIT;
 	h->lifetime_s = rte_cpu_to_be_16(lifetime_s);
-	p = ndp_opt_lladdr((uint8_t *)(h + 1), NDP_OPT_SLLA, &fwd_ports[port].mac);
-	p = ra_opt_mtu(p, fwd_ports[port].mtu);
+	p = ndp_opt_lladdr((uint8_t *)(h + 1), NDP_OPT_SLLA, ip6_link_mac(port));
+	p = ra_opt_mtu(p, ip6_link_mtu(port));
 	for (unsigned i = 0; i < n; i++)
 		p = ra_opt_prefix(p, prefixes[i]);
 	if (ndp_send(m, port) < 0)
@@ -156,7 +162,7 @@ static void ra_plan(struct ra_port *r, uint64_t t)
 
 void ndp_port_changed(uint16_t port, bool on)
 {
-	struct ra_port *r = port < FWD_MAX_PORTS ? &ra[port] : NULL;
+	struct ra_port *r = port < FWD_MAX_IFACES ? &ra[port] : NULL;
 
 	if (r == NULL)
 		return;
@@ -166,11 +172,13 @@ void ndp_port_changed(uint16_t port, bool on)
 			r->sent = true;
 			r->last_ms = neigh_hooks.now_ms();
 		}
+		n_on -= r->on;
 		r->on = false;
 		r->next_ms = 0;
 		ndp_guard_rs_set(port, false);
 		return;
 	}
+	n_on += !r->on;
 	r->on = true;
 	ndp_guard_rs_set(port, true);
 	r->initial = 0; /* new information: a few RAs in quick succession (6.2.4) */
@@ -197,13 +205,13 @@ static uint64_t ra_interval(const struct ra_port *r)
 
 void ndp_ra_tick(uint64_t now)
 {
-	for (unsigned p = 0; p < FWD_MAX_PORTS; p++) {
+	for (unsigned p = 0; p < FWD_MAX_IFACES && n_on > 0; p++) {
 		struct ra_port *r = &ra[p];
 
 		if (!r->on || r->next_ms == 0 || r->next_ms > now)
 			continue;
 		/* until the link-local address is ours and the port up: next tick */
-		if (ra_send((uint8_t)p, RA_LIFETIME_S) == -EAGAIN)
+		if (ra_send((uint16_t)p, RA_LIFETIME_S) == -EAGAIN)
 			continue;
 		r->sent = true;
 		r->last_ms = now;
@@ -215,4 +223,13 @@ void ndp_ra_tick(uint64_t now)
 void ndp_ra_reset(void)
 {
 	memset(ra, 0, sizeof(ra));
+	n_on = 0;
+}
+
+void ndp_ra_gone(uint16_t port)
+{
+	if (port >= FWD_MAX_IFACES)
+		return;
+	ndp_port_changed(port, false);
+	ra[port] = (struct ra_port){ 0 };
 }

@@ -3,9 +3,11 @@
  * NDP frames from the control thread: Ethernet, IPv6 with hop limit 255
  * (RFC 4861: a receiver refuses anything less), ICMPv6 with its checksum
  * over the pseudo-header (RFC 8200 8.1), handed to a worker through the
- * neighbour layer's tx hook (fwd_control_tx; tests capture them). A frame
- * is counted as created when it is made, so every one is then either sent
- * or a counted drop.
+ * neighbour layer's tx hook (fwd_control_tx, which tags what leaves a VLAN
+ * interface; tests capture them). Every `port` here is an interface id: a
+ * port, or a VLAN interface of mode l3, with its port's MAC. A frame is
+ * counted as created when it is made, so every one is then either sent or
+ * a counted drop.
  */
 #include <string.h>
 
@@ -16,6 +18,7 @@
 #include "core/punt.h"
 #include "ip6/ip6.h"
 #include "ip6/ndp_priv.h"
+#include "ip6/output.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
 
@@ -27,6 +30,11 @@ uint64_t (*ndp_random)(void) = rte_rand;
 
 bool ndp_port_ready(uint16_t port)
 {
+	if (port >= FWD_MAX_PORTS) { /* a VLAN: up itself, on a port that is up */
+		if (!ip6_link_l3(port) || !fwd_ifaces[port].admin_up)
+			return false;
+		port = fwd_ifaces[port].port;
+	}
 	return port < fwd_n_ports && fwd_ports[port].admin_up && fwd_ports[port].link_up;
 }
 
@@ -54,7 +62,7 @@ struct rte_mbuf *ndp_frame(uint16_t port, const struct rte_ether_addr *mac, cons
 		eth->dst_addr = *mac;
 	else
 		ip6_mcast_mac(dst, &eth->dst_addr);
-	eth->src_addr = fwd_ports[port].mac;
+	eth->src_addr = *ip6_link_mac(port);
 	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
 	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
 	ip->payload_len = rte_cpu_to_be_16(icmp_len);
@@ -113,7 +121,7 @@ int ndp_send_ns(uint16_t port, const uint8_t src[16], const uint8_t target[16],
 	ns->h.type = NDP_NS;
 	memcpy(ns->target, target, 16);
 	if (slla)
-		ndp_opt_lladdr((uint8_t *)(ns + 1), NDP_OPT_SLLA, &fwd_ports[port].mac);
+		ndp_opt_lladdr((uint8_t *)(ns + 1), NDP_OPT_SLLA, ip6_link_mac(port));
 	if (ndp_send(m, port) < 0)
 		return -ENOBUFS;
 	ndp_ns_tx.value++;

@@ -2,9 +2,11 @@
 /*
  * IPv6 output of the control thread (output.h): the one place every packet
  * it builds or relays (ICMPv6 errors, echo replies, hop-by-hop packets, the
- * TAP ports' routed packets) is routed and checked against the egress
- * port's MTU; and the glean punt: a packet a worker routed to a host on a
- * connected prefix. Control thread only.
+ * TAP interfaces' routed packets) is routed and checked against the egress
+ * interface's MTU; and the glean punt: a packet a worker routed to a host
+ * on a connected prefix. Everything here names interfaces (a port or a
+ * VLAN); fwd_control_tx and the neighbour layer tag what leaves a VLAN.
+ * Control thread only.
  */
 #include <errno.h>
 
@@ -48,7 +50,7 @@ static int drop_no_route(struct rte_mbuf *m)
 static int send_fragments(struct rte_mbuf *m, uint16_t port)
 {
 	struct rte_mbuf *frags[IP6_FRAG_MAX];
-	int n = ip6_fragment(m, IP6_L2_LEN, fwd_ports[port].mtu, (uint32_t)rte_rand(), fwd.pool,
+	int n = ip6_fragment(m, IP6_L2_LEN, ip6_link_mtu(port), (uint32_t)rte_rand(), fwd.pool,
 	                     frags, IP6_FRAG_MAX);
 
 	too_big.value++;
@@ -69,14 +71,15 @@ static int send_fragments(struct rte_mbuf *m, uint16_t port)
  * else what send_fragments returns (m is gone). */
 static int fits(struct rte_mbuf *m, uint16_t port)
 {
-	if (rte_pktmbuf_pkt_len(m) - IP6_L2_LEN <= fwd_ports[port].mtu) {
+	if (rte_pktmbuf_pkt_len(m) - IP6_L2_LEN <= ip6_link_mtu(port)) {
 		fwd_control_ctrs(port)->created++;
 		return 1;
 	}
 	return send_fragments(m, port);
 }
 
-/* To a group on port's link: no neighbour to resolve. */
+/* To a group on port's link: no neighbour to resolve; a VLAN's frame is
+ * tagged by fwd_control_tx. */
 static int output_multicast(struct rte_mbuf *m, uint16_t port, const uint8_t dst[16])
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
@@ -86,7 +89,7 @@ static int output_multicast(struct rte_mbuf *m, uint16_t port, const uint8_t dst
 	if (rc <= 0)
 		return rc;
 	ip6_mcast_mac(dst, &eth->dst_addr);
-	rte_ether_addr_copy(&fwd_ports[port].mac, &eth->src_addr);
+	rte_ether_addr_copy(ip6_link_mac(port), &eth->src_addr);
 	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
 	fwd_control_tx(m, port); /* a full ring is counted there */
 	return 0;
@@ -96,7 +99,7 @@ int ip6_output(struct rte_mbuf *m, uint16_t port)
 {
 	const uint8_t *dst =
 	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, IP6_L2_LEN)->dst_addr;
-	bool on_link = port < fwd_n_ports && fwd_ports[port].mode == FWD_MODE_L3;
+	bool on_link = ip6_link_l3(port);
 	uint32_t nhi;
 	const struct nexthop *nh;
 	int rc;
@@ -123,14 +126,14 @@ int ip6_output(struct rte_mbuf *m, uint16_t port)
 	switch (nh->type) {
 	case NH_FWD:
 	case NH_PENDING:
-		if ((rc = fits(m, nh->port)) <= 0)
+		if ((rc = fits(m, nh->iface)) <= 0)
 			return rc;
 		neigh_output(m, nhi);
 		return 0;
 	case NH_CONNECTED:
-		if ((rc = fits(m, nh->port)) <= 0)
+		if ((rc = fits(m, nh->iface)) <= 0)
 			return rc;
-		neigh_output_glean(m, nh->port, fwd_ip_v6(dst));
+		neigh_output_glean(m, nh->iface, fwd_ip_v6(dst));
 		return 0;
 	default:
 		/* no route, blackhole, or a loop back to ourselves */
@@ -138,7 +141,8 @@ int ip6_output(struct rte_mbuf *m, uint16_t port)
 	}
 }
 
-/* FWD_PUNT_GLEAN6: routed by a worker to its destination on connected port out_port. */
+/* FWD_PUNT_GLEAN6: routed by a worker to its destination on connected
+ * interface out_port (a port or VLAN), from interface in_port. */
 static void glean6(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 {
 	const uint8_t *dst =

@@ -145,12 +145,10 @@ int route6_del(const struct fwd_ip6_prefix *p, char *err, size_t errlen)
 	return route_core_del(&route6_ops, &q, err, errlen);
 }
 
-/* A connected next hop is one per port (NH_IDX_CONNECTED + port): a VLAN's
- * subnet has none yet (doc/architecture.md, "Interfaces"). */
+/* A connected route's next hop: a port's fixed entry, a VLAN's counted
+ * one (nexthop/nexthop.h); a loopback has none (its addresses are local). */
 static int connected_add(const struct fwd_ip6_prefix *p, uint16_t port)
 {
-	if (port >= FWD_MAX_PORTS)
-		return -EOPNOTSUPP;
 	struct fwd_prefix q = fwd_prefix_of6(p);
 
 	return route_core_connected_add(&route6_ops, &q, port);

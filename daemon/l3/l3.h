@@ -38,12 +38,12 @@ enum l3_route_type {
 	L3_ROUTE_PROHIBIT,    /* drop, ICMP administratively prohibited */
 };
 
-/* One next hop: a gateway of the prefix's family and optionally the port
- * it is on, or (via.family 0) only a port: the destination is on that
- * port's link and is resolved itself (a "dev" route). */
+/* One next hop: a gateway of the prefix's family and optionally the
+ * interface it is on, or (via.family 0) only an interface: the destination
+ * is on that interface's link and is resolved itself (a "dev" route). */
 struct l3_nh {
 	struct fwd_ip via;
-	int dev; /* port index, or -1 */
+	int dev; /* interface id (core/iface.h: a port or a VLAN), or -1 */
 };
 
 struct l3_route {
@@ -56,17 +56,22 @@ struct l3_route {
 };
 
 /* The route a RIB holds (type: enum route4_type, the same values as enum
- * route6_type; dev: the port given, 0xff none; nh: its next hop) as an
- * l3_route: every member of an ECMP group, a port for each. */
+ * route6_type; dev: the interface given, ROUTE4_DEV_ANY none; nh: its next
+ * hop) as an l3_route: every member of an ECMP group, an interface for each. */
 void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint16_t dev, uint32_t nh);
 /* Is the RIB's route (as l3_route_from_rib) what r asks for, with each
- * gateway on the port gateway_port (-1: none) now gives it? */
+ * gateway on the interface gateway_port (-1: none) now gives it? */
 bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint16_t dev,
                    uint32_t nh, int (*gateway_port)(const struct fwd_ip *a, int dev));
 
-/* Parse "PREFIX via ADDRESS [dev PORT] [via ADDRESS [dev PORT]]...",
- * "PREFIX dev PORT" or "PREFIX blackhole|unreachable|prohibit" (a `route
- * load` line; # starts a comment). 0 = a route, 1 = blank/comment, -EINVAL. */
+/* The id of the interface a route's or neighbour's dev names: a port or a
+ * VLAN interface (a loopback has no link to route to), or -1. */
+int l3_iface_id(const char *name);
+
+/* Parse "PREFIX via ADDRESS [dev IFACE] [via ADDRESS [dev IFACE]]...",
+ * "PREFIX dev IFACE" or "PREFIX blackhole|unreachable|prohibit" (a `route
+ * load` line; # starts a comment; IFACE: l3_iface_id). 0 = a route,
+ * 1 = blank/comment, -EINVAL. */
 int l3_route_parse_line(const char *line, struct l3_route *r, char *err, size_t errlen);
 /* The same from words (tok[0] the prefix); 0 or -errno. */
 int l3_route_parse_words(char **tok, unsigned n, struct l3_route *r, char *err, size_t errlen);
@@ -81,6 +86,10 @@ int l3_route_del(const struct fwd_prefix *p, char *err, size_t errlen);
 /* The origin of the route at exactly p (FWD_ORIGIN_ADDRESS for a connected
  * subnet or one of our addresses), or -ENOENT. */
 int l3_route_origin(const struct fwd_prefix *p);
+
+/* Set interface iface's reverse-path filter (l3/rpf.c): ports[].rpf here,
+ * interfaces[].rpf of a VLAN by the interfaces module. Control thread. */
+void l3_rpf_set(uint16_t iface, enum fwd_rpf rpf);
 
 /* Told when a route of origin leaves the FIB at p: deleted (l3_route_del,
  * by fwdctl or a reload), or a routing daemon's route replaced by one of

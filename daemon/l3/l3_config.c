@@ -40,7 +40,7 @@ static void want_free(struct l3_want *w)
 		return;
 	free(w->routes);
 	free(w->neighs);
-	free(w->lo);
+	free(w->ifa);
 	free(w);
 }
 
@@ -161,7 +161,7 @@ static int want_config(struct l3_want *w, const struct fwd_config *cfg)
 		memcpy(n.mac.addr_bytes, cn->mac, sizeof(cn->mac));
 		rc = want_neigh(w, &n);
 	}
-	return rc == 0 ? l3_want_config_lo(w, cfg) : rc;
+	return rc == 0 ? l3_want_config_ifaces(w, cfg) : rc;
 }
 
 /* What runs now: every address, the routes of config and fwdctl, every
@@ -182,7 +182,7 @@ static int want_running(struct l3_want *w)
 	l3_want_running_ra(w);
 	while (rc == 0 && neigh_static_next(&pos, &ns))
 		rc = want_neigh(w, &ns);
-	return rc == 0 ? l3_want_running_lo(w) : rc;
+	return rc == 0 ? l3_want_running_ifaces(w) : rc;
 }
 
 /* The addresses fwdctl added (in run) that the file leaves alone and still allows. */
@@ -278,7 +278,7 @@ static int sync_addrs(const struct l3_want *w, const struct l3_want *was,
 				fwd_reload_note(log, "address %s removed from %s",
 				                fwd_prefix_fmt(&run.a[i], buf), fwd_ports[p].name);
 	}
-	l3_drop_lo(w, was, fam, log);
+	l3_drop_ifaces(w, was, fam, log);
 	for (unsigned p = 0; p < fwd_n_ports; p++) {
 		const struct l3_want_addrs *pa = &w->addrs[f][p];
 		run.n = fam->addrs((uint8_t)p, run.a, run.origin);
@@ -297,7 +297,7 @@ static int sync_addrs(const struct l3_want *w, const struct l3_want *was,
 		if (fam->port_sync != NULL)
 			fam->port_sync(w, (uint8_t)p, log);
 	}
-	return l3_add_lo(w, was, fam, log);
+	return l3_add_ifaces(w, was, fam, log);
 }
 
 static int sync_routes(const struct l3_want *w, struct fwd_reload_log *log)
@@ -385,7 +385,7 @@ static int l3_config_apply(const struct fwd_config *cfg, struct fwd_reload_log *
 		keep_rpc_addrs(w, before, log);
 		rc = keep_rpc_routes_neighs(w, before, log);
 		if (rc == 0)
-			rc = l3_keep_rpc_lo(w, before, log);
+			rc = l3_keep_rpc_ifaces(w, before, log);
 	}
 	if (rc < 0) {
 		fwd_reload_fail(log, "addresses and routes: out of memory");

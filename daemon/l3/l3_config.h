@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/config.h"
+#include "core/iface.h"
 #include "l3/l3.h"
 #include "nexthop/neigh.h"
 
@@ -25,8 +26,9 @@ struct l3_want_addrs {
 	uint8_t origin[FWD_MAX_ADDRS];      /* enum fwd_origin */
 };
 
-/* An address of an interface that is not a port (a loopback's), by interface id. */
-struct l3_want_lo {
+/* An address of an interface that is not a port (a VLAN's, a loopback's), by
+ * interface id. */
+struct l3_want_ifa {
 	uint16_t id;
 	uint8_t origin; /* enum fwd_origin */
 	struct fwd_prefix a;
@@ -35,24 +37,25 @@ struct l3_want_lo {
 /* A state of both families: one a config file wants, or the running one. */
 struct l3_want {
 	struct l3_want_addrs addrs[L3_N_FAMILIES][FWD_MAX_PORTS];
-	bool ra[FWD_MAX_PORTS]; /* IPv6 router advertisements */
+	bool ra[FWD_MAX_IFACES]; /* IPv6 router advertisements, by interface id */
 	unsigned n_routes, cap_routes;
 	struct l3_route *routes; /* sorted by prefix once built */
 	unsigned n_neighs, cap_neighs;
 	struct neigh_static *neighs;
-	unsigned n_lo, cap_lo;
-	struct l3_want_lo *lo; /* loopbacks' addresses, both families */
+	unsigned n_ifa, cap_ifa;
+	struct l3_want_ifa *ifa; /* VLANs' and loopbacks' addresses, both families */
 };
 
 int l3_want_route(struct l3_want *w, const struct l3_route *r);
-/* Address a of interface id (a loopback) into w; 0 or -ENOMEM. */
+/* Address a of interface id (a VLAN, a loopback) into w; 0 or -ENOMEM. */
 int l3_want_iface_addr(struct l3_want *w, uint16_t id, const struct fwd_prefix *a, uint8_t origin);
-/* The addresses a config file gives interfaces other than ports are known to
- * the module above that owns them (iface/): it feeds them to the reconcile
- * through this hook, with l3_want_iface_addr. One hook; NULL removes it. */
+/* The addresses (and `ra`) a config file gives interfaces other than ports
+ * are known to the module above that owns them (iface/): it feeds them to
+ * the reconcile through this hook, with l3_want_iface_addr (and w->ra[id]).
+ * One hook; NULL removes it. */
 typedef int (*l3_iface_addrs_fn)(struct l3_want *w, const struct fwd_config *cfg);
 void l3_config_set_iface_addrs(l3_iface_addrs_fn fn);
-/* The running `ra` of every port into w. */
+/* The running `ra` of every interface into w. */
 void l3_want_running_ra(struct l3_want *w);
 
 /* What the reconcile does through a family; the rules see the addresses of w. */
@@ -63,8 +66,9 @@ struct l3_family {
 	int (*addr_add)(uint16_t id, const struct fwd_prefix *p, uint8_t origin, char *err,
 	                size_t errlen);
 	int (*addr_del)(uint16_t id, const struct fwd_prefix *p, char *err, size_t errlen);
-	/* after port's addresses are in place: their order (IPv4), `ra` (IPv6); may be NULL */
-	void (*port_sync)(const struct l3_want *w, uint16_t port, struct fwd_reload_log *log);
+	/* after interface id's addresses are in place: their order (IPv4), `ra`
+	 * (IPv6); may be NULL */
+	void (*port_sync)(const struct l3_want *w, uint16_t id, struct fwd_reload_log *log);
 	void (*batch_begin)(void);
 	void (*batch_end)(void);
 	int (*rule_add)(const struct l3_want *w, unsigned port, const struct fwd_prefix *p,
@@ -83,15 +87,19 @@ struct l3_family {
 
 extern const struct l3_family *const l3_families[L3_N_FAMILIES];
 
-/* The loopbacks' part of the reconcile (l3_config_lo.c): what a file wants
- * (the hook above), what runs, fwdctl's kept, removals and additions. */
-int l3_want_config_lo(struct l3_want *w, const struct fwd_config *cfg);
-int l3_want_running_lo(struct l3_want *w);
-int l3_keep_rpc_lo(struct l3_want *w, const struct l3_want *run, struct fwd_reload_log *log);
-void l3_drop_lo(const struct l3_want *w, const struct l3_want *run, const struct l3_family *fam,
-                struct fwd_reload_log *log);
-int l3_add_lo(const struct l3_want *w, const struct l3_want *run, const struct l3_family *fam,
-              struct fwd_reload_log *log);
+/* The part of the reconcile of the interfaces that are not ports
+ * (l3_config_iface.c): what a file wants (the hook above), what runs,
+ * fwdctl's kept, removals, additions and each one's sync. */
+int l3_want_config_ifaces(struct l3_want *w, const struct fwd_config *cfg);
+int l3_want_running_ifaces(struct l3_want *w);
+int l3_keep_rpc_ifaces(struct l3_want *w, const struct l3_want *run, struct fwd_reload_log *log);
+void l3_drop_ifaces(const struct l3_want *w, const struct l3_want *run, const struct l3_family *fam,
+                    struct fwd_reload_log *log);
+int l3_add_ifaces(const struct l3_want *w, const struct l3_want *run, const struct l3_family *fam,
+                  struct fwd_reload_log *log);
+/* Interface id's addresses of family f (index) in w, in order; returns how many. */
+unsigned l3_want_addrs_of(const struct l3_want *w, uint16_t id, unsigned f, struct fwd_prefix *a,
+                          uint8_t *origin);
 
 static inline unsigned l3_fam_index(uint8_t af)
 {

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The two address families as the reconcile (l3_config.c) sees them. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/iface.h"
 
 #include "core/reload.h"
 #include "ip4/addr.h"
@@ -43,66 +47,95 @@ static int addr4_del_p(uint16_t port, const struct fwd_prefix *p, char *err, siz
 	return addr4_del(port, &a, err, errlen);
 }
 
-/* The view the IPv4 rules take of w's addresses. */
-static void view4(const struct l3_want *w, struct addr4_view *v)
+static int no_memory(char *why, size_t len)
 {
-	v->port = v->ports;
-	v->n_ports = fwd_n_ports;
-	for (unsigned i = 0; i < fwd_n_ports; i++) {
-		const struct l3_want_addrs *pa = &w->addrs[0][i];
+	snprintf(why, len, "out of memory");
+	return -ENOMEM;
+}
 
-		for (unsigned k = 0; k < pa->n; k++)
-			v->store[i][k] = fwd_prefix_v4(&pa->a[k]);
-		v->port[i] = (struct addr4_view_port){ fwd_ports[i].name,
-			                               fwd_ports[i].mode == FWD_MODE_L3, false,
-			                               pa->n, v->store[i] };
+/* The view the IPv4 rules take of w's addresses: every interface by id.
+ * One view, kept (1.4 MB: the reconcile asks for it once per rule). */
+static struct addr4_view *view4(const struct l3_want *w)
+{
+	static struct addr4_view *v;
+	const struct fwd_iface *ifp;
+
+	if (v == NULL && (v = malloc(sizeof(*v))) == NULL)
+		return NULL;
+	v->port = v->ports;
+	v->n_ports = 0;
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		struct addr4_view_port e = { .name = fwd_ports[i].name,
+			                     .l3 = fwd_ports[i].mode == FWD_MODE_L3 };
+
+		addr4_view_put(v, i, &e, w->addrs[0][i].a, w->addrs[0][i].n);
 	}
+	for (ifp = fwd_iface_next(FWD_MAX_PORTS - 1); ifp != NULL; ifp = fwd_iface_next(ifp->id)) {
+		struct addr4_view_port e = { .name = ifp->name,
+			                     .l3 = fwd_iface_is_l3(ifp),
+			                     .lo = ifp->type == FWD_IFACE_LOOPBACK };
+
+		addr4_view_put(v, ifp->id, &e, NULL, 0);
+	}
+	for (unsigned i = 0; i < w->n_ifa; i++) {
+		const struct l3_want_ifa *l = &w->ifa[i];
+		struct addr4_view_port *vp = &v->port[l->id];
+
+		if (l->a.family == AF_INET && l->id < v->n_ports && vp->n < FWD_MAX_ADDRS)
+			v->store[l->id][vp->n++] = fwd_prefix_v4(&l->a);
+	}
+	return v;
 }
 
 /* The primary address first, as the file says. */
-static void port_sync4(const struct l3_want *w, uint16_t port, struct fwd_reload_log *log)
+static void port_sync4(const struct l3_want *w, uint16_t id, struct fwd_reload_log *log)
 {
-	const struct l3_want_addrs *pa = &w->addrs[0][port];
+	struct fwd_prefix p[FWD_MAX_ADDRS];
 	struct fwd_ip4_prefix a[FWD_MAX_ADDRS];
+	uint8_t origin[FWD_MAX_ADDRS];
+	unsigned n = l3_want_addrs_of(w, id, 0, p, origin);
 
 	(void)log;
-	for (unsigned i = 0; i < pa->n; i++)
-		a[i] = fwd_prefix_v4(&pa->a[i]);
-	addr4_reorder(port, a, pa->origin, pa->n);
+	for (unsigned i = 0; i < n; i++)
+		a[i] = fwd_prefix_v4(&p[i]);
+	addr4_reorder(id, a, origin, n);
 }
 
 static int rule_add4(const struct l3_want *w, unsigned port, const struct fwd_prefix *p, char *why,
                      size_t len)
 {
-	struct addr4_view v;
+	const struct addr4_view *v = view4(w);
 	struct fwd_ip4_prefix a = fwd_prefix_v4(p);
 
-	view4(w, &v);
-	return addr4_rule_add(&v, port, &a, why, len);
+	if (v == NULL)
+		return no_memory(why, len);
+	return addr4_rule_add(v, port, &a, why, len);
 }
 
 static int rule_route4(const struct l3_want *w, const struct l3_route *r, char *why, size_t len)
 {
-	struct addr4_view v;
+	const struct addr4_view *v = view4(w);
 	struct fwd_ip4_prefix p = fwd_prefix_v4(&r->prefix);
 	unsigned port;
 
-	view4(w, &v);
-	if (addr4_rule_route(&v, &p, why, len) < 0)
+	if (v == NULL)
+		return no_memory(why, len);
+	if (addr4_rule_route(v, &p, why, len) < 0)
 		return -EINVAL;
 	for (unsigned i = 0; r->type == L3_ROUTE_VIA && i < r->n_nh; i++)
 		if (r->nh[i].via.family != 0 &&
-		    addr4_rule_gateway(&v, r->nh[i].via.v4, r->nh[i].dev, &port, why, len) < 0)
+		    addr4_rule_gateway(v, r->nh[i].via.v4, r->nh[i].dev, &port, why, len) < 0)
 			return -EINVAL;
 	return 0;
 }
 
 static int rule_neigh4(const struct l3_want *w, const struct neigh_static *n, char *why, size_t len)
 {
-	struct addr4_view v;
+	const struct addr4_view *v = view4(w);
 
-	view4(w, &v);
-	return addr4_rule_neigh(&v, n->port, n->addr.v4, n->mac.addr_bytes, why, len);
+	if (v == NULL)
+		return no_memory(why, len);
+	return addr4_rule_neigh(v, n->port, n->addr.v4, n->mac.addr_bytes, why, len);
 }
 
 static int routes4(struct l3_want *w)
@@ -182,65 +215,85 @@ static int addr6_del_p(uint16_t port, const struct fwd_prefix *p, char *err, siz
 	return addr6_del(port, &a, err, errlen);
 }
 
-static void view6(const struct l3_want *w, struct addr6_view *v)
+/* As view4, for the IPv6 rules (2.4 MB). */
+static struct addr6_view *view6(const struct l3_want *w)
 {
-	v->port = v->ports;
-	v->n_ports = fwd_n_ports;
-	for (unsigned i = 0; i < fwd_n_ports; i++) {
-		const struct l3_want_addrs *pa = &w->addrs[1][i];
+	static struct addr6_view *v;
+	const struct fwd_iface *ifp;
 
-		v->port[i].name = fwd_ports[i].name;
-		v->port[i].lo = false;
-		v->port[i].l3 = fwd_ports[i].mode == FWD_MODE_L3;
-		v->port[i].n = pa->n;
-		for (unsigned k = 0; k < pa->n; k++)
-			v->port[i].a[k] = fwd_prefix_v6(&pa->a[k]);
+	if (v == NULL && (v = malloc(sizeof(*v))) == NULL)
+		return NULL;
+	v->port = v->ports;
+	v->n_ports = 0;
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		struct addr6_view_port e = { .name = fwd_ports[i].name,
+			                     .l3 = fwd_ports[i].mode == FWD_MODE_L3 };
+
+		addr6_view_put(v, i, &e, w->addrs[1][i].a, w->addrs[1][i].n);
 	}
+	for (ifp = fwd_iface_next(FWD_MAX_PORTS - 1); ifp != NULL; ifp = fwd_iface_next(ifp->id)) {
+		struct addr6_view_port e = { .name = ifp->name,
+			                     .l3 = fwd_iface_is_l3(ifp),
+			                     .lo = ifp->type == FWD_IFACE_LOOPBACK };
+
+		addr6_view_put(v, ifp->id, &e, NULL, 0);
+	}
+	for (unsigned i = 0; i < w->n_ifa; i++) {
+		const struct l3_want_ifa *l = &w->ifa[i];
+		struct addr6_view_port *vp = &v->port[l->id];
+
+		if (l->a.family == AF_INET6 && l->id < v->n_ports && vp->n < FWD_MAX_ADDRS)
+			vp->a[vp->n++] = fwd_prefix_v6(&l->a);
+	}
+	return v;
 }
 
-/* ports[].ra, once the port's prefixes are in place. */
-static void port_sync6(const struct l3_want *w, uint16_t port, struct fwd_reload_log *log)
+/* `ra` of a port or interface, once its prefixes are in place. */
+static void port_sync6(const struct l3_want *w, uint16_t id, struct fwd_reload_log *log)
 {
-	if (ip6_addrs[port].ra == w->ra[port])
+	if (ip6_addrs[id].ra == w->ra[id])
 		return;
-	ip6_addrs[port].ra = w->ra[port];
-	fwd_reload_note(log, "router advertisements on %s %s", fwd_ports[port].name,
-	                w->ra[port] ? "on" : "off");
-	ndp_port_changed(port, w->ra[port]);
+	ip6_addrs[id].ra = w->ra[id];
+	fwd_reload_note(log, "router advertisements on %s %s", fwd_iface_name(id),
+	                w->ra[id] ? "on" : "off");
+	ndp_port_changed(id, w->ra[id]);
 }
 
 static int rule_add6(const struct l3_want *w, unsigned port, const struct fwd_prefix *p, char *why,
                      size_t len)
 {
-	struct addr6_view v;
+	const struct addr6_view *v = view6(w);
 	struct fwd_ip6_prefix a = fwd_prefix_v6(p);
 
-	view6(w, &v);
-	return addr6_rule_add(&v, port, &a, why, len);
+	if (v == NULL)
+		return no_memory(why, len);
+	return addr6_rule_add(v, port, &a, why, len);
 }
 
 static int rule_route6(const struct l3_want *w, const struct l3_route *r, char *why, size_t len)
 {
-	struct addr6_view v;
+	const struct addr6_view *v = view6(w);
 	struct fwd_ip6_prefix p = fwd_prefix_v6(&r->prefix);
 	unsigned port;
 
-	view6(w, &v);
-	if (addr6_rule_route(&v, &p, why, len) < 0)
+	if (v == NULL)
+		return no_memory(why, len);
+	if (addr6_rule_route(v, &p, why, len) < 0)
 		return -EINVAL;
 	for (unsigned i = 0; r->type == L3_ROUTE_VIA && i < r->n_nh; i++)
 		if (r->nh[i].via.family != 0 &&
-		    addr6_rule_gateway(&v, r->nh[i].via.v6, r->nh[i].dev, &port, why, len) < 0)
+		    addr6_rule_gateway(v, r->nh[i].via.v6, r->nh[i].dev, &port, why, len) < 0)
 			return -EINVAL;
 	return 0;
 }
 
 static int rule_neigh6(const struct l3_want *w, const struct neigh_static *n, char *why, size_t len)
 {
-	struct addr6_view v;
+	const struct addr6_view *v = view6(w);
 
-	view6(w, &v);
-	return addr6_rule_neigh(&v, n->port, n->addr.v6, n->mac.addr_bytes, why, len);
+	if (v == NULL)
+		return no_memory(why, len);
+	return addr6_rule_neigh(v, n->port, n->addr.v6, n->mac.addr_bytes, why, len);
 }
 
 static int routes6(struct l3_want *w)
@@ -296,6 +349,6 @@ const struct l3_family *const l3_families[L3_N_FAMILIES] = { &ip4_family, &ip6_f
 
 void l3_want_running_ra(struct l3_want *w)
 {
-	for (unsigned p = 0; p < fwd_n_ports; p++)
-		w->ra[p] = ip6_addrs[p].ra;
+	for (int id = fwd_iface_next_id(-1); id >= 0; id = fwd_iface_next_id(id))
+		w->ra[id] = ip6_addrs[id].ra;
 }

@@ -9,6 +9,7 @@
 
 #include "core/err.h"
 #include "core/event.h"
+#include "core/iface.h"
 #include "core/rpc.h"
 #include "ip4/ip4.h"
 #include "ip4/route.h"
@@ -82,7 +83,7 @@ static void route_event(const char *action, const struct fwd_prefix *p, const st
 		return;
 	via_text(r, e->text, sizeof(e->text));
 	if (r->type == L3_ROUTE_VIA && r->n_nh > 0 && r->nh[0].dev >= 0)
-		snprintf(e->port, sizeof(e->port), "%s", fwd_ports[r->nh[0].dev].name);
+		snprintf(e->port, sizeof(e->port), "%s", fwd_iface_name((unsigned)r->nh[0].dev));
 }
 
 /* fwd's own routes win over a routing daemon's on the same prefix: they
@@ -118,9 +119,15 @@ int l3_route_type_parse(const char *word)
 	return -1;
 }
 
+int l3_iface_id(const char *name)
+{
+	int id = fwd_iface_id_by_name(name);
+
+	return id >= 0 && !fwd_iface_is_loopback((unsigned)id) ? id : -1;
+}
+
 int l3_route_parse_words(char **tok, unsigned n, struct l3_route *r, char *err, size_t errlen)
 {
-	struct fwd_port *p;
 	int t;
 
 	memset(r, 0, sizeof(*r));
@@ -142,7 +149,7 @@ int l3_route_parse_words(char **tok, unsigned n, struct l3_route *r, char *err, 
 			r->n_nh++;
 			i += 2;
 		} else if (strcmp(tok[i], "dev") == 0 && i + 1 < n) {
-			/* "dev" names the port of the gateway before it, or alone a link */
+			/* "dev" names the interface of the gateway before it, or alone a link */
 			if (r->n_nh == 0) {
 				h->dev = -1;
 				r->n_nh = 1;
@@ -151,19 +158,19 @@ int l3_route_parse_words(char **tok, unsigned n, struct l3_route *r, char *err, 
 			}
 			if (h->dev >= 0)
 				return ERR(EINVAL, "dev given twice");
-			if ((p = fwd_port_by_name(tok[i + 1])) == NULL)
-				return ERR(ENODEV, "no such port: %s", tok[i + 1]);
-			h->dev = p->idx;
+			if ((h->dev = l3_iface_id(tok[i + 1])) < 0)
+				return ERR(ENODEV, "no such port or VLAN interface: %s",
+				           tok[i + 1]);
 			i += 2;
 		} else {
 			return ERR(EINVAL,
-			           "expected \"PREFIX via ADDRESS [dev PORT] [via ADDRESS [dev "
-			           "PORT]]...\", \"PREFIX dev PORT\" or \"PREFIX "
+			           "expected \"PREFIX via ADDRESS [dev IFACE] [via ADDRESS [dev "
+			           "IFACE]]...\", \"PREFIX dev IFACE\" or \"PREFIX "
 			           "blackhole|unreachable|prohibit\"");
 		}
 	}
 	if (r->n_nh == 0)
-		return ERR(EINVAL, "a route needs a gateway (via), a port (dev) or a type");
+		return ERR(EINVAL, "a route needs a gateway (via), an interface (dev) or a type");
 	return 0;
 }
 

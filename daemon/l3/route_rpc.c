@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/iface.h"
 #include "core/rpc.h"
 #include "ip4/ip4.h"
 #include "ip4/route.h"
@@ -50,8 +51,8 @@ static Fwd__RouteEntry *entry(struct fwd_rpc_call *call, const struct fwd_prefix
 		/* a single gateway's port is the one it resolved on */
 		if (type == ROUTE4_VIA && r.n_nh == 1)
 			port = nh_table[nh].port;
-		if (port >= 0 && (unsigned)port < fwd_n_ports)
-			h->dev = fwd_ports[port].name;
+		if (port >= 0 && fwd_iface_name((unsigned)port)[0] != '\0')
+			h->dev = (char *)fwd_iface_name((unsigned)port);
 		e->nexthops[e->n_nexthops++] = h;
 	}
 	e->via = e->nexthops[0]->via;
@@ -264,12 +265,9 @@ static int route_req_from(struct fwd_rpc_call *call, const Fwd__RouteAddReq *q, 
 		if (q->prefix == NULL || fwd_prefix_parse(q->prefix, &r->prefix, false) < 0)
 			return fwd_rpc_error(call, EINVAL, "bad prefix: %s (host bits set?)",
 			                     q->prefix != NULL ? q->prefix : "");
-		if (q->dev != NULL && q->dev[0] != '\0') {
-			struct fwd_port *p = fwd_port_by_name(q->dev);
-			if (p == NULL)
-				return fwd_rpc_error(call, ENODEV, "no such port: %s", q->dev);
-			r->nh[0].dev = p->idx;
-		}
+		if (q->dev != NULL && q->dev[0] != '\0' && (r->nh[0].dev = l3_iface_id(q->dev)) < 0)
+			return fwd_rpc_error(call, ENODEV, "no such port or VLAN interface: %s",
+			                     q->dev);
 		if (r->type == L3_ROUTE_BLACKHOLE) {
 			if (q->via != NULL && q->via[0] != '\0')
 				return fwd_rpc_error(call, EINVAL,

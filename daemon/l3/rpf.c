@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ports[].rpf, the unicast reverse-path filter of RFC 3704 for both
- * families: its config row and check, and the port flag the input paths
- * read once per burst (ip4/input.c, ip6/input.c; the filter itself is
- * nh_rpf_pass, nexthop/nexthop.h). The control thread writes the flag at
- * start-up and on reload; workers read it.
+ * families: its config row and check, and the interface flag the input
+ * paths read once per burst (fwd_ifaces[id].rpf: ip4/input.c, ip6/input.c;
+ * the filter itself is nh_rpf_pass, nexthop/nexthop.h, which compares a
+ * next hop's egress interface with the arriving one). The control thread
+ * writes the flag at start-up and on reload: ports' here, VLANs'
+ * (interfaces[].rpf) by the interfaces module through l3_rpf_set.
  */
 #include <stdio.h>
 
@@ -14,6 +16,7 @@
 #include "core/config_schema.h"
 #include "core/module.h"
 #include "core/reload.h"
+#include "l3/l3.h"
 #include "port/port.h"
 
 #define rpf_names fwd_conf_rpf_names
@@ -36,10 +39,18 @@ static void rpf_check(struct fwd_conf_checker *c, const struct fwd_config *cfg)
 		}
 }
 
+void l3_rpf_set(uint16_t iface, enum fwd_rpf rpf)
+{
+	if (iface < FWD_MAX_PORTS)
+		fwd_ports[iface].rpf = (uint8_t)rpf;
+	if (iface < FWD_MAX_IFACES)
+		__atomic_store_n(&fwd_ifaces[iface].rpf, (uint8_t)rpf, __ATOMIC_RELAXED);
+}
+
 static int rpf_init(const struct fwd_config *cfg)
 {
 	for (unsigned i = 0; i < cfg->n_ports && i < fwd_n_ports; i++)
-		fwd_ifaces[i].rpf = fwd_ports[i].rpf = (uint8_t)cfg->ports[i].rpf;
+		l3_rpf_set((uint16_t)i, cfg->ports[i].rpf);
 	return 0;
 }
 
@@ -50,7 +61,7 @@ static int rpf_reload_apply(const struct fwd_config *cur, const struct fwd_confi
 	for (unsigned i = 0; i < fwd_n_ports; i++) {
 		undo_rpf[i] = fwd_ports[i].rpf;
 		if (i < next->n_ports && fwd_ports[i].rpf != next->ports[i].rpf) {
-			fwd_ifaces[i].rpf = fwd_ports[i].rpf = (uint8_t)next->ports[i].rpf;
+			l3_rpf_set((uint16_t)i, next->ports[i].rpf);
 			fwd_reload_note(log, "port %s: rpf %s", fwd_ports[i].name,
 			                rpf_names[next->ports[i].rpf]);
 		}
@@ -61,7 +72,7 @@ static int rpf_reload_apply(const struct fwd_config *cur, const struct fwd_confi
 static void rpf_undo(void)
 {
 	for (unsigned i = 0; i < fwd_n_ports; i++)
-		fwd_ifaces[i].rpf = fwd_ports[i].rpf = undo_rpf[i];
+		l3_rpf_set((uint16_t)i, (enum fwd_rpf)undo_rpf[i]);
 }
 
 static int rpf_running(struct fwd_config *run, uint64_t *omitted)

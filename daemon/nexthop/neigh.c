@@ -128,7 +128,7 @@ void neigh_event(const struct neigh *n, const char *action)
 	if (e == NULL)
 		return;
 	fwd_ip_fmt(&n->addr, e->prefix);
-	snprintf(e->port, sizeof(e->port), "%s", fwd_ports[n->port].name);
+	snprintf(e->port, sizeof(e->port), "%s", fwd_iface_name(n->port));
 	snprintf(e->state, sizeof(e->state), "%s", neigh_state_name(n->state));
 	if (neigh_has_mac(n))
 		fwd_mac_fmt(n->mac.addr_bytes, e->lladdr);
@@ -299,7 +299,7 @@ static void fail_log_flush(uint64_t now)
 		return;
 	LOG(NOTICE, "%u neighbour%s failed to resolve in the last %u s, e.g. %s on %s", fail_log.n,
 	    fail_log.n == 1 ? "" : "s", NEIGH_FAIL_LOG_MS / 1000, fwd_ip_fmt(&fail_log.addr, a),
-	    fail_log.port < fwd_n_ports ? fwd_ports[fail_log.port].name : "?");
+	    fail_log.port < FWD_MAX_IFACES ? fwd_iface_name(fail_log.port) : "?");
 	fail_log.n = 0;
 	fail_log.logged = true;
 	fail_log.last_ms = now;
@@ -381,7 +381,7 @@ int neigh_ref(struct fwd_ip a, uint16_t port, uint32_t *nh)
 {
 	struct neigh *n;
 
-	if (port >= fwd_n_ports)
+	if (!neigh_iface_ok(port))
 		return -EINVAL;
 	n = neigh_lookup(a, port);
 	if (n == NULL) {

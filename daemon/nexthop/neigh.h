@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Neighbours of both families, control thread only. Each neighbour is a
- * (family, address, port) triple on a connected subnet with an iproute2
+ * (family, address, interface) triple (every `port` below is an interface
+ * id: a port's, or a VLAN's whose frames leave tagged) on a connected subnet with an iproute2
  * state (incomplete, reachable, stale, failed, permanent) and owns one
  * next-hop entry (nexthop/nexthop.h) that routes via it and its host route
  * point at. While unresolved, routed packets for it are punted and held in
@@ -23,6 +24,7 @@
 #include <rte_mbuf.h>
 
 #include "core/config.h"
+#include "core/iface.h"
 #include "nexthop/nexthop.h"
 
 enum neigh_state {
@@ -86,10 +88,13 @@ void neigh_unref(uint32_t nh);
 int neigh_add_static(struct fwd_ip a, uint16_t port, const struct rte_ether_addr *mac,
                      uint8_t origin, char *err, size_t errlen);
 int neigh_del(struct fwd_ip a, uint16_t port);
-/* Remove dynamic entries (and static ones when with_static) on port, or on
- * all ports when port is FWD_MAX_PORTS; entries still referenced by routes
+/* Remove dynamic entries (and static ones when with_static) on interface
+ * port, or on all of them when port is NEIGH_ALL; entries still referenced by routes
  * are reset to incomplete instead. Returns how many were removed. */
+#define NEIGH_ALL FWD_IFACE_NONE
 unsigned neigh_flush(uint16_t port, bool with_static);
+/* Can interface id have neighbours (a port, or a VLAN: a link)? */
+bool neigh_iface_ok(uint16_t id);
 
 /* Addresses changed: drop neighbours no longer on a subnet of their port,
  * move host routes to the port that now owns the subnet. */

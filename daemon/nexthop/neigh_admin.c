@@ -63,7 +63,7 @@ unsigned neigh_flush(uint16_t port, bool with_static)
 	struct neigh *n;
 
 	while ((n = neigh_iter(&pos)) != NULL) {
-		if ((port != FWD_MAX_PORTS && n->port != port) ||
+		if ((port != NEIGH_ALL && n->port != port) ||
 		    (n->state == NEIGH_PERMANENT && !with_static))
 			continue;
 		neigh_remove(n);
@@ -107,4 +107,25 @@ bool neigh_static_next(uint32_t *pos, struct neigh_static *out)
 		return true;
 	}
 	return false;
+}
+
+bool neigh_iface_ok(uint16_t id)
+{
+	if (id < FWD_MAX_PORTS)
+		return id < fwd_n_ports;
+	return id < FWD_MAX_IFACES && fwd_ifaces[id].type == FWD_IFACE_VLAN;
+}
+
+/* An interface goes: its neighbours with it (static ones too), after the
+ * addresses and routes through it (core/iface.h). */
+static void neigh_iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	(void)ev;
+	if (neigh_table_count() != 0)
+		neigh_flush(ifp->id, true);
+}
+
+RTE_INIT(neigh_iface_hooks)
+{
+	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 30, neigh_iface_gone);
 }

@@ -8,8 +8,8 @@
  * into the eviction lists once a second, and an entry marked since the last
  * fold is passed over by an eviction too, so a flood of new entries evicts
  * the unused ones first. Entries resolving for traffic (glean):
- * neigh_unresolved_max per family, half of it per port, so a scan in one
- * family or through one link leaves the others room.
+ * neigh_unresolved_max per family, half of it per interface, so a scan in
+ * one family or through one link (a VLAN) leaves the others room.
  */
 #include <errno.h>
 #include <string.h>
@@ -27,8 +27,8 @@ FWD_COUNTER(neigh_unresolved_port_full, "neigh_unresolved_port_full");
 uint32_t neigh_max = UINT32_MAX;
 uint32_t neigh_unresolved_max = NEIGH_UNRESOLVED_MAX;
 
-/* entries in NEIGH_INCOMPLETE by family (IPv4, IPv6) and port, and per family */
-static unsigned n_incomplete[2][FWD_MAX_PORTS], n_incomplete_fam[2];
+/* entries in NEIGH_INCOMPLETE by family (IPv4, IPv6) and interface, and per family */
+static unsigned n_incomplete[2][FWD_MAX_IFACES], n_incomplete_fam[2];
 static uint64_t use_epoch_ms; /* when nh_use_epoch last advanced */
 
 void neigh_cap_reset(uint32_t n_nexthops)
@@ -52,7 +52,7 @@ unsigned neigh_unresolved(uint8_t family, uint16_t port)
 {
 	unsigned f = family == AF_INET6;
 
-	return port < FWD_MAX_PORTS ? n_incomplete[f][port] : n_incomplete_fam[f];
+	return port < FWD_MAX_IFACES ? n_incomplete[f][port] : n_incomplete_fam[f];
 }
 
 uint32_t neigh_unresolved_port_max(void)
@@ -112,7 +112,7 @@ struct neigh *neigh_new_resolving(struct fwd_ip a, uint16_t port)
 {
 	struct neigh *n;
 
-	if (neigh_unresolved(a.family, FWD_MAX_PORTS) >= neigh_unresolved_max) {
+	if (neigh_unresolved(a.family, NEIGH_ALL) >= neigh_unresolved_max) {
 		neigh_unresolved_full.value++;
 		neigh_table_full.value++;
 		return NULL;

@@ -93,7 +93,7 @@ static int neigh_running(struct fwd_config *run, uint64_t *omitted)
 			return -ENOMEM;
 		cn->address = ns.addr;
 		memcpy(cn->mac, ns.mac.addr_bytes, sizeof(cn->mac));
-		snprintf(cn->port, sizeof(cn->port), "%s", fwd_ports[ns.port].name);
+		snprintf(cn->port, sizeof(cn->port), "%s", fwd_iface_name(ns.port));
 	}
 	return 0;
 }

@@ -7,8 +7,9 @@
  * pin the mbuf pool) until it resolves or fails. Every packet that does not
  * go out is counted under one drop reason.
  */
+#include <errno.h>
+
 #include <rte_ether.h>
-#include <rte_memcpy.h>
 
 #include "core/counters.h"
 #include "core/daemon.h"
@@ -34,18 +35,21 @@ unsigned neigh_hold_cap(void)
 	return RTE_MIN((unsigned)NEIGH_HOLD_GLOBAL_MAX, own / 4);
 }
 
-/* Write the link header from the (resolved) next hop and hand m to a worker. */
+/* Write the link header from the (resolved) next hop, a VLAN's tag
+ * included, and hand m to a worker for the physical port. */
 static void neigh_xmit(struct rte_mbuf *m, uint32_t nhi)
 {
 	const struct nexthop *nh = &nh_table[nhi];
-	uint16_t port = nh->port;
+	uint16_t type = rte_cpu_to_be_16(nh_addr(nhi)->family == AF_INET6 ? RTE_ETHER_TYPE_IPV6
+	                                                                  : RTE_ETHER_TYPE_IPV4);
+	int rc = nh_l2_write(nh, m, type);
 
-	if (m->data_len < sizeof(struct rte_ether_hdr)) {
-		fwd_control_drop(m, port, FWD_DROP_BAD_HEADER);
+	if (rc < 0) {
+		fwd_control_drop(m, nh->iface,
+		                 rc == -ENOBUFS ? FWD_DROP_NO_MBUF : FWD_DROP_BAD_HEADER);
 		return;
 	}
-	rte_memcpy(rte_pktmbuf_mtod(m, void *), &nh->l2, sizeof(struct rte_ether_hdr));
-	neigh_hooks.tx(m, port); /* a full ring is counted there */
+	neigh_hooks.tx(m, nh->port); /* tagged already; a full ring is counted there */
 }
 
 static void neigh_unreachable(const struct neigh *n, struct rte_mbuf *m, uint16_t port, bool local)
@@ -188,7 +192,11 @@ void neigh_output(struct rte_mbuf *m, uint32_t nh)
 	struct neigh *n = neigh_by_nh(nh);
 
 	if (n == NULL)
-		fwd_control_drop(m, nh < nh_count ? nh_table[nh].port : 0, FWD_DROP_NO_NEIGHBOUR);
+		fwd_control_drop(m,
+		                 nh < nh_count && nh_table[nh].iface < FWD_MAX_IFACES
+		                         ? nh_table[nh].iface
+		                         : 0,
+		                 FWD_DROP_NO_NEIGHBOUR);
 	else
 		neigh_send(n, m, n->port, true);
 }

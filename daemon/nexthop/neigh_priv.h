@@ -66,7 +66,7 @@ extern uint32_t neigh_max; /* dataplane.neigh_max: entries on each family's evic
  * per family; one port may hold half of them (neigh_unresolved_port_max). */
 extern uint32_t neigh_unresolved_max;
 uint32_t neigh_unresolved_port_max(void);
-/* Incomplete entries of family on port (FWD_MAX_PORTS: on all ports). */
+/* Incomplete entries of family on interface port (NEIGH_ALL: on all). */
 unsigned neigh_unresolved(uint8_t family, uint16_t port);
 
 /* neigh_table.c: entries by next hop and by (address, port), and their timers. */

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* neigh list | add | del | flush. Arguments are untrusted strings: parsed strictly. */
+/* neigh list | add | del | flush. Arguments are untrusted strings: parsed
+ * strictly. A neighbour is on an interface (a port, a VLAN: core/iface.h),
+ * named by the interface's name. */
 #include <errno.h>
 #include <stdlib.h>
 
+#include "core/iface.h"
 #include "core/rpc.h"
 #include "fwd_inet.h"
 #include "nexthop/neigh_priv.h"
@@ -15,17 +18,18 @@ static const char *str(const char *s)
 	return s != NULL ? s : "";
 }
 
-/* An optional port name: -1 for none (all ports), the index, or -ENODEV. */
+/* An optional interface name: -1 for none (all), its id, or -ENODEV. A
+ * loopback has no neighbours: no such interface for them. */
 static int port_arg(struct fwd_rpc_call *call, const char *name, bool required)
 {
-	const struct fwd_port *p;
+	int id;
 
 	if (!required && (name == NULL || name[0] == '\0'))
 		return -1;
-	p = fwd_port_by_name(str(name));
-	if (p == NULL)
-		return fwd_rpc_error(call, ENODEV, "no such port: %s", str(name));
-	return p->idx;
+	id = fwd_iface_id_by_name(str(name));
+	if (id < 0 || fwd_iface_is_loopback((unsigned)id))
+		return fwd_rpc_error(call, ENODEV, "no such port or interface: %s", str(name));
+	return id;
 }
 
 static Fwd__NeighEntry *neigh_entry(struct fwd_rpc_call *call, const struct neigh *n, uint64_t now)
@@ -38,7 +42,7 @@ static Fwd__NeighEntry *neigh_entry(struct fwd_rpc_call *call, const struct neig
 	if (n->state != NEIGH_INCOMPLETE && n->state != NEIGH_FAILED) {
 		e->mac = fwd_rpc_strdup(call, fwd_mac_fmt(n->mac.addr_bytes, buf));
 	}
-	e->port = fwd_ports[n->port].name;
+	e->port = (char *)fwd_iface_name(n->port);
 	e->state = (char *)neigh_state_name(n->state);
 	e->age_s = now > n->updated_ms ? (now - n->updated_ms) / 1000 : 0;
 	e->held = n->n_held;
@@ -140,7 +144,7 @@ static int neigh_del_rpc(struct fwd_rpc_call *call)
 		return port;
 	if (neigh_del(a, (uint16_t)port) < 0)
 		return fwd_rpc_error(call, ENOENT, "no neighbour %s on %s", str(q->address),
-		                     fwd_ports[port].name);
+		                     fwd_iface_name((unsigned)port));
 	return 0;
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_NEIGH_DEL, neigh_del_rpc, FWD_RPC_CHANGE);
@@ -154,7 +158,7 @@ static int neigh_flush_rpc(struct fwd_rpc_call *call)
 		return port;
 	r = fwd_rpc_alloc(call, sizeof(*r));
 	fwd__neigh_flush_resp__init(r);
-	r->flushed = neigh_flush(port < 0 ? FWD_MAX_PORTS : (uint16_t)port, false);
+	r->flushed = neigh_flush(port < 0 ? NEIGH_ALL : (uint16_t)port, false);
 	call->resp->body_case = FWD__RESPONSE__BODY_NEIGH_FLUSH;
 	call->resp->neigh_flush = r;
 	return 0;

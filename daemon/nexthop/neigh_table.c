@@ -43,7 +43,7 @@ static unsigned fam(const struct neigh *n)
 static uint32_t hash(const struct fwd_ip *a, uint16_t port)
 {
 	struct {
-		uint8_t family, port;
+		uint16_t family, iface;
 		uint8_t addr[16];
 	} k = { a->family, port, { 0 } };
 

@@ -10,6 +10,7 @@
 
 #include "core/counter.h"
 #include "core/daemon.h"
+#include "core/iface.h"
 #include "fwd_inet.h"
 #include "nexthop/nexthop.h"
 #include "port/port.h"
@@ -41,7 +42,7 @@ static struct nh_l2_wait {
 	struct rte_ether_addr mac; /* to publish */
 	bool waiting;              /* queued in l2q with the entry's generation */
 	bool quiet_known;          /* quiet: workers may hold the header since then */
-	bool repub;                /* nh_port_update: to publish after its grace period */
+	bool repub;                /* nh_iface_update: to publish after its grace period */
 	uint64_t quiet;            /* RCU token of the last unpublication */
 } * l2w;
 static struct {
@@ -51,16 +52,6 @@ static struct {
 static uint32_t l2q_head, n_l2q;
 
 FWD_COUNTER(nh_rcu_waits, "nexthop_rcu_waits");
-
-static void nh_fill_port(struct nexthop *nh, uint16_t port, uint8_t family)
-{
-	nh->port = port;
-	nh->mtu = port < fwd_n_ports ? fwd_ports[port].mtu : 0;
-	if (port < fwd_n_ports)
-		rte_ether_addr_copy(&fwd_ports[port].mac, &nh->l2.src_addr);
-	nh->l2.ether_type =
-	        rte_cpu_to_be_16(family == AF_INET6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4);
-}
 
 static void free_push(uint32_t idx)
 {
@@ -84,6 +75,7 @@ int nh_init(uint32_t count, int socket)
 		return -ENOMEM;
 	}
 	nh_count = count;
+	nh_connected_reset();
 	nh_table[NH_IDX_NONE].type = NH_NONE;
 	nh_table[NH_IDX_LOCAL].type = NH_LOCAL;
 	nh_table[NH_IDX_BLACKHOLE].type = NH_BLACKHOLE;
@@ -93,7 +85,7 @@ int nh_init(uint32_t count, int socket)
 	for (uint8_t p = 0; p < FWD_MAX_PORTS; p++) {
 		struct nexthop *nh = &nh_table[NH_IDX_CONNECTED + p];
 		nh->type = NH_CONNECTED;
-		nh_fill_port(nh, p, AF_INET);
+		nh_fill(nh, p);
 	}
 	free_head = n_free = 0;
 	for (uint32_t i = NH_FIRST_DYNAMIC; i < count; i++)
@@ -162,7 +154,7 @@ static int nh_take(uint32_t *idx)
 	return 0;
 }
 
-int nh_alloc(const struct fwd_ip *a, uint16_t port, uint32_t *idx)
+int nh_alloc(const struct fwd_ip *a, uint16_t iface, uint32_t *idx)
 {
 	int rc = nh_take(idx);
 
@@ -170,8 +162,21 @@ int nh_alloc(const struct fwd_ip *a, uint16_t port, uint32_t *idx)
 		return rc;
 	struct nexthop *nh = &nh_table[*idx];
 	addrs[*idx] = *a;
-	nh_fill_port(nh, port, a->family);
+	nh_fill(nh, iface);
 	nh->type = NH_PENDING;
+	return 0;
+}
+
+int nh_alloc_connected(uint16_t iface, uint32_t *idx)
+{
+	int rc = nh_take(idx);
+
+	if (rc < 0)
+		return rc;
+	struct nexthop *nh = &nh_table[*idx];
+	memset(&addrs[*idx], 0, sizeof(addrs[*idx]));
+	nh_fill(nh, iface);
+	__atomic_store_n(&nh->type, NH_CONNECTED, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -183,7 +188,8 @@ int nh_alloc_group(uint32_t slot, uint32_t *idx)
 		return rc;
 	struct nexthop *nh = &nh_table[*idx];
 	memset(&addrs[*idx], 0, sizeof(addrs[*idx]));
-	nh->port = FWD_MAX_PORTS; /* no port of its own: nh_port_update passes it */
+	nh->port = FWD_MAX_PORTS; /* no port of its own: nh_iface_update passes it */
+	nh->iface = FWD_IFACE_NONE;
 	nh->grp = slot;
 	__atomic_store_n(&nh->type, NH_GROUP, __ATOMIC_RELEASE);
 	return 0;
@@ -247,8 +253,8 @@ static void nh_write_l2(uint32_t idx, const struct rte_ether_addr *mac)
 {
 	struct nexthop *nh = &nh_table[idx];
 
-	rte_ether_addr_copy(mac, &nh->l2.dst_addr);
-	nh_fill_port(nh, nh->port, addrs[idx].family);
+	nh_fill(nh, nh->iface);
+	memcpy(&nh->hdr[NH_TAG_LEN - nh->tag], mac, RTE_ETHER_ADDR_LEN);
 	nh_publish(nh);
 }
 
@@ -263,7 +269,7 @@ void nh_set_l2(uint32_t idx, const struct rte_ether_addr *mac)
 		w->waiting = false; /* a queued publication is void */
 		return;
 	}
-	if (nh->type == NH_FWD && rte_is_same_ether_addr(&nh->l2.dst_addr, mac))
+	if (nh->type == NH_FWD && rte_is_same_ether_addr(nh_dst_mac(nh), mac))
 		return;
 	if (nh->type == NH_FWD)
 		nh_unpublish(idx);
@@ -307,14 +313,25 @@ void nh_l2_poll(void (*published)(uint32_t idx))
 	}
 }
 
-/* Two passes around one grace period, however many entries the port has. */
-void nh_port_update(uint16_t port)
+/* Is entry i (not a free one, not a group) on interface iface, or on port
+ * iface's VLANs? */
+static bool nh_on_iface(uint32_t i, uint16_t iface)
+{
+	const struct nexthop *nh = &nh_table[i];
+
+	if ((i >= NH_FIRST_DYNAMIC && nh->type == NH_NONE) || nh->type == NH_GROUP)
+		return false;
+	return nh->iface == iface || (iface < FWD_MAX_PORTS && nh->port == iface);
+}
+
+/* Two passes around one grace period, however many entries the interface has. */
+void nh_iface_update(uint16_t iface)
 {
 	uint32_t n_fwd = 0;
 
 	for (uint32_t i = NH_IDX_CONNECTED; i < nh_count; i++) {
 		struct nexthop *nh = &nh_table[i];
-		l2w[i].repub = nh->port == port && nh->type == NH_FWD;
+		l2w[i].repub = nh->type == NH_FWD && nh_on_iface(i, iface);
 		if (l2w[i].repub) {
 			__atomic_store_n(&nh->fwd_len, 0, __ATOMIC_RELEASE);
 			__atomic_store_n(&nh->type, NH_PENDING, __ATOMIC_RELEASE);
@@ -327,9 +344,9 @@ void nh_port_update(uint16_t port)
 	}
 	for (uint32_t i = NH_IDX_CONNECTED; i < nh_count; i++) {
 		struct nexthop *nh = &nh_table[i];
-		if (nh->port != port || (i >= NH_FIRST_DYNAMIC && nh->type == NH_NONE))
+		if (!nh_on_iface(i, iface))
 			continue;
-		nh_fill_port(nh, port, i >= NH_FIRST_DYNAMIC ? addrs[i].family : AF_INET);
+		nh_fill(nh, nh->iface);
 		if (l2w[i].repub)
 			nh_publish(nh);
 		l2w[i].repub = false;

@@ -13,7 +13,8 @@
  * NH_FIRST_DYNAMIC are fixed and shared by the families: local delivery,
  * blackhole, the reserved destinations, and one "connected subnet,
  * neighbour unknown" entry per port. A dynamic entry is a neighbour's
- * (nexthop/neigh.h): family, address and port. Its generation changes each
+ * (nexthop/neigh.h: family, address and interface) or a VLAN's connected
+ * entry (nh_connected_ref). Its generation changes each
  * time the index is handed out, so a packet punted while waiting for it
  * (it carries the generation it saw) can tell that the neighbour it was
  * routed to has gone. Released indices are reused first in, first out,
@@ -25,10 +26,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include <rte_common.h>
 #include <rte_ether.h>
+#include <rte_mbuf.h>
 
 #include "core/config.h"
 #include "core/counter.h"
@@ -59,18 +62,60 @@ enum nh_type {
 
 struct nexthop {
 	/* read by workers */
-	uint8_t type;            /* enum nh_type */
-	uint8_t port;            /* egress port index (FWD, PENDING, CONNECTED) */
-	uint16_t mtu;            /* egress port MTU */
-	uint16_t fwd_len;        /* largest frame (mtu + Ethernet header) while type is NH_FWD,
-	                          * else 0: the fast path's one test */
-	uint8_t failed;          /* a neighbour's entry whose resolution failed: ECMP skips it */
-	uint8_t used;            /* workers write: nh_use_epoch when they last forwarded by it */
-	struct rte_ether_hdr l2; /* dst, src, the family's ethertype: valid while fwd_len != 0 */
-	uint16_t pad1;
+	uint8_t type;     /* enum nh_type */
+	uint8_t port;     /* PHYSICAL tx port: fwd_ifaces[iface].port (FWD, PENDING, CONNECTED) */
+	uint16_t mtu;     /* the egress interface's L3 MTU (a tag does not count) */
+	uint16_t fwd_len; /* largest frame (mtu + Ethernet header, before any tag) while type
+	                   * is NH_FWD, else 0: the fast path's one test */
+	uint8_t failed;   /* a neighbour's entry whose resolution failed: ECMP skips it */
+	uint8_t used;     /* workers write: nh_use_epoch when they last forwarded by it */
+	uint16_t iface;   /* egress INTERFACE id (FWD_IFACE_NONE: a group) */
+	uint8_t tag;      /* NH_TAG_LEN when hdr carries an 802.1Q tag, else 0 */
+	uint8_t pad;
+	union {
+		/* written at (frame start - 4) in one 16-byte store, the frame's
+		 * ethertype (at +12) left where it is: untagged, 4 unused bytes,
+		 * dst MAC, src MAC; tagged, dst MAC, src MAC, 0x8100, TCI (the
+		 * frame then starts 4 bytes earlier). Valid while fwd_len != 0. */
+		uint8_t hdr[16];
+		uint32_t grp; /* NH_GROUP: its slot in nh_groups */
+	};
 	uint32_t gen; /* changes with every new owner of the index; punts carry it */
-	uint32_t grp; /* NH_GROUP: its slot in nh_groups */
 } __rte_aligned(32);
+
+_Static_assert(sizeof(struct nexthop) == 32, "a next hop is half a cache line");
+
+#define NH_TAG_LEN 4 /* an 802.1Q tag: TPID and TCI */
+
+/* The neighbour's MAC in an entry's header (FWD; zero while unresolved). */
+static inline const struct rte_ether_addr *nh_dst_mac(const struct nexthop *nh)
+{
+	return (const struct rte_ether_addr *)(const void *)&nh->hdr[NH_TAG_LEN - nh->tag];
+}
+
+/* Write nh's header before the frame's ethertype (eth: the frame's start,
+ * with at least 4 bytes of headroom): one 16-byte store at eth - 4. */
+static __rte_always_inline void nh_hdr_write(const struct nexthop *nh, uint8_t *eth)
+{
+	memcpy(eth - NH_TAG_LEN, nh->hdr, sizeof(nh->hdr));
+}
+
+/* After nh_hdr_write of a tagging next hop: the frame starts 4 bytes earlier. */
+static __rte_always_inline void nh_tag_mbuf(struct rte_mbuf *m)
+{
+	m->data_off -= NH_TAG_LEN;
+	m->data_len += NH_TAG_LEN;
+	m->pkt_len += NH_TAG_LEN;
+}
+
+/*
+ * Fill the link header of m for next hop nh (slow paths, control thread):
+ * m's data starts with a 14-byte Ethernet header to fill, and ethertype
+ * (big-endian) goes into it; with a tag, the frame grows by 4 bytes at
+ * the front (18-byte header). 0, or -ENOBUFS (m untouched) when m has no
+ * headroom for the tag: the caller counts the drop.
+ */
+int nh_l2_write(const struct nexthop *nh, struct rte_mbuf *m, uint16_t ethertype_be);
 
 /*
  * A packet a worker punts while its next hop idx resolves carries idx and
@@ -130,8 +175,9 @@ extern uint32_t nh_count;
 int nh_init(uint32_t count, int socket);
 void nh_fini(void);
 
-/* A dynamic entry for neighbour a on port, type NH_PENDING; -ENOSPC when full. */
-int nh_alloc(const struct fwd_ip *a, uint16_t port, uint32_t *idx);
+/* A dynamic entry for neighbour a on interface iface, type NH_PENDING; its
+ * port, MTU, source MAC and tag come from the interface. -ENOSPC when full. */
+int nh_alloc(const struct fwd_ip *a, uint16_t iface, uint32_t *idx);
 /* Return a dynamic entry; reusable once no worker can still hold it. */
 void nh_release(uint32_t idx);
 /* The neighbour address of a dynamic entry (control thread). */
@@ -145,8 +191,20 @@ bool nh_l2_waiting(uint32_t idx);
 /* Publish the new MACs whose grace period has passed, calling published
  * (when not NULL) with each entry's index. Control thread, never blocks. */
 void nh_l2_poll(void (*published)(uint32_t idx));
-/* Egress port MTU changed, or port mac: refresh the entries on it. */
-void nh_port_update(uint16_t port);
+/* Interface iface's MTU or MAC changed: refresh the entries on it (a
+ * port's: its VLANs' entries too, as they carry its MAC). */
+void nh_iface_update(uint16_t iface);
+/*
+ * The connected next hop of a VLAN interface (type NH_CONNECTED, a dynamic
+ * entry): a port's is the fixed NH_IDX_CONNECTED + port, a loopback has
+ * none (-ENODEV). Counted per interface (one reference per connected
+ * route); the last unref releases it after an RCU grace period.
+ * 0, -ENODEV, -ENOSPC.
+ */
+int nh_connected_ref(uint16_t iface, uint32_t *idx);
+void nh_connected_unref(uint16_t iface);
+/* Forget every VLAN's connected entry (nh_init: a new table holds none). */
+void nh_connected_reset(void);
 /* Reclaim released entries whose grace period has ended. */
 void nh_reclaim(void);
 /* The neighbour layer marks an entry whose resolution failed (or no longer). */
@@ -198,22 +256,23 @@ static inline uint32_t nh_group_pick(const struct nexthop *tbl, const struct nex
 	return grp->m[(uint32_t)(((uint64_t)h * n) >> 32)];
 }
 
-/* Does a member of group entry g (type NH_GROUP) leave by port? (workers) */
-static inline bool nh_group_has_port(const struct nexthop *tbl, const struct nexthop *g,
-                                     uint16_t port)
+/* Does a member of group entry g (type NH_GROUP) leave by interface iface? (workers) */
+static inline bool nh_group_has_iface(const struct nexthop *tbl, const struct nexthop *g,
+                                      uint16_t iface)
 {
 	const struct nh_group *grp = &nh_groups[__atomic_load_n(&g->grp, __ATOMIC_ACQUIRE)];
 
 	for (uint32_t k = 0; k < grp->n; k++)
-		if (tbl[grp->m[k]].port == port)
+		if (tbl[grp->m[k]].iface == iface)
 			return true;
 	return false;
 }
 
 /*
  * Does the route to a packet's source, next hop nh, pass the reverse-path
- * filter mode (enum fwd_rpf, RFC 3704) of the port it came in by? Strict:
- * the route leaves by that port (any member of an ECMP group); loose: any
+ * filter mode (enum fwd_rpf, RFC 3704) of the interface it came in by?
+ * Strict: the route leaves by that interface (a VLAN, not just its port;
+ * any member of an ECMP group); loose: any
  * route that is not blackhole, unreachable or prohibit (as Linux's
  * rp_filter=2). Our own addresses and reserved ranges never pass.
  */
@@ -224,9 +283,9 @@ static inline bool nh_rpf_pass(const struct nexthop *tbl, const struct nexthop *
 	case NH_FWD:
 	case NH_PENDING:
 	case NH_CONNECTED:
-		return !strict || nh->port == in;
+		return !strict || nh->iface == in;
 	case NH_GROUP:
-		return !strict || nh_group_has_port(tbl, nh, in);
+		return !strict || nh_group_has_iface(tbl, nh, in);
 	default:
 		return false;
 	}
@@ -243,24 +302,30 @@ int nh_group_get(const uint32_t *m, unsigned n, uint32_t *idx);
 void nh_group_put(uint32_t idx);
 /* The members of group idx (control thread): their count, 0 if idx is none. */
 unsigned nh_group_members(uint32_t idx, uint32_t m[FWD_ECMP_MAX]);
-/* Does next hop idx (a group or a single entry) leave by port? */
-bool nh_uses_port(uint32_t idx, uint16_t port);
+/* Does next hop idx (a group or a single entry) leave by interface iface? */
+bool nh_uses_iface(uint32_t idx, uint16_t iface);
 uint32_t nh_groups_used(void);
 
 /*
- * A route's next hop over gateways via[i] on port[i] (n <= FWD_ECMP_MAX):
+ * A route's next hop over gateways via[i] on interface iface[i] (n <= FWD_ECMP_MAX):
  * the neighbour's entry for one, an ECMP group for more (repeated gateways
  * are refused: -EINVAL). 0, or -ENOSPC / -EINVAL with nothing taken.
  * nh_route_unref gives back what nh_route_ref took.
  */
-int nh_route_ref(unsigned n, const struct fwd_ip *via, const uint16_t *port, uint32_t *nh);
+int nh_route_ref(unsigned n, const struct fwd_ip *via, const uint16_t *iface, uint32_t *nh);
 void nh_route_unref(uint32_t nh);
 /* The gateways of a route's next hop (a neighbour's entry or a group). */
 unsigned nh_gateways(uint32_t nh, struct fwd_ip out[FWD_ECMP_MAX]);
 /* The fixed next hop of a route without a gateway: type NH_BLACKHOLE,
- * NH_UNREACHABLE, NH_PROHIBIT, or NH_CONNECTED (the link of l3 port dev).
- * 0, -ENODEV (dev is not an l3 port) or -EINVAL. */
+ * NH_UNREACHABLE, NH_PROHIBIT, or NH_CONNECTED (the link of l3 interface
+ * dev: a VLAN's takes a reference, nh_route_fixed_put gives it back).
+ * 0, -ENODEV (dev is not an l3 port or VLAN), -ENOSPC or -EINVAL. */
 int nh_route_fixed(uint8_t type, int dev, uint32_t *nh);
+void nh_route_fixed_put(uint32_t nh);
+/* Within the layer: port, MTU, source MAC and tag of interface iface into
+ * nh (its neighbour's MAC stays); a VLAN's connected entry (nh_iface.c). */
+void nh_fill(struct nexthop *nh, uint16_t iface);
+int nh_alloc_connected(uint16_t iface, uint32_t *idx);
 /* Within the layer: a group entry for slot (nhgroup.c). */
 int nh_alloc_group(uint32_t slot, uint32_t *idx);
 /* Reclaim freed group slots whose grace period has ended. */

@@ -8,6 +8,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "core/daemon.h"
+#include "core/iface.h"
 #include "nexthop/neigh.h"
 #include "nexthop/nexthop.h"
 #include "port/port.h"
@@ -153,15 +154,15 @@ unsigned nh_group_members(uint32_t idx, uint32_t m[FWD_ECMP_MAX])
 	return nh_groups[s].n;
 }
 
-bool nh_uses_port(uint32_t idx, uint16_t port)
+bool nh_uses_iface(uint32_t idx, uint16_t iface)
 {
 	uint32_t m[FWD_ECMP_MAX];
 	unsigned n = nh_group_members(idx, m);
 
 	if (n == 0)
-		return idx < nh_count && nh_table[idx].port == port;
+		return idx < nh_count && nh_table[idx].iface == iface;
 	for (unsigned i = 0; i < n; i++)
-		if (nh_table[m[i]].port == port)
+		if (nh_table[m[i]].iface == iface)
 			return true;
 	return false;
 }
@@ -171,7 +172,7 @@ uint32_t nh_groups_used(void)
 	return n_used;
 }
 
-int nh_route_ref(unsigned n, const struct fwd_ip *via, const uint16_t *port, uint32_t *nh)
+int nh_route_ref(unsigned n, const struct fwd_ip *via, const uint16_t *iface, uint32_t *nh)
 {
 	uint32_t m[FWD_ECMP_MAX];
 	int rc = 0;
@@ -180,7 +181,7 @@ int nh_route_ref(unsigned n, const struct fwd_ip *via, const uint16_t *port, uin
 	if (n == 0 || n > FWD_ECMP_MAX)
 		return -EINVAL;
 	for (i = 0; i < n && rc == 0; i++)
-		rc = neigh_ref(via[i], port[i], &m[i]);
+		rc = neigh_ref(via[i], iface[i], &m[i]);
 	if (rc < 0) {
 		while (--i > 0)
 			neigh_unref(m[i - 1]);
@@ -218,13 +219,22 @@ int nh_route_fixed(uint8_t type, int dev, uint32_t *nh)
 		*nh = NH_IDX_PROHIBIT;
 		return 0;
 	case NH_CONNECTED:
-		if (dev < 0 || (unsigned)dev >= fwd_n_ports || fwd_ports[dev].mode != FWD_MODE_L3)
+		if (dev < 0 || dev >= FWD_MAX_IFACES)
 			return -ENODEV;
-		*nh = NH_IDX_CONNECTED + (uint32_t)dev;
-		return 0;
+		if (dev < FWD_MAX_PORTS
+		            ? (unsigned)dev >= fwd_n_ports || fwd_ports[dev].mode != FWD_MODE_L3
+		            : !fwd_iface_is_l3(&fwd_ifaces[dev]))
+			return -ENODEV;
+		return nh_connected_ref((uint16_t)dev, nh);
 	default:
 		return -EINVAL;
 	}
+}
+
+void nh_route_fixed_put(uint32_t nh)
+{
+	if (nh >= NH_FIRST_DYNAMIC && nh < nh_count && nh_table[nh].type == NH_CONNECTED)
+		nh_connected_unref(nh_table[nh].iface);
 }
 
 unsigned nh_gateways(uint32_t nh, struct fwd_ip out[FWD_ECMP_MAX])

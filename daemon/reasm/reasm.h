@@ -14,9 +14,9 @@
  * Linux's ipfrag_time, 60 s for IPv6, RFC 8200 4.5). Overlapping fragments
  * end their datagram for both families (RFC 5722 for IPv6; Linux does the
  * same for IPv4); an exact duplicate is dropped alone. Every fragment ends
- * as part of a datagram (counted consumed) or as a drop on the port it came
- * in by: reasm_timeout, reasm_full, reasm_overlap, reasm_invalid, no_mbuf.
- * Fragments are copied as they come and their mbufs freed at once, so
+ * as part of a datagram (counted consumed) or as a drop on the interface
+ * (core/iface.h: a port or a VLAN) it came in by: reasm_timeout, reasm_full, reasm_overlap,
+ * reasm_invalid, no_mbuf. Fragments are copied as they come and their mbufs freed at once, so
  * reassembly never holds the workers' mbufs (nor offers them to the drop
  * tap when the datagram dies later).
  */
@@ -57,12 +57,14 @@ struct reasm_frag {
 };
 
 /*
- * Take the fragment f read from m (which arrived on port; m is consumed in
+ * Take the fragment f read from m (which arrived on interface port, an
+ * interface id; m is consumed in
  * every case). Returns the whole datagram when f completes it: a new mbuf
  * holding the first fragment's head_len bytes (link and IP header, which
  * the family then fixes up: lengths, flags, checksum), then the payload,
  * with *aux the first fragment's; counted created on the first fragment's
- * port. Otherwise NULL: f is held, or dropped and counted.
+ * interface, which m->port of the datagram names. Otherwise NULL: f is held, or dropped and
+ * counted.
  */
 struct rte_mbuf *reasm_add(struct rte_mbuf *m, uint16_t port, const struct reasm_frag *f,
                            uint16_t *aux);

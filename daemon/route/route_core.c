@@ -9,11 +9,13 @@
 #include "core/err.h"
 #include "core/event.h"
 #include "core/log.h"
+#include "core/iface.h"
 #include "core/ports.h"
+#include "nexthop/neigh.h"
 #include "nexthop/nexthop.h"
 #include "route/route_core.h"
 
-/* Resolve the gateways' ports and take the next hop over them: a
+/* Resolve the gateways' interfaces and take the next hop over them: a
  * neighbour's entry, or an ECMP group. */
 static int route_gateway(const struct route_family_ops *f, const struct route_req *r,
                          struct route_ent *rt, char *err, size_t errlen)
@@ -45,13 +47,16 @@ static int route_gateway(const struct route_family_ops *f, const struct route_re
 	return 0;
 }
 
-/* Drop what a route held: its neighbour's or group's reference, once no
- * FIB entry can point at it (a sliced write of `route load` may leave
- * entries on it until the write completes: ip4/fib.h). */
+/* Drop what a route held: its neighbour's or group's reference, or a
+ * VLAN's connected entry's, once no FIB entry can point at it (a sliced
+ * write of `route load` may leave entries on it until the write
+ * completes: ip4/fib.h). */
 static void route_release(const struct route_family_ops *f, const struct route_ent *rt)
 {
 	if (rt->type == ROUTE_VIA)
 		f->after_job(nh_route_unref, rt->nh);
+	else if (rt->nh >= NH_FIRST_DYNAMIC && nh_table[rt->nh].type == NH_CONNECTED)
+		f->after_job(nh_route_fixed_put, rt->nh);
 }
 
 /* The next hop of a route that has no gateway. */
@@ -65,7 +70,9 @@ static int route_special(const struct route_req *r, struct route_ent *rt, char *
 	                                    : -EINVAL;
 
 	if (rc == -ENODEV)
-		return ERR(ENODEV, "a route on a link needs an l3 port (dev)");
+		return ERR(ENODEV, "a route on a link needs an l3 port or VLAN (dev)");
+	if (rc == -ENOSPC)
+		return ERR(ENOSPC, "no room for the link's entry in the next-hop table");
 	if (rc < 0)
 		return ERR(EINVAL, "bad route type %u", r->type);
 	rt->type = r->type;
@@ -125,33 +132,42 @@ int route_core_connected_add(const struct route_family_ops *f, const struct fwd_
 {
 	struct route_ent rt = { .type = ROUTE_CONNECTED,
 		                .origin = FWD_ORIGIN_ADDRESS,
-		                .dev = port,
-		                .nh = NH_IDX_CONNECTED + port },
+		                .dev = port },
 	                 old;
 	bool had;
 	int rc;
 
 	if (f->connected_kept && f->find(p, &old) && old.type == ROUTE_CONNECTED)
 		return 0; /* another address of the same prefix */
+	/* a port's entry is fixed, a VLAN's counted (nexthop/nexthop.h) */
+	if ((rc = nh_connected_ref(port, &rt.nh)) < 0)
+		return rc;
 	rc = f->set(p, &rt, &old, &had);
-	if (rc == 0 && had && old.type != ROUTE_CONNECTED) {
+	if (rc < 0) {
+		route_release(f, &rt);
+		return rc;
+	}
+	if (had && old.type != ROUTE_CONNECTED) {
 		char buf[FWD_PREFIX_STRLEN];
 		LOG(NOTICE, "route %s replaced by the connected %s of %s", fwd_prefix_fmt(p, buf),
-		    f->connected_what, fwd_ports[port].name);
-		route_release(f, &old);
+		    f->connected_what, fwd_iface_name(port));
 	}
-	return rc;
+	if (had)
+		route_release(f, &old);
+	return 0;
 }
 
 void route_core_connected_del(const struct route_family_ops *f, const struct fwd_prefix *p)
 {
 	struct route_ent old;
 
-	if (f->find(p, &old) && old.type == ROUTE_CONNECTED)
+	if (f->find(p, &old) && old.type == ROUTE_CONNECTED) {
 		f->clear(p, &old);
+		route_release(f, &old);
+	}
 }
 
-/* Is each gateway of rt still on a connected subnet of the port it resolved on? */
+/* Is each gateway of rt still on a connected subnet of the interface it resolved on? */
 static bool route_gateway_ok(const struct route_family_ops *f, const struct route_ent *rt)
 {
 	uint32_t m[FWD_ECMP_MAX];
@@ -160,9 +176,10 @@ static bool route_gateway_ok(const struct route_family_ops *f, const struct rout
 	if (n == 0)
 		m[n++] = rt->nh;
 	for (unsigned i = 0; i < n; i++) {
-		uint16_t port = nh_table[m[i]].port;
-		if (port >= fwd_n_ports || !f->on_port(port, nh_addr(m[i])) ||
-		    (f->gateway_keeps_dev && n == 1 && rt->dev != ROUTE_DEV_ANY && rt->dev != port))
+		uint16_t iface = nh_table[m[i]].iface;
+		if (!neigh_iface_ok(iface) || !f->on_port(iface, nh_addr(m[i])) ||
+		    (f->gateway_keeps_dev && n == 1 && rt->dev != ROUTE_DEV_ANY &&
+		     rt->dev != iface))
 			return false;
 	}
 	return true;

@@ -34,7 +34,7 @@ enum route_type {
 struct route_ent {
 	uint8_t type;      /* enum route_type */
 	uint8_t origin;    /* enum fwd_origin */
-	uint16_t dev;      /* port index, or ROUTE_DEV_ANY */
+	uint16_t dev;      /* interface id, or ROUTE_DEV_ANY */
 	struct fwd_ip via; /* ROUTE_VIA: the gateway (an ECMP group's first) */
 	uint32_t nh;       /* next-hop index the FIB gets */
 };
@@ -45,7 +45,7 @@ struct route_req {
 	uint8_t type;             /* enum route_type, not CONNECTED */
 	unsigned n_via;           /* ROUTE_VIA: 1..FWD_ECMP_MAX gateways */
 	struct fwd_ip via[FWD_ECMP_MAX];
-	int dev[FWD_ECMP_MAX]; /* each gateway's port index, or -1; ROUTE_DEV: dev[0] */
+	int dev[FWD_ECMP_MAX]; /* each gateway's interface id, or -1; ROUTE_DEV: dev[0] */
 	uint8_t origin;        /* enum fwd_origin */
 	bool replace;
 };

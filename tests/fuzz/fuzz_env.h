@@ -73,7 +73,7 @@ static inline void fuzz_env_macs(void)
 		p->mac = mac;
 		memcpy(&p->mac48, &mac, sizeof(mac)); /* the two high bytes stay 0 */
 		fwd_iface_port_sync((uint8_t)i);      /* the port's entry and its VLANs' MAC */
-		nh_port_update((uint8_t)i);
+		nh_iface_update((uint16_t)i);
 	}
 }
 

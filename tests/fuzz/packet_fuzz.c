@@ -288,7 +288,7 @@ static void reset(void)
 	/* a flush walks the whole table: only when something was learnt */
 	while (neigh_count() != static_neighs || neigh_held_total() != 0) {
 		CHECK(rounds++ < 8, "hold queues do not drain: %u held", neigh_held_total());
-		neigh_flush(FWD_MAX_PORTS, false);
+		neigh_flush(NEIGH_ALL, false);
 		drain();
 	}
 	for (unsigned i = 0; i < FWD_MAX_BRIDGES; i++)

@@ -5,8 +5,9 @@
 # time, the refusals (exit 1) and usage errors (exit 2), `config show`
 # writing what runs, and a reload that reconciles interfaces[] (a changed
 # vlan is a delete and an add, an entry gone is deleted, fwdctl's stay);
-# a loopback's addresses from the file installed, moved by a reload, and
-# a file with addresses on a VLAN refused.
+# a loopback's addresses from the file installed, moved by a reload; an
+# l3 VLAN's link-local address; a VLAN's address on a port's subnet
+# refused alike by --check, config check and the reload.
 #
 # A VLAN in mode bridge is a member of its bridge (`bridge list`) until
 # a reload makes it l3; `stats` (-j and NAME) shows VLANs and loopbacks.
@@ -124,8 +125,16 @@ expect "and left br0" "$(members)" = ""
 expect "p0.200 MTU 1000" "$(field p0.200 mtu)" = 1000
 check "lo0's address moved to lo2" sh -c "'$FWDCTL_BIN' -s '$SOCK' addr list | grep -q 'lo2.*192.0.2.1/32'"
 check "lo0's IPv6 address went with it" sh -c "! '$FWDCTL_BIN' -s '$SOCK' addr list | grep -q '2001:db8:ff::1'"
-write_config "  - { name: p0.100, port: p0, vlan: 101, addresses: [10.101.0.1/24] }"
-expect "a file with addresses on a VLAN: reload refused" "$(st config reload)" = 1
-check "fwd-daemon --check says why" sh -c "'$FWD_DAEMON' --check -c '$T/fwd.yaml' 2>&1 | grep -q 'fwd.yaml:[0-9]*:[0-9]*: interfaces\[0\].addresses: addresses on VLAN interfaces are not supported yet'"
+# an l3 VLAN has its port's link-local address, listed under its name
+ll_of() { fwdctl -j addr list dev "$1" | json_get "[a['prefix'] for a in d.get('addresses', []) if a['prefix'].startswith('fe80:')][0]"; }
+expect "p0.100 has its port's link-local" "$(ll_of p0.100)" = "$(ll_of p0)"
+# a VLAN's address on the port's subnet: refused by the rules of ports',
+# by --check, config check and the reload alike, at its position
+write_config "  - { name: p0.100, port: p0, vlan: 101, addresses: [10.9.0.7/24] }"
+expect "a VLAN address on p0's subnet: reload refused" "$(st config reload)" = 1
+check "fwd-daemon --check says why" sh -c "'$FWD_DAEMON' --check -c '$T/fwd.yaml' 2>&1 | grep -q 'fwd.yaml:[0-9]*:[0-9]*: interfaces\[0\].addresses\[0\]: subnet 10.9.0.0/24 is already connected on port p0'"
+check "config check says the same" sh -c "'$FWDCTL_BIN' -s '$SOCK' config check '$T/fwd.yaml' 2>&1 | grep -q 'interfaces\[0\].addresses\[0\]: subnet 10.9.0.0/24 is already connected on port p0'"
+check "iface del p0.100" fwdctl iface del p0.100
+check "its link-local went with it" sh -c "! '$FWDCTL_BIN' -s '$SOCK' addr list | grep -q '^p0.100 '"
 expect "VLAN 100 is free again" "$(st iface add v100 port p0 vlan 100)" = 0
 smoke_done

@@ -84,7 +84,7 @@ expect "the deleted neighbour is gone" "$(nfield 10.77.1.60 state)" = absent
 check "off-subnet address refused" \
 	refused "10.9.9.9 is not on a connected subnet of p0" \
 	fwdctl neigh add 10.9.9.9 lladdr 02:00:00:00:00:61 dev p0
-check "unknown port refused" refused "no such port: p9" \
+check "unknown port refused" refused "no such port or interface: p9" \
 	fwdctl neigh add 10.77.1.61 lladdr 02:00:00:00:00:61 dev p9
 check "bad MAC refused" refused "bad MAC address: 02:zz" \
 	fwdctl neigh add 10.77.1.61 lladdr 02:zz dev p0
@@ -129,7 +129,7 @@ expect "h1 is gone" "$(nfield 10.77.1.2 state)" = absent
 expect "h2, a route's gateway, is being resolved again instead" "$(nfield 10.77.2.2 state)" != absent
 expect "every other entry left is permanent" "$(fwdctl -j neigh list | json_get \
 	"' '.join(sorted(set(n['state'] for n in d['neighbours'] if n['address'] != '10.77.2.2')))")" = permanent
-check "neigh flush dev p9 refused" refused "no such port: p9" fwdctl neigh flush dev p9
+check "neigh flush dev p9 refused" refused "no such port or interface: p9" fwdctl neigh flush dev p9
 
 echo "-- gratuitous ARP with a new MAC"
 check "ping h1 -> h2 (relearn)" ping12

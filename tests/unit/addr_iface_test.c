@@ -2,9 +2,8 @@
 /*
  * Addresses keyed by interface id (ip4/addr.h, ip6/addr6.h) beyond the
  * ports, over the neighbour harness (p0 10.0.0.1/24, p1 172.16.0.1/16): a
- * loopback's addresses, of any length, are local and connect nothing; a
- * VLAN's are refused until VLANs route; deleting an interface takes its
- * addresses.
+ * loopback's addresses, of any length, are local and connect nothing;
+ * deleting an interface takes its addresses (a VLAN's: addr_vlan_test.c).
  */
 #include "neigh_harness.h"
 
@@ -100,22 +99,6 @@ static void test_loopback_v6(void **state)
 	assert_int_equal(addr6_port_of(other), -1);
 }
 
-static void test_vlan_refused(void **state)
-{
-	struct fwd_ip4_prefix a = { IP(10, 9, 0, 1), 24 };
-	struct fwd_ip6_prefix p = { .addr = { 0x20, 0x01, 0x0d, 0xb8, 9, [15] = 1 }, .len = 64 };
-	uint16_t v;
-	char err[128];
-
-	(void)state;
-	assert_int_equal(fwd_iface_vlan_add("p0.100", 0, 100, 0, &v), 0);
-	assert_int_equal(addr4_add(v, &a, FWD_ORIGIN_RPC, err, sizeof(err)), -EOPNOTSUPP);
-	assert_non_null(strstr(err, "p0.100"));
-	assert_int_equal(addr6_add(v, &p, FWD_ORIGIN_RPC, err, sizeof(err)), -EOPNOTSUPP);
-	assert_int_equal(ip4_addrs[v].n, 0);
-	assert_int_equal(ip6_addrs[v].n, 0);
-}
-
 static void test_delete_takes_addresses(void **state)
 {
 	struct fwd_ip4_prefix host = { IP(192, 0, 2, 1), 32 };
@@ -141,7 +124,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_loopback_v4),
 		T(test_loopback_v6),
-		T(test_vlan_refused),
 		T(test_delete_takes_addresses),
 	};
 

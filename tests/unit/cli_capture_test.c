@@ -215,7 +215,7 @@ static void test_usage(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(cli_run(bad[i]), FWD_EXIT_USAGE);
-		assert_non_null(strstr(err_buf, "usage: fwdctl capture PORT"));
+		assert_non_null(strstr(err_buf, "usage: fwdctl capture IFACE"));
 	}
 	assert_int_equal(atomic_load(&fake.requests), before);
 }

@@ -99,6 +99,9 @@ static struct bad_case bad_cases[] = {
 	{ "network_address.yaml", 2, 53, "is the network address of its subnet" },
 	/* the daemon used to refuse these at start-up while --check passed them */
 	{ "subnet_two_ports.yaml", 3, 53, "subnet 10.0.0.0/24 is already connected on port p0" },
+	{ "iface_vlan_subnet.yaml", 6, 54,
+	  "interfaces[1].addresses[0]: subnet 10.100.0.0/24 is already connected on interface "
+	  "p0.100" },
 	{ "neigh_bcast.yaml", 6, 16, "10.0.0.255 is not a host address on p0" },
 	{ "neigh_network.yaml", 6, 16, "10.0.0.0 is not a host address on p0" },
 	{ "route_connected.yaml", 9, 15, "10.0.0.0/24 is the connected subnet of port p0" },
@@ -109,9 +112,9 @@ static struct bad_case bad_cases[] = {
 	{ "route_dup.yaml", 11, 15, "duplicate route for 198.51.100.0/24 (first at line 9)" },
 	{ "route_dev_wrong.yaml", 9, 37, "gateway 10.0.0.2 is not on a connected subnet of p1" },
 	{ "route_via_own.yaml", 9, 37, "is one of our own addresses (on port p0)" },
-	{ "neigh_unknown_port.yaml", 9, 58, "neighbors[0].port: no such port 'p9'" },
+	{ "neigh_unknown_port.yaml", 9, 58, "neighbors[0].port: no such port or interface 'p9'" },
 	{ "neigh_offlink.yaml", 9, 16, "is not on a connected subnet of p0" },
-	{ "neigh_dup.yaml", 10, 16, "duplicate neighbour 10.0.0.2 on port 'p0'" },
+	{ "neigh_dup.yaml", 10, 16, "duplicate neighbour 10.0.0.2 on 'p0'" },
 	{ "neigh_multicast_mac.yaml", 9, 31, "is not a unicast MAC address" },
 	{ "neigh_max_not_below.yaml", 3, 14,
 	  "dataplane.neigh_max: 2048 must be below dataplane.nexthops (2048), so that routes "

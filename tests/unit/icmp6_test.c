@@ -2,7 +2,9 @@
 /*
  * icmp6_send_error: the exact bytes of an error (against scapy's), how much
  * it quotes (1280 bytes in all at most), the cases RFC 4443 2.4 (e) keeps
- * it silent about, its source address and the token bucket (2.4 f).
+ * it silent about, its source address and the token bucket (2.4 f), and
+ * errors about packets that came in on a VLAN interface (from its address,
+ * back on it).
  * ip6_output is replaced by a capture and the limiter's clock by a
  * hand-driven one; checksums are checked by the test's own sum.
  */
@@ -15,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/daemon.h"
+#include "core/iface.h"
 #include "ip6/addr6.h"
 #include "ip6/icmp6.h"
 #include "ip6/icmp6_priv.h"
@@ -25,6 +28,7 @@
 #define MS 1000000ull
 
 static uint64_t now_ns = 1000 * MS;
+static uint16_t vlan10, vlan20; /* p0.10 (addresses), p0.20 (none) */
 static unsigned pool_in_use;
 
 static uint64_t fake_clock(void)
@@ -338,6 +342,29 @@ static void port_addrs(uint16_t port, const char *ll, const char *global)
 	pa->n = 2;
 }
 
+/* An error about a packet that came in on a VLAN: from the VLAN's address
+ * on the sender's prefix (its link-local one for a link-local sender), sent
+ * back on the VLAN; a VLAN without addresses has none to send it from. */
+static void test_vlan(void **state)
+{
+	struct t6 t = base();
+	uint64_t no_address = counter("icmp6_suppressed_no_address");
+
+	(void)state;
+	t.src = "2001:db8:10::2";
+	assert_int_equal(error_about(&t, ICMP6_TIME_EXCEEDED, 0, 0, vlan10), 1);
+	assert_memory_equal(sent_ip6(0) + 8, a6("2001:db8:10::1"), 16);
+	assert_memory_equal(sent_ip6(0) + 24, a6("2001:db8:10::2"), 16);
+	assert_int_equal(sent_port[0], vlan10);
+	t.src = "fe80::99";
+	assert_int_equal(error_about(&t, ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_NOROUTE, 0, vlan10),
+	                 1);
+	assert_memory_equal(sent_ip6(1) + 8, a6("fe80::1"), 16);
+	assert_int_equal(sent_port[1], vlan10);
+	assert_int_equal(error_about(&t, ICMP6_TIME_EXCEEDED, 0, 0, vlan20), 0);
+	assert_int_equal(counter("icmp6_suppressed_no_address"), no_address + 1);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -352,6 +379,7 @@ int main(void)
 		T(test_source_address),
 		T(test_malformed),
 		T(test_ratelimit),
+		T(test_vlan),
 	};
 	int rc;
 
@@ -364,10 +392,18 @@ int main(void)
 	fwd_n_ports = 3; /* p2 has no address */
 	port_addrs(0, "fe80::1", "2001:db8:1::1");
 	port_addrs(1, "fe80::2", "2001:db8:2::1");
+	fwd_ports[0].mtu = 1500;
+	for (uint8_t i = 0; i < 3; i++)
+		fwd_iface_port_sync(i);
+	if (fwd_iface_vlan_add("p0.10", 0, 10, 0, &vlan10) < 0 ||
+	    fwd_iface_vlan_add("p0.20", 0, 20, 0, &vlan20) < 0)
+		return 1;
+	port_addrs(vlan10, "fe80::1", "2001:db8:10::1");
 	icmp6_output = capture;
 	icmp6_clock_ns = fake_clock;
 	icmp6_ratelimit_set(0);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	fwd_iface_reset();
 	fwd_n_ports = 0;
 	rte_mempool_free(pool);
 	rte_eal_cleanup();

@@ -28,7 +28,7 @@
 static const char good[] = HEAD
         "interfaces:\n"
         "  - { name: p0.100, port: p0, vlan: 100, mtu: 1500, ra: true, rpf: strict, acl_in: a, "
-        "tap: true }\n"
+        "tap: true, addresses: [10.100.0.1/24, \"2001:db8:100::1/64\"] }\n"
         "  - { name: p0.200, port: p0, vlan: 200, mode: bridge, bridge: br0 }\n"
         "  - { name: lo0, loopback: true, addresses: [192.0.2.1/32, \"2001:db8:ff::1/128\"], "
         "tap: true }\n";
@@ -48,7 +48,7 @@ static void test_good(void **state)
 	assert_non_null(lo);
 	assert_string_equal(v->port, "p0");
 	assert_int_equal(v->vlan, 100);
-	assert_int_equal(v->n_addresses, 0);
+	assert_int_equal(v->n_addresses, 2);
 	assert_int_equal(v->rpf, FWD_RPF_STRICT);
 	assert_true(v->ra && v->tap);
 	assert_string_equal(v->acl_in, "a");
@@ -61,6 +61,30 @@ static void test_good(void **state)
 	assert_int_equal(lo->n_addresses, 2);
 	assert_null(iface_conf_find(cfg, "p0"));
 	fwd_config_free(cfg);
+}
+
+/* a VLAN's subnet is connected: a route's gateway on it is accepted */
+static void test_gateway_on_vlan(void **state)
+{
+	static const char text[] =
+	        HEAD "interfaces:\n"
+	             "  - { name: v, port: p0, vlan: 7, addresses: [10.7.0.1/24, "
+	             "\"2001:db8:7::1/64\"] }\n"
+	             "routes:\n"
+	             "  - { prefix: 198.51.100.0/24, via: 10.7.0.2 }\n"
+	             "  - { prefix: \"2001:db8:99::/48\", via: \"2001:db8:7::2\" }\n";
+	struct fwd_config *cfg = load_good_str(text);
+	char *msg = NULL;
+
+	(void)state;
+	fwd_config_free(cfg);
+	/* without the VLAN's address, the same gateway is off-link */
+	cfg = load_str(HEAD "interfaces:\n  - { name: v, port: p0, vlan: 7 }\nroutes:\n"
+	                    "  - { prefix: 198.51.100.0/24, via: 10.7.0.2 }\n",
+	               &msg);
+	assert_null(cfg);
+	assert_non_null(strstr(msg, "gateway 10.7.0.2 is not on a connected subnet"));
+	free(msg);
 }
 
 static char *emit(const struct fwd_config *cfg)
@@ -165,18 +189,31 @@ static const struct bad bad[] = {
 	  "mem.yaml:8:73: interfaces[0].addresses: only l3 interfaces have 'addresses'" },
 	{ "  - { name: v, port: p0, vlan: 5, acl_in: zz }\n",
 	  "mem.yaml:8:43: interfaces[0].acl_in: no such ACL 'zz'" },
-	{ "  - { name: v, port: p0, vlan: 5, addresses: [10.9.0.1/24] }\n",
-	  "mem.yaml:8:46: interfaces[0].addresses: addresses on VLAN interfaces are not "
-	  "supported yet" },
+	/* a VLAN's subnet against a port's: reported at the VLAN (start-up adds
+	 * the ports' first), not at the port */
+	{ "  - { name: v, port: p0, vlan: 5, addresses: [10.9.0.1/24, 10.0.0.2/24] }\n",
+	  "mem.yaml:8:60: interfaces[0].addresses[1]: subnet 10.0.0.0/24 is already connected "
+	  "on port p0" },
+	{ "  - { name: v1, port: p0, vlan: 5, addresses: [\"2001:db8:5::1/64\"] }\n"
+	  "  - { name: v2, port: p0, vlan: 6, addresses: [10.6.0.1/24, \"2001:db8:5::2/64\"] }\n",
+	  "mem.yaml:9:61: interfaces[1].addresses[1]: prefix 2001:db8:5::/64 is already "
+	  "connected on interface v1" },
+	{ "  - { name: v1, port: p0, vlan: 5, addresses: [10.5.0.1/24] }\n"
+	  "  - { name: lo, loopback: true, addresses: [10.5.0.1/32] }\n",
+	  "mem.yaml:9:45: interfaces[1].addresses[0]: address 10.5.0.1 is already configured "
+	  "(on interface v1)" },
+	{ "  - { name: v, port: p0, vlan: 5, addresses: [10.5.0.255/24] }\n",
+	  "mem.yaml:8:47: interfaces[0].addresses[0]: 10.5.0.255/24 is the broadcast address of "
+	  "its subnet" },
 	{ "  - { name: lo, loopback: true, addresses: [10.0.0.1/32] }\n",
-	  "mem.yaml:8:45: interfaces[0].addresses[0]: address 10.0.0.1/32 is already configured "
+	  "mem.yaml:8:45: interfaces[0].addresses[0]: address 10.0.0.1 is already configured "
 	  "(on port p0)" },
 	{ "  - { name: lo, loopback: true, addresses: [10.0.0.2/24] }\n",
-	  "mem.yaml:8:45: interfaces[0].addresses[0]: the subnet of 10.0.0.2/24 is already "
-	  "connected on port p0" },
+	  "mem.yaml:8:45: interfaces[0].addresses[0]: subnet 10.0.0.0/24 is already connected "
+	  "on port p0" },
 	{ "  - { name: a, loopback: true, addresses: [\"2001:db8::1/128\"] }\n"
 	  "  - { name: lo, loopback: true, addresses: [\"2001:db8::1/128\"] }\n",
-	  "mem.yaml:9:45: interfaces[1].addresses[0]: address 2001:db8::1/128 is already "
+	  "mem.yaml:9:45: interfaces[1].addresses[0]: address 2001:db8::1 is already "
 	  "configured (on interface a)" },
 	{ "  - { name: lo, loopback: true, addresses: [0.0.0.0/0] }\n",
 	  "mem.yaml:8:45: interfaces[0].addresses[0]: 0.0.0.0/0 is not usable on an interface" },
@@ -202,9 +239,8 @@ static void test_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_good),
-		cmocka_unit_test(test_emit),
-		cmocka_unit_test(test_copy),
+		cmocka_unit_test(test_good), cmocka_unit_test(test_gateway_on_vlan),
+		cmocka_unit_test(test_emit), cmocka_unit_test(test_copy),
 		cmocka_unit_test(test_bad),
 	};
 

@@ -4,8 +4,10 @@
  * and to the groups we listen to), NDP handed over, MLD counted, errors
  * about what we do not serve, TCP resets (RFC 9293 3.10.7.1, in the ICMPv6
  * errors' bucket), the extension headers read on the way, and
- * every packet not answered counted as one drop, with nothing leaked.
- * ip6_output and ndp_input are replaced by captures.
+ * every packet not answered counted as one drop, with nothing leaked; the
+ * same on a VLAN interface (p0.10), whose replies leave on it and whose
+ * TAP takes what fwd does not serve. ip6_output and ndp_input are replaced
+ * by captures.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 #include <rte_tcp.h>
 
 #include "core/daemon.h"
+#include "core/iface.h"
 #include "core/punt.h"
 #include "ip6/addr6.h"
 #include "ip6/icmp6.h"
@@ -33,30 +36,33 @@
 static unsigned pool_in_use;
 static struct rte_mbuf *ndp_got[8];
 static unsigned n_ndp;
+static uint16_t in_iface; /* what packets arrive on: p0 (0), or a VLAN */
+static uint16_t vlan;     /* p0.10 */
 
 static void ndp_capture(struct rte_mbuf *m, uint16_t port)
 {
-	assert_int_equal(port, 0);
+	assert_int_equal(port, in_iface);
 	assert_true(n_ndp < RTE_DIM(ndp_got));
 	ndp_got[n_ndp++] = m;
 }
 
 static uint64_t drops(enum fwd_drop_reason r)
 {
-	return fwd_control_ctrs(0)->drop[r];
+	return fwd_control_ctrs(in_iface)->drop[r];
 }
 
 static uint64_t consumed(void)
 {
-	return fwd_control_ctrs(0)->consumed;
+	return fwd_control_ctrs(in_iface)->consumed;
 }
 
-/* Deliver t as received on port 0. */
+/* Deliver t as received on interface in_iface. */
 static void deliver(const struct t6 *t)
 {
-	struct fwd_punt_meta meta = {
-		.reason = FWD_PUNT_LOCAL6, .in_port = 0, .out_port = 0, .drop = FWD_PUNT_NO_DROP
-	};
+	struct fwd_punt_meta meta = { .reason = FWD_PUNT_LOCAL6,
+		                      .in_port = in_iface,
+		                      .out_port = in_iface,
+		                      .drop = FWD_PUNT_NO_DROP };
 
 	local6_input(t6_build(t), &meta);
 }
@@ -114,7 +120,7 @@ static void check_reply(unsigned i, const char *from, const char *to)
 	assert_int_equal(ip[40], 129);
 	assert_int_equal(ip[41], 0);
 	assert_memory_equal(ip + 44, msg + 4, 60); /* id, seq, data */
-	assert_int_equal(sent_port[i], 0);
+	assert_int_equal(sent_port[i], in_iface);
 }
 
 static void test_echo(void **state)
@@ -455,6 +461,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
+	in_iface = 0;
+	fwd_punt_up = NULL;
 	reasm_fini();
 	sent_clear();
 	rte_pktmbuf_free_bulk(ndp_got, n_ndp);
@@ -575,6 +583,89 @@ static void test_tcp_reset(void **state)
 	icmp6_ratelimit_set(0);
 }
 
+static unsigned n_up;
+static uint16_t up_port;
+
+/* The VLAN's TAP (`tap: true`): it takes what is handed up on the VLAN. */
+static bool vlan_tap(struct rte_mbuf *m, uint16_t port)
+{
+	if (port != vlan)
+		return false;
+	n_up++;
+	up_port = port;
+	rte_pktmbuf_free(m);
+	return true;
+}
+
+/* A packet that came in on a VLAN is the VLAN's: to its addresses (its
+ * link-local one is its port's too: the same MAC), answered from them on
+ * it; another interface's link-local address is not ours there; errors
+ * from its address; NDP handed over with its id; fragments put together
+ * and answered on it; what fwd does not serve goes up its TAP. */
+static void test_vlan(void **state)
+{
+	static const uint8_t frag_first[8] = { 58, 0, 0, 1, 0, 0, 0, 9 };
+	static const uint8_t frag_later[8] = { 58, 0, 0, 32, 0, 0, 0, 9 };
+	uint8_t u[16], ns[24] = { 135 };
+	struct t6 t, f;
+
+	(void)state;
+	in_iface = vlan;
+	t = echo("2001:db8:10::2", "2001:db8:10::1");
+	deliver(&t);
+	check_reply(0, "2001:db8:10::1", "2001:db8:10::2");
+	t = echo("fe80::99", "fe80::1");
+	deliver(&t);
+	check_reply(1, "fe80::1", "fe80::99");
+	t = echo("2001:db8:10::2", "ff02::1");
+	t.eth_dst = mac_group;
+	deliver(&t); /* from the VLAN's address towards the asker */
+	check_reply(2, "2001:db8:10::1", "2001:db8:10::2");
+	assert_int_equal(consumed(), 3);
+	t = echo("fe80::99", "fe80::2"); /* p1's */
+	expect_drop(&t, FWD_DROP_LOCAL_PROTO);
+	t = udp(u, "2001:db8:10::2", "2001:db8:10::1");
+	expect_error(&t, ICMP6_DST_UNREACH, ICMP6_DST_UNREACH_NOPORT, 0, FWD_DROP_LOCAL_PROTO);
+	assert_memory_equal(sent_ip6(3) + 8, a6("2001:db8:10::1"), 16);
+	assert_int_equal(sent_port[3], vlan);
+	/* NDP for the VLAN's solicited-node group */
+	t = (struct t6){ .eth_dst = mac_group,
+		         .hlim = 255,
+		         .nh = 58,
+		         .src = "fe80::99",
+		         .dst = "ff02::1:ff00:1",
+		         .l4 = ns,
+		         .l4len = sizeof(ns) };
+	memcpy(ns + 8, a6("2001:db8:10::1"), 16);
+	l4_cksum_set(t.src, t.dst, 58, ns, sizeof(ns), 2);
+	deliver(&t);
+	assert_int_equal(n_ndp, 1);
+	/* an echo request in two fragments */
+	t = echo("2001:db8:10::2", "2001:db8:10::1");
+	t.nh = 44;
+	f = t;
+	t.ext = frag_first, t.extlen = 8, t.l4len = 32;
+	f.ext = frag_later, f.extlen = 8, f.l4 = msg + 32, f.l4len = 32;
+	deliver(&f);
+	deliver(&t);
+	assert_int_equal(n_sent, 5);
+	check_reply(4, "2001:db8:10::1", "2001:db8:10::2");
+	/* the VLAN's TAP: what fwd does not answer itself */
+	fwd_punt_up = vlan_tap;
+	t = udp(u, "2001:db8:10::2", "2001:db8:10::1");
+	deliver(&t);
+	assert_int_equal(n_up, 1);
+	assert_int_equal(up_port, vlan);
+	assert_int_equal(n_sent, 5);
+	/* TCP no TAP took: the reset from the VLAN's address, on it */
+	fwd_punt_up = NULL;
+	t = tcp6_to(ASKER, "2001:db8:10::1", RTE_TCP_SYN_FLAG, 1000, 0, 0);
+	deliver(&t);
+	assert_int_equal(n_sent, 6);
+	check_rst(5, "2001:db8:10::1", 0, 1001, RTE_TCP_RST_FLAG | RTE_TCP_ACK_FLAG);
+	assert_int_equal(sent_port[5], vlan);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -591,6 +682,7 @@ int main(void)
 		T(test_options),
 		T(test_routing_and_fragments),
 		T(test_bad_header),
+		T(test_vlan),
 	};
 	int rc;
 
@@ -603,10 +695,17 @@ int main(void)
 	fwd_n_ports = 2;
 	port_addrs(0, "fe80::1", OURS, "2001:db8:1::3");
 	port_addrs(1, "fe80::2", "2001:db8:2::1", NULL);
+	fwd_ports[0].mtu = fwd_ports[1].mtu = 1500;
+	fwd_iface_port_sync(0);
+	fwd_iface_port_sync(1);
+	if (fwd_iface_vlan_add("p0.10", 0, 10, 0, &vlan) < 0)
+		return 1;
+	port_addrs(vlan, "fe80::1", "2001:db8:10::1", NULL);
 	icmp6_output = capture;
 	local6_ndp = ndp_capture;
 	icmp6_ratelimit_set(0);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	fwd_iface_reset();
 	fwd_n_ports = 0;
 	rte_mempool_free(pool);
 	rte_eal_cleanup();

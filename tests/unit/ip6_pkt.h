@@ -127,7 +127,7 @@ static inline void l4_cksum_set(const char *src, const char *dst, uint8_t proto,
 
 #define MAX_SENT 2048
 static struct rte_mbuf *sent[MAX_SENT];
-static uint8_t sent_port[MAX_SENT];
+static uint16_t sent_port[MAX_SENT]; /* interface ids */
 static unsigned n_sent;
 
 static inline int capture(struct rte_mbuf *m, uint16_t port)

@@ -58,7 +58,7 @@ static void test_merge_rules(void **state)
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, H5, &ZERO_MAC, IP(10, 0, 0, 7)));
 	n = neigh_lookup(fwd_ip_v4(H5), 0);
 	assert_memory_equal(&n->mac, &MAC_B, 6);
-	assert_memory_equal(&nh_table[n->nh].l2.dst_addr, &MAC_B, 6);
+	assert_memory_equal(nh_dst_mac(&nh_table[n->nh]), &MAC_B, 6);
 	assert_int_equal(n_sent, 0);
 	assert_int_equal(arp_gratuitous.value, 0);
 }
@@ -93,7 +93,7 @@ static void test_gratuitous(void **state)
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &BCAST, &MAC_B, H5, &BCAST, H5));
 	assert_int_equal(n->state, NEIGH_REACHABLE);
 	assert_memory_equal(&n->mac, &MAC_B, 6);
-	assert_memory_equal(&nh_table[n->nh].l2.dst_addr, &MAC_B, 6);
+	assert_memory_equal(nh_dst_mac(&nh_table[n->nh]), &MAC_B, 6);
 	assert_int_equal(arp_gratuitous.value, 1);
 	assert_int_equal(arp_gratuitous_ignored.value, 0);
 	assert_int_equal(n_sent, 0);
@@ -120,7 +120,7 @@ static void test_request_creates_stale(void **state)
 	assert_non_null(n);
 	assert_int_equal(n->state, NEIGH_STALE);
 	assert_int_equal(nh_table[n->nh].type, NH_FWD);
-	assert_memory_equal(&nh_table[n->nh].l2.dst_addr, &MAC_A, 6);
+	assert_memory_equal(nh_dst_mac(&nh_table[n->nh]), &MAC_A, 6);
 	assert_int_equal(n_sent, 1); /* our reply */
 	advance(NEIGH_DELAY_MS - 100);
 	assert_int_equal(n_sent, 1);
@@ -151,7 +151,7 @@ static void test_locktime(void **state)
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &BCAST, &MAC_B, H5, &BCAST, H5));
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, H5, &ZERO_MAC, IP(10, 0, 0, 7)));
 	assert_memory_equal(&n->mac, &MAC_A, 6);
-	assert_memory_equal(&nh_table[n->nh].l2.dst_addr, &MAC_A, 6);
+	assert_memory_equal(nh_dst_mac(&nh_table[n->nh]), &MAC_A, 6);
 	assert_int_equal(arp_locktime_ignored.value, 2);
 	assert_int_equal(arp_gratuitous.value, 0);
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_A, H5, &P0_MAC, P0_IP));
@@ -161,7 +161,7 @@ static void test_locktime(void **state)
 	advance(500); /* a second after it was learnt */
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &BCAST, &MAC_B, H5, &BCAST, H5));
 	assert_memory_equal(&n->mac, &MAC_B, 6);
-	assert_memory_equal(&nh_table[n->nh].l2.dst_addr, &MAC_B, 6);
+	assert_memory_equal(nh_dst_mac(&nh_table[n->nh]), &MAC_B, 6);
 	assert_int_equal(arp_gratuitous.value, 1);
 	advance(NEIGH_LOCKTIME_MS - 100);
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &BCAST, &MAC_A, H5, &BCAST, H5));
@@ -408,7 +408,7 @@ static void test_random_frames(void **state)
 	                         drops(1, FWD_DROP_NOT_FOR_US) + drops(2, FWD_DROP_NOT_FOR_US),
 	                 20000);
 	assert_true(valid > 0);
-	neigh_flush(FWD_MAX_PORTS, true);
+	neigh_flush(NEIGH_ALL, true);
 }
 
 int main(void)

@@ -27,8 +27,8 @@ static void test_ns_answered_exact(void **state)
 	assert_int_equal(n->state, NEIGH_STALE);
 	assert_memory_equal(&n->mac, &MAC_A, 6);
 	assert_int_equal(nh_table[n->nh].type, NH_FWD);
-	assert_int_equal(nh_table[n->nh].l2.ether_type, rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6));
-	assert_true(n->in_rib); /* its /128 */
+	assert_int_equal(nh_addr(n->nh)->family, AF_INET6); /* the header it writes says IPv6 */
+	assert_true(n->in_rib);                             /* its /128 */
 	assert_int_equal(fwd_control_ctrs(0)->consumed, 1);
 	assert_int_equal(fwd_control_ctrs(0)->created, 1);
 
@@ -199,7 +199,7 @@ static void test_unresolved_caps(void **state)
 				assert_int_equal(neigh_unresolved_full.value, 0);
 			}
 		}
-	assert_int_equal(neigh_unresolved(AF_INET6, FWD_MAX_PORTS), NEIGH_UNRESOLVED_MAX);
+	assert_int_equal(neigh_unresolved(AF_INET6, NEIGH_ALL), NEIGH_UNRESOLVED_MAX);
 	/* p1's last five found the family's pool full */
 	assert_int_equal(neigh_unresolved_full.value, 5);
 	assert_int_equal(neigh_unresolved(AF_INET6, 1), half);
@@ -213,7 +213,7 @@ static void test_unresolved_caps(void **state)
 	}
 	printf("# IPv6 pool full: %u of 20 new IPv4 neighbours resolving\n", v4);
 	assert_int_equal(v4, 20);
-	assert_int_equal(neigh_unresolved(AF_INET, FWD_MAX_PORTS), 20);
+	assert_int_equal(neigh_unresolved(AF_INET, NEIGH_ALL), 20);
 	advance6(6000);
 	assert_int_equal(neigh_count(), 0);
 }
@@ -575,7 +575,7 @@ static void test_random_frames(void **state)
 		dropped += drops(p, FWD_DROP_NDP_INVALID) + drops(p, FWD_DROP_NOT_FOR_US);
 	assert_int_equal(valid + dropped, 20000);
 	assert_true(valid > 0);
-	neigh_flush(FWD_MAX_PORTS, true);
+	neigh_flush(NEIGH_ALL, true);
 }
 
 int main(void)

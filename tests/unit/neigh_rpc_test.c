@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The neigh RPC handlers through fwd_rpc_dispatch: a list paged over more
- * than one reply, the port filter, add/del/flush and their one-line errors.
+ * than one reply, the port filter, add/del/flush and their one-line errors;
+ * interfaces named by name (a VLAN's, not a loopback's).
  */
 #include <stdlib.h>
 
+#include "core/iface.h"
 #include "core/rpc.h"
 #include "fwd_frame.h"
 #include "neigh_harness.h"
@@ -126,14 +128,14 @@ static void test_list_paged(void **state)
 		}
 		assert_string_equal(e->port, "p0");
 	}
-	assert_refused(list("p9"), ENODEV, "no such port: p9");
+	assert_refused(list("p9"), ENODEV, "no such port or interface: p9");
 
 	r = flush("p1");
 	assert_int_equal(r->status, 0);
 	assert_int_equal(r->neigh_flush->flushed, N_LEARNT);
 	assert_int_equal(neigh_count(), 2);
 	assert_int_equal(flush("")->neigh_flush->flushed, 2);
-	assert_refused(flush("p9"), ENODEV, "no such port: p9");
+	assert_refused(flush("p9"), ENODEV, "no such port or interface: p9");
 }
 
 static void test_add_del(void **state)
@@ -148,7 +150,8 @@ static void test_add_del(void **state)
 
 	assert_refused(add("10.9.9.9", "02:00:00:00:00:61", "p0"), EINVAL,
 	               "10.9.9.9 is not on a connected subnet of p0");
-	assert_refused(add("10.0.0.61", "02:00:00:00:00:61", "p9"), ENODEV, "no such port: p9");
+	assert_refused(add("10.0.0.61", "02:00:00:00:00:61", "p9"), ENODEV,
+	               "no such port or interface: p9");
 	assert_refused(add("10.0.0.61", "zz", "p0"), EINVAL, "bad MAC address: zz");
 	assert_refused(add("10.0.0.61", "ff:ff:ff:ff:ff:ff", "p0"), EINVAL,
 	               "bad MAC address: ff:ff:ff:ff:ff:ff (not a unicast address)");
@@ -160,9 +163,36 @@ static void test_add_del(void **state)
 	assert_refused(del("10.0.0.5", "p0"), ENOENT, "no neighbour 10.0.0.5 on p0");
 	assert_refused(del("10.0.0.60", "p1"), ENOENT, "no neighbour 10.0.0.60 on p1");
 	assert_refused(del("x", "p0"), EINVAL, "bad address: x");
-	assert_refused(del("10.0.0.60", "p9"), ENODEV, "no such port: p9");
+	assert_refused(del("10.0.0.60", "p9"), ENODEV, "no such port or interface: p9");
 	assert_int_equal(del("10.0.0.60", "p0")->status, 0);
 	assert_int_equal(neigh_count(), 0);
+}
+
+/* A VLAN interface is named like a port: its own neighbours (none here:
+ * it has no subnet), its name in the rules' messages; a loopback has no
+ * link, so no neighbours; flushing everything walks the interfaces. */
+static void test_vlan_names(void **state)
+{
+	const Fwd__Response *r;
+	uint16_t v, lo;
+
+	(void)state;
+	fwd_iface_port_sync(0); /* as port/ does */
+	fwd_iface_port_sync(1);
+	/* the loopback first: neigh_flush takes id FWD_MAX_PORTS for "all" */
+	assert_int_equal(fwd_iface_loopback_add("lo0", &lo), 0);
+	assert_int_equal(fwd_iface_vlan_add("p0.100", 0, 100, 0, &v), 0);
+	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_B, IP(10, 0, 0, 5), &ZERO_MAC, P0_IP));
+	r = list("p0.100");
+	assert_int_equal(r->status, 0);
+	assert_int_equal(r->neigh_list->n_neighbours, 0);
+	assert_refused(add("10.0.0.61", "02:00:00:00:00:61", "p0.100"), EINVAL,
+	               "10.0.0.61 is not on a connected subnet of p0.100");
+	assert_refused(del("10.0.0.5", "p0.100"), ENOENT, "no neighbour 10.0.0.5 on p0.100");
+	assert_refused(list("lo0"), ENODEV, "no such port or interface: lo0");
+	assert_int_equal(flush("p0.100")->neigh_flush->flushed, 0);
+	assert_int_equal(flush("")->neigh_flush->flushed, 1);
+	fwd_iface_reset();
 }
 
 static int setup(void **state)
@@ -185,6 +215,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_list_paged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_add_del, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vlan_names, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);
 }

@@ -110,7 +110,7 @@ static void test_glean_hold_release_in_order(void **state)
 	arp_in(0, mk_arp(RTE_ARP_OP_REPLY, &P0_MAC, &MAC_A, H5, &P0_MAC, P0_IP));
 	assert_int_equal(state_of(H5, 0), NEIGH_REACHABLE);
 	assert_int_equal(nh_table[nh].type, NH_FWD);
-	assert_memory_equal(&nh_table[nh].l2.dst_addr, &MAC_A, 6);
+	assert_memory_equal(nh_dst_mac(&nh_table[nh]), &MAC_A, 6);
 	assert_int_equal(n_sent, 4);
 	for (unsigned i = 0; i < 3; i++)
 		assert_ip_sent(1 + i, 0, &MAC_A, (uint16_t)(1 + i));
@@ -247,12 +247,12 @@ static void test_static_entries(void **state)
 	        neigh_add_static(fwd_ip_v4(H5), 0, &MAC_B, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(state_of(H5, 0), NEIGH_PERMANENT);
 	nh = neigh_lookup(fwd_ip_v4(H5), 0)->nh;
-	assert_memory_equal(&nh_table[nh].l2.dst_addr, &MAC_B, 6);
+	assert_memory_equal(nh_dst_mac(&nh_table[nh]), &MAC_B, 6);
 	/* ARP never overrides it, and it never ages */
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &BCAST, &MAC_A, H5, &ZERO_MAC, H5));
 	advance(10 * TEST_TIMEOUT_S * 1000);
 	assert_int_equal(state_of(H5, 0), NEIGH_PERMANENT);
-	assert_memory_equal(&nh_table[nh].l2.dst_addr, &MAC_B, 6);
+	assert_memory_equal(nh_dst_mac(&nh_table[nh]), &MAC_B, 6);
 	assert_int_equal(n_sent, 0);
 
 	assert_int_equal(neigh_add_static(fwd_ip_v4(IP(10, 9, 9, 9)), 0, &MAC_A, FWD_ORIGIN_RPC,
@@ -325,7 +325,7 @@ static void test_flush_and_port_change(void **state)
 	assert_int_equal(addr4_del(1, &a1, err, sizeof(err)), 0);
 	assert_null(neigh_lookup(fwd_ip_v4(IP(172, 16, 3, 3)), 1));
 	assert_int_equal(neigh_count(), 2);
-	assert_int_equal(neigh_flush(FWD_MAX_PORTS, true), 2);
+	assert_int_equal(neigh_flush(NEIGH_ALL, true), 2);
 	neigh_unref(nh);
 	advance(6000);
 	assert_int_equal(neigh_count(), 0);
@@ -437,7 +437,7 @@ static void test_cap_evicts_lru_unused(void **state)
 	assert_int_equal(neigh_count(), 2);
 	assert_null(neigh_lookup(fwd_ip_v4(H9), 0));
 	assert_int_equal(state_of(IP(172, 16, 9, 9), 1), NEIGH_STALE);
-	neigh_flush(FWD_MAX_PORTS, true);
+	neigh_flush(NEIGH_ALL, true);
 	advance(6000);
 	sent_clear();
 }
@@ -494,7 +494,7 @@ static void test_full_table_makes_room(void **state)
 	assert_null(neigh_lookup(fwd_ip_v4(first), 1));
 	assert_int_equal(neigh_evicted.value, 1);
 	neigh_unref(nh);
-	neigh_flush(FWD_MAX_PORTS, false);
+	neigh_flush(NEIGH_ALL, false);
 	advance(6000);
 	sent_clear();
 
@@ -508,7 +508,7 @@ static void test_full_table_makes_room(void **state)
 	assert_int_equal(neigh_table_full.value, 2);
 	for (unsigned i = 0; i < room; i++)
 		neigh_unref(neigh_lookup(fwd_ip_v4(first + i), 1)->nh);
-	neigh_flush(FWD_MAX_PORTS, true);
+	neigh_flush(NEIGH_ALL, true);
 	advance(6000);
 	sent_clear();
 }
@@ -549,7 +549,7 @@ static void test_mac_flip_no_wait(void **state)
 		rte_rcu_qsbr_quiescent(v, 0);
 		neigh_tick();
 		assert_int_equal(nh_table[nh].type, NH_FWD);
-		assert_memory_equal(&nh_table[nh].l2.dst_addr, mac, 6);
+		assert_memory_equal(nh_dst_mac(&nh_table[nh]), mac, 6);
 	}
 	assert_int_equal(n_sent, 1); /* the held packet, with the last MAC */
 	assert_memory_equal(rte_pktmbuf_mtod(sent[0].m, uint8_t *), &MAC_A, 6);

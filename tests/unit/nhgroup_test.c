@@ -42,7 +42,7 @@ static void test_ecmp_groups(void **state)
 	assert_int_equal(fib4_lookup(ip4_fib, IP(10, 51, 1, 1)), g); /* one group, shared */
 	assert_int_equal(nh_groups_used(), used + 1);
 	assert_int_equal(nh_group_members(g, m), 2);
-	assert_true(nh_uses_port(g, 0) && nh_uses_port(g, 1) && !nh_uses_port(g, 2));
+	assert_true(nh_uses_iface(g, 0) && nh_uses_iface(g, 1) && !nh_uses_iface(g, 2));
 	/* the hash spreads; a failed member is skipped, one flow stays put */
 	unsigned on[2] = { 0, 0 };
 	for (uint32_t h = 0; h < 1000; h++)

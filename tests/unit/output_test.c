@@ -5,7 +5,8 @@
  * leaves in fragments (also while its neighbour resolves, and an echo
  * reply to a request that came in through a larger MTU); with DF set, or
  * IPv6, it is dropped and counted (`mtu` on the egress port); an ECMP
- * route leads to one of its members. The real
+ * route leads to one of its members; IPv6 on a VLAN interface (its MTU,
+ * its counters) and a loopback (no link). The real
  * FIB, neighbour layer and ICMP; frames captured (neigh_harness.h).
  *
  *   p0  10.0.0.1/24 (MTU 1500)   p1  172.16.0.1/16 (MTU 1000 here)
@@ -18,6 +19,8 @@
 #include "ip6/input.h"
 #include "ip6/output.h"
 #include "neigh_harness.h"
+
+#include "core/iface.h"
 
 #define H9  IP(172, 16, 0, 9)
 #define H10 IP(172, 16, 0, 10)
@@ -212,27 +215,35 @@ static void test_ecmp_member(void **state)
 	assert_int_equal(counter_of("control_output_no_route"), 0);
 }
 
+/* An IPv6 packet of len bytes (header included) from fe80::1 to ff02::1,
+ * next header proto, behind IP6_L2_LEN bytes of link header space. */
+static struct rte_mbuf *mk_group6(unsigned len, uint8_t proto)
+{
+	static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(IP6_L2_LEN + len));
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + IP6_L2_LEN);
+
+	memset(p, 0, IP6_L2_LEN + len);
+	ip->vtc_flow = rte_cpu_to_be_32(UINT32_C(6) << 28);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(len - 40));
+	ip->proto = proto;
+	ip->hop_limits = 1;
+	ip->src_addr[0] = 0xfe, ip->src_addr[1] = 0x80, ip->src_addr[15] = 1;
+	memcpy(ip->dst_addr, all_nodes, 16);
+	return m;
+}
+
 /* IPv6: the router's own packets too big for the link are fragmented
  * (frag6.c); one it cannot split (a hop-by-hop header) is a counted drop. */
 static void test_ip6_too_big(void **state)
 {
-	static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
-
 	(void)state;
 	fwd_ports[1].mtu = 1280;
 	for (unsigned k = 0; k < 3; k++) {
-		unsigned len = k == 0 ? 1280 : 1281;
-		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
-		uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(IP6_L2_LEN + len));
-		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(p + IP6_L2_LEN);
+		struct rte_mbuf *m =
+		        mk_group6(k == 0 ? 1280 : 1281, k == 2 ? IPPROTO_HOPOPTS : IPPROTO_UDP);
 
-		memset(p, 0, IP6_L2_LEN + len);
-		ip->vtc_flow = rte_cpu_to_be_32(UINT32_C(6) << 28);
-		ip->payload_len = rte_cpu_to_be_16((uint16_t)(len - 40));
-		ip->proto = k == 2 ? IPPROTO_HOPOPTS : IPPROTO_UDP;
-		ip->hop_limits = 1;
-		ip->src_addr[0] = 0xfe, ip->src_addr[1] = 0x80, ip->src_addr[15] = 1;
-		memcpy(ip->dst_addr, all_nodes, 16);
 		assert_int_equal(ip6_output(m, 1), k == 2 ? -EMSGSIZE : 0);
 	}
 	/* 1280 whole, 1281 in two fragments (each met a ring-less control tx
@@ -242,6 +253,62 @@ static void test_ip6_too_big(void **state)
 	assert_int_equal(counter_of("ip6_output_too_big"), 2);
 	assert_int_equal(counter_of("ip6_output_fragmented"), 1);
 	assert_int_equal(fwd_control_ctrs(1)->created, 4);
+}
+
+static uint16_t vlan, lo;
+
+static int setup_vlan(void **state)
+{
+	setup(state);
+	fwd_iface_reset();
+	fwd_iface_port_sync(0);
+	fwd_iface_port_sync(1);
+	assert_int_equal(fwd_iface_vlan_add("p0.10", 0, 10, 1300, &vlan), 0);
+	assert_int_equal(fwd_iface_loopback_add("lo1", &lo), 0);
+	memset(fwd_control_ctrs(vlan), 0, sizeof(struct fwd_port_ctrs));
+	return 0;
+}
+
+static int teardown_vlan(void **state)
+{
+	fwd_iface_reset();
+	return harness_teardown(state);
+}
+
+/* A VLAN (p0.10, MTU 1300 below p0's 1500): a packet to a group sent on
+ * it is counted there and fragmented by its MTU; without workers,
+ * fwd_control_tx counts what it was handed as control_tx drops of the
+ * interface it was handed for. A loopback or a free id is no link. */
+static void test_ip6_vlan_mtu(void **state)
+{
+	uint64_t fragmented = counter_of("ip6_output_fragmented");
+
+	(void)state;
+	assert_true(ip6_link_l3(vlan));
+	assert_int_equal(ip6_link_mtu(vlan), 1300);
+	assert_memory_equal(ip6_link_mac(vlan), &P0_MAC, 6);
+	assert_int_equal(ip6_output(mk_group6(1300, IPPROTO_UDP), vlan), 0); /* fits */
+	assert_int_equal(ip6_output(mk_group6(1301, IPPROTO_UDP), vlan), 0); /* two fragments */
+	assert_int_equal(counter_of("ip6_output_fragmented"), fragmented + 1);
+	assert_int_equal(fwd_control_ctrs(vlan)->created, 3);
+	assert_int_equal(drops(vlan, FWD_DROP_CONTROL_TX), 3);
+	assert_int_equal(fwd_control_ctrs(0)->created, 0);
+	assert_int_equal(ip6_output(mk_group6(1301, IPPROTO_UDP), 0),
+	                 0); /* the port's MTU: whole */
+	assert_int_equal(fwd_control_ctrs(0)->created, 1);
+}
+
+static void test_ip6_loopback_no_link(void **state)
+{
+	uint64_t no_route = counter_of("ip6_output_no_route");
+
+	(void)state;
+	assert_false(ip6_link_l3(lo));
+	assert_false(ip6_link_l3((uint16_t)(lo + 1))); /* a free id */
+	assert_int_equal(ip6_output(mk_group6(100, IPPROTO_UDP), lo), -EHOSTUNREACH);
+	assert_int_equal(ip6_output(mk_group6(100, IPPROTO_UDP), (uint16_t)(lo + 1)),
+	                 -EHOSTUNREACH);
+	assert_int_equal(counter_of("ip6_output_no_route"), no_route + 2);
 }
 
 int main(void)
@@ -255,6 +322,9 @@ int main(void)
 		                                harness_teardown),
 		cmocka_unit_test_setup_teardown(test_ecmp_member, setup, harness_teardown),
 		cmocka_unit_test_setup_teardown(test_ip6_too_big, setup, harness_teardown),
+		cmocka_unit_test_setup_teardown(test_ip6_vlan_mtu, setup_vlan, teardown_vlan),
+		cmocka_unit_test_setup_teardown(test_ip6_loopback_no_link, setup_vlan,
+		                                teardown_vlan),
 	};
 
 	return cmocka_run_group_tests(tests, harness_group_setup, harness_group_teardown);

@@ -3,7 +3,9 @@
  * The slow path's hand-overs with two fake workers (no lcores launched):
  * the punt policer (a bucket per reason, NDP apart from LOCAL6 in buckets
  * per port and kind, policed_* drops, ARP's ring drained first and never
- * crowded out of the shared ring) and fwd_control_tx's order (one worker's ring per port).
+ * crowded out of the shared ring; a VLAN's NDP charged to its port's
+ * buckets, counted on the VLAN) and fwd_control_tx's order (one worker's
+ * ring per port).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +20,7 @@
 #include <rte_ring.h>
 
 #include "core/daemon.h"
+#include "core/iface.h"
 #include "core/ports.h"
 #include "core/punt.h"
 #include "core/worker.h"
@@ -203,6 +206,42 @@ static void test_arp_ring_apart(void **state)
 		;
 }
 
+/* NDP arriving on VLANs is policed by the buckets of the physical port
+ * (a trunk's VLANs share its budget) and counted on each VLAN interface;
+ * another port keeps its own. A full punt ring counts on the interface. */
+static void test_policer_vlan_port(void **state)
+{
+	const uint32_t rates[FWD_PUNT_CLASS_MAX] = { 2, 2, 2, 2 };
+	struct fwd_worker *w = fwd.workers[0];
+	uint16_t v10, v20, v30;
+
+	(void)state;
+	reset(rates);
+	for (unsigned i = 0; i < fwd_n_ports; i++) { /* as port/ sets them up */
+		snprintf(fwd_ports[i].name, sizeof(fwd_ports[i].name), "p%u", i);
+		fwd_ports[i].idx = (uint8_t)i;
+		fwd_ports[i].mtu = 1500;
+		fwd_iface_port_sync((uint8_t)i);
+	}
+	assert_int_equal(fwd_iface_vlan_add("p1.10", 1, 10, 0, &v10), 0);
+	assert_int_equal(fwd_iface_vlan_add("p1.20", 1, 20, 0, &v20), 0);
+	assert_int_equal(fwd_iface_vlan_add("p2.10", 2, 10, 0, &v30), 0);
+	assert_true(v10 >= FWD_MAX_PORTS && v20 >= FWD_MAX_PORTS && v30 >= FWD_MAX_PORTS);
+	punt_nd(w, v10, FWD_PUNT_ND_NS, 40);
+	punt_nd(w, v20, FWD_PUNT_ND_NS, 40); /* 80 on port 1's bucket of 64 */
+	assert_int_equal(drops_on(v10, FWD_DROP_POLICED_NS), 0);
+	assert_int_equal(drops_on(v20, FWD_DROP_POLICED_NS), 80 - 64);
+	punt_nd(w, 1, FWD_PUNT_ND_NS, 1); /* the port itself: the same bucket */
+	assert_int_equal(drops_on(1, FWD_DROP_POLICED_NS), 1);
+	punt_nd(w, v30, FWD_PUNT_ND_NS, 10); /* VLAN 10 of another port: its own */
+	assert_int_equal(drops_on(v30, FWD_DROP_POLICED_NS), 0);
+	assert_int_equal(drops_on(0, FWD_DROP_POLICED_NS), 0); /* nothing charged to port 0 */
+	while (fwd_punt_drain() != 0)
+		;
+	assert_int_equal(handled[FWD_PUNT_LOCAL6], 64 + 10);
+	fwd_iface_reset();
+}
+
 /* Packets the control thread sends on a port leave by one worker, in order. */
 static void test_control_tx_order(void **state)
 {
@@ -232,7 +271,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_policer_per_reason), cmocka_unit_test(test_policer_ndp),
 		cmocka_unit_test(test_policer_rs_rate),    cmocka_unit_test(test_arp_ring_apart),
-		cmocka_unit_test(test_control_tx_order),
+		cmocka_unit_test(test_policer_vlan_port),  cmocka_unit_test(test_control_tx_order),
 	};
 
 	if (test_eal_init("punt") < 0)

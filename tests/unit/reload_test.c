@@ -29,6 +29,12 @@
 #include "core/module.h"
 #include "core/reload.h"
 #include "ip4/addr.h"
+#include "iface/iface_config.h"
+#include "ip6/addr6.h"
+#include "core/running.h"
+#include "route/route_core.h"
+#include "ip6/route6.h"
+#include "ip4/fib.h"
 #include "ip4/ip4.h"
 #include "nexthop/nexthop.h"
 #include "ip4/route.h"
@@ -632,6 +638,81 @@ static void test_loopback_addresses(void **state)
 	assert_state_lacks("iface lo1");
 }
 
+#define V6 "2001:db8:100::1/64"
+
+#define VLAN_IF(addrs, more) \
+	"interfaces:\n  - { name: v100, port: p0, vlan: 100, addresses: [" addrs "]" more " }\n"
+
+/* `config show` of v100: what runs (fwdctl's address too), ra and rpf. */
+static void assert_running_vlan(unsigned n_addresses, bool ra, enum fwd_rpf rpf)
+{
+	uint64_t omitted = 0;
+	struct fwd_config *run = fwd_running_config(&omitted);
+	const struct fwd_conf_iface *f;
+
+	assert_non_null(run);
+	assert_non_null(f = iface_conf_find(run, "v100"));
+	assert_int_equal(f->n_addresses, n_addresses);
+	assert_int_equal(f->ra, ra);
+	assert_int_equal(f->rpf, rpf);
+	fwd_config_free(run);
+}
+
+/*
+ * A VLAN's addresses, ra and rpf from the file; an address moves between a
+ * port and a VLAN both ways in one reload; fwdctl's stays; deleting the
+ * VLAN (gone from the file) takes its addresses.
+ */
+static void test_vlan_addresses(void **state)
+{
+	struct fwd_ip4_prefix rpc = { 0x0a650001, 24 }; /* 10.101.0.1/24 */
+	struct fwd_ip6_prefix v6 = { .addr = { 0x20, 0x01, 0x0d, 0xb8, 1, 0, [15] = 1 },
+		                     .len = 64 };
+	const struct fwd_iface *v;
+	char err[256];
+
+	(void)state;
+	reload_and_compare(conf("10.0.1.1/24", "", "", "",
+	                        VLAN_IF("10.100.0.1/24, \"" V6 "\"", ", ra: true, rpf: strict")));
+	assert_state_has("addr v100 10.100.0.1/24 config");
+	assert_non_null(v = fwd_iface_by_name("v100"));
+	assert_int_equal(v->rpf, FWD_RPF_STRICT);
+	assert_true(ip6_addrs[v->id].ra);
+	assert_true(ip6_addrs[v->id].n >= 1); /* its link-local */
+	assert_int_equal(addr4_add(v->id, &rpc, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
+	assert_running_vlan(3, true, FWD_RPF_STRICT);
+	assert_int_equal(addr6_state(v->id, v6.addr), ADDR6_TENTATIVE); /* DAD is NDP's */
+	/* the VLAN's address moves to p1 and p1's to the VLAN */
+	write_conf(conf("10.0.1.1/24", "10.100.0.1/24, \"" V6 "\"", "", "",
+	                VLAN_IF("10.0.2.1/24", "")));
+	reload_ok();
+	assert_int_equal(addr6_state(v->id, v6.addr), -1);
+	assert_true(addr6_state(1, v6.addr) >= 0);
+	assert_state_has("addr p1 10.100.0.1/24 config");
+	assert_state_has("addr v100 10.0.2.1/24 config");
+	assert_state_has("addr v100 10.101.0.1/24 rpc");
+	assert_int_equal(v->rpf, FWD_RPF_OFF);
+	assert_false(ip6_addrs[v->id].ra);
+	write_conf(conf("10.0.1.1/24", "10.0.2.1/24", "", "",
+	                VLAN_IF("10.100.0.1/24, \"" V6 "\"", "")));
+	reload_ok();
+	assert_true(addr6_state(v->id, v6.addr) >= 0);
+	assert_int_equal(addr6_state(1, v6.addr), -1);
+	assert_state_has("addr p1 10.0.2.1/24 config");
+	assert_state_has("addr v100 10.100.0.1/24 config");
+	/* the file gives fwdctl's subnet to p1: fwdctl's address goes */
+	reload_and_compare(
+	        conf("10.0.1.1/24", "10.101.0.7/24", "", "", VLAN_IF("10.100.0.1/24", "")));
+	assert_state_lacks("addr v100 10.101.0.1/24 rpc");
+	/* the VLAN's subnet is connected on the VLAN itself */
+	const struct nexthop *nh = &nh_table[fib4_lookup(ip4_fib, 0x0a640005)]; /* 10.100.0.5 */
+	assert_int_equal(nh->type, NH_CONNECTED);
+	assert_int_equal(nh->iface, v->id);
+	reload_and_compare(conf("10.0.1.1/24", "", "", "", ""));
+	assert_state_lacks("iface v100");
+	assert_false(addr4_is_local(0x0a640001)); /* 10.100.0.1 */
+}
+
 /* ------------------------------------------------------------ the daemon */
 
 static int daemon_up(void **state)
@@ -667,6 +748,7 @@ int main(void)
 		cmocka_unit_test(test_move_gateway),
 		cmocka_unit_test(test_same_file_twice),
 		cmocka_unit_test(test_loopback_addresses),
+		cmocka_unit_test(test_vlan_addresses),
 		cmocka_unit_test(test_rpc_changes),
 		cmocka_unit_test(test_refused_reload_changes_nothing),
 		cmocka_unit_test(test_random_sequence),

@@ -11,6 +11,7 @@
  */
 #include "neigh_harness.h"
 
+#include "core/iface.h"
 #include "ip4/route.h"
 #include "ip6/addr6.h"
 #include "ip6/ip6.h"
@@ -154,6 +155,24 @@ static void test_parse_line(void **state)
 	assert_int_equal(l3_route_parse_line("10.1.0.0/16 via 10.0.0.2 dev p9", &r, err, 128),
 	                 -ENODEV);
 	assert_int_equal(l3_route_parse_line("10.1.0.0/16 to 10.0.0.2", &r, err, 128), -EINVAL);
+	/* dev names an interface: a VLAN's id, never a loopback (no link) */
+	uint16_t vlan, lo;
+	fwd_iface_port_sync(0); /* as port/ does */
+	fwd_iface_port_sync(1);
+	assert_int_equal(fwd_iface_vlan_add("p0.100", 0, 100, 0, &vlan), 0);
+	assert_int_equal(fwd_iface_loopback_add("lo0", &lo), 0);
+	assert_int_equal(l3_route_parse_line("10.9.0.0/16 via 10.9.0.2 dev p0.100", &r, err, 128),
+	                 0);
+	assert_int_equal(r.nh[0].dev, vlan);
+	assert_int_equal(l3_route_parse_line("10.8.0.0/16 dev p0.100", &r, err, 128), 0);
+	assert_int_equal(r.nh[0].dev, vlan);
+	assert_int_equal(r.nh[0].via.family, 0);
+	assert_int_equal(l3_route_parse_line("10.8.0.0/16 dev lo0", &r, err, 128), -ENODEV);
+	assert_string_equal(err, "no such port or VLAN interface: lo0");
+	assert_int_equal(l3_iface_id("p1"), 1);
+	assert_int_equal(l3_iface_id("p0.100"), vlan);
+	assert_int_equal(l3_iface_id("p0.77"), -1);
+	fwd_iface_reset();
 	/* IPv6 lines */
 	assert_int_equal(l3_route_parse_line("2001:db8:2::/48 via fe80::1 dev p1", &r, err, 128),
 	                 0);
@@ -250,7 +269,7 @@ static void ip6_up(uint32_t n, uint32_t n_host)
 
 static void ip6_down(void)
 {
-	neigh_flush(FWD_MAX_PORTS, true); /* their host routes go before the FIB */
+	neigh_flush(NEIGH_ALL, true); /* their host routes go before the FIB */
 	addr6_port_down(0);
 	ndp_module_fini();
 	rib6_clear(&ip6_rib);

@@ -28,6 +28,7 @@ enum {
 	I_UNREACH,
 	I_PROHIBIT,
 	I_GROUP01,
+	I_VLAN40, /* on VLAN interface 40, over port 0 */
 	I_N
 };
 
@@ -39,9 +40,10 @@ static int setup(void **state)
 	(void)state;
 	tbl[I_NONE].type = NH_NONE;
 	tbl[I_LOCAL].type = NH_LOCAL;
-	tbl[I_FWD0] = (struct nexthop){ .type = NH_FWD, .port = 0 };
-	tbl[I_PENDING1] = (struct nexthop){ .type = NH_PENDING, .port = 1 };
-	tbl[I_CONN1] = (struct nexthop){ .type = NH_CONNECTED, .port = 1 };
+	tbl[I_FWD0] = (struct nexthop){ .type = NH_FWD, .port = 0, .iface = 0 };
+	tbl[I_PENDING1] = (struct nexthop){ .type = NH_PENDING, .port = 1, .iface = 1 };
+	tbl[I_CONN1] = (struct nexthop){ .type = NH_CONNECTED, .port = 1, .iface = 1 };
+	tbl[I_VLAN40] = (struct nexthop){ .type = NH_FWD, .port = 0, .iface = 40, .tag = 4 };
 	tbl[I_BLACKHOLE].type = NH_BLACKHOLE;
 	tbl[I_RESERVED].type = NH_RESERVED;
 	tbl[I_UNREACH].type = NH_UNREACHABLE;
@@ -71,6 +73,10 @@ static void test_strict(void **state)
 	assert_true(pass(I_GROUP01, 0, FWD_RPF_STRICT));
 	assert_true(pass(I_GROUP01, 1, FWD_RPF_STRICT));
 	assert_false(pass(I_GROUP01, 2, FWD_RPF_STRICT));
+	/* a VLAN is an interface of its own: its port is not it */
+	assert_true(pass(I_VLAN40, 40, FWD_RPF_STRICT));
+	assert_false(pass(I_VLAN40, 0, FWD_RPF_STRICT));
+	assert_true(pass(I_VLAN40, 0, FWD_RPF_LOOSE));
 }
 
 /* Loose: any route that forwards, whatever its port. */
