@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/iface.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "core/reload.h"
@@ -136,7 +137,8 @@ static int want_config(struct l3_want *w, const struct fwd_config *cfg)
 	}
 	for (unsigned i = 0; i < cfg->n_routes && rc == 0; i++) {
 		const struct fwd_conf_route *cr = &cfg->routes[i];
-		const struct fwd_port *dev = cr->dev[0] ? fwd_port_by_name(cr->dev) : NULL;
+		/* dev and port name a port or a VLAN interface (fwd.yaml(5)) */
+		int dev = cr->dev[0] ? fwd_iface_id_by_name(cr->dev) : -1;
 		struct l3_route r = { .prefix = cr->prefix,
 			              .type = cr->blackhole     ? L3_ROUTE_BLACKHOLE
 			                      : cr->unreachable ? L3_ROUTE_UNREACHABLE
@@ -150,14 +152,15 @@ static int want_config(struct l3_want *w, const struct fwd_config *cfg)
 			for (unsigned k = 0; k < r.n_nh; k++)
 				r.nh[k] = (struct l3_nh){ cr->n_via > 0 ? cr->via[k]
 					                                : (struct fwd_ip){ 0 },
-					                  dev ? dev->idx : -1 };
+					                  dev };
 		}
 		rc = l3_want_route(w, &r);
 	}
 	for (unsigned i = 0; i < cfg->n_neighs && rc == 0; i++) {
 		const struct fwd_conf_neigh *cn = &cfg->neighs[i];
-		const struct fwd_port *p = fwd_port_by_name(cn->port);
-		struct neigh_static n = { cn->address, p ? p->idx : 0, FWD_ORIGIN_CONFIG };
+		int id = fwd_iface_id_by_name(cn->port);
+		struct neigh_static n = { cn->address, id >= 0 ? (uint16_t)id : 0,
+			                  FWD_ORIGIN_CONFIG };
 		memcpy(n.mac.addr_bytes, cn->mac, sizeof(cn->mac));
 		rc = want_neigh(w, &n);
 	}
@@ -238,7 +241,7 @@ static int keep_rpc_routes_neighs(struct l3_want *w, const struct l3_want *run,
 			rc = want_neigh(w, n);
 		else
 			fwd_reload_note(log, "neighbour %s on %s (added by fwdctl) removed: %s",
-			                fwd_ip_fmt(&n->addr, buf), fwd_ports[n->port].name, why);
+			                fwd_ip_fmt(&n->addr, buf), fwd_iface_name(n->port), why);
 	}
 	return rc;
 }
@@ -260,7 +263,7 @@ static void drop_routes_neighs(const struct l3_want *w, const struct l3_want *ru
 		const struct neigh_static *n = &run->neighs[i];
 		if (find_neigh(w, &n->addr, n->port) == NULL && neigh_del(n->addr, n->port) == 0)
 			fwd_reload_note(log, "neighbour %s on %s removed",
-			                fwd_ip_fmt(&n->addr, buf), fwd_ports[n->port].name);
+			                fwd_ip_fmt(&n->addr, buf), fwd_iface_name(n->port));
 	}
 }
 
@@ -331,11 +334,11 @@ static int sync_neighs(const struct l3_want *w, struct fwd_reload_log *log)
 			continue;
 		fwd_ip_fmt(&n->addr, ip);
 		if (neigh_add_static(n->addr, n->port, &n->mac, n->origin, err, sizeof(err)) < 0) {
-			fwd_reload_fail(log, "neighbour %s on %s: %s", ip, fwd_ports[n->port].name,
+			fwd_reload_fail(log, "neighbour %s on %s: %s", ip, fwd_iface_name(n->port),
 			                err);
 			return -EINVAL;
 		}
-		fwd_reload_note(log, "neighbour %s on %s %s", ip, fwd_ports[n->port].name,
+		fwd_reload_note(log, "neighbour %s on %s %s", ip, fwd_iface_name(n->port),
 		                had ? "changed" : "added");
 	}
 	return 0;

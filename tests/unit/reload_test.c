@@ -153,7 +153,7 @@ static void dump_neighs(FILE *f)
 	for (unsigned i = 0; i < n; i++) {
 		bool perm = v[i]->state == NEIGH_PERMANENT;
 		fprintf(f, "neigh %s %s state %u refs %u mac %s origin %s\n",
-		        fwd_ip4_fmt(v[i]->addr.v4, ip), fwd_ports[v[i]->port].name, v[i]->state,
+		        fwd_ip4_fmt(v[i]->addr.v4, ip), fwd_iface_name(v[i]->port), v[i]->state,
 		        v[i]->refs, perm ? fwd_mac_fmt(v[i]->mac.addr_bytes, mac) : "-",
 		        perm ? fwd_origin_name(v[i]->origin) : "-");
 	}
@@ -713,6 +713,46 @@ static void test_vlan_addresses(void **state)
 	assert_false(addr4_is_local(0x0a640001)); /* 10.100.0.1 */
 }
 
+/* The static neighbour of neigh_iter at address a (host order), or NULL. */
+static const struct neigh *neigh_at(uint32_t a)
+{
+	uint32_t pos = 0;
+
+	for (struct neigh *e = neigh_iter(&pos); e != NULL; e = neigh_iter(&pos))
+		if (e->addr.family == AF_INET && e->addr.v4 == a)
+			return e;
+	return NULL;
+}
+
+/* routes[].dev and neighbors[].port naming a VLAN interface land on it, at
+ * start-up as on a reload (they once resolved to port 0, p0). */
+static void test_vlan_routes_neighbours(void **state)
+{
+	const struct fwd_iface *v;
+	const struct neigh *n;
+	const struct nexthop *nh;
+
+	(void)state;
+	reload_and_compare(conf(
+	        "10.0.1.1/24", "", "", "",
+	        "routes:\n"
+	        "  - { prefix: 192.0.2.0/24, via: 10.100.0.2, dev: v100 }\n"
+	        "  - { prefix: 198.51.100.0/24, dev: v100 }\n"
+	        "neighbors:\n"
+	        "  - { address: 10.100.0.7, mac: \"02:00:00:00:00:07\", port: v100 }\n" VLAN_IF(
+	                "10.100.0.1/24", "")));
+	assert_non_null(v = fwd_iface_by_name("v100"));
+	assert_non_null(n = neigh_at(0x0a640007)); /* 10.100.0.7 */
+	assert_int_equal(n->port, v->id);
+	assert_int_equal(n->state, NEIGH_PERMANENT);
+	nh = &nh_table[fib4_lookup(ip4_fib, 0xc0000205)]; /* 192.0.2.5: via 10.100.0.2 */
+	assert_int_equal(nh->iface, v->id);
+	nh = &nh_table[fib4_lookup(ip4_fib, 0xc6336405)]; /* 198.51.100.5: on v100's link */
+	assert_int_equal(nh->iface, v->id);
+	reload_and_compare(conf("10.0.1.1/24", "", "", "", ""));
+	assert_null(neigh_at(0x0a640007));
+}
+
 /* ------------------------------------------------------------ the daemon */
 
 static int daemon_up(void **state)
@@ -749,6 +789,7 @@ int main(void)
 		cmocka_unit_test(test_same_file_twice),
 		cmocka_unit_test(test_loopback_addresses),
 		cmocka_unit_test(test_vlan_addresses),
+		cmocka_unit_test(test_vlan_routes_neighbours),
 		cmocka_unit_test(test_rpc_changes),
 		cmocka_unit_test(test_refused_reload_changes_nothing),
 		cmocka_unit_test(test_random_sequence),
