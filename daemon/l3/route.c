@@ -223,7 +223,7 @@ void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint16_
 		return;
 	}
 	for (unsigned i = 0; i < n; i++)
-		r->nh[i] = (struct l3_nh){ *nh_addr(m[i]), nh_table[m[i]].port };
+		r->nh[i] = (struct l3_nh){ *nh_addr(m[i]), nh_table[m[i]].iface };
 	r->n_nh = n;
 }
 
@@ -243,7 +243,7 @@ bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint1
 		int port = type == ROUTE4_DEV ? 0 : gateway_port(&r->nh[0].via, r->nh[0].dev);
 		return have.nh[0].dev == r->nh[0].dev && port >= 0 &&
 		       (type == ROUTE4_DEV || (fwd_ip_eq(&have.nh[0].via, &r->nh[0].via) &&
-		                               nh_table[nh].port == (unsigned)port));
+		                               nh_table[nh].iface == (unsigned)port));
 	}
 	/* a group: the same gateways, each on the port it would take now */
 	for (unsigned i = 0; i < r->n_nh; i++) {

@@ -48,9 +48,9 @@ static Fwd__RouteEntry *entry(struct fwd_rpc_call *call, const struct fwd_prefix
 		fwd__route_nexthop__init(h);
 		if (r.nh[i].via.family != 0)
 			h->via = fwd_rpc_strdup(call, fwd_ip_fmt(&r.nh[i].via, buf));
-		/* a single gateway's port is the one it resolved on */
+		/* a single gateway's interface is the one it resolved on */
 		if (type == ROUTE4_VIA && r.n_nh == 1)
-			port = nh_table[nh].port;
+			port = nh_table[nh].iface;
 		if (port >= 0 && fwd_iface_name((unsigned)port)[0] != '\0')
 			h->dev = (char *)fwd_iface_name((unsigned)port);
 		e->nexthops[e->n_nexthops++] = h;

@@ -38,6 +38,8 @@
 #include "ip4/ip4.h"
 #include "nexthop/nexthop.h"
 #include "ip4/route.h"
+#include "ip4/rib.h"
+#include "l3/l3.h"
 #include "nexthop/neigh_priv.h"
 #include "port/port.h"
 
@@ -738,6 +740,7 @@ static void test_vlan_routes_neighbours(void **state)
 	        "routes:\n"
 	        "  - { prefix: 192.0.2.0/24, via: 10.100.0.2, dev: v100 }\n"
 	        "  - { prefix: 198.51.100.0/24, dev: v100 }\n"
+	        "  - { prefix: 203.0.113.0/24, via: [10.100.0.2, 10.100.0.3] }\n"
 	        "neighbors:\n"
 	        "  - { address: 10.100.0.7, mac: \"02:00:00:00:00:07\", port: v100 }\n" VLAN_IF(
 	                "10.100.0.1/24", "")));
@@ -749,6 +752,14 @@ static void test_vlan_routes_neighbours(void **state)
 	assert_int_equal(nh->iface, v->id);
 	nh = &nh_table[fib4_lookup(ip4_fib, 0xc6336405)]; /* 198.51.100.5: on v100's link */
 	assert_int_equal(nh->iface, v->id);
+	/* an ECMP group's members as route list and the reload see them */
+	struct rib4_node *g = rib4_find(&ip4_rib, 0xcb007100, 24); /* 203.0.113.0/24 */
+	struct l3_route r;
+	assert_non_null(g);
+	l3_route_from_rib(&r, g->route.type, g->route.origin, g->route.dev, g->route.nh);
+	assert_int_equal(r.n_nh, 2);
+	assert_int_equal(r.nh[0].dev, v->id);
+	assert_int_equal(r.nh[1].dev, v->id);
 	reload_and_compare(conf("10.0.1.1/24", "", "", "", ""));
 	assert_null(neigh_at(0x0a640007));
 }
