@@ -53,8 +53,9 @@ if ! has_addr p1.100 10.100.0.1/24 || ! has_addr lo0 192.0.2.1/32; then
 	log "without the kernel interfaces no BGP session can come up: stopping here"
 	smoke_done
 fi
+# the first echo waits for the kernel's ARP over the new TAP: one reply within 5 s
 check "the kernel reaches h1 over p1.100 (untagged on the kernel side)" \
-	ns_exec fw ping -c 2 -i 0.2 -W 1 -I p1.100 10.100.0.2
+	ns_exec fw ping -c 1 -w 5 -I p1.100 10.100.0.2
 check "and h2 from the loopback's address over p1.200" \
 	ns_exec fw ping -c 2 -i 0.2 -W 1 -I 192.0.2.1 10.200.0.2
 check "h2 reaches fwd's loopback address" ns_exec h2 ping -c 2 -i 0.2 -W 1 192.0.2.1
