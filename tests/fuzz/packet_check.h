@@ -17,6 +17,7 @@
 
 #include <rte_mbuf.h>
 
+#include "core/iface.h"
 #include "ip4/addr.h"
 #include "ip6/addr6.h"
 #include "port/port.h"
@@ -99,7 +100,9 @@ static inline void check_ip4_frame(const struct fwd_port *p, const uint8_t *f, u
 	      ip_frag_end(ip));
 }
 
-static inline void check_arp_frame(const struct fwd_port *p, const uint8_t *f, unsigned len)
+/* ARP sent on interface id (p's own or a VLAN of p's) */
+static inline void check_arp_frame(const struct fwd_port *p, uint16_t id, const uint8_t *f,
+                                   unsigned len)
 {
 	const uint8_t *a = f + ETH_LEN;
 	unsigned op;
@@ -110,14 +113,14 @@ static inline void check_arp_frame(const struct fwd_port *p, const uint8_t *f, u
 	      "%s: ARP hardware/protocol fields", p->name);
 	CHECK(op == 1 || op == 2, "%s: ARP op %u", p->name, op);
 	CHECK(memcmp(a + 8, p->mac.addr_bytes, 6) == 0, "%s: ARP sender is not us", p->name);
-	CHECK(port_has_addr(p->idx, be32_at(a + 14)), "%s: ARP from an address not ours", p->name);
+	CHECK(port_has_addr(id, be32_at(a + 14)), "%s: ARP from an address not ours", p->name);
 	CHECK(op == 1 || mac_is_unicast(f), "%s: ARP reply to a group MAC", p->name);
 }
 
-/* One of our IPv6 addresses, of any port, in any state. */
+/* One of our IPv6 addresses, of any interface, in any state. */
 static inline bool is_our_ip6(const uint8_t *a)
 {
-	for (unsigned p = 0; p < fwd_n_ports; p++)
+	for (int p = fwd_iface_next_id(-1); p >= 0; p = fwd_iface_next_id(p))
 		for (unsigned i = 0; i < ip6_addrs[p].n; i++)
 			if (memcmp(ip6_addrs[p].a[i].addr, a, 16) == 0)
 				return true;
@@ -174,8 +177,10 @@ static inline void check_ip6_frame(const struct fwd_port *p, const uint8_t *f, u
  * input, as for check_ip6_frame. */
 /* One 802.1Q tag (a VLAN interface's frame): a real VID (not 0, the
  * priority tag, nor 4095), and no second tag behind it (fwd never stacks). */
-static inline void check_vlan_tag(const struct fwd_port *p, const uint8_t *f, unsigned len)
+/* The VLAN interface the tag names (frames leave tagged only for one). */
+static inline uint16_t check_vlan_tag(const struct fwd_port *p, const uint8_t *f, unsigned len)
 {
+	const struct fwd_iface *ifp;
 	unsigned vid, inner;
 
 	CHECK(len >= ETH_LEN + VLAN_LEN, "%s: tagged runt of %u bytes sent", p->name, len);
@@ -183,18 +188,22 @@ static inline void check_vlan_tag(const struct fwd_port *p, const uint8_t *f, un
 	inner = be16_at(f + 16);
 	CHECK(vid != 0 && vid != 4095, "%s: sent with VLAN %u", p->name, vid);
 	CHECK(inner != 0x8100 && inner != 0x88a8, "%s: sent with two tags", p->name);
+	ifp = fwd_iface_by_vlan(p->idx, (uint16_t)vid);
+	CHECK(ifp != NULL, "%s: sent on VLAN %u, which has no interface", p->name, vid);
+	return ifp->id;
 }
 
 static inline void check_l3_frame(const struct fwd_port *p, const uint8_t *f, unsigned len,
                                   unsigned end_max, const uint8_t *in, size_t in_len)
 {
+	uint16_t id = p->idx; /* the interface it leaves by: the port, or the tag's VLAN */
 	unsigned type;
 
 	CHECK(len >= ETH_LEN, "%s: runt of %u bytes sent", p->name, len);
 	CHECK(memcmp(f + 6, p->mac.addr_bytes, 6) == 0, "%s: source MAC not the port's", p->name);
 	type = be16_at(f + 12);
 	if (type == 0x8100) {
-		check_vlan_tag(p, f, len);
+		id = check_vlan_tag(p, f, len);
 		/* the rest as the untagged frame (its VLAN's MTU is at most the port's) */
 		static uint8_t untagged[RTE_MBUF_DEFAULT_DATAROOM + 64];
 		CHECK(len - VLAN_LEN <= sizeof(untagged), "%s: %u bytes tagged", p->name, len);
@@ -207,7 +216,7 @@ static inline void check_l3_frame(const struct fwd_port *p, const uint8_t *f, un
 	if (type == 0x0800)
 		check_ip4_frame(p, f, len, end_max);
 	else if (type == 0x0806)
-		check_arp_frame(p, f, len);
+		check_arp_frame(p, id, f, len);
 	else if (type == 0x86dd)
 		check_ip6_frame(p, f, len, in, in_len);
 	else

@@ -20,7 +20,9 @@
  * - ASan: no access outside a frame; the headroom and the tailroom of each
  *   received mbuf are poisoned while the dataplane handles it (the first
  *   PEEK bytes excepted: the fast path loads them before the length test,
- *   and ip4_burst reads any frame's IPv4 destination for a FIB prefetch);
+ *   and ip4_burst reads any frame's IPv4 destination for a FIB prefetch;
+ *   and the NH_TAG_LEN bytes before it: a next hop's header is one 16-byte
+ *   store at the frame's start - 4, nexthop/nexthop.h nh_hdr_write);
  * - every frame sent is well-formed (packet_check.h); l2 frames unchanged;
  * - counters add up: summed over ports, rx + created == tx + drops +
  *   consumed + held (packets waiting for ARP), and tx is what the ports saw;
@@ -103,6 +105,15 @@ static uint16_t tx_check(uint16_t port_id, uint16_t queue, struct rte_mbuf *pkts
 	(void)port_id, (void)queue;
 	for (uint16_t i = 0; i < n; i++) {
 		unsigned len = frame_bytes(pkts[i], buf, sizeof(buf));
+		/* a tag the NIC would insert (tx offload): the frame on the wire */
+		if ((pkts[i]->ol_flags & RTE_MBUF_F_TX_VLAN) && len >= 12 &&
+		    len + NH_TAG_LEN <= sizeof(buf)) {
+			memmove(buf + 12 + NH_TAG_LEN, buf + 12, len - 12);
+			buf[12] = 0x81, buf[13] = 0x00;
+			buf[14] = (uint8_t)(pkts[i]->vlan_tci >> 8);
+			buf[15] = (uint8_t)pkts[i]->vlan_tci;
+			len += NH_TAG_LEN;
+		}
 		if (p->mode == FWD_MODE_L3)
 			check_l3_frame(p, buf, len, cur.frag_end, cur.input, cur.input_len);
 		else
@@ -115,11 +126,13 @@ static uint16_t tx_check(uint16_t port_id, uint16_t queue, struct rte_mbuf *pkts
 static void acct_read(struct acct *a)
 {
 	memset(a, 0, sizeof(*a));
-	for (unsigned p = 0; p < fwd_n_ports; p++) {
+	/* every interface: a VLAN's frames count on the VLAN, what it sends on
+	 * the VLAN and its port (doc/architecture.md, "Counters"): tx of ports */
+	for (int p = fwd_iface_next_id(-1); p >= 0; p = fwd_iface_next_id(p)) {
 		struct fwd_port_ctrs c;
-		fwd_stats_port_get(p, &c);
+		fwd_stats_port_get((unsigned)p, &c);
 		a->rx += c.rx_pkts;
-		a->tx += c.tx_pkts;
+		a->tx += p < FWD_MAX_PORTS ? c.tx_pkts : 0;
 		a->drops += fwd_stats_drops(&c);
 		a->consumed += c.consumed;
 		a->created += c.created;
@@ -188,7 +201,8 @@ static void poison(struct rte_mbuf *m, bool on)
 	uint8_t *end = data + RTE_MAX((unsigned)m->data_len, PEEK);
 
 	if (on) {
-		ASAN_POISON_MEMORY_REGION(buf, data - buf);
+		if (data - buf > NH_TAG_LEN)
+			ASAN_POISON_MEMORY_REGION(buf, data - buf - NH_TAG_LEN);
 		ASAN_POISON_MEMORY_REGION(end, buf + m->buf_len - end);
 	} else {
 		ASAN_UNPOISON_MEMORY_REGION(buf, m->buf_len);
