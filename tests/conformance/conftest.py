@@ -261,13 +261,18 @@ class Router:
         (VLAN interfaces too, wherever `fwdctl -j stats` lists them)"""
         d = json.loads(self.ctl("-j", "stats").stdout)
         out = {}
-        for p in d.get("ports", []) + d.get("ifaces", []) + d.get("interfaces", []):
-            p = dict(p)
-            p["drop_reasons"] = {c["name"]: int(c.get("value", 0))
-                                 for c in p.get("drop_reasons", [])}
-            out[p["name"]] = p
+        for k in ("ports", "ifaces", "interfaces"):
+            for p in d.get(k, []):
+                out[p["name"]] = self._stats_entry(p, k == "ports")
         out["global"] = {c["name"]: int(c.get("value", 0)) for c in d.get("global", [])}
         return out
+
+    @staticmethod
+    def _stats_entry(p, is_port):
+        """One entry of `fwdctl -j stats`, is_port: listed under "ports"."""
+        p = dict(p, is_port=is_port)
+        p["drop_reasons"] = {c["name"]: int(c.get("value", 0)) for c in p.get("drop_reasons", [])}
+        return p
 
     def _request(self, frames, send, listen, expect, quiet, grace, timeout, count, triggers):
         return {"send": send, "frames": [bytes(f).hex() for f in frames], "listen": list(listen),

@@ -98,12 +98,14 @@ def table(before, after):
     """The accounting, one row per port and a total; drops by reason below."""
     lines = ["%-6s" % "iface" + "".join("%12s" % f for f in FIELDS)]
     total = [0] * len(FIELDS)
-    # a VLAN's frames count on the VLAN interface, what it sends on its port
-    # (doc/architecture.md, "Interfaces"): the sum over all of them adds up
+    # a VLAN's frames count on the VLAN interface, what it sends on the VLAN
+    # and its port (doc/architecture.md, "Counters"): the sum over all of
+    # them adds up, with tx summed over the ports only
     names = [n for n in after if n != "global"]
     for p in names:
         row = [delta(before, after, p, f) for f in FIELDS]
-        total = [a + b for a, b in zip(total, row)]
+        total = [t + (v if f != "tx_packets" or after[p].get("is_port", True) else 0)
+                 for t, v, f in zip(total, row, FIELDS)]
         lines.append("%-6s" % p + "".join("%12d" % v for v in row))
     lines.append("%-6s" % "total" + "".join("%12d" % v for v in total))
     for p in names:
