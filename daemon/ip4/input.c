@@ -240,21 +240,6 @@ static const struct nexthop *__rte_noinline ip4_member(const struct nexthop *tbl
 	return &tbl[*nhi];
 }
 
-/* Does the next hop's port differ from the run's? Compared in memory, so
- * that the loop neither loads the port nor moves it into the run's
- * register when, as nearly always, they are the same. */
-static __rte_always_inline bool ip4_other_port(const struct nexthop *nh, unsigned run)
-{
-#if defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
-	bool differ;
-
-	__asm__("cmpb %b[run], %[port]" : "=@ccne"(differ) : [port] "m"(nh->port), [run] "q"(run));
-	return differ;
-#else
-	return nh->port != run;
-#endif
-}
-
 /* Does the packet's source pass the port's reverse-path filter rpf? */
 static __rte_always_inline bool ip4_rpf_pass(const struct ip4_burst *b, uint16_t in, uint8_t rpf,
                                              const struct rte_mbuf *m)
@@ -305,7 +290,7 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 	if (unlikely(nh->tag != 0))
 		len = ip4_tagged(c, m, nh, len);
 	nh_mark_used(nh, b->epoch); /* in use: evicted last (nexthop/neigh.c) */
-	if (unlikely(ip4_other_port(nh, r->port))) {
+	if (unlikely(nh_other_port(nh, r->port))) {
 		r->out = ip4_run_switch(c, r->port, r->out, r->bytes, nh->port);
 		r->port = nh->port;
 	}

@@ -255,7 +255,7 @@ static __rte_always_inline void ip6_one(struct ip6_ctx *c, const struct ip6_burs
 	if (unlikely(nh->tag != 0))
 		len = ip6_tagged(c, m, nh, len);
 	nh_mark_used(nh, b->epoch); /* in use: evicted last (nexthop/neigh.c) */
-	if (unlikely(nh->port != r->port)) {
+	if (unlikely(nh_other_port(nh, r->port))) {
 		r->out = ip6_run_switch(c, r->port, r->out, r->bytes, nh->port);
 		r->port = nh->port;
 	}

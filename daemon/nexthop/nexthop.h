@@ -108,6 +108,21 @@ static __rte_always_inline void nh_tag_mbuf(struct rte_mbuf *m)
 	m->pkt_len += NH_TAG_LEN;
 }
 
+/* Does nh's physical port differ from a run's (the fast paths)? Compared
+ * in memory, so that the loop neither loads the port nor moves it into the run's
+ * register when, as nearly always, they are the same. */
+static __rte_always_inline bool nh_other_port(const struct nexthop *nh, unsigned run)
+{
+#if defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+	bool differ;
+
+	__asm__("cmpb %b[run], %[port]" : "=@ccne"(differ) : [port] "m"(nh->port), [run] "q"(run));
+	return differ;
+#else
+	return nh->port != run;
+#endif
+}
+
 /*
  * Fill the link header of m for next hop nh (slow paths, control thread):
  * m's data starts with a 14-byte Ethernet header to fill, and ethertype
