@@ -35,6 +35,7 @@
 
 #include "core/config.h"
 #include "core/counter.h"
+#include "core/worker.h"
 
 enum nh_type {
 	NH_NONE = 0,    /* no route */
@@ -121,6 +122,23 @@ static __rte_always_inline bool nh_other_port(const struct nexthop *nh, unsigned
 #else
 	return nh->port != run;
 #endif
+}
+
+/*
+ * A frame of length len leaving on a VLAN (nh->tag), its header written
+ * by nh_hdr_write: it now starts 4 bytes earlier; the VLAN counts it, and
+ * *tags the bytes a fast path's run adds for tags (sent, not received).
+ * Its length as sent, which the port's run counts.
+ */
+static __rte_always_inline unsigned nh_tag_out(struct fwd_worker *w, struct rte_mbuf *m,
+                                               const struct nexthop *nh, unsigned len,
+                                               uint32_t *tags)
+{
+	nh_tag_mbuf(m);
+	len += NH_TAG_LEN;
+	fwd_vlan_tx_count(w, nh->iface, len);
+	*tags += NH_TAG_LEN;
+	return len;
 }
 
 /*
