@@ -208,22 +208,6 @@ struct ip4_burst {
 	uint8_t epoch; /* nh_use_epoch, for nh_mark_used */
 };
 
-/*
- * A frame leaving on a VLAN (nh->tag): its header went in at 4 bytes
- * before the frame, which now starts there; the run (its port) counts the
- * tag, the VLAN counts the frame too, rx does not count the tag. Its
- * length as sent.
- */
-static __rte_always_inline unsigned ip4_tagged(struct ip4_ctx *c, struct rte_mbuf *m,
-                                               const struct nexthop *nh, unsigned len)
-{
-	nh_tag_mbuf(m);
-	len += NH_TAG_LEN;
-	fwd_vlan_tx_count(c->w, nh->iface, len);
-	c->tags += NH_TAG_LEN;
-	return len;
-}
-
 /* The run state the loop keeps in registers. */
 struct ip4_run {
 	struct rte_mbuf **out; /* next free slot of the run's buffer */
@@ -238,21 +222,6 @@ static const struct nexthop *__rte_noinline ip4_member(const struct nexthop *tbl
 {
 	*nhi = nh_group_pick(tbl, nh, ip4_flow_hash(ip));
 	return &tbl[*nhi];
-}
-
-/* Does the next hop's port differ from the run's? Compared in memory, so
- * that the loop neither loads the port nor moves it into the run's
- * register when, as nearly always, they are the same. */
-static __rte_always_inline bool ip4_other_port(const struct nexthop *nh, unsigned run)
-{
-#if defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
-	bool differ;
-
-	__asm__("cmpb %b[run], %[port]" : "=@ccne"(differ) : [port] "m"(nh->port), [run] "q"(run));
-	return differ;
-#else
-	return nh->port != run;
-#endif
 }
 
 /* Does the packet's source pass the port's reverse-path filter rpf? */
@@ -303,9 +272,9 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 	}
 	ip4_nh_rewrite(nh, eth, ip);
 	if (unlikely(nh->tag != 0))
-		len = ip4_tagged(c, m, nh, len);
+		len = nh_tag_out(c->w, m, nh, len, &c->tags);
 	nh_mark_used(nh, b->epoch); /* in use: evicted last (nexthop/neigh.c) */
-	if (unlikely(ip4_other_port(nh, r->port))) {
+	if (unlikely(nh_other_port(nh, r->port))) {
 		r->out = ip4_run_switch(c, r->port, r->out, r->bytes, nh->port);
 		r->port = nh->port;
 	}

@@ -191,22 +191,6 @@ struct ip6_burst {
 	uint8_t epoch; /* nh_use_epoch, for nh_mark_used */
 };
 
-/*
- * A frame leaving on a VLAN (nh->tag): its header went in at 4 bytes
- * before the frame, which now starts there; the run (its port) counts the
- * tag, the VLAN counts the frame too, rx does not count the tag. Its
- * length as sent.
- */
-static __rte_always_inline unsigned ip6_tagged(struct ip6_ctx *c, struct rte_mbuf *m,
-                                               const struct nexthop *nh, unsigned len)
-{
-	nh_tag_mbuf(m);
-	len += NH_TAG_LEN;
-	fwd_vlan_tx_count(c->w, nh->iface, len);
-	c->tags += NH_TAG_LEN;
-	return len;
-}
-
 /* The run state the loop keeps in registers. */
 struct ip6_run {
 	struct rte_mbuf **out; /* next free slot of the run's buffer */
@@ -253,9 +237,9 @@ static __rte_always_inline void ip6_one(struct ip6_ctx *c, const struct ip6_burs
 	}
 	ip6_nh_rewrite(nh, eth, ip);
 	if (unlikely(nh->tag != 0))
-		len = ip6_tagged(c, m, nh, len);
+		len = nh_tag_out(c->w, m, nh, len, &c->tags);
 	nh_mark_used(nh, b->epoch); /* in use: evicted last (nexthop/neigh.c) */
-	if (unlikely(nh->port != r->port)) {
+	if (unlikely(nh_other_port(nh, r->port))) {
 		r->out = ip6_run_switch(c, r->port, r->out, r->bytes, nh->port);
 		r->port = nh->port;
 	}

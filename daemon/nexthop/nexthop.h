@@ -35,6 +35,7 @@
 
 #include "core/config.h"
 #include "core/counter.h"
+#include "core/worker.h"
 
 enum nh_type {
 	NH_NONE = 0,    /* no route */
@@ -106,6 +107,38 @@ static __rte_always_inline void nh_tag_mbuf(struct rte_mbuf *m)
 	m->data_off -= NH_TAG_LEN;
 	m->data_len += NH_TAG_LEN;
 	m->pkt_len += NH_TAG_LEN;
+}
+
+/* Does nh's physical port differ from a run's (the fast paths)? Compared
+ * in memory, so that the loop neither loads the port nor moves it into the run's
+ * register when, as nearly always, they are the same. */
+static __rte_always_inline bool nh_other_port(const struct nexthop *nh, unsigned run)
+{
+#if defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+	bool differ;
+
+	__asm__("cmpb %b[run], %[port]" : "=@ccne"(differ) : [port] "m"(nh->port), [run] "q"(run));
+	return differ;
+#else
+	return nh->port != run;
+#endif
+}
+
+/*
+ * A frame of length len leaving on a VLAN (nh->tag), its header written
+ * by nh_hdr_write: it now starts 4 bytes earlier; the VLAN counts it, and
+ * *tags the bytes a fast path's run adds for tags (sent, not received).
+ * Its length as sent, which the port's run counts.
+ */
+static __rte_always_inline unsigned nh_tag_out(struct fwd_worker *w, struct rte_mbuf *m,
+                                               const struct nexthop *nh, unsigned len,
+                                               uint32_t *tags)
+{
+	nh_tag_mbuf(m);
+	len += NH_TAG_LEN;
+	fwd_vlan_tx_count(w, nh->iface, len);
+	*tags += NH_TAG_LEN;
+	return len;
 }
 
 /*

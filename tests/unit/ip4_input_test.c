@@ -206,6 +206,78 @@ static void test_rx_fit(void **state)
 	assert_non_null(fwd_port_rx_problem(1526, 2048, 4096, false));
 }
 
+/* ------------------------------------------------------------- VLAN egress */
+
+static const uint8_t mac_gw[6] = { 0x02, 0, 0, 0, 0, 0x22 }; /* neighbour()'s */
+static uint32_t neighbour(uint32_t addr, uint16_t iface);
+
+/* Frame i of port 1's tx buffer: dst, src, then (tagged) 0x8100 and vid, IPv4. */
+static void assert_out(unsigned i, int vid, unsigned ip_len)
+{
+	struct rte_mbuf *m = w->tx[1].pkts[i];
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	unsigned l2 = vid < 0 ? 14 : 18;
+	uint8_t tag[4] = { 0x81, 0x00, (uint8_t)((unsigned)vid >> 8), (uint8_t)vid };
+
+	assert_memory_equal(d, mac_gw, 6);
+	assert_memory_equal(d + 6, fwd_ports[1].mac.addr_bytes, 6);
+	if (vid >= 0)
+		assert_memory_equal(d + 12, tag, 4);
+	assert_int_equal(d[l2 - 2], 0x08);
+	assert_int_equal(d[l2 - 1], 0x00);
+	assert_int_equal(m->pkt_len, l2 + ip_len);
+	assert_int_equal(m->data_len, l2 + ip_len);
+	assert_int_equal(d[l2 + 8], 63); /* TTL down */
+}
+
+/*
+ * Routes via a neighbour on VLAN 200 of port 1: untagged in -> tagged out,
+ * tagged in (on VLAN 100 of port 0, the demux took the tag) -> untagged
+ * out, and VLAN 100 -> VLAN 200; frames of both kinds share port 1's run,
+ * whose bytes count the tags, and the VLAN counts its own.
+ */
+static void test_vlan_egress(void **state)
+{
+	struct rte_mbuf *b[3];
+	uint16_t v100, v200;
+	unsigned ip_len;
+	uint64_t rx0;
+
+	(void)state;
+	port_iface(0);
+	port_iface(1);
+	assert_int_equal(fwd_iface_vlan_add("p0.100", 0, 100, 0, &v100), 0);
+	assert_int_equal(fwd_iface_vlan_add("p1.200", 1, 200, 0, &v200), 0);
+	fib4_add(ip4_fib, IP4(10, 77, 0, 0), 16, neighbour(IP4(10, 200, 0, 2), v200));
+	assert_int_equal(nh_table[fib4_lookup(ip4_fib, IP4(10, 77, 0, 1))].port, 1);
+
+	b[0] = pkt(IP4(10, 0, 1, 2), IP4(10, 77, 0, 5)); /* to VLAN 200 */
+	b[1] = pkt(IP4(10, 0, 1, 2), IP4(10, 20, 0, 7)); /* to port 1, untagged */
+	b[2] = pkt(IP4(10, 0, 1, 2), IP4(10, 77, 0, 6));
+	ip_len = b[0]->pkt_len - 14;
+	rx0 = w->stats.port[0].rx_bytes;
+	l3(w, port_iface(0), b, 3);
+	assert_int_equal(w->tx[1].n, 3);
+	assert_out(0, 200, ip_len);
+	assert_out(1, -1, ip_len);
+	assert_out(2, 200, ip_len);
+	assert_int_equal(w->tx[1].bytes, 3 * (14 + ip_len) + 2 * 4);
+	assert_int_equal(w->stats.port[0].rx_bytes - rx0, 3 * (14 + ip_len)); /* no tag in */
+	assert_int_equal(w->stats.port[v200].tx_pkts, 2);
+	assert_int_equal(w->stats.port[v200].tx_bytes, 2 * (18 + ip_len));
+
+	/* tagged in: VLAN 100's input gets the frame without its tag */
+	b[0] = pkt(IP4(10, 0, 1, 2), IP4(10, 20, 0, 7));
+	b[1] = pkt(IP4(10, 0, 1, 2), IP4(10, 77, 0, 7));
+	l3(w, &fwd_ifaces[v100], b, 2);
+	assert_int_equal(w->tx[1].n, 5);
+	assert_out(3, -1, ip_len);
+	assert_out(4, 200, ip_len);
+	assert_int_equal(w->stats.port[v100].rx_bytes, 2 * (14 + ip_len));
+	assert_int_equal(w->stats.port[v200].tx_pkts, 3);
+	fwd_iface_reset();
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -241,7 +313,7 @@ static void port(unsigned i)
 	snprintf(p->name, sizeof(p->name), "p%u", i);
 }
 
-static uint32_t neighbour(uint32_t addr, uint8_t p)
+static uint32_t neighbour(uint32_t addr, uint16_t p)
 {
 	static const struct rte_ether_addr mac = { { 0x02, 0, 0, 0, 0, 0x22 } };
 	struct fwd_ip a = fwd_ip_v4(addr);
@@ -305,6 +377,7 @@ int main(void)
 		T(test_sources),
 		T(test_rpf),
 		T(test_multi_seg),
+		T(test_vlan_egress),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);

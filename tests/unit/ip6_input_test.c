@@ -557,6 +557,75 @@ static int teardown(void **state)
 	return 0;
 }
 
+static uint32_t neighbour(const char *addr, uint16_t p, bool resolved);
+static void route(const char *prefix, uint8_t len, uint32_t nh);
+
+/* Frame i of port 2's tx buffer: gw_mac, port 2's, then 0x8100 and vid
+ * when tagged (vid >= 0), IPv6, hop limit 63. */
+static void assert_out2(unsigned i, int vid, unsigned len)
+{
+	const struct rte_mbuf *m = w->tx[2].pkts[i];
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	unsigned l2 = vid < 0 ? L2 : L2 + 4;
+	const uint8_t tag[4] = { 0x81, 0x00, (uint8_t)((unsigned)vid >> 8), (uint8_t)vid };
+
+	assert_memory_equal(f, gw_mac, 6);
+	assert_memory_equal(f + 6, fwd_ports[2].mac.addr_bytes, 6);
+	if (vid >= 0)
+		assert_memory_equal(f + 12, tag, 4);
+	assert_int_equal(f[l2 - 2], 0x86);
+	assert_int_equal(f[l2 - 1], 0xdd);
+	assert_int_equal(m->pkt_len, len + l2 - L2);
+	assert_int_equal(f[l2 + 7], 63);
+}
+
+/* Routes via neighbours on VLAN 300 of port 2: untagged in -> tagged out
+ * (fast path and slow path), VLAN 100 of port 0 -> VLAN 300 and -> port 2
+ * untagged; an unresolved one is punted for the VLAN, not its port. */
+static void test_vlan_egress(void **state)
+{
+	struct t6 t = pkt(ASKER, "2001:db8:77::7");
+	struct rte_mbuf *m;
+	uint16_t v100, v300;
+	struct snap a, b;
+	unsigned len;
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++)
+		port_iface(i); /* every port in the table: the name lookup walks them */
+	assert_int_equal(fwd_iface_vlan_add("p0.100", 0, 100, 0, &v100), 0);
+	assert_int_equal(fwd_iface_vlan_add("p2.300", 2, 300, 0, &v300), 0);
+	route("2001:db8:77::", 48, neighbour("2001:db8:300::2", v300, true));
+	route("2001:db8:78::", 48, neighbour("2001:db8:300::3", v300, false));
+	len = input(&t, &a, &b);
+	assert_int_equal(b.tx[2], a.tx[2] + 1);
+	assert_out2(0, 300, len);
+	assert_int_equal(w->tx[2].bytes, len + 4);
+	assert_int_equal(w->stats.port[v300].tx_pkts, 1);
+	assert_int_equal(w->stats.port[v300].tx_bytes, len + 4);
+	/* a site-local source: the slow path tags it too */
+	t = pkt("fec0::1", "2001:db8:77::8");
+	len = input(&t, &a, &b);
+	assert_out2(1, 300, len);
+	assert_int_equal(w->stats.port[v300].tx_pkts, 2);
+	/* from VLAN 100 (untagged by the demux): to VLAN 300, and to port 2 */
+	t = pkt(ASKER, "2001:db8:77::9");
+	m = t6_build(&t);
+	fwd_ip6_input(w, &fwd_ifaces[v100], &m, 1);
+	assert_out2(2, 300, len);
+	t = pkt(ASKER, "2001:db8:30::9");
+	m = t6_build(&t);
+	fwd_ip6_input(w, &fwd_ifaces[v100], &m, 1);
+	assert_out2(3, -1, len);
+	assert_int_equal(w->stats.port[v100].rx_bytes, 2 * len);
+	/* unresolved: punted with the VLAN as the egress interface */
+	t = pkt(ASKER, "2001:db8:78::1");
+	input(&t, &a, &b);
+	assert_int_equal(b.punts, a.punts + 1);
+	assert_int_equal(fwd_punt_meta(w->punt[w->n_punt - 1])->out_port, v300);
+	fwd_iface_reset();
+}
+
 static void port(unsigned i, uint16_t mtu)
 {
 	struct fwd_port *p = &fwd_ports[i];
@@ -572,7 +641,7 @@ static void port(unsigned i, uint16_t mtu)
 	snprintf(p->name, sizeof(p->name), "p%u", i);
 }
 
-static uint32_t neighbour(const char *addr, uint8_t p, bool resolved)
+static uint32_t neighbour(const char *addr, uint16_t p, bool resolved)
 {
 	struct fwd_ip a = fwd_ip_v6(a6(addr));
 	struct rte_ether_addr mac;
@@ -655,9 +724,10 @@ int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		T(test_forward), T(test_burst), T(test_drops),     T(test_bad_frames),
-		T(test_errors),  T(test_punts), T(test_local),     T(test_l3_handoff),
-		T(test_sources), T(test_rpf),   T(test_multi_seg), T(test_ndp_sorted),
+		T(test_forward),     T(test_burst), T(test_drops),     T(test_bad_frames),
+		T(test_errors),      T(test_punts), T(test_local),     T(test_l3_handoff),
+		T(test_sources),     T(test_rpf),   T(test_multi_seg), T(test_ndp_sorted),
+		T(test_vlan_egress),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
