@@ -627,13 +627,17 @@ class Fwd(Program):
         ports = {p["name"]: p for p in d["ports"]}
         src, sink = ports["src"], ports["sink"]
         xs = {x["name"]: x["value"] for x in sink["xstats"]}
+        # VLAN interfaces (the vlan group's src.100) count their own rx and drops
+        every = d["ports"] + d.get("interfaces", [])
         reasons = {}
-        for p in d["ports"]:
-            for r in p["drop_reasons"]:
+        for p in every:
+            for r in p.get("drop_reasons", []):
                 key = "%s:%s" % (p["name"], r["name"])
                 reasons[key] = reasons.get(key, 0) + r["value"]
-        drops = sum(p["drops"] for p in d["ports"])
-        return Sample(d["timestamp_ms"] / 1000.0, src["rx_packets"], sink["tx_packets"],
+        drops = sum(p.get("drops", 0) for p in every)
+        rx = src["rx_packets"] + sum(p.get("rx_packets", 0) for p in d.get("interfaces", [])
+                                     if p["name"].startswith("src."))
+        return Sample(d["timestamp_ms"] / 1000.0, rx, sink["tx_packets"],
                       xs.get("tx_good_packets", sink["tx_packets"]), drops, reasons)
 
     def wait_forwarding(self, timeout=60):
