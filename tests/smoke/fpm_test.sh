@@ -115,21 +115,15 @@ check "it is refused and counted (refused_mpls)" wait_for 5 bash -c "$FWDCTL_BIN
 expect "not installed" "$(origin 10.41.32.0/24)" = none
 send "del 10.41.32.0/24"
 
-# -- multipath and the drop types need ECMP (branch ecmp); until then the FIB
-#    refuses them ("not supported yet"), counted
+# -- a multipath route and the drop types (unreachable, prohibit)
 check "zebra sends a two-way multipath route, an unreachable and a prohibit one" \
 	send "add 10.41.10.0/24 via 10.41.2.2,10.41.2.3 proto 186" \
 	"add 10.41.11.0/24 unreachable" "add 10.41.12.0/24 prohibit"
 sleep 0.5
-if fwdctl status | grep -q "not supported yet"; then
-	log "skip - multipath and unreachable/prohibit routes: this tree's FIB does not take them yet"
-	expect "... refused by the FIB and counted" "$(fpm_counter counters install_failed)" -ge 1
-else
-	expect "the multipath route is in" "$(origin 10.41.10.0/24)" = bgp
-	check "with both next hops" bash -c "$FWDCTL_BIN -s $SOCK route get 10.41.10.1 | grep -q 10.41.2.3"
-	expect "the unreachable and prohibit routes are in" \
-		"$(origin 10.41.11.0/24)/$(origin 10.41.12.0/24)" = bgp/bgp
-fi
+expect "the multipath route is in" "$(origin 10.41.10.0/24)" = bgp
+check "with both next hops" bash -c "$FWDCTL_BIN -s $SOCK route get 10.41.10.1 | grep -q 10.41.2.3"
+expect "the unreachable and prohibit routes are in" \
+	"$(origin 10.41.11.0/24)/$(origin 10.41.12.0/24)" = bgp/bgp
 send "del 10.41.10.0/24" "del 10.41.11.0/24" "del 10.41.12.0/24"
 
 # -- IPv6
