@@ -80,8 +80,11 @@ struct fwd_iface *fwd_iface_by_name(const char *name);
 struct fwd_iface *fwd_iface_by_vlan(uint8_t port, uint16_t vid);
 /* The next interface in use after id (start with -1), or NULL: ports first. */
 struct fwd_iface *fwd_iface_next(int id);
-#define FWD_IFACE_FOREACH(ifp) \
-	for ((ifp) = fwd_iface_next(-1); (ifp) != NULL; (ifp) = fwd_iface_next((ifp)->id))
+/* by position in the table, not ifp->id: a port's entry before its first
+ * sync holds id 0, which would walk the ports forever */
+#define FWD_IFACE_FOREACH(ifp)                          \
+	for ((ifp) = fwd_iface_next(-1); (ifp) != NULL; \
+	     (ifp) = fwd_iface_next((int)((ifp)-fwd_ifaces)))
 unsigned fwd_iface_count(void);
 
 /* Whether ifp carries addresses (mode l3; a loopback always). */

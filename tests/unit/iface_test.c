@@ -46,6 +46,19 @@ static void test_ports_are_ifaces(void **state)
 	assert_int_equal(fwd_iface_del(0), -EPERM);
 }
 
+/* A port counted before its entry is synced (id 0 in a zeroed entry): the
+ * walk goes by position and ends. */
+static void test_walk_unsynced_port(void **state)
+{
+	(void)state;
+	two_ports();
+	memset(&fwd_ifaces[1], 0, sizeof(fwd_ifaces[1]));
+	fwd_n_ports = 3;
+	assert_null(fwd_iface_by_name("nowhere"));
+	assert_ptr_equal(fwd_iface_by_name("p0"), &fwd_ifaces[0]);
+	two_ports();
+}
+
 static void test_vlan_add_lookup_del(void **state)
 {
 	uint16_t id, lo;
@@ -394,6 +407,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ports_are_ifaces),
+		cmocka_unit_test(test_walk_unsynced_port),
 		cmocka_unit_test(test_vlan_add_lookup_del),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_4094_vlans_and_full),
