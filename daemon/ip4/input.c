@@ -56,14 +56,12 @@ static inline struct ip4_head ip4_head(uint64_t mac48)
 static __rte_always_inline bool ip4_head_ok(const uint8_t *p, const struct ip4_head *h, unsigned l2)
 {
 #ifdef __SSE4_1__
-	if (l2 != L2_LEN) {
-		uint64_t lo, hi;
-
-		memcpy(&lo, p, sizeof(lo));
-		memcpy(&hi, p + l2 - 6, sizeof(hi));
-		return (((lo ^ h->want[0]) & h->mask[0]) | ((hi ^ h->want[1]) & h->mask[1])) == 0;
-	}
-	__m128i x = _mm_loadu_si128((const __m128i_u *)(const void *)p);
+	__m128i x =
+	        l2 == L2_LEN
+	                ? _mm_loadu_si128((const __m128i_u *)(const void *)p)
+	                : _mm_unpacklo_epi64(
+	                          _mm_loadl_epi64((const __m128i_u *)(const void *)p),
+	                          _mm_loadl_epi64((const __m128i_u *)(const void *)(p + l2 - 6)));
 	__m128i want = _mm_set_epi64x((long long)h->want[1], (long long)h->want[0]);
 	__m128i mask = _mm_set_epi64x((long long)h->mask[1], (long long)h->mask[0]);
 #ifdef __GCC_ASM_FLAG_OUTPUTS__
@@ -99,6 +97,9 @@ struct ip4_ctx {
 	struct fwd_txbuf *b;   /* the run's buffer */
 	uint32_t run_start;    /* bytes when the run began */
 	uint32_t tags;         /* the tags' bytes in `bytes`: sent, not received */
+	uint16_t vif;          /* the VLAN the tagged frames below leave on, or none */
+	uint32_t vtags;        /* `tags` when counting on vif began: its frames since, */
+	uint32_t vbytes;       /* their bytes; not yet on its counters (ip4_vlan_count) */
 	unsigned n6;           /* IPv6 frames set aside, for fwd_ip6_input */
 	struct rte_mbuf *v6[FWD_TXBUF_CAP];
 };
@@ -244,6 +245,30 @@ static __rte_always_inline bool ip4_rpf_pass(const struct ip4_burst *b, uint16_t
 	return nh_rpf_pass(b->nh, &b->nh[nhi], in, rpf == FWD_RPF_STRICT);
 }
 
+/* Put what the burst sent on VLAN c->vif on its counters, and count on
+ * vif from now on. */
+static void __rte_noinline ip4_vlan_switch(struct ip4_ctx *c, uint16_t vif)
+{
+	if (c->vif != FWD_IFACE_NONE) {
+		c->w->stats.port[c->vif].tx_pkts += (c->tags - c->vtags) / NH_TAG_LEN;
+		c->w->stats.port[c->vif].tx_bytes += c->vbytes;
+	}
+	c->vif = vif;
+	c->vtags = c->tags;
+	c->vbytes = 0;
+}
+
+/* A frame of length len (as sent) leaving tagged on nh->iface: counted on
+ * the VLAN once per burst (or change of VLAN), not per frame. */
+static __rte_always_inline void ip4_vlan_count(struct ip4_ctx *c, const struct nexthop *nh,
+                                               unsigned len)
+{
+	if (unlikely(nh->iface != c->vif))
+		ip4_vlan_switch(c, nh->iface);
+	c->vbytes += len;
+	c->tags += NH_TAG_LEN;
+}
+
 /* A frame routed with its tag kept (l2 18) that leaves the loop: the rare
  * cases read 14-byte headers. */
 static __rte_always_inline void ip4_untag(struct rte_mbuf *m, unsigned l2)
@@ -260,11 +285,14 @@ static __rte_always_inline unsigned ip4_frame_out(struct ip4_ctx *c, struct rte_
                                                   unsigned len)
 {
 	if (l2 == L2_LEN) {
-		if (unlikely(nh->tag != 0))
-			len = nh_tag_out(c->w, m, nh, len, &c->tags);
+		if (unlikely(nh->tag != 0)) {
+			nh_tag_mbuf(m);
+			len += NH_TAG_LEN;
+			ip4_vlan_count(c, nh, len);
+		}
 	} else if (likely(nh->tag != 0)) {
 		len += NH_TAG_LEN;
-		nh_tag_count(c->w, nh, len, &c->tags);
+		ip4_vlan_count(c, nh, len);
 	} else {
 		nh_untag_mbuf(m);
 	}
@@ -362,6 +390,7 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
 	c.end = pkts + n;
 	c.n6 = 0;
 	c.tags = 0;
+	c.vif = FWD_IFACE_NONE;
 	/* room for the whole burst: the loop adds to buffers without a test */
 	fwd_tx_reserve(w, n);
 	/* the first frames' FIB entries (which reads their data) */
@@ -382,6 +411,8 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
 		ip4_one(&c, &b, hw_cksum, rpf, l2, at, &r);
 	ip4_run_end(&c, r.port, r.out, r.bytes);
 	w->stats.port[in->id].rx_bytes += r.bytes - c.tags;
+	if (c.vif != FWD_IFACE_NONE)
+		ip4_vlan_switch(&c, FWD_IFACE_NONE);
 	if (unlikely(c.n6 != 0))
 		ip4_pass_ip6(w, in, c.v6, c.n6);
 }

@@ -124,19 +124,10 @@ static __rte_always_inline bool nh_other_port(const struct nexthop *nh, unsigned
 #endif
 }
 
-/* A frame of length len (as sent) leaving on VLAN nh->iface: the VLAN
- * counts it, and *tags the bytes a fast path's run adds for tags (sent,
- * not received). */
-static __rte_always_inline void nh_tag_count(struct fwd_worker *w, const struct nexthop *nh,
-                                             unsigned len, uint32_t *tags)
-{
-	fwd_vlan_tx_count(w, nh->iface, len);
-	*tags += NH_TAG_LEN;
-}
-
 /*
  * A frame of length len leaving on a VLAN (nh->tag), its header written
- * by nh_hdr_write: it now starts 4 bytes earlier; counted (nh_tag_count).
+ * by nh_hdr_write: it now starts 4 bytes earlier; the VLAN counts it, and
+ * *tags the bytes a fast path's run adds for tags (sent, not received).
  * Its length as sent, which the port's run counts.
  */
 static __rte_always_inline unsigned nh_tag_out(struct fwd_worker *w, struct rte_mbuf *m,
@@ -145,7 +136,8 @@ static __rte_always_inline unsigned nh_tag_out(struct fwd_worker *w, struct rte_
 {
 	nh_tag_mbuf(m);
 	len += NH_TAG_LEN;
-	nh_tag_count(w, nh, len, tags);
+	fwd_vlan_tx_count(w, nh->iface, len);
+	*tags += NH_TAG_LEN;
 	return len;
 }
 

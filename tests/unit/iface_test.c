@@ -399,6 +399,23 @@ static void test_worker_demux_tagged(void **state)
 	assert_int_equal(w->stats.port[a].rx_pkts, 2);
 	assert_int_equal(w->stats.port[0].rx_pkts, 3);
 	assert_int_equal(w->stats.port[0].rx_bytes, 64 - 4); /* the unknown, untagged */
+	/* a burst of one VLAN (priorities differ): one run, tags kept */
+	for (uint8_t i = 0; i < 6; i++)
+		pkts[i] = marked(0x8100, (uint16_t)((i & 7) << 13 | 10), (uint8_t)(40 + i));
+	n_in = n_calls = 0;
+	fwd_vlan_rx(w, &fwd_ports[0], pkts, 6);
+	assert_int_equal(n_calls, 1);
+	assert_int_equal(n_in, 6);
+	assert_int_equal(seen_if[5], a);
+	assert_int_equal(seen_mark[5], 45);
+	/* ... and one of another VID at its end splits it */
+	for (uint8_t i = 0; i < 6; i++)
+		pkts[i] = marked(0x8100, i == 5 ? 20 : 10, (uint8_t)(50 + i));
+	n_in = n_calls = 0;
+	fwd_vlan_rx(w, &fwd_ports[0], pkts, 6);
+	assert_int_equal(n_calls, 2);
+	assert_int_equal(seen_if[5], b);
+	assert_int_equal(seen_mark[5], 55);
 	/* a VLAN that filters its input: its frames lose the tag first */
 	fwd_ifaces[b].filter = FWD_FILTER_IN;
 	fwd_ifaces[b].admin_up = 0;
