@@ -190,6 +190,13 @@ static __rte_always_inline void fwd_vlan_strip(struct rte_mbuf *m, uint8_t *d)
 	m->pkt_len -= FWD_VLAN_HLEN;
 }
 
+/* fwd_vlan_strip of n frames that all hold a tag. */
+static inline void fwd_vlan_strip_all(struct rte_mbuf **pkts, uint16_t n)
+{
+	for (uint16_t i = 0; i < n; i++)
+		fwd_vlan_strip(pkts[i], rte_pktmbuf_mtod(pkts[i], uint8_t *));
+}
+
 /* The frames the demux's two common cases leave: untagged (the port's),
  * 802.1ad (no QinQ interfaces), a tag cut short. */
 static inline uint16_t fwd_vlan_demux_rare(const struct fwd_port *p, const struct rte_mbuf *m,
@@ -212,18 +219,19 @@ static inline uint16_t fwd_vlan_demux_rare(const struct fwd_port *p, const struc
 }
 
 /*
- * The (port, VLAN) demux of one frame: its interface id, the tag stripped
- * (from the mbuf if the PMD stripped it, else from the header), or
- * FWD_IFACE_NONE with *why the drop reason (vlan_unknown: a VID without an
- * interface, an 802.1ad outer tag; truncated: a tag cut short). An
- * untagged or priority-tagged (VID 0) frame is the port's. Inline, the
- * common cases first: a tag the PMD stripped, then 0x8100 in the first
- * segment (doc/performance.md, "VLAN").
+ * The (port, VLAN) demux of one frame: its interface id, or FWD_IFACE_NONE
+ * with *why the drop reason (vlan_unknown: a VID without an interface, an
+ * 802.1ad outer tag; truncated: a tag cut short). An untagged or
+ * priority-tagged (VID 0) frame is the port's. A tag the PMD stripped is
+ * taken from the mbuf; a tag in the frame is left there and *tagged set
+ * (the l3 input routes such frames with their tag: doc/performance.md,
+ * "VLAN"). Inline, the common cases first.
  */
-static __rte_always_inline uint16_t fwd_vlan_demux(const struct fwd_port *p, const uint16_t *map,
-                                                   struct rte_mbuf *m, uint8_t *why)
+static __rte_always_inline uint16_t fwd_vlan_demux_keep(const struct fwd_port *p,
+                                                        const uint16_t *map, struct rte_mbuf *m,
+                                                        uint8_t *why, bool *tagged)
 {
-	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct rte_ether_hdr *eh = (const struct rte_ether_hdr *)d;
 	const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)(eh + 1);
 	uint16_t vid, id;
@@ -234,13 +242,25 @@ static __rte_always_inline uint16_t fwd_vlan_demux(const struct fwd_port *p, con
 	} else if (likely(m->data_len >= sizeof(*eh) + sizeof(*vh) &&
 	                  eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_VLAN))) {
 		vid = rte_be_to_cpu_16(vh->vlan_tci) & 0xfff;
-		fwd_vlan_strip(m, d);
+		*tagged = true;
 	} else {
 		return fwd_vlan_demux_rare(p, m, why);
 	}
 	id = map[vid];
 	if (unlikely(id == FWD_IFACE_NONE))
 		*why = FWD_DROP_VLAN_UNKNOWN;
+	return id;
+}
+
+/* The demux above with the tag always out of the frame (stripped). */
+static __rte_always_inline uint16_t fwd_vlan_demux(const struct fwd_port *p, const uint16_t *map,
+                                                   struct rte_mbuf *m, uint8_t *why)
+{
+	bool tagged = false;
+	uint16_t id = fwd_vlan_demux_keep(p, map, m, why, &tagged);
+
+	if (tagged)
+		fwd_vlan_strip(m, rte_pktmbuf_mtod(m, uint8_t *));
 	return id;
 }
 

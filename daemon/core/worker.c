@@ -19,6 +19,7 @@
 
 static fwd_input_fn mode_input[FWD_MODE_BRIDGE + 1];
 static fwd_input_fn vlan_input[FWD_MODE_BRIDGE + 1];
+static fwd_input_fn vlan_tagged_input[FWD_MODE_BRIDGE + 1];
 
 volatile uint8_t fwd_tap_dirs[FWD_MAX_PORTS];
 fwd_tap_fn fwd_tap;
@@ -41,6 +42,17 @@ void fwd_worker_set_input(enum fwd_port_mode mode, fwd_input_fn fn)
 void fwd_worker_set_vlan_input(enum fwd_port_mode mode, fwd_input_fn fn)
 {
 	vlan_input[mode] = fn;
+	vlan_tagged_input[mode] = NULL; /* it belonged to the input replaced */
+}
+
+void fwd_worker_set_vlan_tagged_input(enum fwd_port_mode mode, fwd_input_fn fn)
+{
+	vlan_tagged_input[mode] = fn;
+}
+
+fwd_input_fn fwd_worker_vlan_tagged_input(enum fwd_port_mode mode)
+{
+	return vlan_tagged_input[mode];
 }
 
 bool fwd_worker_has_input(enum fwd_port_mode mode)
@@ -124,10 +136,25 @@ static void vlan_run(struct fwd_worker *w, const struct fwd_iface *ifp, struct r
 	              n);
 }
 
-/* A run of frames of one interface: the port's own, or one of its VLANs. */
+/* A run of frames of one interface: the port's own, or one of its VLANs;
+ * with the tag still in the frame if `tagged`, which only a VLAN's input
+ * for tagged frames takes as it is (admin up, no input filter). */
 static __rte_always_inline void iface_run(struct fwd_worker *w, const struct fwd_port *p,
-                                          uint16_t id, struct rte_mbuf **pkts, uint16_t n)
+                                          uint16_t id, bool tagged, struct rte_mbuf **pkts,
+                                          uint16_t n)
 {
+	if (tagged) {
+		const struct fwd_iface *ifp = &fwd_ifaces[id];
+		fwd_input_fn in = vlan_tagged_input[ifp->mode];
+
+		if (likely(id >= FWD_MAX_PORTS && in != NULL && ifp->admin_up &&
+		           !(ifp->filter & FWD_FILTER_IN))) {
+			w->stats.port[id].rx_pkts += n;
+			in(w, ifp, pkts, n);
+			return;
+		}
+		fwd_vlan_strip_all(pkts, n); /* to an input of 14-byte headers */
+	}
 	if (id < FWD_MAX_PORTS) {
 		w->stats.port[p->idx].rx_pkts += n;
 		if (unlikely(p->filter & FWD_FILTER_IN) &&
@@ -141,42 +168,99 @@ static __rte_always_inline void iface_run(struct fwd_worker *w, const struct fwd
 	}
 }
 
+/* A frame the demux found no interface for, counted on its port (as
+ * received: without a tag it still holds). */
+static void __rte_noinline vlan_rx_drop(struct fwd_worker *w, const struct fwd_port *p,
+                                        struct rte_mbuf *m, uint8_t why, bool tagged)
+{
+	if (tagged)
+		fwd_vlan_strip(m, rte_pktmbuf_mtod(m, uint8_t *));
+	w->stats.port[p->idx].rx_pkts++;
+	w->stats.port[p->idx].rx_bytes += m->pkt_len;
+	fwd_drop(w, p->idx, (enum fwd_drop_reason)why, m);
+}
+
+/* The 802.1Q tag at bytes 12-15 as a little-endian load: TPID and VID (the
+ * priority and DEI bits masked out). */
+#define TAG_MASK rte_cpu_to_le_32(UINT32_C(0xff0fffff))
+#define TAG_TPID rte_cpu_to_le_32(UINT32_C(0x00000081))
+
+/*
+ * The common burst of a trunk: every frame tagged in the frame (the port
+ * does not strip) with the first one's VID. Its tag word, or 0 when the
+ * burst is any other: one load and compare a frame, where the demux
+ * takes a map lookup and a run test (doc/performance.md, "VLAN").
+ */
+static __rte_always_inline uint32_t vlan_burst_tag(const struct fwd_port *p,
+                                                   struct rte_mbuf *const *pkts, uint16_t n)
+{
+	uint32_t t0, t;
+
+	if (fwd_ifaces[p->idx].rx_vlan_strip || n == 0 ||
+	    pkts[0]->data_len < RTE_ETHER_HDR_LEN + FWD_VLAN_HLEN)
+		return 0;
+	memcpy(&t0, rte_pktmbuf_mtod_offset(pkts[0], const uint8_t *, 12), sizeof(t0));
+	t0 &= TAG_MASK;
+	if ((t0 & rte_cpu_to_le_32(UINT32_C(0xffff))) != TAG_TPID)
+		return 0;
+	for (uint16_t i = 1; i < n; i++) {
+		if (unlikely(pkts[i]->data_len < RTE_ETHER_HDR_LEN + FWD_VLAN_HLEN))
+			return 0;
+		memcpy(&t, rte_pktmbuf_mtod_offset(pkts[i], const uint8_t *, 12), sizeof(t));
+		if (unlikely(((t ^ t0) & TAG_MASK) != 0))
+			return 0;
+	}
+	return t0;
+}
+
 /* One pass: each frame demuxed and appended to the current run, the run
- * handed on when the interface changes (a burst of one VLAN is one run, its
- * array not copied); drops close the gap in place. */
+ * handed on when the interface (or whether the tag is still in the frame)
+ * changes: a burst of one VLAN is one run, its array not copied; drops
+ * close the gap in place. */
 void __rte_noinline fwd_vlan_rx(struct fwd_worker *w, const struct fwd_port *p,
                                 struct rte_mbuf **pkts, uint16_t n)
 {
 	const uint16_t *map = __atomic_load_n(&p->vlan_map, __ATOMIC_ACQUIRE);
-	uint16_t run = p->idx; /* any id: the first run starts empty */
+	uint32_t run = p->idx; /* id | tagged << 16; any: the first run starts empty */
 	unsigned start = 0, k = 0;
 
+	uint32_t tag;
+
 	if (unlikely(map == NULL)) { /* its last VLAN just went */
-		iface_run(w, p, p->idx, pkts, n);
+		iface_run(w, p, p->idx, false, pkts, n);
 		return;
 	}
+	tag = vlan_burst_tag(p, pkts, n);
+	if (likely(tag != 0)) {
+		uint16_t id = map[rte_be_to_cpu_16((uint16_t)(tag >> 16)) & 0xfff];
+
+		if (likely(id != FWD_IFACE_NONE && id >= FWD_MAX_PORTS)) {
+			iface_run(w, p, id, true, pkts, n);
+			return;
+		}
+	}
 	for (unsigned i = 0; i < n; i++) {
-		/* in a local: the strip's byte stores could alias pkts[] */
 		struct rte_mbuf *m = pkts[i];
 		uint8_t why = FWD_DROP_VLAN_UNKNOWN;
-		uint16_t id = fwd_vlan_demux(p, map, m, &why);
+		bool tagged = false;
+		uint16_t id = fwd_vlan_demux_keep(p, map, m, &why, &tagged);
+		uint32_t key = id | (uint32_t)tagged << 16;
 
 		if (unlikely(id == FWD_IFACE_NONE)) {
-			w->stats.port[p->idx].rx_pkts++;
-			w->stats.port[p->idx].rx_bytes += m->pkt_len;
-			fwd_drop(w, p->idx, (enum fwd_drop_reason)why, m);
+			vlan_rx_drop(w, p, m, why, tagged);
 			continue;
 		}
-		if (unlikely(id != run)) {
+		if (unlikely(key != run)) {
 			if (k != start)
-				iface_run(w, p, run, pkts + start, (uint16_t)(k - start));
-			run = id;
+				iface_run(w, p, (uint16_t)run, run >> 16, pkts + start,
+				          (uint16_t)(k - start));
+			run = key;
 			start = k;
 		}
 		pkts[k++] = m;
 	}
 	if (k != start)
-		iface_run(w, p, run, pkts + start, (uint16_t)(k - start));
+		iface_run(w, p, (uint16_t)run, run >> 16, pkts + start, (uint16_t)(k - start));
 }
 
 /* Receive and dispatch one burst; returns the number of packets received. */

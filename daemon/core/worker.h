@@ -152,6 +152,15 @@ void fwd_worker_set_input(enum fwd_port_mode mode, fwd_input_fn fn);
  * ids; until then a VLAN's frames are dropped as unsupported on it.
  */
 void fwd_worker_set_vlan_input(enum fwd_port_mode mode, fwd_input_fn fn);
+/*
+ * The input of a mode for a VLAN's frames that still hold their tag (the
+ * demux leaves a tag read from the frame there: the header is 18 bytes,
+ * the IP header at 18). Optional: without one, or while the VLAN is down or
+ * filters its input, the worker strips the tags and calls the input above.
+ * Set after that input: fwd_worker_set_vlan_input forgets it.
+ */
+void fwd_worker_set_vlan_tagged_input(enum fwd_port_mode mode, fwd_input_fn fn);
+fwd_input_fn fwd_worker_vlan_tagged_input(enum fwd_port_mode mode);
 bool fwd_worker_has_input(enum fwd_port_mode mode);
 /*
  * l3 ports carry IPv4 and IPv6: the l3 input (ip4/input.c) hands the IPv6

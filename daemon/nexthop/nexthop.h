@@ -141,6 +141,16 @@ static __rte_always_inline unsigned nh_tag_out(struct fwd_worker *w, struct rte_
 	return len;
 }
 
+/* A frame that came in tagged (18-byte header, the tag kept) and leaves
+ * untagged: nh_hdr_write wrote its 14-byte header 4 bytes in, where the
+ * frame now starts. */
+static __rte_always_inline void nh_untag_mbuf(struct rte_mbuf *m)
+{
+	m->data_off += NH_TAG_LEN;
+	m->data_len -= NH_TAG_LEN;
+	m->pkt_len -= NH_TAG_LEN;
+}
+
 /*
  * Fill the link header of m for next hop nh (slow paths, control thread):
  * m's data starts with a 14-byte Ethernet header to fill, and ethertype

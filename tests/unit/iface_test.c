@@ -290,6 +290,23 @@ static void fake_input(struct fwd_worker *w, const struct fwd_iface *in, struct 
 	}
 }
 
+/* The input of a VLAN's frames with their tag kept: the marker 4 bytes on. */
+static void fake_tagged_input(struct fwd_worker *w, const struct fwd_iface *in,
+                              struct rte_mbuf **pkts, uint16_t n)
+{
+	(void)w;
+	n_calls++;
+	for (uint16_t i = 0; i < n; i++) {
+		const uint8_t *d = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
+
+		assert_int_equal(d[12], 0x81);
+		assert_int_equal(d[13], 0x00);
+		seen_if[n_in] = in->id;
+		seen_mark[n_in++] = d[24];
+		rte_pktmbuf_free(pkts[i]);
+	}
+}
+
 static struct rte_mbuf *marked(uint16_t tpid, uint16_t vid, uint8_t mark)
 {
 	struct rte_mbuf *m = frame(tpid, vid, 64);
@@ -311,6 +328,7 @@ static void test_worker_demux_burst(void **state)
 	assert_int_equal(fwd_iface_vlan_add("p0.20", 0, 20, 0, &b), 0);
 	fwd_worker_set_input(FWD_MODE_L3, fake_input);
 	fwd_worker_set_vlan_input(FWD_MODE_L3, fake_input);
+	fwd_worker_set_vlan_tagged_input(FWD_MODE_L3, NULL); /* tags stripped */
 	pkts[0] = marked(0x8100, 10, 1);
 	pkts[1] = marked(0x8100, 20, 2);
 	pkts[2] = marked(0x8100, 10, 3);
@@ -357,6 +375,70 @@ static void test_worker_demux_burst(void **state)
 	assert_int_equal(n_in, 7);
 	assert_int_equal(seen_mark[3], 34);
 	fwd_worker_set_vlan_input(FWD_MODE_L3, NULL);
+	rte_free(w);
+}
+
+/* With an input for tagged frames, a VLAN's frames keep their tag (runs
+ * split where the tag's place changes); the port's priority-tagged frames,
+ * a VLAN that filters its input and unknown VLANs still lose it. */
+static void test_worker_demux_tagged(void **state)
+{
+	struct fwd_worker *w = rte_zmalloc("w", sizeof(*w), RTE_CACHE_LINE_SIZE);
+	struct rte_mbuf *pkts[6];
+	uint16_t a, b;
+
+	(void)state;
+	assert_non_null(w);
+	two_ports();
+	assert_int_equal(fwd_iface_vlan_add("p0.10", 0, 10, 0, &a), 0);
+	assert_int_equal(fwd_iface_vlan_add("p0.20", 0, 20, 0, &b), 0);
+	fwd_worker_set_input(FWD_MODE_L3, fake_input);
+	fwd_worker_set_vlan_input(FWD_MODE_L3, fake_input);
+	fwd_worker_set_vlan_tagged_input(FWD_MODE_L3, fake_tagged_input);
+	pkts[0] = marked(0x8100, 10, 1);
+	pkts[1] = marked(0x8100, 10, 2);
+	pkts[2] = marked(0x8100, 0, 3);  /* priority-tagged: the port's, stripped */
+	pkts[3] = marked(0x8100, 99, 4); /* unknown */
+	pkts[4] = marked(0x8100, 20, 5);
+	pkts[5] = marked(0x0800, 0x4500, 6);
+	n_in = n_calls = 0;
+	fwd_vlan_rx(w, &fwd_ports[0], pkts, 6);
+	const uint16_t want_if[] = { a, a, 0, b, 0 };
+	const uint8_t want_mark[] = { 1, 2, 3, 5, 6 };
+	assert_int_equal(n_in, 5);
+	assert_int_equal(n_calls, 4); /* [a a] [p0] [b] [p0] */
+	assert_memory_equal(seen_if, want_if, sizeof(want_if));
+	assert_memory_equal(seen_mark, want_mark, sizeof(want_mark));
+	assert_int_equal(w->stats.port[a].rx_pkts, 2);
+	assert_int_equal(w->stats.port[0].rx_pkts, 3);
+	assert_int_equal(w->stats.port[0].rx_bytes, 64 - 4); /* the unknown, untagged */
+	/* a burst of one VLAN (priorities differ): one run, tags kept */
+	for (uint8_t i = 0; i < 6; i++)
+		pkts[i] = marked(0x8100, (uint16_t)((i & 7) << 13 | 10), (uint8_t)(40 + i));
+	n_in = n_calls = 0;
+	fwd_vlan_rx(w, &fwd_ports[0], pkts, 6);
+	assert_int_equal(n_calls, 1);
+	assert_int_equal(n_in, 6);
+	assert_int_equal(seen_if[5], a);
+	assert_int_equal(seen_mark[5], 45);
+	/* ... and one of another VID at its end splits it */
+	for (uint8_t i = 0; i < 6; i++)
+		pkts[i] = marked(0x8100, i == 5 ? 20 : 10, (uint8_t)(50 + i));
+	n_in = n_calls = 0;
+	fwd_vlan_rx(w, &fwd_ports[0], pkts, 6);
+	assert_int_equal(n_calls, 2);
+	assert_int_equal(seen_if[5], b);
+	assert_int_equal(seen_mark[5], 55);
+	/* a VLAN that filters its input: its frames lose the tag first */
+	fwd_ifaces[b].filter = FWD_FILTER_IN;
+	fwd_ifaces[b].admin_up = 0;
+	pkts[0] = marked(0x8100, 20, 7);
+	fwd_vlan_rx(w, &fwd_ports[0], pkts, 1);
+	assert_int_equal(w->stats.port[b].drop[FWD_DROP_PORT_DOWN], 1);
+	assert_int_equal(w->stats.port[b].rx_bytes, 64 - 4);
+	fwd_ifaces[b].filter = 0;
+	fwd_worker_set_vlan_input(FWD_MODE_L3, NULL);
+	fwd_worker_set_vlan_tagged_input(FWD_MODE_L3, NULL);
 	rte_free(w);
 }
 
@@ -415,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_demux),
 		cmocka_unit_test(test_tag),
 		cmocka_unit_test(test_worker_demux_burst),
+		cmocka_unit_test(test_worker_demux_tagged),
 		cmocka_unit_test(test_control_tx_tags),
 	};
 

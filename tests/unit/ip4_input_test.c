@@ -278,6 +278,66 @@ static void test_vlan_egress(void **state)
 	fwd_iface_reset();
 }
 
+/* m with an 802.1Q tag of vid after its MACs, as a trunk sends it. */
+static struct rte_mbuf *tagged(struct rte_mbuf *m, uint16_t vid)
+{
+	uint8_t *d = (uint8_t *)rte_pktmbuf_prepend(m, 4);
+
+	memmove(d, d + 4, 12);
+	d[12] = 0x81;
+	d[13] = 0x00;
+	d[14] = (uint8_t)(vid >> 8);
+	d[15] = (uint8_t)vid;
+	return m;
+}
+
+/*
+ * The l3 input of a VLAN's frames with their tag kept (the worker's demux
+ * leaves it): VLAN 100 -> VLAN 200 leaves where it came in (the tag
+ * rewritten, the frame start unmoved), VLAN 100 -> port 1 untagged starts
+ * 4 bytes on, and a frame the fast path doubts reaches the slow path
+ * without its tag (an own source: dropped as that on VLAN 100).
+ */
+static void test_vlan_tagged_in(void **state)
+{
+	fwd_input_fn l3t = fwd_worker_vlan_tagged_input(FWD_MODE_L3);
+	struct rte_mbuf *b[3];
+	uint16_t v100, v200, off0, off1;
+	uint64_t rx0, tx0, txb0, drop0;
+	unsigned ip_len;
+
+	(void)state;
+	assert_non_null(l3t);
+	port_iface(0);
+	port_iface(1);
+	assert_int_equal(fwd_iface_vlan_add("p0.100", 0, 100, 0, &v100), 0);
+	assert_int_equal(fwd_iface_vlan_add("p1.200", 1, 200, 0, &v200), 0);
+	fib4_add(ip4_fib, IP4(10, 77, 0, 0), 16, neighbour(IP4(10, 200, 0, 2), v200));
+
+	b[0] = tagged(pkt(IP4(10, 0, 1, 2), IP4(10, 77, 0, 5)), 100);
+	b[1] = tagged(pkt(IP4(10, 0, 1, 2), IP4(10, 20, 0, 7)), 100);
+	b[2] = tagged(pkt(IP4(10, 0, 1, 1), IP4(10, 20, 0, 7)), 100);
+	ip_len = b[0]->pkt_len - 18;
+	off0 = b[0]->data_off;
+	off1 = b[1]->data_off;
+	rx0 = w->stats.port[v100].rx_bytes;
+	drop0 = w->stats.port[v100].drop[FWD_DROP_OWN_SOURCE];
+	tx0 = w->stats.port[v200].tx_pkts;
+	txb0 = w->stats.port[v200].tx_bytes;
+	l3t(w, &fwd_ifaces[v100], b, 3);
+	assert_int_equal(w->tx[1].n, 2);
+	assert_out(0, 200, ip_len);
+	assert_out(1, -1, ip_len);
+	assert_int_equal(w->tx[1].pkts[0]->data_off, off0);
+	assert_int_equal(w->tx[1].pkts[1]->data_off, off1 + 4);
+	assert_int_equal(w->tx[1].bytes, 2 * (14 + ip_len) + 4);
+	assert_int_equal(w->stats.port[v100].drop[FWD_DROP_OWN_SOURCE] - drop0, 1);
+	assert_int_equal(w->stats.port[v100].rx_bytes - rx0, 3 * (14 + ip_len)); /* no tag in */
+	assert_int_equal(w->stats.port[v200].tx_pkts - tx0, 1);
+	assert_int_equal(w->stats.port[v200].tx_bytes - txb0, 18 + ip_len);
+	fwd_iface_reset();
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -378,6 +438,7 @@ int main(void)
 		T(test_rpf),
 		T(test_multi_seg),
 		T(test_vlan_egress),
+		T(test_vlan_tagged_in),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);
