@@ -113,10 +113,19 @@ show_failure() {
 # Unit tests and fuzzers are CPU-bound and independent of each other (the
 # unit tests that start EAL name their files after their pid): JOBS of them
 # (default: the CPUs) run at once, each on a CPU of its own, so the same
-# work takes a fraction of the wall time; their lines come in the order they
-# started. Smoke and conformance tests run one at a time: each starts a
-# daemon whose worker lcore polls a CPU.
+# work takes a fraction of the wall time.
 JOBS=${JOBS:-$(nproc)}
+# Smoke and conformance tests run NET_JOBS at once (default 2, 1 on one
+# CPU): each builds its own namespaces named after its pid and starts a
+# daemon with a file prefix of its own (tests/smoke/lib.sh), so two share
+# the machine; they mostly wait (pings, timeouts, FRR), and the waits
+# overlap. Every daemon's worker polls lcore 1 (lcores "0-1"), so more
+# than two would mostly take turns on that CPU. A test that cannot share
+# the machine (it builds, installs, measures a rate or a latency, or holds
+# something outside its namespaces) says so with a line
+#   # run.sh: alone
+# and runs with nothing beside it, before the others of its suite.
+NET_JOBS=${NET_JOBS:-$(($(nproc) > 1 ? 2 : 1))}
 seq_no=0
 
 # test_start NAME TIMEOUT CMD...: runs the test in the background, its
@@ -165,77 +174,135 @@ test_report() {
 	return 0
 }
 
-# run_one NAME TIMEOUT CMD...: one test, in the foreground; returns 1 when
-# PATTERN leaves the test out; last_ok says whether it ran and passed.
-run_one() {
-	last_ok=false
-	test_start "$@" || return 1
-	wait
-	test_report "$started"
-}
-
-# pool_add NAME TIMEOUT CMD...: a test for the pool (JOBS at once); when the
-# pool is full, waits for its oldest test and reports it (pool_report says
-# what to print after a test's line: pool_flush reports the rest).
+# The pool: tests started and not yet reported, in the order they started.
+# A test's line is printed once it and every test started before it have
+# finished, so the lines come in that order whatever finishes first, each
+# test's output in a log of its own. pool_after says what to print after a
+# test's line (the fuzzers' rates), pool_sweep what to do once a test is
+# over (the network suites' sweep).
 pool=()
-pool_add() {
-	test_start "$@" || return 0
-	pool+=("$started")
-	[ ${#pool[@]} -lt "$JOBS" ] || pool_next
-}
-pool_next() {
-	local n=${pool[0]}
-	pool=("${pool[@]:1}")
-	while [ ! -f "$LOGDIR/$n.rc" ]; do
-		wait -n 2>/dev/null || sleep 0.1
-	done
-	test_report "$n"
-	pool_after
-}
 pool_after() { :; }
-pool_flush() {
-	while [ ${#pool[@]} -gt 0 ]; do
-		pool_next
+pool_sweep() { :; }
+
+# pool_running: how many tests of the pool are still running
+pool_running() {
+	local n c=0
+	for n in "${pool[@]}"; do
+		[ -f "$LOGDIR/$n.rc" ] || c=$((c + 1))
 	done
-	pool_after() { :; }
+	echo $c
 }
 
-echo "== unit"
+# pool_report: reports the finished tests at the head of the pool
+pool_report() {
+	local n
+	while [ ${#pool[@]} -gt 0 ] && [ -f "$LOGDIR/${pool[0]}.rc" ]; do
+		n=${pool[0]}
+		pool=("${pool[@]:1}")
+		test_report "$n"
+		pool_after
+		pool_sweep
+	done
+}
+
+# pool_wait MAX: reports what finishes until fewer than MAX tests run
+pool_wait() {
+	pool_report
+	while [ "$(pool_running)" -ge "$1" ]; do
+		wait -n 2>/dev/null || sleep 0.1
+		pool_report
+	done
+}
+
+# pool_add MAX NAME TIMEOUT CMD...: starts a test once fewer than MAX run
+# (MAX 1: once nothing runs, and waits for it: a test alone).
+pool_add() {
+	local max=$1
+	shift
+	[ -n "$PATTERN" ] && [[ "$1" != *$PATTERN* ]] && return 0
+	pool_wait "$max"
+	test_start "$@"
+	pool+=("$started")
+	[ "$max" -gt 1 ] || pool_wait 1
+}
+
+# pool_flush: waits for every test of the pool and reports it
+pool_flush() {
+	pool_wait 1
+	pool_after() { :; }
+	pool_sweep() { :; }
+}
+
+# suite NAME [NOTE...]: ends the suite under way (its wall time into
+# walls) and starts NAME (none: the end)
+walls=()
+suite_name=
+suite_start=0
+suite() {
+	[ -n "$suite_name" ] && walls+=("$suite_name $(($(date +%s) - suite_start))")
+	suite_name=${1:-}
+	suite_start=$(date +%s)
+	[ -z "$suite_name" ] || echo "== $*"
+}
+
+# alone FILE: whether the test FILE says it must run alone
+alone() { grep -q '^# run.sh: alone' "$1"; }
+
+# net_suite KIND CMD...: the tests named on stdin through the pool,
+# NET_JOBS at once, those marked alone first; a sweep after each. CMD runs
+# with the test's file appended; KIND/BASENAME names it.
+net_suite() {
+	local kind=$1 files f
+	shift
+	mapfile -t files
+	pool_sweep() { sweep; }
+	for f in "${files[@]}"; do
+		alone "$f" && pool_add 1 "$kind/$(basename "${f%.*}")" 600 "$@" "$f"
+	done
+	for f in "${files[@]}"; do
+		alone "$f" || pool_add "$NET_JOBS" "$kind/$(basename "${f%.*}")" 600 "$@" "$f"
+	done
+	pool_flush
+	sweep
+}
+
+suite unit
 for t in "$BUILD"/tests/unit/*_test; do
-	[ -x "$t" ] && pool_add "unit/$(basename "$t")" 300 "$t"
+	[ -x "$t" ] && pool_add "$JOBS" "unit/$(basename "$t")" 300 "$t"
 done
 pool_flush
 
-echo "== smoke"
-for t in tests/smoke/*_test.sh; do
-	run_one "smoke/$(basename "$t" .sh)" 600 bash "$t"
-	sweep
-done
+suite smoke "($NET_JOBS at once)"
+net_suite smoke bash < <(printf "%s\n" tests/smoke/*_test.sh)
 
-echo "== fuzz (${FUZZ_CHECK_SECONDS:-10} s each, $JOBS at once)"
+suite fuzz "(${FUZZ_CHECK_SECONDS:-10} s each, $JOBS at once)"
 # after a passing fuzzer's line, its rate; a failure has shown its lines already
 pool_after() { $last_ok && tail -1 "$LOGDIR/out" | sed 's/^/      /'; }
 for f in build/fuzz/*_fuzz; do
 	[ -x "$f" ] || continue
-	pool_add "fuzz/$(basename "$f")" 300 bash tests/fuzz/run.sh "${FUZZ_CHECK_SECONDS:-10}" "$f"
+	pool_add "$JOBS" "fuzz/$(basename "$f")" 300 bash tests/fuzz/run.sh "${FUZZ_CHECK_SECONDS:-10}" "$f"
 done
 pool_flush
 
-echo "== conformance"
-for t in tests/conformance/test_*.py; do
-	[ -f "$t" ] || continue
-	run_one "conformance/$(basename "$t" .py)" 600 \
-		/usr/bin/python3 -m pytest -q -p no:cacheprovider "$t"
-	sweep
-done
+suite conformance "($NET_JOBS at once)"
+net_suite conformance /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+	< <(printf "%s\n" tests/conformance/test_*.py)
+suite
 
 echo
 if [ ${#durations[@]} -gt 1 ]; then
 	echo "slowest tests (s):"
 	printf '%s\n' "${durations[@]}" | sort -rn | head -"${SLOWEST:-12}" |
 		awk '{printf "  %4d  %s\n", $1, $2}'
-	printf '%s\n' "${durations[@]}" | awk '{split($2, k, "/"); if (!(k[1] in s)) o[n++] = k[1]; s[k[1]] += $1}
-		END {printf "by suite:"; for (i = 0; i < n; i++) printf "%s %s %d s", i ? "," : "", o[i], s[o[i]]; print ""}'
+	# each suite's tests added up, then its wall time (tests side by side)
+	{
+		printf 'wall %s\n' "${walls[@]}"
+		printf '%s\n' "${durations[@]}"
+	} | awk '$1 == "wall" {w[$2] = $3; next}
+		{split($2, k, "/"); if (!(k[1] in s)) o[n++] = k[1]; s[k[1]] += $1}
+		END {printf "by suite (tests added up, wall):"
+			for (i = 0; i < n; i++) printf "%s %s %d s, %d s", i ? ";" : "", o[i], s[o[i]], w[o[i]]
+			print ""}'
 	echo "tests took $(($(date +%s) - run_start)) s in all"
 fi
 for f in "${failures[@]}"; do

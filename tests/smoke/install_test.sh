@@ -5,6 +5,7 @@
 # under systemd") with its mode, the optimised binaries, the unit through
 # systemd-analyze verify, the sysusers and tmpfiles snippets through their tools, the man pages through mandoc and groff,
 # bash completion, and /etc/fwd.yaml never overwritten.
+# run.sh: alone: it builds the optimised daemon (make install, -j2 on both CPUs)
 . "$(dirname "$0")/lib.sh"
 
 smoke_init install

@@ -9,6 +9,7 @@
 #
 #   h1 10.41.1.2/24 --- p0 10.41.1.1 [fwd] p1 10.41.2.1 --- h2 10.41.2.2/24
 #   (the flooder)                          p2 10.41.3.1 --- h3 10.41.3.2/24
+# run.sh: alone: its flood takes a CPU, and h3's loss is measured under it
 . "$(dirname "$0")/lib.sh"
 
 FLOOD_S=${FLOOD_S:-8}
