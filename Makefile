@@ -190,13 +190,18 @@ tests-build: all unit-tests $(BUILD)/tests/punt_flood
 -include $(shell find $(BUILD)/obj $(BUILD)/tests -name '*.d' 2>/dev/null)
 
 # ------------------------------------------------------------------- tests
-# Everything from a fresh machine: packages, sanitized build, every suite.
+# Everything from a fresh machine: packages, the builds, every suite.
 # The builds use every CPU (CHECK_JOBS) even when make was started without -j.
+# Three builds, none of the same objects twice: sanitized with gcc (the
+# daemon, fwdctl, unit tests), optimised (what tests/smoke/install_test.sh
+# installs: built here, where both CPUs are free, not inside that test) and
+# the fuzzers with clang, the last two in one make so that neither's final
+# links leave a CPU idle.
 CHECK_JOBS ?= $(shell nproc)
 check:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) SAN=1 tests-build
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) fuzz-build
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all fuzz-build
 	@bash tests/run.sh build/san
 
 demo:

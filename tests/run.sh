@@ -124,7 +124,9 @@ JOBS=${JOBS:-$(nproc)}
 # the machine (it builds, installs, measures a rate or a latency, or holds
 # something outside its namespaces) says so with a line
 #   # run.sh: alone
-# and runs with nothing beside it, before the others of its suite.
+# and runs with nothing beside it, before the others of its suite; one
+# that takes long (30 s and more) says "# run.sh: long" and starts before
+# the short ones (net_suite).
 NET_JOBS=${NET_JOBS:-$(($(nproc) > 1 ? 2 : 1))}
 seq_no=0
 
@@ -245,22 +247,29 @@ suite() {
 	[ -z "$suite_name" ] || echo "== $*"
 }
 
-# alone FILE: whether the test FILE says it must run alone
-alone() { grep -q '^# run.sh: alone' "$1"; }
+# marked FILE WORD: whether the test FILE has a line "# run.sh: WORD"
+marked() { grep -q "^# run.sh: $2" "$1"; }
 
 # net_suite KIND CMD...: the tests named on stdin through the pool,
-# NET_JOBS at once, those marked alone first; a sweep after each. CMD runs
-# with the test's file appended; KIND/BASENAME names it.
+# NET_JOBS at once: those marked alone first, each by itself, then those
+# marked long (a long test started last would end the suite by itself),
+# then the others; a sweep after each. CMD runs with the test's file
+# appended; KIND/BASENAME names it.
 net_suite() {
 	local kind=$1 files f
 	shift
 	mapfile -t files
 	pool_sweep() { sweep; }
 	for f in "${files[@]}"; do
-		alone "$f" && pool_add 1 "$kind/$(basename "${f%.*}")" 600 "$@" "$f"
+		marked "$f" alone && pool_add 1 "$kind/$(basename "${f%.*}")" 600 "$@" "$f"
 	done
 	for f in "${files[@]}"; do
-		alone "$f" || pool_add "$NET_JOBS" "$kind/$(basename "${f%.*}")" 600 "$@" "$f"
+		marked "$f" alone || ! marked "$f" long ||
+			pool_add "$NET_JOBS" "$kind/$(basename "${f%.*}")" 600 "$@" "$f"
+	done
+	for f in "${files[@]}"; do
+		marked "$f" alone || marked "$f" long ||
+			pool_add "$NET_JOBS" "$kind/$(basename "${f%.*}")" 600 "$@" "$f"
 	done
 	pool_flush
 	sweep

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
+# run.sh: long: 30 s and more, started before the short ones
 """ICMPv6 from the router (RFC 4443): echo replies from each of its
 addresses, errors about packets to the router, TCP resets for its closed
 ports (RFC 9293 3.10.7.1), the packets no error may be

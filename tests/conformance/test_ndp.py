@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
+# run.sh: long: 30 s and more, started before the short ones
 """Neighbor Discovery (RFC 4861) and Duplicate Address Detection (RFC 4862)
 as the router does them: advertisements for its addresses, the entries
 solicitations and advertisements make (and the unsolicited ones they must

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
+# run.sh: long: 30 s and more, started before the short ones
 """RFC 8200 forwarding, one test each: crafted IPv6 frames in at t0 (or t1),
 the exact packets out of the other side, the ICMPv6 errors (RFC 4443) the
 router owes, and the counter that moved. Topology and addresses:

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
+# run.sh: long: 30 s and more, started before the short ones
 """802.1Q VLAN sub-interfaces (doc/architecture.md, fwd.yaml(5) `interfaces:`).
 
 The conformance topology (conftest.py) with two VLAN interfaces on p0:

@@ -12,6 +12,7 @@
 #   h0 10.90.0.2 --- p0 10.90.0.1 [fwd + zebra + bgpd AS 65000] p1 10.90.1.1 --- h1 10.90.1.2 AS 65001
 #                                                               p2 10.90.2.1 --- h2 10.90.2.2 AS 65002
 #   h1 announces 10.81.0.0/16 and 10.80.0.0/16, h2 10.80.0.0/16 (both hold 10.80.0.1)
+# run.sh: long: 30 s and more, started before the short ones
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_frr.sh"
 

@@ -5,7 +5,8 @@
 # under systemd") with its mode, the optimised binaries, the unit through
 # systemd-analyze verify, the sysusers and tmpfiles snippets through their tools, the man pages through mandoc and groff,
 # bash completion, and /etc/fwd.yaml never overwritten.
-# run.sh: alone: it builds the optimised daemon (make install, -j2 on both CPUs)
+# run.sh: alone: make install builds the optimised daemon on both CPUs when
+# build/ is not up to date (make check builds it before the tests)
 . "$(dirname "$0")/lib.sh"
 
 smoke_init install
