@@ -258,7 +258,7 @@ marked() { grep -q "^# run.sh: $2" "$1"; }
 net_suite() {
 	local kind=$1 files f
 	shift
-	mapfile -t files
+	mapfile -t files < <(while read -r f; do [ -f "$f" ] && echo "$f"; done)
 	pool_sweep() { sweep; }
 	for f in "${files[@]}"; do
 		marked "$f" alone && pool_add 1 "$kind/$(basename "${f%.*}")" 600 "$@" "$f"

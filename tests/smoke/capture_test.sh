@@ -26,8 +26,13 @@ EOF
 )
 ctl() { timeout 30 "$FWDCTL_BIN" -s "$SOCK" "$@"; }
 must daemon_start fw "$cfg"
-# neighbours resolved up front, so the captures below see only the pings
+# neighbours resolved up front, so the captures below see only the pings,
+# and permanent: a reachable entry's refresh (a unicast ARP probe and its
+# answer, 5 s after h2's first reply) would take two packets of a capture
 must wait_for 10 ns_exec h1 ping -c 1 -W 1 10.1.0.2
+mac_of() { ns_exec "$1" cat "/sys/class/net/$2/address"; }
+must ip -n "$(ns h1)" neigh replace 10.1.0.2 lladdr "$(mac_of h2 v2)" dev v1 nud permanent
+must ip -n "$(ns h2)" neigh replace 10.1.0.1 lladdr "$(mac_of h1 v1)" dev v2 nud permanent
 # h1 pings h2 every 0.2 s until cleanup
 bg h1 ping -i 0.2 10.1.0.2
 
