@@ -14,6 +14,7 @@
 # in the port's kernel_rx_dropped.
 #
 #   h1 10.44.1.2/24 --- p0 10.44.1.1 [fwd] p1 10.44.2.1 --- h2 10.44.2.2/24
+# run.sh: alone: its flood takes a CPU for FLOOD_S seconds
 . "$(dirname "$0")/lib.sh"
 
 FLOOD_S=${FLOOD_S:-3}

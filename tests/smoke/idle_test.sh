@@ -6,7 +6,8 @@
 # packets come.
 #
 #   h1 10.44.0.1 --- p0 [fwd xconnect, idle_sleep_us 200] p1 --- h2 10.44.0.2
-# run.sh: alone: it counts an idle worker's polls a second, and no other spins on its CPU
+# run.sh: alone: it counts an idle worker's polls and loses no ping 2 ms apart;
+# another daemon's worker polling the same CPU would change both
 . "$(dirname "$0")/lib.sh"
 
 smoke_init idle

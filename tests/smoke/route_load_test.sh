@@ -12,6 +12,8 @@
 # what fails the test is a lock-out: status answered fewer than
 # MIN_ANSWERS times while the command ran (an unsliced load answers once,
 # after it) or a wait of 5 s.
+# run.sh: alone: it runs the daemon's control thread at real-time priority while
+# it loads the table, taking lcore 0's CPU from any other daemon's control thread
 . "$(dirname "$0")/lib.sh"
 
 ROUTES=${ROUTES:-200000}
