@@ -8,7 +8,7 @@ import struct
 
 API_VERSION = 1
 # Request oneof field numbers (proto/fwd.proto)
-STATUS, ROUTE_LIST, ROUTE_ADD, ROUTE_DEL = 10, 30, 32, 33
+STATUS, ROUTE_LIST, ROUTE_GET, ROUTE_ADD, ROUTE_DEL = 10, 30, 31, 32, 33
 
 
 def varint(n):
@@ -78,6 +78,39 @@ def scalars(msg):
         else:
             raise ValueError("wire type %d" % wire)
     return out
+
+
+def fields(msg):
+    """{field number: bytes} of the length-delimited fields of a message
+    (the last of each number)."""
+    out, i = {}, 0
+    while i < len(msg):
+        key, i = decode_varint(msg, i)
+        num, wire = key >> 3, key & 7
+        if wire == 2:
+            ln, i = decode_varint(msg, i)
+            out[num] = msg[i:i + ln]
+            i += ln
+        elif wire == 0:
+            _, i = decode_varint(msg, i)
+        elif wire in (1, 5):
+            i += 8 if wire == 1 else 4
+        else:
+            raise ValueError("wire type %d" % wire)
+    return out
+
+
+def route_get(client, address):
+    """(prefix, via) of the route `fwdctl route get ADDRESS` shows, or None
+    when there is none: Response.route_get (31), its RouteEntry (1), that
+    entry's prefix (1) and via (3)."""
+    status, pages = client.call(ROUTE_GET, field(1, 2, address.encode()))
+    if status:
+        return None
+    entry = fields(fields(fields(pages[0]).get(ROUTE_GET, b"")).get(1, b""))
+    if not entry:
+        return None
+    return entry.get(1, b"").decode(), entry.get(3, b"").decode()
 
 
 class Client:
