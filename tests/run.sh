@@ -4,9 +4,11 @@
 # netns), conformance (scapy). Prints one line per test and a final
 # "N passed, N failed"; exits non-zero when anything failed. A failed test
 # shows every failing line of its output (show_failure), then its tail.
-# The end lists the SLOWEST (default 12) tests and the suites' wall time,
-# so a test that grows shows up before make check outgrows its budget.
-# Unit tests and fuzzers run JOBS at a time (default: the CPUs).
+# The end lists the SLOWEST (default 12) tests and each suite's seconds
+# (its tests' added up, and its wall time), so a test that grows shows up
+# before make check outgrows its budget. Unit tests and fuzzers run JOBS
+# at a time (default: the CPUs), smoke and conformance tests NET_JOBS
+# (default 2) but those marked "# run.sh: alone" (doc/testing.md).
 #
 #   tests/run.sh [BUILD_DIR] [PATTERN]     (default build/san; PATTERN filters test names)
 #   bash tests/run.sh build/san smoke/ops_test     one test (a failed run prints this line)
