@@ -61,6 +61,7 @@
 	X(POLICED_GLEAN6, "policed_glean6")                                                  \
 	X(POLICED_ICMP6, "policed_icmp6")                                                    \
 	X(POLICED_HBH6, "policed_hbh6")                                                      \
+	X(POLICED_LACP, "policed_lacp")                                                      \
 	X(POLICED_NDP, "policed_ndp")                                                        \
 	X(POLICED_NS, "policed_ns")                                                          \
 	X(POLICED_NA, "policed_na")                                                          \
