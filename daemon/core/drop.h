@@ -50,6 +50,7 @@
 	X(REASM_OVERLAP, "reasm_overlap") /* to us: overlapping fragment (RFC 5722) */       \
 	X(REASM_INVALID, "reasm_invalid") /* to us: fragment lengths inconsistent */         \
 	X(ACL, "acl")                     /* acls[]: a deny or reject rule (acl/) */         \
+	X(LACP_INVALID, "lacp_invalid")   /* bond: malformed, looped or foreign LACP */      \
 	X(POLICED_ARP, "policed_arp")                                                        \
 	X(POLICED_LOCAL, "policed_local")                                                    \
 	X(POLICED_RESOLVE, "policed_resolve")                                                \
