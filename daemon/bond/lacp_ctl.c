@@ -63,6 +63,7 @@ void lacp_ctl_member_set(uint8_t port, uint8_t bond, const uint8_t mac[6], bool 
 		.fast = fast,
 	};
 	struct lacp_ctl_member *c;
+	bool link;
 
 	if (port >= FWD_MAX_PORTS)
 		return;
@@ -72,10 +73,13 @@ void lacp_ctl_member_set(uint8_t port, uint8_t bond, const uint8_t mac[6], bool 
 		lacp_member_actor(&c->lm, &a);
 		return;
 	}
+	link = c->used && c->lm.port_enabled;
 	memset(c, 0, sizeof(*c));
 	c->used = true;
 	c->bond = bond;
 	lacp_member_init(&c->lm, &a);
+	if (link)
+		lacp_member_link(&c->lm, true, now_ns());
 }
 
 void lacp_ctl_member_clear(uint8_t port)
