@@ -110,8 +110,11 @@ struct fwd_conf_port {
 	char acl_in[FWD_NAME_MAX];  /* acls[].name filtering what arrives, "" = none (acl/) */
 	char acl_out[FWD_NAME_MAX]; /* acls[].name filtering what leaves, "" = none */
 	/* a bond's port (bond/bond_config.c): made from its bonds[] entry after
-	 * decoding, after the file's ports; no device, not shown under ports */
+	 * decoding, after the file's ports; no device, not shown under ports;
+	 * its MAC is its first member's, ports[mac_port] */
 	bool bond;
+	uint8_t mac_port;
+	bool member; /* a bond's member: no link-local address or mode of its own */
 	struct fwd_conf_pos pos;
 };
 
@@ -171,7 +174,7 @@ struct fwd_config {
 		uint32_t nexthops;         /* extension: next-hop table size, default 65536 */
 		uint32_t icmp_rate;        /* extension: ICMP errors per second, 0 = unlimited,
 		                            * default 100 (RFC 1812 4.3.2.8) */
-		uint32_t punt_rate[4];     /* extension: punt policer, packets a second per
+		uint32_t punt_rate[5];     /* extension: punt policer, packets a second per
 		                            * reason of each enum fwd_punt_class (core/punt.c) */
 	} dataplane;
 
