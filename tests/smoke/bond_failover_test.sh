@@ -45,6 +45,9 @@ check "iface list says bond0 is a bond" \
 	       '$FWDCTL_BIN' -s '$SOCK' iface list | grep -E '^bond0 +bond'"
 check "h1 reaches h2 through the bond" wait_for 10 ping_ok
 
+fwdctl monitor bond >"$T/monitor.txt" 2>&1 &
+mon_pid=$!
+sleep 0.3
 # 4 s of pings every 20 ms, p0's link down on the partner's side after 1 s:
 # each lost ping is 20 ms without traffic
 ns_exec h1 ping -q -i 0.02 -c 200 -W 1 10.40.2.2 >"$T/ping.txt" 2>&1 &
@@ -56,7 +59,13 @@ got=$(sed -n 's/.* \([0-9]*\) received.*/\1/p' "$T/ping.txt")
 lost_ms=$(((200 - ${got:-0}) * 20))
 expect "failover within 1 s: ${lost_ms} ms of traffic lost (p0's link down on the partner's side)" \
 	"$lost_ms" -le 1000
+kill "$mon_pid" 2>/dev/null
+wait "$mon_pid" 2>/dev/null
+check "monitor bond: p0's link down, then the failover to p1" \
+	sh -c "grep -q 'bond bond0 link-down member p0' '$T/monitor.txt' && grep -q 'bond bond0 failover member p1' '$T/monitor.txt'"
 check "the daemon logs the failover to p1" grep -q "bond bond0: failover: new active member p1" "$T/daemon.log"
+expect "bond show -j: p1 is the active member after 1 failover" \
+	"$(jctl bond show bond0 | json_get "d['bonds'][0]['active'] + ' ' + str(d['bonds'][0].get('failovers', 0))")" = "p1 1"
 ns_exec h1 ip link set e1 up
 sleep 0.5
 check "traffic goes on with p0 back (p1 stays active)" ping_ok
