@@ -79,6 +79,24 @@ ns_exec h1 ping -c 1 -W 1 10.40.2.2 >/dev/null
 inactive=$(jctl stats | json_get "sum(int(c.get('value', 0)) for p in d['ports'] if p['name'] == 'p0' for c in p.get('drop_reasons', []) if c['name'] == 'bond_inactive')")
 expect "frames on the backup member p0 are dropped as bond_inactive ($inactive)" "$inactive" -gt 0
 
+# reload: p0 leaves bond0 for a new bond1 (added after it)
+cp "$cfg" "$T/orig.yaml"
+daemon_config >/dev/null <<-EOF
+ports:
+  - { name: p0, device: "net_af_packet0,iface=d1" }
+  - { name: p1, device: "net_af_packet1,iface=d2" }
+  - { name: p2, device: "net_af_packet2,iface=d3", addresses: [10.40.2.1/24] }
+bonds:
+  - { name: bond0, members: [p1], lacp: false, addresses: [10.40.1.1/24] }
+  - { name: bond1, members: [p0], lacp: false, hash: l34, addresses: [10.40.9.1/24] }
+EOF
+check "a reload moves p0 from bond0 to a new bond1" fwdctl config reload
+expect "bond list after the reload: bond0 with p1, bond1 with p0" \
+	"$(jctl bond list | json_get "' '.join(b['name'] + ':' + ','.join(m['name'] for m in b['members']) for b in d['bonds'])")" = "bond0:p1 bond1:p0"
+check "traffic goes on through bond0 (p1)" ping_ok
+check "bond1's address is there" sh -c "'$FWDCTL_BIN' -s '$SOCK' addr list | grep -q '10.40.9.1/24'"
+check_fails "a reload removing bond1 is refused (needs a restart)" fwdctl config reload "$T/orig.yaml"
+
 bad=$(daemon_config <<-EOF
 ports:
   - { name: p0, device: "net_af_packet0,iface=d1", addresses: [10.9.9.1/24] }
