@@ -150,12 +150,30 @@ static void bond_port(const B *b, struct fwd_conf_port *p)
 	p->pos = b->pos;
 }
 
+/* 1 + the bond each derived port of the last load came from (by port
+ * index), for the checks' messages; 0 for the file's ports. */
+static unsigned derived_from[FWD_MAX_PORTS];
+
+static bool bond_path_alias(const char *path, char *out, size_t len)
+{
+	unsigned k;
+	int n = 0;
+
+	if (sscanf(path, "ports[%u]%n", &k, &n) != 1 || n == 0 || k >= FWD_MAX_PORTS ||
+	    derived_from[k] == 0)
+		return false;
+	snprintf(out, len, "bonds[%u]%s", derived_from[k] - 1, path + n);
+	return true;
+}
+
 /* Each bond's port after the file's (a name a port has is left to the
  * checks), and its members at its MTU. */
 static void bond_derive(struct fwd_conf_checker *c, struct fwd_config *cfg)
 {
 	const S *s = bond_conf(cfg);
 	char a[48];
+
+	memset(derived_from, 0, sizeof(derived_from));
 
 	for (unsigned i = 0; i < s->n; i++) {
 		const B *b = &s->bonds[i];
@@ -168,6 +186,7 @@ static void bond_derive(struct fwd_conf_checker *c, struct fwd_config *cfg)
 			               FWD_MAX_PORTS);
 			return;
 		}
+		derived_from[cfg->n_ports] = i + 1;
 		bond_port(b, &cfg->ports[cfg->n_ports++]);
 		for (unsigned j = 0; j < b->n_members; j++) {
 			int k = fwd_config_port_index(cfg, b->members[j]);
@@ -271,5 +290,6 @@ RTE_INIT(bond_config_register)
 {
 	fwd_config_register_section(&section);
 	fwd_config_register_derive(bond_derive);
+	fwd_config_set_path_alias(bond_path_alias);
 	fwd_config_register_check(bond_check);
 }

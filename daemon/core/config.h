@@ -306,6 +306,11 @@ typedef void (*fwd_conf_check_fn)(struct fwd_conf_checker *c, const struct fwd_c
  */
 typedef void (*fwd_conf_derive_fn)(struct fwd_conf_checker *c, struct fwd_config *cfg);
 void fwd_config_register_derive(fwd_conf_derive_fn fn);
+/* The path in the file of what a check reports about a derived entry
+ * ("ports[5].addresses[0]" -> "bonds[0].addresses[0]"): true with it in
+ * out. One feature sets it (bond/); the last load's derive fills it. */
+typedef bool (*fwd_conf_alias_fn)(const char *path, char *out, size_t len);
+void fwd_config_set_path_alias(fwd_conf_alias_fn fn);
 
 void fwd_config_register_check(fwd_conf_check_fn fn);
 void fwd_conf_error(struct fwd_conf_checker *c, const char *path, const char *fmt, ...)

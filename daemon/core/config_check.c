@@ -201,11 +201,21 @@ void fwd_config_register_machine_check(fwd_conf_check_fn fn)
 	machine_checks[n_machine_checks++] = fn;
 }
 
+static fwd_conf_alias_fn alias_fn;
+
+void fwd_config_set_path_alias(fwd_conf_alias_fn fn)
+{
+	alias_fn = fn;
+}
+
 void fwd_conf_error(struct fwd_conf_checker *fc, const char *path, const char *fmt, ...)
 {
 	struct conf_ctx *c = (struct conf_ctx *)fc;
-	char text[sizeof(c->diag.msgs[0].text)];
+	char text[sizeof(c->diag.msgs[0].text)], alias[96];
 	va_list ap;
+
+	if (alias_fn != NULL && alias_fn(path, alias, sizeof(alias)))
+		path = alias; /* a derived entry: where it came from in the file */
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);

@@ -142,6 +142,21 @@ static void test_members(void **state)
 	              want, N(want));
 }
 
+/* What the checks of ports say of a bond's port points at the bond. */
+static void test_bond_port_errors(void **state)
+{
+	static const char *const want[] = {
+		"mem.yaml:7:47: bonds[1].addresses[0]: subnet 10.20.0.0/24 is already connected on "
+		"port bond0",
+	};
+
+	(void)state;
+	expect_errors(HEAD "bonds:\n"
+	                   "  - { name: bond0, members: [p0], addresses: [10.20.0.1/24] }\n"
+	                   "  - { name: bond1, members: [p1], addresses: [10.20.0.2/24] }\n",
+	              want, N(want));
+}
+
 static void test_empty(void **state)
 {
 	static const char *const want[] = {
@@ -159,7 +174,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),        cmocka_unit_test(test_defaults_and_show),
 		cmocka_unit_test(test_member_keys), cmocka_unit_test(test_members),
-		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_empty),       cmocka_unit_test(test_bond_port_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
