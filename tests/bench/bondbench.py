@@ -10,6 +10,7 @@ bond_xmit to the active member); with lacp and two members distributing
 the per-packet hash adds what bond_hash_test measures apart.
 """
 import benchlib as bl
+import l2vlan
 
 
 class FwdBond(bl.Fwd):
@@ -27,3 +28,24 @@ class FwdBond(bl.Fwd):
             "bonds:\n"
             "  - { name: sink, members: [m0, m1], lacp: false, addresses: [%s] }\n%s" %
             (src_line, bl.SINK_NET, routes))
+
+
+def group_bond(p):
+    return [bl.Fwd(p, "fwd-16-bond", "fwd l3 16 routes", p.pcap64, "l3"),
+            FwdBond(p, "fwd-bond-bond", "fwd l3 out of a bond of 2", p.pcap64, "l3")]
+
+
+def run_bond(p, results, bench):
+    l2vlan.run(p, results, bench, "bond", lambda: group_bond(p))
+
+
+l2vlan.RATIOS["bond"] = ("bond/port", "fwd-bond-bond", "fwd-16-bond")
+
+
+def print_group(results, bench):
+    l2vlan.print_group(results, bench, "bond", "Bond 64 B")
+
+
+def targets(ratio_at_least):
+    return [ratio_at_least("fwd l3 out of a 2-member bond >= 0.95x one port", "bond/port", 0.95,
+                           "bond")]
