@@ -109,6 +109,12 @@ struct fwd_conf_port {
 	bool tap;         /* a kernel interface for the control plane (cp/tap.c); default false */
 	char acl_in[FWD_NAME_MAX];  /* acls[].name filtering what arrives, "" = none (acl/) */
 	char acl_out[FWD_NAME_MAX]; /* acls[].name filtering what leaves, "" = none */
+	/* a bond's port (bond/bond_config.c): made from its bonds[] entry after
+	 * decoding, after the file's ports; no device, not shown under ports;
+	 * its MAC is its first member's, ports[mac_port] */
+	bool bond;
+	uint8_t mac_port;
+	bool member; /* a bond's member: no link-local address or mode of its own */
 	struct fwd_conf_pos pos;
 };
 
@@ -168,7 +174,7 @@ struct fwd_config {
 		uint32_t nexthops;         /* extension: next-hop table size, default 65536 */
 		uint32_t icmp_rate;        /* extension: ICMP errors per second, 0 = unlimited,
 		                            * default 100 (RFC 1812 4.3.2.8) */
-		uint32_t punt_rate[4];     /* extension: punt policer, packets a second per
+		uint32_t punt_rate[5];     /* extension: punt policer, packets a second per
 		                            * reason of each enum fwd_punt_class (core/punt.c) */
 	} dataplane;
 
@@ -293,6 +299,18 @@ const char *fwd_port_mode_name(enum fwd_port_mode mode);
  */
 struct fwd_conf_checker;
 typedef void (*fwd_conf_check_fn)(struct fwd_conf_checker *c, const struct fwd_config *cfg);
+/*
+ * A feature that derives part of the config from its own section (bonds
+ * add their ports) registers a function run after decoding, before every
+ * check; it may report problems like a check.
+ */
+typedef void (*fwd_conf_derive_fn)(struct fwd_conf_checker *c, struct fwd_config *cfg);
+void fwd_config_register_derive(fwd_conf_derive_fn fn);
+/* The path in the file of what a check reports about a derived entry
+ * ("ports[5].addresses[0]" -> "bonds[0].addresses[0]"): true with it in
+ * out. One feature sets it (bond/); the last load's derive fills it. */
+typedef bool (*fwd_conf_alias_fn)(const char *path, char *out, size_t len);
+void fwd_config_set_path_alias(fwd_conf_alias_fn fn);
 
 void fwd_config_register_check(fwd_conf_check_fn fn);
 void fwd_conf_error(struct fwd_conf_checker *c, const char *path, const char *fmt, ...)

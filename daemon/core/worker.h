@@ -111,6 +111,17 @@ typedef uint16_t (*fwd_filter_fn)(struct fwd_worker *w, uint16_t iface, uint8_t 
 
 extern fwd_filter_fn fwd_filter;
 
+/*
+ * Bonds (bond/, doc/architecture.md "Bonds"): the worker flushes a bond's
+ * tx buffer (struct fwd_port.is_bond) through fwd_bond_xmit, which spreads
+ * the burst over the members (fwd_tx_burst on each) and counts the bond.
+ * Set once by bond/ before workers launch; core stays below bond/.
+ */
+struct fwd_worker;
+typedef void (*fwd_bond_xmit_fn)(struct fwd_worker *w, uint8_t bond, struct rte_mbuf **pkts,
+                                 uint16_t n, uint64_t bytes);
+extern fwd_bond_xmit_fn fwd_bond_xmit;
+
 struct fwd_worker {
 	/* set by control before launch */
 	unsigned index;
@@ -130,9 +141,11 @@ struct fwd_worker {
 	struct fwd_txbuf tx[FWD_MAX_PORTS] __rte_cache_aligned;
 	uint16_t n_punt;
 	struct rte_mbuf *punt[FWD_BURST_MAX];
-	/* core/punt.c's policer: a bucket per reason, NDP's per port and kind */
+	/* core/punt.c's policer: a bucket per reason, NDP's per port and kind,
+	 * LACP's per port */
 	struct fwd_punt_bucket punt_bkt[FWD_PUNT_MAX];
 	struct fwd_punt_bucket punt_nd[FWD_MAX_PORTS][FWD_PUNT_ND_MAX];
+	struct fwd_punt_bucket punt_lacp[FWD_MAX_PORTS];
 } __rte_cache_aligned;
 
 /*

@@ -23,7 +23,7 @@ l3fwd through DPDK telemetry (sink port opackets); fwd through `fwdctl -j
 stats` (sink tx_packets), checked against the null PMD's own count (sink
 xstats) and fwd's drop counters.
 
-Parts (BENCH_ONLY=main,imix,ipv6,acl,l2,vlan,burst,churn picks some):
+Parts (BENCH_ONLY=main,imix,ipv6,acl,l2,vlan,bond,burst,churn picks some):
   main   64 B: testpmd io, l3fwd lpm, l3fwd lpm linked statically (as
          fwd-daemon is: DPDK linked in), fwd xconnect, fwd l3 16 routes,
          the same 16 routes each over a 4-way ECMP group (every packet
@@ -46,6 +46,8 @@ Parts (BENCH_ONLY=main,imix,ipv6,acl,l2,vlan,burst,churn picks some):
   l2     64 B: fwd's bridge beside Open vSwitch with DPDK (NORMAL), l2vlan.py
   vlan   fwd l3 16 routes tagged VLAN 100 in, VLAN 200 out, beside untagged
          (l2vlan.py)
+  bond   fwd l3 16 routes out of a bond of two members, beside one port
+         (bondbench.py)
   burst  fwd l3 16 routes at bursts 4..128, table and build/bench/burst.png
   flows  64 B to 2 k, 64 k and 1 M distinct destinations over the 1M-route
          table (BENCH_FLOW_COUNTS), fwd beside l3fwd (groups.py)
@@ -69,6 +71,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as bl  # noqa: E402
 import groups  # noqa: E402
+import bondbench  # noqa: E402
 import l2vlan  # noqa: E402
 from benchlib import log  # noqa: E402
 
@@ -82,8 +85,8 @@ CHURN_RATE = int(os.environ.get("BENCH_CHURN_RATE", "10000"))
 CHURN_SECONDS = float(os.environ.get("BENCH_CHURN_SECONDS", "10"))
 POLL_HZ = 10
 ONLY = os.environ.get("BENCH_ONLY",
-                      "main,churn,imix,ipv6,acl,l2,vlan,flows,scaling,burst").split(",")
-GROUP_TAGS = ("-imix", "-v6", "-acl", "-l2", "-vlan")   # the names' ends of every group's programs but main's
+                      "main,churn,imix,ipv6,acl,l2,vlan,bond,flows,scaling,burst").split(",")
+GROUP_TAGS = ("-imix", "-v6", "-acl", "-l2", "-vlan", "-bond")   # the names' ends of every group's programs but main's
 OTHER_GROUPS = groups.FLOWS_PREFIXES + ("fwd-w", "l3fwd-w", "fwd-b")   # groups.py's, the burst's
 
 
@@ -550,7 +553,7 @@ def targets(results):
          lambda v: v <= c["uncounted_resolution"], ""),
         ratio_at_least("fwd l3 IPv6 >= 1.0x l3fwd lpm IPv6", "fwd/l3fwd", 1.0, "ipv6"),
         ratio_at_least("1,000-rule acl_in >= 0.8x no ACL", "acl1k/none", 0.8, "acl"),
-    ] + l2vlan.targets(ratio_at_least)
+    ] + l2vlan.targets(ratio_at_least) + bondbench.targets(ratio_at_least)
     if "flows" in results:
         for name, key, floor in groups.flows_targets(results)[0]:
             checks.append(ratio_at_least(name, key, floor, "flows"))
@@ -626,6 +629,8 @@ def main():
             l2vlan.run_l2(p, results, sys.modules[__name__])
         if "vlan" in ONLY:
             l2vlan.run_vlan(p, results, sys.modules[__name__])
+        if "bond" in ONLY:
+            bondbench.run_bond(p, results, sys.modules[__name__])
         if "flows" in ONLY:
             groups.run_flows(p, results, huge, sys.modules[__name__])
         if "scaling" in ONLY:
@@ -642,6 +647,7 @@ def main():
     print_group(results, "ipv6", "-v6", "IPv6 62 B")
     print_group(results, "acl", "-acl", "ACL 64 B")
     l2vlan.print_groups(results, sys.modules[__name__])
+    bondbench.print_group(results, sys.modules[__name__])
     groups.print_flows(results, sys.modules[__name__])
     groups.print_scaling(p, results, sys.modules[__name__])
     print_burst(results)
