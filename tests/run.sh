@@ -129,7 +129,37 @@ JOBS=${JOBS:-$(nproc)}
 # and runs with nothing beside it, before the others of its suite; one
 # that takes long (30 s and more) says "# run.sh: long" and starts before
 # the short ones (net_suite).
+# On a machine already busy (other jobs' runnable tasks, sampled over a
+# second when a suite starts, as many as half the CPUs) they run one at a
+# time: there a second test's load delays the daemons' replies past the
+# conformance tests' capture windows and the 1 s timers of DAD. NET_JOBS
+# set in the environment is taken as it is.
+NET_JOBS_SET=${NET_JOBS:+1}
 NET_JOBS=${NET_JOBS:-$(($(nproc) > 1 ? 2 : 1))}
+
+# others_running: runnable tasks but this one, averaged over a second, in
+# tenths (procs_running of /proc/stat counts the awk that reads it)
+others_running() {
+	local i n=0
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		n=$((n + $(awk '/^procs_running/ {print $2 - 1}' /proc/stat)))
+		sleep 0.1
+	done
+	echo $n
+}
+
+# net_jobs: sets jobs and jobs_note for a network suite about to start
+net_jobs() {
+	local busy
+	jobs=$NET_JOBS
+	jobs_note="$jobs at once"
+	[ -z "$NET_JOBS_SET" ] && [ "$jobs" -gt 1 ] || return 0
+	busy=$(others_running)
+	if [ $((busy * 2)) -ge $((10 * $(nproc))) ]; then
+		jobs=1
+		jobs_note="one at a time: the machine is busy, $((busy / 10)).$((busy % 10)) tasks running"
+	fi
+}
 seq_no=0
 
 # test_start NAME TIMEOUT CMD...: runs the test in the background, its
@@ -252,14 +282,14 @@ suite() {
 # marked FILE WORD: whether the test FILE has a line "# run.sh: WORD"
 marked() { grep -q "^# run.sh: $2" "$1"; }
 
-# net_suite KIND CMD...: the tests named on stdin through the pool,
-# NET_JOBS at once: those marked alone first, each by itself, then those
+# net_suite KIND JOBS CMD...: the tests named on stdin through the pool,
+# JOBS at once: those marked alone first, each by itself, then those
 # marked long (a long test started last would end the suite by itself),
 # then the others; a sweep after each. CMD runs with the test's file
 # appended; KIND/BASENAME names it.
 net_suite() {
-	local kind=$1 files f
-	shift
+	local kind=$1 jobs=$2 files f
+	shift 2
 	mapfile -t files < <(while read -r f; do [ -f "$f" ] && echo "$f"; done)
 	pool_sweep() { sweep; }
 	for f in "${files[@]}"; do
@@ -267,11 +297,11 @@ net_suite() {
 	done
 	for f in "${files[@]}"; do
 		marked "$f" alone || ! marked "$f" long ||
-			pool_add "$NET_JOBS" "$kind/$(basename "${f%.*}")" 600 "$@" "$f"
+			pool_add "$jobs" "$kind/$(basename "${f%.*}")" 600 "$@" "$f"
 	done
 	for f in "${files[@]}"; do
 		marked "$f" alone || marked "$f" long ||
-			pool_add "$NET_JOBS" "$kind/$(basename "${f%.*}")" 600 "$@" "$f"
+			pool_add "$jobs" "$kind/$(basename "${f%.*}")" 600 "$@" "$f"
 	done
 	pool_flush
 	sweep
@@ -283,8 +313,9 @@ for t in "$BUILD"/tests/unit/*_test; do
 done
 pool_flush
 
-suite smoke "($NET_JOBS at once)"
-net_suite smoke bash < <(printf "%s\n" tests/smoke/*_test.sh)
+net_jobs
+suite smoke "($jobs_note)"
+net_suite smoke "$jobs" bash < <(printf "%s\n" tests/smoke/*_test.sh)
 
 suite fuzz "(${FUZZ_CHECK_SECONDS:-10} s each, $JOBS at once)"
 # after a passing fuzzer's line, its rate; a failure has shown its lines already
@@ -295,8 +326,9 @@ for f in build/fuzz/*_fuzz; do
 done
 pool_flush
 
-suite conformance "($NET_JOBS at once)"
-net_suite conformance /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+net_jobs
+suite conformance "($jobs_note)"
+net_suite conformance "$jobs" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
 	< <(printf "%s\n" tests/conformance/test_*.py)
 suite
 

@@ -9,6 +9,8 @@
 # interfaces go with the daemon.
 #
 #   h1 10.71.1.2/24 2001:db8:71:1::2 --- p0 [fwd, tap] p1 --- h2 10.71.2.2/24 2001:db8:71:2::2
+# run.sh: alone: it checks that the worker takes in a good part of a SYN flood;
+# another daemon's worker polling the same CPU would take half its time
 . "$(dirname "$0")/lib.sh"
 
 smoke_init tap

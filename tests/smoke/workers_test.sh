@@ -21,6 +21,8 @@
 # than the two workers need.
 #
 #   h1 10.43.1.2 --- p0 [fwd, 2 workers] p1 --- h2 10.43.2.2 (10.43.9.1 on lo)
+# run.sh: alone: it checks that its two workers, sharing CPU 1, take in 90% of a
+# 3 s UDP stream; a third worker polling that CPU would take its share
 . "$(dirname "$0")/lib.sh"
 
 smoke_init workers
