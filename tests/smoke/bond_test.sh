@@ -49,8 +49,8 @@ distributing() { lacp_state actor "$1" | grep -qw distributing; }
 not_distributing() { ! distributing "$1"; }
 both_up() { distributing m1 && distributing m2 && bond_partner_distributing 0 && bond_partner_distributing 1; }
 # member_tx NAME: packets sent on member port NAME (`fwdctl -j stats`)
-member_tx() { fwdctl -j stats | json_get "next(p['tx_pkts'] for p in d['ports'] if p['name'] == '$1')"; }
-member_rx() { fwdctl -j stats | json_get "next(p['rx_pkts'] for p in d['ports'] if p['name'] == '$1')"; }
+member_tx() { fwdctl -j stats | json_get "next(p['tx_packets'] for p in d['ports'] if p['name'] == '$1')"; }
+member_rx() { fwdctl -j stats | json_get "next(p['rx_packets'] for p in d['ports'] if p['name'] == '$1')"; }
 ping4() { ns_exec "$1" ping -c "${3:-2}" -i 0.2 -W 2 "$2"; }
 
 echo "-- LACP comes up"

@@ -190,11 +190,12 @@ bond_silence() {
 	fi
 }
 
-# bond_keepalive HOST IF ADDR: HOST pings fwd's ADDR through the partner, 50
-# times a second for as long as the partner runs (the partner's LACPDUs go
-# out only while traffic flows through it; see above); fwd's MAC (BOND_MAC)
-# as a static neighbour entry.
+# bond_keepalive HOST IF ADDR [MAC]: HOST pings ADDR (fwd's) through the
+# partner, 50 times a second for as long as the partner runs (the partner's
+# LACPDUs go out only while traffic flows through it; see above); ADDR's
+# MAC (default fwd's, BOND_MAC) as a static neighbour entry.
 bond_keepalive() {
-	ip -n "$(ns "$1")" neigh replace "$3" lladdr "$BOND_MAC" dev "$2" nud permanent || return 1
+	ip -n "$(ns "$1")" neigh replace "$3" lladdr "${4:-$BOND_MAC}" dev "$2" nud permanent ||
+		return 1
 	bg "$1" timeout "$BOND_PARTNER_SECS" ping -q -i 0.02 "$3"
 }
