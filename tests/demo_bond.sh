@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# `make demo-bond`: fwd with a two-member LACP bond talking IEEE 802.1AX to
+# a partner nobody here wrote, DPDK's bonding PMD (mode 4) in testpmd
+# (tests/smoke/lib_bond.sh); both sides' LACP state, traffic of many flows
+# spread over the members, a member's cable pulled and plugged in again.
+# Everything runs in namespaces of its own and is torn down at the end,
+# also on Ctrl-C.
+#
+#   h1 10.31.1.2 --- [partner: testpmd, net_bonding0 mode 4] ==2 links== [fwd: bond0 10.31.1.1]
+#                                                                         u0 10.31.2.1 --- h2 10.31.2.2
+set -u
+cd "$(dirname "$0")/.."
+export SRCDIR=$PWD BUILD=${BUILD:-$PWD/build}
+. tests/smoke/lib.sh
+. tests/smoke/lib_bond.sh
+
+say() { printf '\n\033[1m### %s\033[0m\n' "$*"; }
+run() {
+	printf '$ fwdctl %s\n' "$*"
+	fwdctl "$@"
+}
+partner() {
+	printf 'testpmd> %s\n' "$*"
+	bond_cmd "$@" | grep -vE '^\s*$'
+}
+# the partner's LACP view, short: per slave its state and fwd's system
+partner_lacp() {
+	printf 'testpmd> show bonding lacp info %s   (short)\n' "$BOND_PORT"
+	bond_partner_lacp | json_get "'\n'.join('  slave %s: actor %s; partner (fwd) %s port %s %s' % (k, ' '.join(v['actor']['state']), v['partner']['system'], v['partner']['port'], ' '.join(v['partner']['state'])) for k, v in sorted(d.items()))"
+}
+both_up() { bond_partner_distributing 0 && bond_partner_distributing 1; }
+
+smoke_init demo-bond
+ns_add h1 pt fw h2
+bond_links pt fw 2
+veth h1 v1 pt p3
+veth h2 v2 fw d3
+ns_host h1 v1 10.31.1.2/24 10.31.1.1
+ns_host h2 v2 10.31.2.2/24 10.31.2.1
+daemon_config >/dev/null <<EOF
+ports:
+  - { name: m1, device: "net_af_packet0,iface=d1" }
+  - { name: m2, device: "net_af_packet1,iface=d2" }
+  - { name: u0, device: "net_af_packet2,iface=d3", addresses: [10.31.2.1/24] }
+bonds:
+  - { name: bond0, members: [m1, m2], lacp: true, lacp_rate: fast, hash: l34,
+      mode: l3, addresses: [10.31.1.1/24] }
+EOF
+say "fwd-daemon with bond0 over ports m1 and m2 (LACP, fast rate, layer3+4 hash)"
+sed -n '/^ports:/,$p' "$T/fwd.yaml"
+must daemon_start fw "$T/fwd.yaml"
+
+say "the partner: DPDK's bonding PMD in mode 4 (testpmd), its slaves on the other ends of m1, m2"
+must bond_partner pt 4 p3
+must bond_keepalive h1 v1 10.31.1.1
+wait_for 15 both_up || echo "(the partner does not distribute on both slaves yet)"
+run bond list
+run bond show bond0
+partner_lacp
+
+say "h1 (behind the partner) and h2 (behind u0) ping each other through the bond"
+ns_exec h1 ping -c 3 -i 0.3 -W 1 10.31.2.2
+say "16 UDP flows h2 -> h1: the hash spreads them over both members"
+bg h1 timeout 10 "$PY" tests/smoke/bond_flows.py recv 7101 8 "$T/flows.json"
+sleep 0.3
+ns_exec h2 "$PY" tests/smoke/bond_flows.py send 10.31.1.2 7101 16 100 2
+wait_for 5 test -s "$T/flows.json"
+echo "received: $(cat "$T/flows.json")"
+run stats | grep -E '^(name|m1|m2|bond0)\b|NAME|^ *(m1|m2|bond0) '
+
+say "m1's cable pulled (the partner's end down, the slave out of its bond)"
+bond_member_down 1
+sleep 1
+run bond show bond0
+partner "show bonding config $BOND_PORT"
+
+say "plugged in again: m1 rejoins the aggregate"
+bond_member_up 1
+wait_for 10 both_up
+run bond show bond0
+partner_lacp
+
+say "done: tearing down"
+smoke_done
