@@ -39,7 +39,7 @@ must bond_partner pt 4 p3
 must bond_keepalive h1 v1 10.31.1.1
 
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
-# bond JSON: `fwdctl -j bond show bond0` (cli/bond.c)
+# bond JSON: `fwdctl -j bond show bond0` (fwdctl(8))
 bshow() { fwdctl -j bond show bond0; }
 # member FIELD NAME: a member's field ("link", "selected", "collecting", ...)
 member() { bshow | json_get "next(str(m.get('$1')) for m in d['members'] if m['name'] == '$2')"; }
