@@ -21,12 +21,17 @@ run() {
 	fwdctl "$@"
 }
 partner() {
+	if [ "$BOND_KIND" = linux ]; then
+		printf '$ grep -E "^Slave|MII|Aggregator ID" /proc/net/bonding/bond0\n'
+		ns_exec pt grep -E "^Slave|MII|Aggregator ID" /proc/net/bonding/bond0
+		return
+	fi
 	printf 'testpmd> %s\n' "$*"
 	bond_cmd "$@" | grep -vE '^\s*$'
 }
 # the partner's LACP view, short: per slave its state and fwd's system
 partner_lacp() {
-	printf 'testpmd> show bonding lacp info %s   (short)\n' "$BOND_PORT"
+	printf '%s LACP info (short)\n' "$BOND_KIND"
 	bond_partner_lacp | json_get "'\n'.join('  slave %s: actor %s; partner (fwd) %s port %s %s' % (k, ' '.join(v['actor']['state']), v['partner']['system'], v['partner']['port'], ' '.join(v['partner']['state'])) for k, v in sorted(d.items()))"
 }
 both_up() { bond_partner_distributing 0 && bond_partner_distributing 1; }
@@ -51,7 +56,7 @@ say "fwd-daemon with bond0 over ports m1 and m2 (LACP, fast rate, layer3+4 hash)
 sed -n '/^ports:/,$p' "$T/fwd.yaml"
 must daemon_start fw "$T/fwd.yaml"
 
-say "the partner: DPDK's bonding PMD in mode 4 (testpmd), its slaves on the other ends of m1, m2"
+say "the partner: DPDK's bonding PMD in mode 4 (testpmd; a Linux bond where the kernel has them), its slaves on the other ends of m1, m2"
 must bond_partner pt 4 p3
 must bond_keepalive h1 v1 10.31.1.1
 wait_for 15 both_up || echo "(the partner does not distribute on both slaves yet)"

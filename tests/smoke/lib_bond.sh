@@ -32,6 +32,12 @@
 #   a member fwd left for 90 s, so the tests only ever take members away on
 #   both sides at once (bond_member_down) or silence them (bond_silence).
 #
+# Where the kernel has Linux bonding (`ip link add type bond` works, or
+# FWD_BOND_PARTNER=linux), the partner is a Linux bond instead (802.3ad,
+# lacp_rate fast, layer3+4; or active-backup with p1 primary) bridged to the
+# host's link: the same functions, on /proc/net/bonding and ip(8), and it
+# sees its links itself (miimon). FWD_BOND_PARTNER=dpdk forces testpmd.
+#
 # Every testpmd is bounded (timeout BOND_PARTNER_SECS) and started with lib.sh's
 # `bg`, so the EXIT trap stops it, also when the test fails half-way. Its
 # console is a FIFO (commands in) and a log (answers out): bond_cmd.
@@ -42,6 +48,23 @@ BOND_LOG=
 BOND_PORT=3          # testpmd's port id of the bond (slaves 0, 1; the host 2)
 BOND_MAC=02:00:00:b0:0d:01  # fwd's first member's MAC: the bond's MAC
 BOND_PARTNER_SECS=${BOND_PARTNER_SECS:-120}
+BOND_KIND=
+
+# bond_kind: sets BOND_KIND to "linux" when this kernel makes bonds, else
+# "dpdk" (probed once, in a throw-away namespace; FWD_BOND_PARTNER overrides)
+bond_kind() {
+	if [ -z "$BOND_KIND" ]; then
+		BOND_KIND=${FWD_BOND_PARTNER:-}
+		if [ -z "$BOND_KIND" ]; then
+			BOND_KIND=dpdk
+			local probe="$SMOKE_ID-bprobe"
+			if ip netns add "$probe" 2>/dev/null; then
+				ip -n "$probe" link add bp0 type bond >/dev/null 2>&1 && BOND_KIND=linux
+				ip netns del "$probe"
+			fi
+		fi
+	fi
+}
 
 # bond_links PT FW N: N veth pairs pI (partner) - dI (fwd), I = 1..N; d1's
 # MAC is BOND_MAC (so hosts can have a static neighbour entry for fwd).
@@ -61,6 +84,12 @@ bond_links() {
 bond_partner() {
 	local pt=$1 mode=$2 hostif=$3 xmit=${4:-l34} i
 	BOND_PT=$pt
+	bond_kind
+	log "bond partner: $BOND_KIND"
+	[ "$BOND_KIND" = linux ] && {
+		bond_partner_linux "$@"
+		return
+	}
 	BOND_FIFO=$T/testpmd.in
 	BOND_LOG=$T/testpmd.log
 	command -v dpdk-testpmd >/dev/null || {
@@ -123,6 +152,10 @@ bond_cmd() {
 #        "partner": {...}, "selected": bool}, "1": ...} (names as testpmd
 # prints them: ACTIVE AGGREGATION SYNCHRONIZATION COLLECTING DISTRIBUTING ...)
 bond_partner_lacp() {
+	[ "$BOND_KIND" = linux ] && {
+		bond_partner_lacp_linux
+		return
+	}
 	bond_cmd "show bonding lacp info $BOND_PORT" | "$PY" -c '
 import json, sys
 out, slave, side = {}, None, None
@@ -160,6 +193,10 @@ bond_partner_distributing() {
 
 # bond_partner_active: the partner bond's active slaves ("0 1", "1", ...)
 bond_partner_active() {
+	[ "$BOND_KIND" = linux ] && {
+		bond_partner_lacp_linux | json_get "' '.join(k for k, v in sorted(d.items()) if v['up'])"
+		return
+	}
 	bond_cmd "show bonding config $BOND_PORT" |
 		sed -n 's/.*Active Slaves ([0-9]*): \[\(.*\)\].*/\1/p'
 }
@@ -168,12 +205,12 @@ bond_partner_active() {
 # in: the partner's veth end pI down (fwd's dI loses its carrier) and slave
 # I-1 out of the partner's bond (it cannot see the link itself), or back.
 bond_member_down() {
-	bond_cmd "remove bonding slave $(($1 - 1)) $BOND_PORT" >/dev/null
+	[ "$BOND_KIND" = linux ] || bond_cmd "remove bonding slave $(($1 - 1)) $BOND_PORT" >/dev/null
 	ip -n "$(ns "$BOND_PT")" link set "p$1" down
 }
 bond_member_up() {
 	ip -n "$(ns "$BOND_PT")" link set "p$1" up
-	bond_cmd "add bonding slave $(($1 - 1)) $BOND_PORT" >/dev/null
+	[ "$BOND_KIND" = linux ] || bond_cmd "add bonding slave $(($1 - 1)) $BOND_PORT" >/dev/null
 }
 
 # bond_silence I on|off: the partner falls silent on member I (or speaks
@@ -198,4 +235,63 @@ bond_keepalive() {
 	ip -n "$(ns "$1")" neigh replace "$3" lladdr "${4:-$BOND_MAC}" dev "$2" nud permanent ||
 		return 1
 	bg "$1" timeout "$BOND_PARTNER_SECS" ping -q -i 0.02 "$3"
+}
+
+# The Linux bond partner (bond_kind linux): bond0 over p1, p2 in PT, bridged
+# with HOSTIF (br0), so it is the same transparent bonded switch.
+bond_partner_linux() {
+	local n i
+	n=$(ns "$1")
+	case $2 in
+	4) ip -n "$n" link add bond0 type bond mode 802.3ad lacp_rate fast miimon 100 \
+		xmit_hash_policy layer3+4 || return 1 ;;
+	1) ip -n "$n" link add bond0 type bond mode active-backup miimon 100 || return 1 ;;
+	*) return 1 ;;
+	esac
+	ip -n "$n" link set p1 down && ip -n "$n" link set p1 master bond0 &&
+		ip -n "$n" link set p2 down && ip -n "$n" link set p2 master bond0 || return 1
+	[ "$2" = 1 ] && ip -n "$n" link set bond0 type bond primary p1
+	ip -n "$n" link add br0 type bridge &&
+		ip -n "$n" link set bond0 master br0 && ip -n "$n" link set "$3" master br0 || return 1
+	for i in p1 p2 bond0 br0; do
+		ip -n "$n" link set "$i" up
+	done
+}
+
+# /proc/net/bonding/bond0 as bond_partner_lacp's JSON: slaves "0" (p1) and
+# "1" (p2), the state bits by testpmd's names, and "up" (MII status)
+bond_partner_lacp_linux() {
+	ns_exec "$BOND_PT" cat /proc/net/bonding/bond0 | "$PY" -c '
+import json, sys
+NAMES = ["ACTIVE", "TIMEOUT", "AGGREGATION", "SYNCHRONIZATION", "COLLECTING",
+         "DISTRIBUTING", "DEFAULTED", "EXPIRED"]
+out, slave, side, active_agg = {}, None, None, None
+for line in sys.stdin:
+    k, _, v = (s.strip() for s in line.partition(":"))
+    if k == "Slave Interface":
+        slave = out.setdefault(str(int(v[1:]) - 1), {"actor": {}, "partner": {}})
+        side = None
+    elif slave is None:
+        if k == "Aggregator ID" and active_agg is None:
+            active_agg = v
+    elif k == "MII Status":
+        slave["up"] = v == "up"
+    elif k == "Aggregator ID":
+        slave["selected"] = v == active_agg
+    elif k.startswith("details actor"):
+        side = slave["actor"]
+    elif k.startswith("details partner"):
+        side = slave["partner"]
+    elif side is not None and k == "system mac address":
+        side["system"] = line.split(": ", 1)[1].strip().lower()
+    elif side is not None and k in ("port key", "oper key"):
+        side["key"] = int(v)
+    elif side is not None and k == "port number":
+        side["port"] = int(v)
+    elif side is not None and k == "port state":
+        side["state"] = [NAMES[b] for b in range(8) if int(v) >> b & 1]
+for s in out.values():
+    for side in ("actor", "partner"):
+        s[side].setdefault("state", [])
+print(json.dumps(out))'
 }
