@@ -168,7 +168,7 @@ struct fwd_config {
 		uint32_t nexthops;         /* extension: next-hop table size, default 65536 */
 		uint32_t icmp_rate;        /* extension: ICMP errors per second, 0 = unlimited,
 		                            * default 100 (RFC 1812 4.3.2.8) */
-		uint32_t punt_rate[4];     /* extension: punt policer, packets a second per
+		uint32_t punt_rate[5];     /* extension: punt policer, packets a second per
 		                            * reason of each enum fwd_punt_class (core/punt.c) */
 	} dataplane;
 

@@ -50,6 +50,7 @@
 	X(REASM_OVERLAP, "reasm_overlap") /* to us: overlapping fragment (RFC 5722) */       \
 	X(REASM_INVALID, "reasm_invalid") /* to us: fragment lengths inconsistent */         \
 	X(ACL, "acl")                     /* acls[]: a deny or reject rule (acl/) */         \
+	X(LACP_INVALID, "lacp_invalid")   /* bond: malformed, looped or foreign LACP */      \
 	X(POLICED_ARP, "policed_arp")                                                        \
 	X(POLICED_LOCAL, "policed_local")                                                    \
 	X(POLICED_RESOLVE, "policed_resolve")                                                \
@@ -61,6 +62,7 @@
 	X(POLICED_GLEAN6, "policed_glean6")                                                  \
 	X(POLICED_ICMP6, "policed_icmp6")                                                    \
 	X(POLICED_HBH6, "policed_hbh6")                                                      \
+	X(POLICED_LACP, "policed_lacp")                                                      \
 	X(POLICED_NDP, "policed_ndp")                                                        \
 	X(POLICED_NS, "policed_ns")                                                          \
 	X(POLICED_NA, "policed_na")                                                          \

@@ -38,6 +38,7 @@ struct punt_policy {
 
 static struct punt_policy policy[FWD_PUNT_MAX];
 static struct punt_policy nd_policy[FWD_PUNT_ND_MAX]; /* each physical port's NDP buckets */
+static struct punt_policy lacp_policy;                /* each port's LACP bucket */
 
 static const uint8_t bucket_class[FWD_PUNT_MAX] = {
 	[FWD_PUNT_ARP] = FWD_PUNT_CLASS_ND,         [FWD_PUNT_LOCAL] = FWD_PUNT_CLASS_LOCAL,
@@ -45,7 +46,7 @@ static const uint8_t bucket_class[FWD_PUNT_MAX] = {
 	[FWD_PUNT_RESOLVE] = FWD_PUNT_CLASS_HOLD,   [FWD_PUNT_GLEAN] = FWD_PUNT_CLASS_HOLD,
 	[FWD_PUNT_GLEAN6] = FWD_PUNT_CLASS_HOLD,    [FWD_PUNT_TTL] = FWD_PUNT_CLASS_ERROR,
 	[FWD_PUNT_NO_ROUTE] = FWD_PUNT_CLASS_ERROR, [FWD_PUNT_FRAG_NEEDED] = FWD_PUNT_CLASS_ERROR,
-	[FWD_PUNT_ICMP6] = FWD_PUNT_CLASS_ERROR,
+	[FWD_PUNT_ICMP6] = FWD_PUNT_CLASS_ERROR,    [FWD_PUNT_LACP] = FWD_PUNT_CLASS_LACP,
 };
 
 static const uint8_t nd_drop[FWD_PUNT_ND_MAX] = {
@@ -54,9 +55,12 @@ static const uint8_t nd_drop[FWD_PUNT_ND_MAX] = {
 	[FWD_PUNT_ND_OTHER] = FWD_DROP_POLICED_NDP,
 };
 
-_Static_assert(FWD_DROP_POLICED_HBH6 - FWD_DROP_POLICED_ARP == FWD_PUNT_HBH6 &&
-                       FWD_PUNT_HBH6 == FWD_PUNT_MAX - 1,
+_Static_assert(FWD_DROP_POLICED_LACP - FWD_DROP_POLICED_ARP == FWD_PUNT_LACP &&
+                       FWD_PUNT_LACP == FWD_PUNT_MAX - 1,
                "one policed_ drop reason per punt reason, in the order of the reasons");
+_Static_assert(sizeof(((struct fwd_config *)0)->dataplane.punt_rate) ==
+                       FWD_PUNT_CLASS_MAX * sizeof(uint32_t),
+               "a configured rate per policer class");
 static struct event *drain_ev;
 static fwd_punt_fn handlers[FWD_PUNT_MAX];
 bool (*fwd_local_filter)(struct rte_mbuf *m, const struct fwd_punt_meta *meta);
@@ -105,6 +109,9 @@ void fwd_punt_rates_set(const uint32_t rates[FWD_PUNT_CLASS_MAX])
 	policy_set(&nd_policy[FWD_PUNT_ND_NS], nd, workers);
 	policy_set(&nd_policy[FWD_PUNT_ND_NA], nd, workers);
 	policy_set(&nd_policy[FWD_PUNT_ND_OTHER], RTE_MIN(nd, (uint32_t)FWD_PUNT_RS_RATE), workers);
+	/* per port: a member's LACP arrives on the one worker polling its queue
+	 * (and a queue's share would starve at 1/s), so each worker gets it all */
+	policy_set(&lacp_policy, rates[FWD_PUNT_CLASS_LACP], 1);
 }
 
 /* Take a token from bucket k under policy p at TSC now. The bucket refills
@@ -159,6 +166,11 @@ static bool punt_admit(struct fwd_worker *w, const struct fwd_punt_meta *meta, u
 		*nd = true;
 		*drop = nd_drop[meta->aux];
 		return punt_police(&w->punt_nd[port][meta->aux], &nd_policy[meta->aux], now);
+	}
+	if (r == FWD_PUNT_LACP) {
+		*nd = true;
+		*drop = FWD_DROP_POLICED_LACP;
+		return punt_police(&w->punt_lacp[punt_nd_port(meta->in_port)], &lacp_policy, now);
 	}
 	*nd = bucket_class[r] == FWD_PUNT_CLASS_ND;
 	*drop = FWD_DROP_POLICED_ARP + r;
@@ -309,10 +321,9 @@ static int punt_reload_apply(const struct fwd_config *cur, const struct fwd_conf
                              struct fwd_reload_log *log)
 {
 	static const char *const names[FWD_PUNT_CLASS_MAX] = {
-		[FWD_PUNT_CLASS_LOCAL] = "local",
-		[FWD_PUNT_CLASS_ND] = "nd",
-		[FWD_PUNT_CLASS_HOLD] = "hold",
-		[FWD_PUNT_CLASS_ERROR] = "error",
+		[FWD_PUNT_CLASS_LOCAL] = "local", [FWD_PUNT_CLASS_ND] = "nd",
+		[FWD_PUNT_CLASS_HOLD] = "hold",   [FWD_PUNT_CLASS_ERROR] = "error",
+		[FWD_PUNT_CLASS_LACP] = "lacp",
 	};
 
 	for (unsigned c = 0; c < FWD_PUNT_CLASS_MAX; c++)
@@ -350,6 +361,8 @@ static const struct conf_field punt_rows[] = {
 	PUNT_RATE(FWD_PUNT_CLASS_LOCAL, "punt_rate_local", 20000),
 	PUNT_RATE(FWD_PUNT_CLASS_HOLD, "punt_rate_hold", 5000),
 	PUNT_RATE(FWD_PUNT_CLASS_ERROR, "punt_rate_error", 1000),
+	/* per port: 1 LACPDU a second at the fast rate, markers, room for a burst */
+	PUNT_RATE(FWD_PUNT_CLASS_LACP, "punt_rate_lacp", 100),
 };
 
 RTE_INIT(punt_schema_register)

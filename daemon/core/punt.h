@@ -17,7 +17,10 @@
  * per physical port and kind of message, so a flood of advertisements or of
  * another link's solicitations leaves a host's solicitations their tokens.
  * The VLANs of a trunk share their port's buckets: tagging a flood with
- * many VIDs does not multiply its budget. Everything else a punt names
+ * many VIDs does not multiply its budget. LACP (slow protocols on a bond
+ * member, in_port the member's port) has a bucket per port too and rides
+ * the same ring: a member's LACPDUs are its heartbeat, a flood elsewhere
+ * must not let its partner time it out. Everything else a punt names
  * (in_port, out_port, counters) is an interface id (core/iface.h).
  */
 #ifndef FWD_PUNT_H
@@ -43,6 +46,7 @@ enum fwd_punt_reason {
 	FWD_PUNT_GLEAN6,      /* IPv6 routed to its destination on connected port out_port */
 	FWD_PUNT_ICMP6,       /* send the ICMPv6 error `aux` (ip6/icmp6.h: icmp6_punt_aux) */
 	FWD_PUNT_HBH6,        /* IPv6 to forward with a hop-by-hop header: its options first */
+	FWD_PUNT_LACP,        /* a slow-protocols frame (LACPDU, marker) on a bond member */
 	FWD_PUNT_MAX
 };
 
@@ -70,6 +74,7 @@ enum fwd_punt_class {
 	FWD_PUNT_CLASS_ND,    /* ARP; NDP per port and kind: punt_rate_nd */
 	FWD_PUNT_CLASS_HOLD,  /* waiting for a neighbour: punt_rate_hold */
 	FWD_PUNT_CLASS_ERROR, /* asking for an ICMP error: punt_rate_error */
+	FWD_PUNT_CLASS_LACP,  /* LACP, per port (not shared out): punt_rate_lacp */
 	FWD_PUNT_CLASS_MAX
 };
 

@@ -130,9 +130,11 @@ struct fwd_worker {
 	struct fwd_txbuf tx[FWD_MAX_PORTS] __rte_cache_aligned;
 	uint16_t n_punt;
 	struct rte_mbuf *punt[FWD_BURST_MAX];
-	/* core/punt.c's policer: a bucket per reason, NDP's per port and kind */
+	/* core/punt.c's policer: a bucket per reason, NDP's per port and kind,
+	 * LACP's per port */
 	struct fwd_punt_bucket punt_bkt[FWD_PUNT_MAX];
 	struct fwd_punt_bucket punt_nd[FWD_MAX_PORTS][FWD_PUNT_ND_MAX];
+	struct fwd_punt_bucket punt_lacp[FWD_MAX_PORTS];
 } __rte_cache_aligned;
 
 /*

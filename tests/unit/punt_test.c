@@ -107,6 +107,7 @@ static void reset(const uint32_t rates[FWD_PUNT_CLASS_MAX])
 		memset(&fwd.workers[i]->stats, 0, sizeof(fwd.workers[i]->stats));
 		memset(fwd.workers[i]->punt_bkt, 0, sizeof(fwd.workers[i]->punt_bkt));
 		memset(fwd.workers[i]->punt_nd, 0, sizeof(fwd.workers[i]->punt_nd));
+		memset(fwd.workers[i]->punt_lacp, 0, sizeof(fwd.workers[i]->punt_lacp));
 	}
 	for (unsigned r = 0; r < FWD_PUNT_MAX; r++)
 		fwd_punt_register(r, count_handler);
@@ -242,6 +243,37 @@ static void test_policer_vlan_port(void **state)
 	fwd_iface_reset();
 }
 
+/* n LACP punts arrived on member port `port`. */
+static void punt_lacp(struct fwd_worker *w, uint16_t port, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		fwd_punt(w, frame(0, 0), FWD_PUNT_LACP, port, port, 0, FWD_PUNT_NO_DROP);
+	fwd_punt_flush(w);
+}
+
+/* LACP is policed per member port at punt_rate_lacp (policed_lacp), apart
+ * from every other reason, and rides the ring served first: a full shared
+ * ring does not keep a member's heartbeat out. */
+static void test_policer_lacp(void **state)
+{
+	const uint32_t rates[FWD_PUNT_CLASS_MAX] = { 0, 0, 0, 0, 10 }; /* burst: 64 */
+	struct fwd_worker *w = fwd.workers[0];
+
+	(void)state;
+	reset(rates);
+	for (unsigned i = 0; i < 9; i++)
+		punt_n(w, FWD_PUNT_NO_ROUTE, 512, 0, 0);
+	assert_true(drops(FWD_DROP_PUNT_FULL) > 0);
+	punt_lacp(w, 0, 100); /* a flood on member 0 */
+	assert_int_equal(drops(FWD_DROP_POLICED_LACP), 100 - 64);
+	punt_lacp(w, 1, 10); /* member 1 keeps its own */
+	assert_int_equal(drops_on(1, FWD_DROP_POLICED_LACP), 0);
+	assert_int_equal(fwd_punt_drain(), 64 + 10 + 16 * 64); /* one tick: LACP first */
+	assert_int_equal(handled[FWD_PUNT_LACP], 64 + 10);
+	while (fwd_punt_drain() != 0)
+		;
+}
+
 /* Packets the control thread sends on a port leave by one worker, in order. */
 static void test_control_tx_order(void **state)
 {
@@ -272,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_policer_per_reason), cmocka_unit_test(test_policer_ndp),
 		cmocka_unit_test(test_policer_rs_rate),    cmocka_unit_test(test_arp_ring_apart),
 		cmocka_unit_test(test_policer_vlan_port),  cmocka_unit_test(test_control_tx_order),
+		cmocka_unit_test(test_policer_lacp),
 	};
 
 	if (test_eal_init("punt") < 0)
