@@ -403,6 +403,16 @@ def marker(src, tlv=1, port=1, system=PARTNER_SYS, xid=0x01020304, tlv_len=16):
     return Ether(src=src, dst=SLOW_MAC, type=0x8809) / Raw(body)
 
 
+# LACPDUs DPDK's bonding PMD (mode 4, tests/smoke/lib_bond.sh) sent on a veth:
+# defaulted, then in sync with the other end, then collecting and
+# distributing; that other end's system (02:00:00:b0:0d:01 there) made ours.
+DPDK_LACPDUS = [bytes.fromhex(
+    "0180c2000002da6972c83d8b880901010114ffffda6972c83d8b002100ff0001%s0000000214ffff%s"
+    "002100ff0001%s00000003100000" % (a, p, b) + "00" * 64)
+    for a, p, b in (("45", "000000000000", "00"), ("0d", "02fd00000006", "0d"),
+                    ("3d", "02fd00000006", "1d"))]
+
+
 def bond_seeds():
     """LACPDUs and markers on the members of bond0: an aggregation coming
     up, a partner going away, a second partner system, timers' bits, marker
@@ -450,6 +460,9 @@ def bond_seeds():
         "lacp-tlv-len-0": rec(M6, bytes(up6)[:16] + b"\0" + bytes(up6)[17:]),
         "lacp-tlv-len-255": rec(M6, bytes(up6)[:17] + b"\xff" + bytes(up6)[18:]),
         "lacp-chained-split": rec(M6, bytes(up6) + bytes([40, 0xc5])),
+        "lacp-dpdk-defaulted": rec(M6, DPDK_LACPDUS[0]),
+        "lacp-dpdk-sequence": chain(*((M6, f) for f in DPDK_LACPDUS)),
+        "lacp-dpdk-both-members": chain(*((m, f) for f in DPDK_LACPDUS for m in (M6, M7))),
         "arp-on-bond": chain((M6, up6), (M6, arp(M6, 1, V4_BOND_NB, V4_BOND, hwsrc=pa))),
     }
     for cut in (14, 15, 16, 20, 37, 58, 60, 76, 78, 94, 123):
