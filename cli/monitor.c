@@ -15,7 +15,7 @@
 #include "monitor.h"
 #include "table.h"
 
-#define MONITOR_OBJECTS "port addr route neigh fdb config drops iface"
+#define MONITOR_OBJECTS "port addr route neigh fdb config drops iface bond"
 
 static void sanitize_event(Fwd__Event *e)
 {
@@ -83,6 +83,9 @@ void fwd_monitor_line(FILE *out, const Fwd__Event *e)
 		        fwd_fmt_count(n, e->count), e->reason);
 	else if (strcmp(e->object, "iface") == 0)
 		fprintf(out, "iface %s %s%s%s", e->action, e->port, e->reason[0] ? " " : "",
+		        e->reason);
+	else if (strcmp(e->object, "bond") == 0)
+		fprintf(out, "bond %s %s%s%s", e->port, e->action, e->reason[0] ? " " : "",
 		        e->reason);
 	else if (strcmp(e->object, "monitor") == 0)
 		fprintf(out, "monitor: %s events lost (client too slow)",

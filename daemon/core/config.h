@@ -109,6 +109,9 @@ struct fwd_conf_port {
 	bool tap;         /* a kernel interface for the control plane (cp/tap.c); default false */
 	char acl_in[FWD_NAME_MAX];  /* acls[].name filtering what arrives, "" = none (acl/) */
 	char acl_out[FWD_NAME_MAX]; /* acls[].name filtering what leaves, "" = none */
+	/* a bond's port (bond/bond_config.c): made from its bonds[] entry after
+	 * decoding, after the file's ports; no device, not shown under ports */
+	bool bond;
 	struct fwd_conf_pos pos;
 };
 
@@ -293,6 +296,13 @@ const char *fwd_port_mode_name(enum fwd_port_mode mode);
  */
 struct fwd_conf_checker;
 typedef void (*fwd_conf_check_fn)(struct fwd_conf_checker *c, const struct fwd_config *cfg);
+/*
+ * A feature that derives part of the config from its own section (bonds
+ * add their ports) registers a function run after decoding, before every
+ * check; it may report problems like a check.
+ */
+typedef void (*fwd_conf_derive_fn)(struct fwd_conf_checker *c, struct fwd_config *cfg);
+void fwd_config_register_derive(fwd_conf_derive_fn fn);
 
 void fwd_config_register_check(fwd_conf_check_fn fn);
 void fwd_conf_error(struct fwd_conf_checker *c, const char *path, const char *fmt, ...)

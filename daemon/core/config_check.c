@@ -171,7 +171,7 @@ static void check_ports(struct conf_ctx *c, const struct fwd_config *cfg)
 				fwd_conf_error((struct fwd_conf_checker *)c, path_of(i, "name"),
 				               "duplicate port name '%s' (first at line %u)",
 				               p->name, cfg->ports[j].pos.line);
-			if (strcmp(cfg->ports[j].device, p->device) == 0)
+			if (!p->bond && strcmp(cfg->ports[j].device, p->device) == 0)
 				fwd_conf_error((struct fwd_conf_checker *)c, path_of(i, "device"),
 				               "device '%s' is already used by port '%s'",
 				               p->device, cfg->ports[j].name);
@@ -223,9 +223,22 @@ bool fwd_conf_full(const struct fwd_conf_checker *fc)
 	return conf_diag_full(&((const struct conf_ctx *)fc)->diag);
 }
 
+static fwd_conf_derive_fn derives[MAX_CHECKS];
+static unsigned n_derives;
+
+void fwd_config_register_derive(fwd_conf_derive_fn fn)
+{
+	if (n_derives == MAX_CHECKS)
+		abort();
+	derives[n_derives++] = fn;
+}
+
 void conf_derive(struct conf_ctx *c, struct fwd_config *cfg)
 {
 	uint32_t half = cfg->dataplane.nexthops / 2;
+
+	for (unsigned i = 0; i < n_derives; i++)
+		derives[i]((struct fwd_conf_checker *)c, cfg);
 
 	/* the default leaves half the next hops at least to routes' gateways */
 	if (!given(c, "dataplane.neigh_max") && cfg->dataplane.neigh_max > half)

@@ -142,7 +142,8 @@ static void emit_list(FILE *out, const struct conf_field *f, const char *obj, in
 		const char *slot = arr + (size_t)i * elem->size;
 
 		if (elem->kind == CONF_MAP) {
-			emit_map(out, elem->sub, slot, indent + 4, true);
+			if (f->hide == NULL || !f->hide(slot))
+				emit_map(out, elem->sub, slot, indent + 4, true);
 			continue;
 		}
 		fprintf(out, "%*s- ", indent + 2, "");

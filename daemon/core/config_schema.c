@@ -82,12 +82,18 @@ static struct conf_field port_fields[CONF_MAX_FIELDS + 1] = {
 
 static const struct conf_field port_item = CONF_ITEM(P, port_fields);
 
+/* A bond's port is shown under bonds[] (bond/bond_config.c). */
+static bool port_hidden(const void *item)
+{
+	return ((const struct fwd_conf_port *)item)->bond;
+}
+
 static struct conf_field root_fields[CONF_MAX_FIELDS + 1] = {
 	SECTION("dpdk", dpdk_fields),
 	SECTION("dataplane", dataplane_fields),
 	SECTION("control", control_fields),
 	LIST("ports", C, ports, n_ports, port_item, 1, FWD_MAX_PORTS, .required = true,
-	     .hint = "at least one port must be configured"),
+	     .hint = "at least one port must be configured", .hide = port_hidden),
 	{ .key = NULL },
 };
 

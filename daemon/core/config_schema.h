@@ -53,6 +53,9 @@ struct conf_field {
 	const struct fwd_conf_section *sect;
 	bool quiet; /* BOOL, UINT, ENUM, LIST: config show leaves it out at its default (a
 	             * route's blackhole: false would be said on every route) */
+	/* LIST of MAPs: config show leaves out the items it says yes to (what a
+	 * feature derived, such as a bond's port) */
+	bool (*hide)(const void *item);
 };
 
 /* Feature-side helpers to write rows (types of core/config.h only). */

@@ -32,15 +32,16 @@
 #define FWD_MONITOR_PER_USER     8
 
 /* Objects, as `fwdctl monitor OBJECT` names them. */
-#define FWD_EVENT_OBJECTS(X)                                          \
-	X(PORT, "port")     /* link up, down; admin-up, admin-down */ \
-	X(ADDR, "addr")     /* address add, del */                    \
-	X(ROUTE, "route")   /* route add, del, replace */             \
-	X(NEIGH, "neigh")   /* state (a new one), del */              \
-	X(FDB, "fdb")       /* bridge FDB learn, move, age, flush */  \
-	X(CONFIG, "config") /* reload ok, refused */                  \
-	X(DROPS, "drops")   /* per port and reason, once a second */  \
-	X(IFACE, "iface")   /* interface add, del, up, down (VLANs, loopbacks) */
+#define FWD_EVENT_OBJECTS(X)                                                      \
+	X(PORT, "port")     /* link up, down; admin-up, admin-down */             \
+	X(ADDR, "addr")     /* address add, del */                                \
+	X(ROUTE, "route")   /* route add, del, replace */                         \
+	X(NEIGH, "neigh")   /* state (a new one), del */                          \
+	X(FDB, "fdb")       /* bridge FDB learn, move, age, flush */              \
+	X(CONFIG, "config") /* reload ok, refused */                              \
+	X(DROPS, "drops")   /* per port and reason, once a second */              \
+	X(IFACE, "iface")   /* interface add, del, up, down (VLANs, loopbacks) */ \
+	X(BOND, "bond")     /* member join, leave; failover; bond up, down */
 
 enum fwd_event_object {
 #define FWD_EVENT_ENUM(e, name) FWD_EVENT_##e,

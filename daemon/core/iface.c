@@ -99,6 +99,14 @@ static void run_hooks(const struct fwd_iface *ifp, enum fwd_iface_event ev)
 		hooks[ev][i].fn(ifp, ev);
 }
 
+void fwd_iface_link_moved(uint8_t port)
+{
+	run_hooks(&fwd_ifaces[port], FWD_IFACE_EV_LINK);
+	for (unsigned i = FWD_MAX_PORTS; i < FWD_MAX_IFACES; i++)
+		if (fwd_ifaces[i].type == FWD_IFACE_VLAN && fwd_ifaces[i].port == port)
+			run_hooks(&fwd_ifaces[i], FWD_IFACE_EV_LINK);
+}
+
 /* Wait until no worker can still hold what was unpublished. */
 static void grace_period(void)
 {

@@ -157,16 +157,22 @@ int fwd_iface_port_vlan_offload(uint8_t port, bool rx_strip, bool tx_insert);
  * FWD_IFACE_EV_DEL runs before an interface goes, in ascending `order`
  * (addresses 10, routes through it 20, neighbours 30); FWD_IFACE_EV_ADD
  * after one is made; FWD_IFACE_EV_CHANGE after its admin state, MTU or
- * mode changed.
+ * mode changed; FWD_IFACE_EV_LINK when the link under it moved (a bond's
+ * active member changed: fwd_iface_link_moved, for the bond and each of
+ * its VLANs), so that its neighbours learn where it now is (ip4: a
+ * gratuitous ARP, ip6: an unsolicited NA, for its addresses).
  */
 enum fwd_iface_event {
 	FWD_IFACE_EV_ADD,
 	FWD_IFACE_EV_DEL,
 	FWD_IFACE_EV_CHANGE,
+	FWD_IFACE_EV_LINK,
 	FWD_IFACE_EV_MAX,
 };
 typedef void (*fwd_iface_hook_fn)(const struct fwd_iface *ifp, enum fwd_iface_event ev);
 int fwd_iface_hook_add(enum fwd_iface_event ev, int order, fwd_iface_hook_fn fn);
+/* FWD_IFACE_EV_LINK on port's interface and on each of its VLANs. */
+void fwd_iface_link_moved(uint8_t port);
 
 /* Forget every VLAN and loopback (module fini, tests); ports stay. */
 void fwd_iface_reset(void);

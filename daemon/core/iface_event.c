@@ -2,7 +2,8 @@
 /*
  * `fwdctl monitor iface`: an interface made or deleted, and its admin
  * state after a change (of that state, its MTU or its mode), from the
- * interface hooks (core/iface.h). Ports keep their own `port` events.
+ * interface hooks (core/iface.h). Ports keep their own `port` events, bonds
+ * their `bond` events (a failover is one).
  */
 #include <stdio.h>
 
@@ -13,10 +14,10 @@
 
 static void iface_event(const struct fwd_iface *ifp, enum fwd_iface_event ev)
 {
-	static const char *const action[FWD_IFACE_EV_MAX] = { "add", "del", "change" };
+	static const char *const action[FWD_IFACE_EV_MAX] = { "add", "del", "change", "link" };
 	struct fwd_event *e;
 
-	if (ifp->type == FWD_IFACE_PORT)
+	if (ifp->type == FWD_IFACE_PORT || ev == FWD_IFACE_EV_LINK)
 		return;
 	e = fwd_event_new(FWD_EVENT_IFACE,
 	                  ev == FWD_IFACE_EV_CHANGE ? (ifp->admin_up ? "up" : "down") : action[ev]);

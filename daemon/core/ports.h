@@ -2,9 +2,16 @@
 /*
  * The port table: one entry per configured port, indexed by its position in
  * the config ("port index", 0..fwd_n_ports-1; the DPDK port id is separate).
- * The port feature (port/) fills it before workers launch, and it is never
- * resized while they run; at run time the control thread changes only
- * admin_up. Workers read it.
+ * The port feature (port/) fills it before workers launch; at run time the
+ * control thread changes admin_up and the bond fields. Workers read it.
+ *
+ * A bond (bond/, doc/architecture.md "Bonds") is a port above its members:
+ * an entry after the configured ports with no DPDK device (port_id
+ * FWD_PORT_ID_NONE, no queues); a member's frames are its bond's input, and
+ * the bond's tx buffer is flushed through the hook bond/ registers. A bond
+ * added by a reload takes the next entry, written before fwd_n_ports grows
+ * past it (a release store); a removed bond's entry stays, unused, until a
+ * restart.
  */
 #ifndef FWD_PORTS_H
 #define FWD_PORTS_H
@@ -16,6 +23,15 @@
 #include <rte_ether.h>
 
 #include "core/config.h"
+
+#define FWD_PORT_ID_NONE UINT16_MAX /* a bond's port_id: no DPDK device */
+
+enum fwd_member_state {
+	FWD_MEMBER_NONE = 0,   /* a plain port */
+	FWD_MEMBER_IDLE,       /* its frames are dropped (bond_inactive) */
+	FWD_MEMBER_COLLECTING, /* its frames are the bond's input (active-backup: the
+	                        * active member; LACP: collecting) */
+};
 
 struct fwd_port {
 	/* datapath: read by workers, written by control before launch */
@@ -32,6 +48,12 @@ struct fwd_port {
 	volatile uint8_t admin_up;
 	volatile uint8_t rpf;    /* enum fwd_rpf (ports[].rpf), read once per burst */
 	volatile uint8_t filter; /* FWD_FILTER_IN|OUT (core/worker.h): a filter is attached */
+	uint8_t is_bond;         /* a bond: no device, tx by fwd_bond_xmit */
+	/* a bond's member: FWD_MEMBER_* (0: not a member, so a zeroed entry is
+	 * a plain port), and the index of its bond. Written by control (bond/)
+	 * at run time: bond first, then member with a release store. */
+	volatile uint8_t member;
+	volatile uint8_t bond;
 	/* VID -> interface id (core/iface.h), NULL while the port has no VLAN
 	 * interface: one test per burst on a port without VLANs */
 	const uint16_t *volatile vlan_map;

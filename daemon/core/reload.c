@@ -68,6 +68,16 @@ static bool args_equal(const struct fwd_config *a, const struct fwd_config *b)
 	return true;
 }
 
+/* The ports of the file; bonds' ports come after them (bond/ checks those). */
+static unsigned file_ports(const struct fwd_config *c)
+{
+	unsigned n = 0;
+
+	while (n < c->n_ports && !c->ports[n].bond)
+		n++;
+	return n;
+}
+
 /* The settings the dataplane was built from: any change needs a restart. */
 static int check_global(const struct fwd_config *c, const struct fwd_config *n, char *err,
                         size_t errlen)
@@ -89,7 +99,7 @@ static int check_global(const struct fwd_config *c, const struct fwd_config *n, 
 	         strcmp(c->control.socket_group, n->control.socket_group) != 0 ||
 	         strcmp(c->control.metrics, n->control.metrics) != 0)
 		what = "the control section";
-	else if (c->n_ports != n->n_ports)
+	else if (file_ports(c) != file_ports(n))
 		what = "the number of ports";
 	return what == NULL ? 0 : ERR(EBUSY, "changing %s needs a restart", what);
 }
@@ -120,7 +130,7 @@ int fwd_reload_check(const struct fwd_config *cur, const struct fwd_config *next
 {
 	int rc = check_global(cur, next, err, errlen);
 
-	for (unsigned i = 0; rc == 0 && i < cur->n_ports; i++)
+	for (unsigned i = 0; rc == 0 && i < file_ports(cur); i++)
 		rc = check_port(&cur->ports[i], &next->ports[i], err, errlen);
 	if (rc == 0)
 		rc = fwd_modules_reload_check(cur, next, err, errlen);

@@ -51,6 +51,8 @@ static Fwd__IfaceInfo *iface_info(struct fwd_rpc_call *call, const struct fwd_if
 	fi->id = ifp->id;
 	fi->name = fwd_rpc_strdup(call, ifp->name);
 	fi->type = (char *)type_names[ifp->type <= FWD_IFACE_LOOPBACK ? ifp->type : 0];
+	if (ifp->type == FWD_IFACE_PORT && fwd_ports[ifp->id].is_bond)
+		fi->type = (char *)"bond"; /* a port above its members (bond/) */
 	if (ifp->type == FWD_IFACE_VLAN)
 		fi->parent = fwd_rpc_strdup(call, fwd_ports[ifp->port].name);
 	fi->vlan = ifp->vlan;

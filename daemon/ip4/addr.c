@@ -508,8 +508,21 @@ static void iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
 		cascade();
 }
 
+/* The link under an interface moved (a bond's failover, core/iface.h): a
+ * gratuitous ARP for each of its addresses, so its neighbours and the
+ * switches learn the new way to it. */
+static void iface_link_moved(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	const struct ip4_port_addrs *pa = &ip4_addrs[ifp->id];
+
+	(void)ev;
+	for (unsigned i = 0; i < pa->n && fwd_iface_is_l3(ifp); i++)
+		(void)arp_announce(ifp->id, pa->a[i].addr);
+}
+
 RTE_INIT(addr4_hooks)
 {
 	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 10, iface_gone);
 	fwd_iface_hook_add(FWD_IFACE_EV_CHANGE, 10, iface_gone);
+	fwd_iface_hook_add(FWD_IFACE_EV_LINK, 10, iface_link_moved);
 }

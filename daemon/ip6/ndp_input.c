@@ -246,6 +246,25 @@ static void ndp_send_na(uint16_t port, const uint8_t target[16], const uint8_t d
 		ndp_na_tx.value++;
 }
 
+/* The link under an interface moved (a bond's failover, core/iface.h): an
+ * unsolicited NA to all nodes for each of its usable addresses (RFC 4861
+ * 7.2.6), so its neighbours and the switches learn the new way to it. */
+static void iface_link_moved(const struct fwd_iface *ifp, enum fwd_iface_event ev)
+{
+	const struct ip6_port_addrs *pa = &ip6_addrs[ifp->id];
+
+	(void)ev;
+	for (unsigned i = 0; i < pa->n && fwd_iface_is_l3(ifp); i++)
+		if (pa->state[i] == ADDR6_PREFERRED)
+			ndp_send_na(ifp->id, pa->a[i].addr, all_nodes, NULL,
+			            NDP_NA_ROUTER | NDP_NA_OVERRIDE);
+}
+
+RTE_INIT(ndp_link_hook)
+{
+	fwd_iface_hook_add(FWD_IFACE_EV_LINK, 10, iface_link_moved);
+}
+
 /* Another host says it has address a, which we use: misconfiguration or spoofing. */
 static void ndp_conflict(uint16_t port, const struct ndp_msg *msg, const uint8_t a[16])
 {

@@ -294,11 +294,46 @@ unsigned fwd_ports_pinned_mbufs(const struct fwd_config *cfg, unsigned n_workers
 	return n;
 }
 
+/* A bond's entry (bond/ joins its members and gives it their MAC): no
+ * device, no queues; a release store of fwd_n_ports publishes it. The
+ * table starts zeroed, and a bond's entry is only ever a bond's. */
+int fwd_port_bond_add(const struct fwd_config *cfg, unsigned i)
+{
+	const struct fwd_conf_port *cp = &cfg->ports[i];
+	struct fwd_port *p = &fwd_ports[i];
+
+	if (i >= FWD_MAX_PORTS || !cp->bond || i > fwd_n_ports)
+		return -EINVAL;
+	/* not cleared: a reload's modules before bond/ may have set its filter */
+	p->idx = i;
+	p->port_id = FWD_PORT_ID_NONE;
+	p->is_bond = 1;
+	snprintf(p->name, sizeof(p->name), "%s", cp->name);
+	snprintf(p->driver, sizeof(p->driver), "bond");
+	p->mode = cp->mode;
+	p->mtu = cp->mtu;
+	p->admin_up = 1;
+	if (cp->mode == FWD_MODE_XCONNECT)
+		p->peer = fwd_config_port(cfg, cp->peer) - cfg->ports;
+	if (cp->mode == FWD_MODE_BRIDGE)
+		p->bridge = fwd_config_bridge(cfg, cp->bridge) - cfg->bridges;
+	fwd_iface_port_sync(p->idx);
+	if (i == fwd_n_ports)
+		__atomic_store_n(&fwd_n_ports, i + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int fwd_ports_init(const struct fwd_config *cfg, unsigned n_workers)
 {
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
 		struct fwd_port *p = &fwd_ports[i];
 
+		if (cfg->ports[i].bond) {
+			int rc = fwd_port_bond_add(cfg, i);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		memset(p, 0, sizeof(*p));
 		p->idx = i;
 		fwd_n_ports = i + 1;
@@ -316,7 +351,11 @@ int fwd_ports_start(void)
 {
 	for (unsigned i = 0; i < fwd_n_ports; i++) {
 		struct fwd_port *p = &fwd_ports[i];
-		int rc = rte_eth_dev_start(p->port_id);
+		int rc;
+
+		if (p->is_bond)
+			continue; /* no device: bond/ keeps its link */
+		rc = rte_eth_dev_start(p->port_id);
 
 		if (rc < 0) {
 			LOG(ERR, "port %s: start: %s", p->name, rte_strerror(-rc));
@@ -380,7 +419,9 @@ static void port_event(const struct fwd_port *p, const char *action)
 
 int fwd_port_set_admin(struct fwd_port *p, bool up)
 {
-	int rc = up ? rte_eth_dev_set_link_up(p->port_id) : rte_eth_dev_set_link_down(p->port_id);
+	int rc = p->is_bond ? 0
+	         : up       ? rte_eth_dev_set_link_up(p->port_id)
+	                    : rte_eth_dev_set_link_down(p->port_id);
 
 	/* Virtual devices may not drive a link; the admin flag alone stops traffic. */
 	if (rc < 0 && rc != -ENOTSUP)

@@ -16,6 +16,9 @@
 /* Probe and configure every port of cfg (after EAL init, before launch). */
 int fwd_ports_init(const struct fwd_config *cfg, unsigned n_workers);
 int fwd_ports_start(void);
+/* The entry of cfg->ports[i], a bond's (no device): at start-up, and for a
+ * bond a reload adds (i == fwd_n_ports, which then grows). 0 or -EINVAL. */
+int fwd_port_bond_add(const struct fwd_config *cfg, unsigned i);
 /* Mbufs the PMDs of cfg's ports (probed, not yet configured) keep in their
  * own rings, to add to dataplane.mbufs when sizing the pool: af_xdp's. */
 unsigned fwd_ports_pinned_mbufs(const struct fwd_config *cfg, unsigned n_workers);

@@ -122,7 +122,7 @@ static void port_state_metrics(struct evbuffer *b)
 	family(b, "fwd_port_rx_missed", "counter",
 	       "Packets the NIC dropped for lack of rx descriptors (since the port started).");
 	for (unsigned p = 0; p < fwd_n_ports; p++)
-		if (rte_eth_stats_get(fwd_ports[p].port_id, &hw) == 0)
+		if (!fwd_ports[p].is_bond && rte_eth_stats_get(fwd_ports[p].port_id, &hw) == 0)
 			evbuffer_add_printf(b,
 			                    "fwd_port_rx_missed_total{port=\"%s\"} %" PRIu64 "\n",
 			                    fwd_ports[p].name, hw.imissed);

@@ -38,9 +38,9 @@ static bool is_key_xstat(const char *name)
 static int xstats_read(uint16_t port_id, struct rte_eth_xstat_name **names,
                        struct rte_eth_xstat **vals)
 {
-	int n = rte_eth_xstats_get_names(port_id, NULL, 0);
+	int n = port_id == FWD_PORT_ID_NONE ? 0 : rte_eth_xstats_get_names(port_id, NULL, 0);
 
-	if (n <= 0)
+	if (n <= 0) /* a bond has no device: its members have the NIC's counters */
 		return 0;
 	*names = calloc(n, sizeof(**names));
 	*vals = calloc(n, sizeof(**vals));
