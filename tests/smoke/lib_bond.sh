@@ -204,13 +204,18 @@ bond_partner_active() {
 # bond_member_down I / bond_member_up I: member I's cable pulled / plugged
 # in: the partner's veth end pI down (fwd's dI loses its carrier) and slave
 # I-1 out of the partner's bond (it cannot see the link itself), or back.
+# Both at once (the link change in the background while testpmd takes the
+# command): a cable pull is seen by both ends at the same time, and a gap
+# between the two would be counted as fwd's failover time.
 bond_member_down() {
+	ip -n "$(ns "$BOND_PT")" link set "p$1" down &
 	[ "$BOND_KIND" = linux ] || bond_cmd "remove bonding slave $(($1 - 1)) $BOND_PORT" >/dev/null
-	ip -n "$(ns "$BOND_PT")" link set "p$1" down
+	wait $!
 }
 bond_member_up() {
-	ip -n "$(ns "$BOND_PT")" link set "p$1" up
+	ip -n "$(ns "$BOND_PT")" link set "p$1" up &
 	[ "$BOND_KIND" = linux ] || bond_cmd "add bonding slave $(($1 - 1)) $BOND_PORT" >/dev/null
+	wait $!
 }
 
 # bond_silence I on|off: the partner falls silent on member I (or speaks
