@@ -17,11 +17,13 @@
 #include <rte_rcu_qsbr.h>
 
 #include "bond/bond.h"
+#include "bond/lacp_ctl.h"
 #include "core/daemon.h"
 #include "core/event.h"
 #include "core/iface.h"
 #include "core/log.h"
 #include "core/ports.h"
+#include "core/worker.h"
 
 static struct bond bonds[FWD_MAX_PORTS]; /* by the bond's port index */
 
@@ -129,12 +131,16 @@ static bool ab_decide(struct bond *b)
 	return true;
 }
 
-/* LACP's decision: until the state machines say otherwise, a member up
- * collects and distributes. */
+/* LACP's decision: the state machines' (bond/lacp_ctl.c), on a member
+ * whose link is up. */
 static void lacp_decide(struct bond *b)
 {
-	for (unsigned k = 0; k < b->n_members; k++)
-		b->m[k].collecting = b->m[k].distributing = b->m[k].link;
+	for (unsigned k = 0; k < b->n_members; k++) {
+		struct bond_member *m = &b->m[k];
+
+		m->collecting = m->link && lacp_ctl_collecting(m->port);
+		m->distributing = m->link && lacp_ctl_distributing(m->port);
+	}
 }
 
 static void bond_link_state(struct bond *b, bool up)
@@ -183,6 +189,36 @@ void bond_member_link(struct bond *b, struct bond_member *m, bool up)
 	LOG(NOTICE, "bond %s: member %s link %s", fwd_ports[b->port].name, fwd_ports[m->port].name,
 	    up ? "up" : "down");
 	bond_event(b, up ? "link-up" : "link-down", m);
+	if (b->lacp)
+		lacp_ctl_member_link(m->port, up); /* may call bond_member_changed */
+}
+
+int bond_member_tx(uint8_t port, struct rte_mbuf *m)
+{
+	return fwd_control_tx(m, port); /* which frees m when it cannot send it */
+}
+
+void bond_member_changed(uint8_t port)
+{
+	struct bond *b = bond_of_member(port, NULL);
+
+	if (b != NULL)
+		bond_update(b);
+}
+
+/* Tell LACP who the members are: the actor's system is the bond's MAC. */
+static void lacp_members(const struct bond *b)
+{
+	for (unsigned k = 0; k < b->n_members; k++) {
+		uint8_t port = b->m[k].port;
+
+		if (!b->lacp) {
+			lacp_ctl_member_clear(port);
+			continue;
+		}
+		lacp_ctl_member_set(port, b->port, fwd_ports[b->port].mac.addr_bytes, b->lacp_fast);
+		lacp_ctl_member_link(port, b->m[k].link);
+	}
 }
 
 /* port joins b, idle. */
@@ -203,6 +239,7 @@ static void member_leave(struct bond *b, unsigned k)
 	struct bond_member *m = &b->m[k];
 
 	bond_event(b, "leave", m);
+	lacp_ctl_member_clear(m->port);
 	__atomic_store_n(&fwd_ports[m->port].member, (uint8_t)FWD_MEMBER_NONE, __ATOMIC_RELEASE);
 	if (b->active == (int)k)
 		b->active = -1;
@@ -257,6 +294,7 @@ int bond_reconfigure(struct bond *b, const struct fwd_conf_bond *c)
 			member_join(b, p->idx);
 	}
 	bond_mac(b);
+	lacp_members(b);
 	bond_update(b);
 	return 0;
 }

@@ -80,6 +80,12 @@ void bond_member_link(struct bond *b, struct bond_member *m, bool up);
  * interface's link hook on a failover). */
 void bond_update(struct bond *b);
 
+/* LACP's hooks (bond/lacp_ctl.h): a frame out of member port directly
+ * (m taken in every case), and a member's collecting or distributing
+ * changed. */
+int bond_member_tx(uint8_t port, struct rte_mbuf *m);
+void bond_member_changed(uint8_t port);
+
 /* The workers' flush of a bond's tx buffer (core/worker.h fwd_bond_xmit). */
 void bond_xmit(struct fwd_worker *w, uint8_t bond, struct rte_mbuf **pkts, uint16_t n,
                uint64_t bytes);

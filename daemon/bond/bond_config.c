@@ -172,6 +172,11 @@ static void bond_derive(struct fwd_conf_checker *c, struct fwd_config *cfg)
 		for (unsigned j = 0; j < b->n_members; j++) {
 			int k = fwd_config_port_index(cfg, b->members[j]);
 
+			if (k >= 0 && j == 0)
+				cfg->ports[cfg->n_ports - 1].mac_port = (uint8_t)k;
+			if (k >= 0 && !cfg->ports[k].bond)
+				cfg->ports[k].member = true;
+
 			snprintf(a, sizeof(a), "ports[%d].mtu", k);
 			/* an MTU of the member's own is left to the checks */
 			if (k >= 0 && !cfg->ports[k].bond && !fwd_conf_given(c, a))

@@ -16,6 +16,7 @@
 #include <rte_ethdev.h>
 
 #include "bond/bond.h"
+#include "bond/lacp_ctl.h"
 #include "core/control.h"
 #include "core/daemon.h"
 #include "core/err.h"
@@ -86,7 +87,14 @@ static int setup_all(const struct fwd_config *cfg)
 
 static int bond_module_init(const struct fwd_config *cfg)
 {
-	int rc = setup_all(cfg);
+	static const struct lacp_ctl_ops ops = {
+		.member_tx = bond_member_tx,
+		.member_changed = bond_member_changed,
+	};
+	int rc;
+
+	lacp_ctl_ops_set(&ops);
+	rc = setup_all(cfg);
 
 	if (rc < 0)
 		return rc;
@@ -191,7 +199,7 @@ static void bond_commit(void)
 
 static struct fwd_module bond_module = {
 	.name = "bond",
-	.depends_on = "port",
+	.depends_on = "port lacp",
 	.init = bond_module_init,
 	.fini = bond_module_fini,
 	.reload_check = bond_reload_check,

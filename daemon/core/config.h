@@ -110,8 +110,11 @@ struct fwd_conf_port {
 	char acl_in[FWD_NAME_MAX];  /* acls[].name filtering what arrives, "" = none (acl/) */
 	char acl_out[FWD_NAME_MAX]; /* acls[].name filtering what leaves, "" = none */
 	/* a bond's port (bond/bond_config.c): made from its bonds[] entry after
-	 * decoding, after the file's ports; no device, not shown under ports */
+	 * decoding, after the file's ports; no device, not shown under ports;
+	 * its MAC is its first member's, ports[mac_port] */
 	bool bond;
+	uint8_t mac_port;
+	bool member; /* a bond's member: no link-local address or mode of its own */
 	struct fwd_conf_pos pos;
 };
 

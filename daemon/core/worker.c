@@ -29,17 +29,6 @@ fwd_drop_tap_fn fwd_drop_tap;
 fwd_input_fn fwd_ip6_input;
 fwd_filter_fn fwd_filter;
 fwd_bond_xmit_fn fwd_bond_xmit;
-fwd_member_slow_fn fwd_member_slow_punt;
-
-/* A member's slow-protocols frame: punted by what bond/ registered, else
- * dropped as unsupported on the member. */
-static void fwd_member_slow(struct fwd_worker *w, uint8_t port, struct rte_mbuf *m)
-{
-	if (fwd_member_slow_punt != NULL)
-		fwd_member_slow_punt(w, port, m);
-	else
-		fwd_drop(w, port, FWD_DROP_UNSUPPORTED, m);
-}
 
 void fwd_worker_set_ip6_input(fwd_input_fn fn)
 {
@@ -326,7 +315,7 @@ static inline bool slow_proto(const struct rte_mbuf *m)
 }
 
 /* Take the slow-protocols frames out of a member's burst (to the control
- * thread, policed; without a punt reason for them yet: unsupported);
+ * thread's LACP, policed per member: in_port is the member's index);
  * returns what is left, in order. */
 static uint16_t member_slow(struct fwd_worker *w, const struct fwd_port *p, struct rte_mbuf **pkts,
                             uint16_t n)
@@ -337,7 +326,7 @@ static uint16_t member_slow(struct fwd_worker *w, const struct fwd_port *p, stru
 		if (likely(!slow_proto(pkts[i])))
 			pkts[k++] = pkts[i];
 		else
-			fwd_member_slow(w, p->idx, pkts[i]);
+			fwd_punt(w, pkts[i], FWD_PUNT_LACP, p->idx, p->idx, 0, FWD_PUNT_NO_DROP);
 	}
 	return k;
 }

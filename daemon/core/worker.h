@@ -114,16 +114,13 @@ extern fwd_filter_fn fwd_filter;
 /*
  * Bonds (bond/, doc/architecture.md "Bonds"): the worker flushes a bond's
  * tx buffer (struct fwd_port.is_bond) through fwd_bond_xmit, which spreads
- * the burst over the members (fwd_tx_burst on each) and counts the bond;
- * a member's slow-protocols frames (LACP, marker) go to fwd_member_slow_punt.
+ * the burst over the members (fwd_tx_burst on each) and counts the bond.
  * Set once by bond/ before workers launch; core stays below bond/.
  */
 struct fwd_worker;
 typedef void (*fwd_bond_xmit_fn)(struct fwd_worker *w, uint8_t bond, struct rte_mbuf **pkts,
                                  uint16_t n, uint64_t bytes);
-typedef void (*fwd_member_slow_fn)(struct fwd_worker *w, uint8_t member, struct rte_mbuf *m);
 extern fwd_bond_xmit_fn fwd_bond_xmit;
-extern fwd_member_slow_fn fwd_member_slow_punt;
 
 struct fwd_worker {
 	/* set by control before launch */

@@ -93,7 +93,9 @@ static int ip6_init(const struct fwd_config *cfg)
 		return rc;
 	ip6_input_init();
 	for (unsigned p = 0; p < fwd_n_ports; p++)
-		if (fwd_ports[p].mode == FWD_MODE_L3 && (rc = addr6_port_up((uint8_t)p)) < 0)
+		if (fwd_ports[p].mode == FWD_MODE_L3 &&
+		    !(p < cfg->n_ports && cfg->ports[p].member) &&
+		    (rc = addr6_port_up((uint8_t)p)) < 0)
 			return rc;
 	return 0;
 }

@@ -313,6 +313,10 @@ int fwd_port_bond_add(const struct fwd_config *cfg, unsigned i)
 	p->mode = cp->mode;
 	p->mtu = cp->mtu;
 	p->admin_up = 1;
+	if (cp->mac_port < i) { /* its first member's, set up before it */
+		p->mac = fwd_ports[cp->mac_port].mac;
+		memcpy(&p->mac48, &p->mac, sizeof(p->mac));
+	}
 	if (cp->mode == FWD_MODE_XCONNECT)
 		p->peer = fwd_config_port(cfg, cp->peer) - cfg->ports;
 	if (cp->mode == FWD_MODE_BRIDGE)

@@ -3,10 +3,12 @@
  * A bond's transmit (bond/bond_hash.h, bond/bond_dp.c) and who carries it
  * (bond/bond.c): one flow always leaves by one member, the fragments of a
  * datagram together (l34 uses ports only when not a fragment), many flows
- * use every member; a member leaving publishes a new set while the old one
- * stays intact for a burst still reading it, and no burst is dropped while
- * a member distributes; no member: bond_down; active-backup fails over to
- * the next member up and takes frames only on the active one.
+ * use every member; with LACP (two bonds back to back through lacp_ctl) a
+ * member carries traffic once the partner is in sync, one whose link goes
+ * leaves the set at once and no burst is dropped while a member
+ * distributes; no member: bond_down; active-backup fails over to the next
+ * member up, takes frames only on the active one, and a new set leaves the
+ * old one intact for a burst still reading it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +25,8 @@
 
 #include "bond/bond.h"
 #include "bond/bond_hash.h"
+#include "bond/lacp_ctl.h"
+#include "core/daemon.h"
 #include "core/worker.h"
 #include "test_eal.h"
 
@@ -143,32 +147,113 @@ static void fake_device(uint16_t port_id)
 	fake_txq[0] = fake_txq;
 }
 
-static int setup(void **state)
+/*
+ * LACP between bond0 (p0, p1; port index 2) and a partner bond1 (p3, p4;
+ * port index 5) wired back to back: what a member sends (bond_member_tx's
+ * place) goes to its peer's punt handler; a clock the test moves.
+ */
+#define PARTNER 5
+static const uint8_t peer[] = { 3, 4, 0, 0, 1, 0 }; /* p0-p3, p1-p4 */
+static uint64_t clock_ns;
+static struct rte_mbuf *wire[64];
+static uint8_t wire_port[64];
+static unsigned n_wire;
+
+static int wire_tx(uint8_t port, struct rte_mbuf *m)
+{
+	assert_true(n_wire < RTE_DIM(wire));
+	wire_port[n_wire] = port;
+	wire[n_wire++] = m;
+	return 0;
+}
+
+static uint64_t fake_now(void)
+{
+	return clock_ns;
+}
+
+static void run_lacp(unsigned ms)
+{
+	for (unsigned t = 0; t < ms; t += LACP_CTL_TICK_MS) {
+		clock_ns += LACP_CTL_TICK_MS * 1000000ull;
+		lacp_ctl_tick();
+		for (unsigned i = 0; i < n_wire; i++) {
+			struct fwd_punt_meta meta = { .reason = FWD_PUNT_LACP,
+				                      .in_port = peer[wire_port[i]],
+				                      .out_port = peer[wire_port[i]] };
+
+			lacp_ctl_input(wire[i], &meta);
+		}
+		n_wire = 0;
+	}
+}
+
+static void links(struct bond *b, bool up)
+{
+	for (unsigned k = 0; k < b->n_members; k++)
+		bond_member_link(b, &b->m[k], up);
+	bond_update(b);
+}
+
+static struct fwd_conf_bond conf(const char *name, const char *m0, const char *m1)
 {
 	struct fwd_conf_bond c = {
-		.name = "bond0", .n_members = 2, .hash = BOND_HASH_L34, .min_links = 1, .lacp = true
+		.n_members = 2,
+		.hash = BOND_HASH_L34,
+		.min_links = 1,
+		.lacp = true,
+		.lacp_rate = BOND_RATE_FAST,
 	};
+
+	snprintf(c.name, sizeof(c.name), "%s", name);
+	snprintf(c.members[0], FWD_NAME_MAX, "%s", m0);
+	snprintf(c.members[1], FWD_NAME_MAX, "%s", m1);
+	return c;
+}
+
+static int setup(void **state)
+{
+	static const struct lacp_ctl_ops ops = { .member_tx = wire_tx,
+		                                 .member_changed = bond_member_changed,
+		                                 .now_ns = fake_now };
+	struct fwd_conf_bond c0 = conf("bond0", "p0", "p1"), c1 = conf("bond1", "p3", "p4");
 
 	(void)state;
 	bond_reset();
+	lacp_ctl_reset();
+	lacp_ctl_ops_set(&ops);
+	clock_ns = 1000000000ull;
 	memset(fwd_ports, 0, sizeof(fwd_ports));
-	fwd_n_ports = 3;
-	for (unsigned i = 0; i < 3; i++) {
-		snprintf(fwd_ports[i].name, sizeof(fwd_ports[i].name), i < 2 ? "p%u" : "bond0", i);
+	fwd_n_ports = 6;
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		snprintf(fwd_ports[i].name, sizeof(fwd_ports[i].name), "p%u", i);
 		fwd_ports[i].idx = i;
 		fwd_ports[i].admin_up = 1;
 		fwd_ports[i].mtu = 1500;
+		fwd_ports[i].mac = (struct rte_ether_addr){ { 0x02, 0, 0, 0, 1, (uint8_t)i } };
 		fwd_ports[i].port_id = (uint16_t)(RTE_MAX_ETHPORTS - 1 - i);
 		fake_device(fwd_ports[i].port_id);
 		fwd_tap_dirs[i] = FWD_TAP_TX;
 	}
-	fwd_ports[BOND].is_bond = 1;
+	snprintf(fwd_ports[BOND].name, sizeof(fwd_ports[BOND].name), "bond0");
+	snprintf(fwd_ports[PARTNER].name, sizeof(fwd_ports[PARTNER].name), "bond1");
+	fwd_ports[BOND].is_bond = fwd_ports[PARTNER].is_bond = 1;
 	fwd_tap = tap;
-	snprintf(c.members[0], FWD_NAME_MAX, "p0");
-	snprintf(c.members[1], FWD_NAME_MAX, "p1");
-	assert_int_equal(bond_setup(&c, BOND), 0);
+	assert_int_equal(bond_setup(&c0, BOND), 0);
+	assert_int_equal(bond_setup(&c1, PARTNER), 0);
 	memset(w, 0, sizeof(*w));
 	memset(sent_on, 0, sizeof(sent_on));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < n_wire; i++)
+		rte_pktmbuf_free(wire[i]);
+	n_wire = 0;
+	bond_reset();
+	lacp_ctl_reset();
 	return 0;
 }
 
@@ -196,10 +281,14 @@ static void test_member_leaves(void **state)
 	xmit_flows(8);
 	assert_int_equal(w->stats.port[BOND].drop[FWD_DROP_BOND_DOWN], 8);
 
-	bond_member_link(b, &b->m[0], true);
-	bond_member_link(b, &b->m[1], true);
-	bond_update(b);
+	/* links up: nothing carried until LACP has the partner in sync */
+	links(b, true);
+	links(bond_get(PARTNER), true);
+	assert_int_equal(fwd_ports[0].member, FWD_MEMBER_IDLE);
+	run_lacp(3000);
 	assert_int_equal(fwd_ports[0].member, FWD_MEMBER_COLLECTING);
+	assert_int_equal(fwd_ports[4].member, FWD_MEMBER_COLLECTING);
+	assert_true(b->up);
 	assert_int_equal(fwd_ports[1].bond, BOND);
 	xmit_flows(64);
 	assert_true(sent_on[0] > 8 && sent_on[1] > 8);
@@ -209,13 +298,12 @@ static void test_member_leaves(void **state)
 	assert_int_equal(w->stats.port[BOND].tx_pkts, 64);
 	assert_int_equal(w->stats.port[BOND].tx_bytes, 64 * 54);
 
-	/* p1 leaves: the set a burst may still be reading stays as it was */
+	/* p1's link goes: out of the set at once, no burst dropped */
 	old = bond_dp[BOND].dist;
 	bond_member_link(b, &b->m[1], false);
 	bond_update(b);
 	assert_ptr_not_equal(bond_dp[BOND].dist, old);
-	assert_int_equal(old->n, 2);
-	assert_int_equal(old->member[1], 1);
+	assert_int_equal(bond_dp[BOND].dist->n, 1);
 	assert_int_equal(fwd_ports[1].member, FWD_MEMBER_IDLE);
 	memset(sent_on, 0, sizeof(sent_on));
 	xmit_flows(64);
@@ -227,11 +315,11 @@ static void test_member_leaves(void **state)
 static void test_active_backup(void **state)
 {
 	struct bond *b = bond_get(BOND);
-	struct fwd_conf_bond c = { .name = "bond0", .n_members = 2, .min_links = 1 };
+	struct fwd_conf_bond c = conf("bond0", "p0", "p1");
+	const struct bond_dist *old;
 
 	(void)state;
-	snprintf(c.members[0], FWD_NAME_MAX, "p0");
-	snprintf(c.members[1], FWD_NAME_MAX, "p1");
+	c.lacp = false;
 	assert_int_equal(bond_reconfigure(b, &c), 0);
 	bond_member_link(b, &b->m[0], true);
 	bond_member_link(b, &b->m[1], true);
@@ -241,8 +329,14 @@ static void test_active_backup(void **state)
 	assert_int_equal(fwd_ports[1].member, FWD_MEMBER_IDLE);
 	xmit_flows(32);
 	assert_int_equal(sent_on[0], 32);
+	/* one publish: the set a burst may still be reading stays as it was */
+	old = bond_dp[BOND].dist;
 	bond_member_link(b, &b->m[0], false);
 	bond_update(b);
+	assert_ptr_not_equal(bond_dp[BOND].dist, old);
+	assert_int_equal(old->n, 1);
+	assert_int_equal(old->member[0], 0);
+	assert_int_equal(bond_dp[BOND].dist->member[0], 1);
 	assert_int_equal(b->active, 1);
 	assert_int_equal(b->failovers, 1);
 	assert_int_equal(fwd_ports[0].member, FWD_MEMBER_IDLE);
@@ -268,8 +362,8 @@ int main(void)
 		cmocka_unit_test(test_one_flow_one_member),
 		cmocka_unit_test(test_fragments_together),
 		cmocka_unit_test(test_spread),
-		cmocka_unit_test_setup(test_member_leaves, setup),
-		cmocka_unit_test_setup(test_active_backup, setup),
+		cmocka_unit_test_setup_teardown(test_member_leaves, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_active_backup, setup, teardown),
 	};
 
 	if (test_eal_init("bond_hash_test") < 0)
@@ -278,5 +372,6 @@ int main(void)
 	w = rte_zmalloc("w", sizeof(*w), 64);
 	if (pool == NULL || w == NULL)
 		return 1;
+	fwd.pool = pool; /* LACPDUs */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
