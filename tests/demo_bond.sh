@@ -43,7 +43,7 @@ veth h1 v1 pt p3
 veth h2 v2 fw d3
 ns_host h1 v1 10.31.1.2/24 10.31.1.1
 ns_host h2 v2 10.31.2.2/24 10.31.2.1
-daemon_config >/dev/null <<EOF
+DATAPLANE_EXTRA="  idle_sleep_us: 100" daemon_config >/dev/null <<EOF
 ports:
   - { name: m1, device: "net_af_packet0,iface=d1" }
   - { name: m2, device: "net_af_packet1,iface=d2" }

@@ -23,7 +23,7 @@ ip -n "$(ns h2)" addr add 10.32.0.2/24 dev v2
 # h2 answers the keepalive: it has h1 without asking
 ip -n "$(ns h2)" neigh replace 10.32.0.1 lladdr 02:00:00:32:00:01 dev v2 nud permanent
 
-daemon_config >/dev/null <<EOF
+DATAPLANE_EXTRA="  idle_sleep_us: 100" daemon_config >/dev/null <<EOF
 ports:
   - { name: m1, device: "net_af_packet0,iface=d1" }
   - { name: m2, device: "net_af_packet1,iface=d2" }
@@ -39,10 +39,7 @@ must bond_partner pt 4 p3
 must bond_keepalive h1 v1 10.32.0.2 02:00:00:32:00:02
 
 bshow() { fwdctl -j bond show bond0; }
-distributing() {
-	bshow | json_get "' '.join(next(m['actor']['state'] for m in d['members'] if m['name'] == '$1'))" |
-		grep -qw distributing
-}
+distributing() { fwd_distributing bond0 "$1"; }
 both_up() { distributing m1 && distributing m2 && bond_partner_distributing 0 && bond_partner_distributing 1; }
 fdb_port() {
 	fwdctl -j bridge fdb br0 |

@@ -23,7 +23,7 @@ must veth h2 v2 fw d3
 must ns_host h1 v1 10.31.1.2/24 10.31.1.1
 must ns_host h2 v2 10.31.2.2/24 10.31.2.1
 
-daemon_config >/dev/null <<EOF
+DATAPLANE_EXTRA="  idle_sleep_us: 100" daemon_config >/dev/null <<EOF
 ports:
   - { name: m1, device: "net_af_packet0,iface=d1" }
   - { name: m2, device: "net_af_packet1,iface=d2" }
@@ -39,13 +39,10 @@ must bond_partner pt 4 p3
 must bond_keepalive h1 v1 10.31.1.1
 
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
-# bond JSON: `fwdctl -j bond show bond0` (fwdctl(8))
 bshow() { fwdctl -j bond show bond0; }
-# member FIELD NAME: a member's field ("link", "selected", "collecting", ...)
-member() { bshow | json_get "next(str(m.get('$1')) for m in d['members'] if m['name'] == '$2')"; }
 # lacp_state SIDE NAME: the actor's or partner's state bits of member NAME
-lacp_state() { bshow | json_get "' '.join(next(m['$1']['state'] for m in d['members'] if m['name'] == '$2'))"; }
-distributing() { lacp_state actor "$1" | grep -qw distributing; }
+lacp_state() { fwd_bond bond0 "' '.join(m['$2'].get('$1', {}).get('state', []))"; }
+distributing() { fwd_distributing bond0 "$1" && lacp_state actor "$1" | grep -qw distributing; }
 not_distributing() { ! distributing "$1"; }
 both_up() { distributing m1 && distributing m2 && bond_partner_distributing 0 && bond_partner_distributing 1; }
 # member_tx NAME: packets sent on member port NAME (`fwdctl -j stats`)
@@ -64,7 +61,7 @@ else
 fi
 pt_mac=$(ip -n "$(ns pt)" -j link show p1 | json_get "d[0]['address']")
 expect "fwd sees the partner's system (its first slave's MAC)" \
-	"$(bshow | json_get "d['members'][0]['partner']['system']")" = "$pt_mac"
+	"$(fwd_bond bond0 "m['m1']['partner']['system']")" = "$pt_mac"
 expect "the partner sees fwd's system (the bond's MAC)" \
 	"$(bond_partner_lacp | json_get "d['0']['partner']['system']")" = "$BOND_MAC"
 expect "m1 actor state bits by name" "$(lacp_state actor m1)" != ""
@@ -137,7 +134,7 @@ if [ -n "$leave_ms" ]; then
 else
 	fail "m1 still distributing 2 s after its link went down"
 fi
-expect "m1's link is down in bond show" "$(member link m1 2>/dev/null)" != True
+expect "m1's link is down in bond show" "$(fwd_bond bond0 "m['m1'].get('link_up', False)")" = False
 if wait_for 10 both_up; then
 	pass "m1 rejoined $(ms_since "$T_UP") ms after its link came back"
 else

@@ -18,6 +18,9 @@
 #   bond_partner pt 4 p3        # mode 4 over p1 p2, the host on p3
 #   bond_keepalive h1 v1 10.31.1.1   # see below
 #
+# testpmd's forwarding core polls without a pause: the tests give fwd's
+# worker dataplane.idle_sleep_us, so the two share the CPUs better.
+#
 # What the PMD needs (learnt the hard way, see doc/bonds.md "Testing"):
 # - It sends its LACPDUs only from inside the application's tx burst on the
 #   bond, and testpmd's engines send only what they received: without
@@ -299,4 +302,22 @@ for s in out.values():
     for side in ("actor", "partner"):
         s[side].setdefault("state", [])
 print(json.dumps(out))'
+}
+
+# fwd_bond NAME EXPR: prints EXPR, python over `b` (bond NAME in `fwdctl -j
+# bond show NAME`, fwdctl(8)) and `m` (its members by name); a field at its
+# default may be left out of the JSON, so read them with .get().
+#   fwd_bond bond0 "m['m1'].get('distributing', False)"    -> True
+fwd_bond() {
+	fwdctl -j bond show "$1" | "$PY" -c "import json, sys
+d = json.load(sys.stdin)
+b = d['bonds'][0] if 'bonds' in d else d
+m = {x['name']: x for x in b.get('members', [])}
+print($2)"
+}
+
+# fwd_distributing BOND MEMBER: fwd distributes on MEMBER (and says so in
+# the actor's LACP state bits too, where the bond runs LACP)
+fwd_distributing() {
+	[ "$(fwd_bond "$1" "m['$2'].get('distributing', False)")" = True ]
 }
