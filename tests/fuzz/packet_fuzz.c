@@ -62,6 +62,7 @@ struct acct {
 	uint64_t rx, tx, drops, consumed, created, held;
 	uint64_t frags; /* fragments to us in reassembly: counted, their mbufs freed */
 	unsigned in_use;
+	uint64_t drop[FWD_DROP_MAX]; /* by reason, for the verbose lines */
 };
 
 /* The record being handled, for the tx callbacks. */
@@ -143,6 +144,8 @@ static void acct_read(struct acct *a)
 		a->rx += bond ? 0 : c.rx_pkts;
 		a->tx += p < FWD_MAX_PORTS && !bond ? c.tx_pkts : 0;
 		a->drops += fwd_stats_drops(&c);
+		for (unsigned r = 0; r < FWD_DROP_MAX; r++)
+			a->drop[r] += c.drop[r];
 		a->consumed += c.consumed;
 		a->created += c.created;
 	}
@@ -160,6 +163,10 @@ static void acct_print(const char *what, const struct acct *a, const struct acct
 	        " consumed %" PRIu64 " held %" PRIu64 "->%" PRIu64 " in use %u->%u\n",
 	        what, b->rx - a->rx, b->created - a->created, b->tx - a->tx, b->drops - a->drops,
 	        b->consumed - a->consumed, a->held, b->held, a->in_use, b->in_use);
+	for (unsigned r = 0; r < FWD_DROP_MAX; r++)
+		if (b->drop[r] != a->drop[r])
+			fprintf(stderr, "  drop %s %" PRIu64 "\n", fwd_drop_names[r],
+			        b->drop[r] - a->drop[r]);
 }
 
 static void acct_check(const struct acct *a, const struct acct *b, uint64_t seen)
