@@ -25,6 +25,8 @@ misses them. CG_ONLY=vlan: fwd l3 16 routes on frames tagged VLAN
 100 routed out tagged VLAN 200 (bench.py's vlan group, l2vlan.py), beside
 untagged; CG_ONLY=l2: fwd's bridge on the l2 group's frames (its sink,
 net_pcap1, polls empty after the learning frames: counted as PMD work).
+CG_ONLY=bond: fwd l3 16 routes out of a two-member bond (bondbench.py),
+beside out of one port.
 
 From the callgrind profile:
   packets      calls into net_pcap's rx burst x burst size (infinite_rx
@@ -48,6 +50,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as bl  # noqa: E402
+import bondbench  # noqa: E402
 import l2vlan  # noqa: E402
 from benchlib import log  # noqa: E402
 
@@ -220,6 +223,12 @@ def main():
     if "l2" in ONLY:
         runs.append((l2vlan.FwdBridge(p, "cg-fwd-br", "fwd bridge", pcap_l2, learn),
                      "worker_main", p.daemon))
+    if "bond" in ONLY:
+        if "ipv4" not in ONLY and "vlan" not in ONLY:
+            runs.append((bl.Fwd(p, "cg-fwd-16", "fwd l3 16 routes", p.pcap64, "l3"),
+                         "worker_main", p.daemon))
+        runs.append((bondbench.FwdBond(p, "cg-fwd-bond", "fwd l3 bond of 2", p.pcap64, "l3"),
+                     "worker_main", p.daemon))
     if "acl" in ONLY:
         if "ipv4" not in ONLY:
             runs.append((bl.Fwd(p, "cg-fwd-16", "fwd l3 16 routes", p.pcap64, "l3"),
@@ -273,6 +282,13 @@ def report(results):
             "(%.3f x), all: %.3f x" % (results["vlan_app_extra"],
                                       tag["app_per_packet"] / fwd["app_per_packet"],
                                       tag["per_packet"] / fwd["per_packet"]))
+    bond = results.get("cg-fwd-bond")
+    if fwd and bond and fwd.get("per_packet") and bond.get("per_packet"):
+        results["bond_ratio"] = fwd["per_packet"] / bond["per_packet"]
+        log("\nout of a 2-member bond against one port, all instructions per packet: %+.1f; "
+            "packets a second at equal cycles: %.3f x (target >= 0.95: %s)" %
+            (bond["per_packet"] - fwd["per_packet"], results["bond_ratio"],
+             "PASS" if results["bond_ratio"] >= 0.95 else "FAIL"))
     for fwd_name, name, what in (("cg-fwd-16", "cg-l3fwd", "l3fwd"),
                                  ("cg-fwd-16", "cg-l3fwd-st", "l3fwd static"),
                                  ("cg-fwd-v6", "cg-l3fwd-v6", "l3fwd, IPv6"),

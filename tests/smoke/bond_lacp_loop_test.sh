@@ -43,6 +43,16 @@ collecting() { # all 4 members collecting
 }
 check "LACP: all four members collecting and distributing within 5 s" wait_for 5 collecting
 check "h1 reaches h2 across the aggregate" wait_for 10 ns_exec h1 ping -c 1 -W 1 10.41.2.2
+fwdctl bond show bond0 >"$T/show.txt" 2>&1
+mac1=$(jctl bond show bond1 | json_get "d['bonds'][0]['mac']")
+check "bond show: bond0's partner is bond1's system ($mac1)" \
+	grep -q "partner system 65535,$mac1 key 8 port 3" "$T/show.txt"
+check "bond show: both sides' state bits by name" \
+	grep -q "actor   system .* state activity,timeout,aggregation,synchronization,collecting,distributing" "$T/show.txt"
+expect "bond show -j: 2 members distributing" \
+	"$(jctl bond show bond0 | json_get "d['bonds'][0]['distributing']")" = 2
+check "bond list shows both bonds up" sh -c "'$FWDCTL_BIN' -s '$SOCK' bond list | grep -c ' up ' | grep -qx 2"
+check_fails "bond show of no bond fails" fwdctl bond show p0
 
 tx0=$(port_stat p0 tx_packets)
 tx1=$(port_stat p1 tx_packets)
