@@ -127,14 +127,16 @@ watch_leave() {
 down1() {
 	bond_member_down 1
 	watch_leave
+	link_when_down=$(fwd_bond bond0 "m['m1'].get('link_up', False)")
 }
-outage pull down1 "bond_member_up 1"
+up1() { bond_member_up 1; }
+outage pull down1 up1
 if [ -n "$leave_ms" ]; then
 	pass "m1 left the aggregate ${leave_ms} ms after its link went down"
 else
 	fail "m1 still distributing 2 s after its link went down"
 fi
-expect "m1's link is down in bond show" "$(fwd_bond bond0 "m['m1'].get('link_up', False)")" = False
+expect "m1's link is down in bond show" "$link_when_down" = False
 if wait_for 10 both_up; then
 	pass "m1 rejoined $(ms_since "$T_UP") ms after its link came back"
 else
