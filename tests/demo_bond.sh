@@ -37,21 +37,8 @@ partner_lacp() {
 both_up() { bond_partner_distributing 0 && bond_partner_distributing 1; }
 
 smoke_init demo-bond
-ns_add h1 pt fw h2
-bond_links pt fw 2
-veth h1 v1 pt p3
-veth h2 v2 fw d3
-ns_host h1 v1 10.31.1.2/24 10.31.1.1
-ns_host h2 v2 10.31.2.2/24 10.31.2.1
-DATAPLANE_EXTRA="  idle_sleep_us: 100" daemon_config >/dev/null <<EOF
-ports:
-  - { name: m1, device: "net_af_packet0,iface=d1" }
-  - { name: m2, device: "net_af_packet1,iface=d2" }
-  - { name: u0, device: "net_af_packet2,iface=d3", addresses: [10.31.2.1/24] }
-bonds:
-  - { name: bond0, members: [m1, m2], lacp: true, lacp_rate: fast, hash: l34,
-      mode: l3, addresses: [10.31.1.1/24] }
-EOF
+bond_router_setup
+bond_router_config "lacp: true, lacp_rate: fast"
 say "fwd-daemon with bond0 over ports m1 and m2 (LACP, fast rate, layer3+4 hash)"
 sed -n '/^ports:/,$p' "$T/fwd.yaml"
 must daemon_start fw "$T/fwd.yaml"

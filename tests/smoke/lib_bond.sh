@@ -321,3 +321,61 @@ print($2)"
 fwd_distributing() {
 	[ "$(fwd_bond "$1" "m['$2'].get('distributing', False)")" = True ]
 }
+
+# bond_router_setup: the topology bond_test.sh, bond_ab_test.sh and the demo
+# share (fwd routes between the partner's host and a host of its own):
+#
+#   h1 10.31.1.2 --- [pt: the partner] ==p1-d1,p2-d2== [fw: bond0 10.31.1.1 (m1 d1, m2 d2)]
+#                                                          u0 d3 10.31.2.1 --- h2 10.31.2.2
+bond_router_setup() {
+	ns_add h1 pt fw h2 && bond_links pt fw 2 && veth h1 v1 pt p3 && veth h2 v2 fw d3 &&
+		ns_host h1 v1 10.31.1.2/24 10.31.1.1 && ns_host h2 v2 10.31.2.2/24 10.31.2.1
+}
+
+# bond_router_config BOND_KEYS [MORE]: fwd's config for bond_router_setup,
+# bond0 with BOND_KEYS ("lacp: true, lacp_rate: fast"), then the lines MORE;
+# the worker sleeps when idle (testpmd's core polls without a pause).
+bond_router_config() {
+	DATAPLANE_EXTRA="  idle_sleep_us: 100" daemon_config >/dev/null <<-EOF
+	ports:
+	  - { name: m1, device: "net_af_packet0,iface=d1" }
+	  - { name: m2, device: "net_af_packet1,iface=d2" }
+	  - { name: u0, device: "net_af_packet2,iface=d3", addresses: [10.31.2.1/24] }
+	bonds:
+	  - { name: bond0, members: [m1, m2], $1, hash: l34,
+	      mode: l3, addresses: [10.31.1.1/24] }
+	${2:-}
+	EOF
+}
+
+# bond_flows_start NAME SECS: 16 UDP flows each way through the bond for SECS
+# s, in the background (bond_flows.py): h2 -> h1, which fwd sends on the
+# bond ($T/NAME-out.json), and h1 -> h2 ($T/NAME-in.json)
+bond_flows_start() {
+	local flows=$SRCDIR/tests/smoke/bond_flows.py
+	bg h1 timeout $(($2 + 10)) "$PY" "$flows" recv 7102 $(($2 + 7)) "$T/$1-out.json"
+	bg h2 timeout $(($2 + 10)) "$PY" "$flows" recv 7103 $(($2 + 7)) "$T/$1-in.json"
+	sleep 0.3
+	bg h2 timeout $(($2 + 7)) "$PY" "$flows" send 10.31.1.2 7102 16 100 "$2"
+	bg h1 timeout $(($2 + 7)) "$PY" "$flows" send 10.31.2.2 7103 16 100 "$2"
+}
+
+# bond_flows_check NAME WHAT: waits for bond_flows_start's results; in each
+# direction the longest outage of any flow must be at most 1000 ms
+bond_flows_check() {
+	local dir gap
+	wait_for 10 test -s "$T/$1-in.json"
+	wait_for 3 test -s "$T/$1-out.json"
+	for dir in out in; do
+		gap=$(json_get "d['max_gap_ms'] if d['ended'] else 99999" <"$T/$1-$dir.json" 2>/dev/null)
+		log "$1, $dir of the bond: $(cat "$T/$1-$dir.json" 2>/dev/null)"
+		expect "$2: longest outage of a flow $dir of the bond ${gap:-?} ms <= 1000 ms" \
+			"${gap:-99999}" -le 1000
+	done
+}
+
+# fwd_port_counter PORT FIELD: a counter of PORT in `fwdctl -j stats`
+# (tx_packets, rx_packets, ...)
+fwd_port_counter() {
+	fwdctl -j stats | json_get "next(p.get('$2', 0) for p in d['ports'] if p['name'] == '$1')"
+}
