@@ -19,6 +19,15 @@ from scapy.all import ARP, ICMP, IP, Dot1Q, Ether, conf, get_if_hwaddr, srp1
 conf.verb = 0
 
 
+def ask(frame, ifname, good):
+    """frame sent (up to 3 times) until an answer for which good() holds."""
+    for _ in range(3):
+        ans = srp1(frame, iface=ifname, timeout=2)
+        if ans is not None and good(ans):
+            return ans
+    return None
+
+
 def main():
     if len(sys.argv) != 6:
         sys.exit(__doc__)
@@ -27,21 +36,15 @@ def main():
     mac = get_if_hwaddr(ifname)
     req = Ether(src=mac, dst="ff:ff:ff:ff:ff:ff") / Dot1Q(vlan=vid) / \
         ARP(op=1, hwsrc=mac, psrc=me, pdst=router)
-    for _ in range(3):
-        ans = srp1(req, iface=ifname, timeout=2)
-        if ans is not None and ARP in ans and ans[ARP].op == 2:
-            break
-    else:
+    ans = ask(req, ifname, lambda a: ARP in a and a[ARP].op == 2)
+    if ans is None:
         sys.exit("no ARP reply from %s on VLAN %d" % (router, vid))
     if Dot1Q not in ans or ans[Dot1Q].vlan != vid or ans[Ether].src.lower() != rmac:
         sys.exit("ARP reply not from %s tagged %d: %s" % (rmac, vid, ans.summary()))
     echo = Ether(src=mac, dst=rmac) / Dot1Q(vlan=vid) / IP(src=me, dst=router) / \
         ICMP(id=0x4242, seq=1) / (b"bond" * 8)
-    for _ in range(3):
-        rep = srp1(echo, iface=ifname, timeout=2)
-        if rep is not None and ICMP in rep and rep[ICMP].type == 0:
-            break
-    else:
+    rep = ask(echo, ifname, lambda a: ICMP in a and a[ICMP].type == 0)
+    if rep is None:
         sys.exit("no echo reply from %s on VLAN %d" % (router, vid))
     if Dot1Q not in rep or rep[Dot1Q].vlan != vid:
         sys.exit("echo reply not tagged %d: %s" % (vid, rep.summary()))
