@@ -80,7 +80,7 @@ DAEMON_OBJS := $(call obj,$(filter-out $(DAEMON_MAIN),$(DAEMON_SRCS)))
 CLI_OBJS    := $(call obj,$(filter-out $(CLI_MAIN),$(CLI_SRCS)))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 
-.PHONY: all deps deps-quiet fuzz-build check unit-tests tests-build demo demo-stop bench \
+.PHONY: all deps deps-quiet fuzz-build check unit-tests tests-build demo demo-bond demo-stop bench \
 	bench-callgrind bench-iperf bench-e2e bench-deps bench-build fuzz soak lint format \
 	install uninstall clean pkgcheck deb check-deb
 .DEFAULT_GOAL := all
@@ -220,6 +220,12 @@ demo-frr:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory all
 	@bash tests/demo_frr.sh
+
+# A bond talking LACP to DPDK's bonding PMD (testpmd) as its partner, a member's cable pulled.
+demo-bond:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory all
+	@bash tests/demo_bond.sh
 
 demo-stop:
 	@bash tests/demo.sh stop

@@ -12,10 +12,12 @@
 
 #include "bond/lacp_ctl.h"
 #include "core/control.h"
+#include "core/counters.h"
 #include "core/daemon.h"
 #include "core/log.h"
 #include "core/module.h"
 #include "core/ports.h"
+#include "core/punt.h"
 
 #define SLOW_FRAME_LEN (RTE_ETHER_HDR_LEN + LACP_PDU_LEN)
 
@@ -127,6 +129,7 @@ static void send_pdu(uint8_t port, const uint8_t *pdu)
 		rte_pktmbuf_free(m);
 		return;
 	}
+	fwd_control_ctrs(port)->created++; /* from here on, sent or counted as a drop */
 	eh->dst_addr = slow_mac;
 	eh->src_addr = fwd_ports[port].mac; /* the member's own, as 802.1AX 6.2.11 asks */
 	eh->ether_type = rte_cpu_to_be_16(LACP_ETHERTYPE);
@@ -199,6 +202,7 @@ void lacp_ctl_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 		fwd_control_drop(m, in, FWD_DROP_LACP_INVALID);
 		return;
 	}
+	fwd_control_ctrs(in)->consumed++; /* what it answers, send_pdu counts as made */
 	rte_pktmbuf_free(m);
 	if (rc == 1)
 		send_pdu((uint8_t)in, reply);

@@ -337,8 +337,8 @@ static uint16_t member_slow(struct fwd_worker *w, const struct fwd_port *p, stru
  * input if the member is collecting (the bond counts it again: a bond's
  * counters are its members' sums), else dropped bond_inactive.
  */
-static void __rte_noinline member_rx(struct fwd_worker *w, const struct fwd_port *p,
-                                     struct rte_mbuf **pkts, uint16_t n)
+void __rte_noinline fwd_member_rx(struct fwd_worker *w, const struct fwd_port *p,
+                                  struct rte_mbuf **pkts, uint16_t n)
 {
 	struct fwd_port_ctrs *c = &w->stats.port[p->idx];
 	uint8_t state = p->member;
@@ -371,7 +371,7 @@ static __rte_always_inline uint16_t worker_rx(struct fwd_worker *w, const struct
 		return 0;
 	fwd_tap_offer(w->index, q->port, q->queue, FWD_TAP_RX, pkts, n);
 	if (unlikely(p->member != FWD_MEMBER_NONE))
-		member_rx(w, p, pkts, n);
+		fwd_member_rx(w, p, pkts, n);
 	else
 		port_input(w, p, pkts, n);
 	return n;

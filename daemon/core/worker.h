@@ -193,6 +193,14 @@ extern fwd_input_fn fwd_ip6_input;
 void fwd_vlan_rx(struct fwd_worker *w, const struct fwd_port *p, struct rte_mbuf **pkts,
                  uint16_t n);
 
+/*
+ * The burst of a bond's member (the worker's rx calls it, the packet fuzzer
+ * drives it): counted on the member, slow protocols to the control thread,
+ * the rest the bond's input while the member collects.
+ */
+void fwd_member_rx(struct fwd_worker *w, const struct fwd_port *p, struct rte_mbuf **pkts,
+                   uint16_t n);
+
 /* The registered input (the packet fuzzer drives it without launching workers). */
 fwd_input_fn fwd_worker_input(enum fwd_port_mode mode);
 

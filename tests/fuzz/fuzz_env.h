@@ -13,6 +13,7 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 
+#include "bond/bond.h"
 #include "core/config.h"
 #include "core/daemon.h"
 #include "main/eal.h"
@@ -26,7 +27,10 @@
 /* p0/p1 routed (IPv4 and IPv6), p2/p3 cross-connected, p4/p5 bridged; static neighbours.
  * VLAN interfaces p0.100 (both families) and p1.200 (MTU 1200) so that tagged
  * frames reach the (port, VLAN) demux and packets leave tagged (to neighbours
- * learnt on the VLAN); VLAN 300 has no interface (vlan_unknown); a loopback lo0. */
+ * learnt on the VLAN); VLAN 300 has no interface (vlan_unknown); a loopback lo0.
+ * m6/m7 are the members of bond0 (LACP, fast rate, layer3+4 hash): the last
+ * two ports a record's selector names (the bond itself, port 8, receives
+ * nothing but through them). */
 static const char fuzz_config[] =
         "dpdk: { lcores: \"0-1\", hugepages: false, memory_mb: 512,\n"
         "        file_prefix: fwdfuzz }\n"
@@ -40,7 +44,12 @@ static const char fuzz_config[] =
         "  - { name: p3, device: net_null3, mode: xconnect, peer: p2 }\n"
         "  - { name: p4, device: net_null4, mode: bridge, bridge: br0 }\n"
         "  - { name: p5, device: net_null5, mode: bridge, bridge: br0 }\n"
+        "  - { name: m6, device: net_null6 }\n"
+        "  - { name: m7, device: net_null7 }\n"
         "bridges: [ { name: br0, mac_aging_s: 5, fdb_max: 64 } ]\n"
+        "bonds:\n"
+        "  - { name: bond0, members: [m6, m7], lacp: true, lacp_rate: fast, hash: l34,\n"
+        "      addresses: [10.0.8.1/24] }\n"
         "routes:\n"
         "  - { prefix: 0.0.0.0/0, via: 10.0.1.2 }\n"
         "  - { prefix: 192.0.2.0/24, via: 10.0.0.2 }\n"
@@ -55,6 +64,7 @@ static const char fuzz_config[] =
         "  - { address: \"2001:db8::2\", mac: \"02:00:00:00:00:02\", port: p0 }\n"
         "  - { address: \"2001:db8:1::2\", mac: \"02:00:00:00:01:02\", port: p1 }\n"
         "  - { address: \"fe80::2\", mac: \"02:00:00:00:00:02\", port: p0 }\n"
+        "  - { address: 10.0.8.2, mac: \"02:22:00:00:00:0a\", port: bond0 }\n"
         "interfaces:\n"
         "  - { name: p0.100, port: p0, vlan: 100,\n"
         "      addresses: [10.0.100.1/24, \"2001:db8:64::1/64\"] }\n"
@@ -62,17 +72,39 @@ static const char fuzz_config[] =
         "  - { name: lo0, loopback: true, addresses: [198.18.0.1/32, \"2001:db8:ff::1/128\"] }\n";
 
 /* net_null makes up a random MAC per port: fix them, so that a frame to
- * p0 is to p0 in every run (seeds, crashers). Port i is 02:fd:00:00:00:0i. */
+ * p0 is to p0 in every run (seeds, crashers). Port i is 02:fd:00:00:00:0i; a
+ * bond (no device) takes its first member's again (fuzz_env_bonds). */
 static inline void fuzz_env_macs(void)
 {
 	for (unsigned i = 0; i < fwd_n_ports; i++) {
 		struct fwd_port *p = &fwd_ports[i];
 		struct rte_ether_addr mac = { { 0x02, 0xfd, 0, 0, 0, (uint8_t)i } };
+		if (p->is_bond)
+			continue;
 		if (rte_eth_dev_default_mac_addr_set(p->port_id, &mac) < 0)
 			abort();
 		p->mac = mac;
 		memcpy(&p->mac48, &mac, sizeof(mac)); /* the two high bytes stay 0 */
 		fwd_iface_port_sync((uint8_t)i);      /* the port's entry and its VLANs' MAC */
+		nh_iface_update((uint16_t)i);
+	}
+}
+
+/* Bonds as a running daemon has them: reconfigured with the members' fixed
+ * MACs (the bond's MAC, its LACP system), each member's link up (the timer
+ * that polls links does not run here). */
+static inline void fuzz_env_bonds(void)
+{
+	for (unsigned i = 0; i < fwd_n_ports; i++) {
+		struct bond *b = bond_get((uint8_t)i);
+
+		if (b == NULL)
+			continue;
+		if (bond_reconfigure(b, bond_conf_find(fwd.cfg, fwd_ports[i].name)) < 0)
+			abort();
+		for (unsigned k = 0; k < b->n_members; k++)
+			bond_member_link(b, &b->m[k], true);
+		bond_update(b);
 		nh_iface_update((uint16_t)i);
 	}
 }
@@ -109,6 +141,7 @@ static inline void fuzz_env_up(void)
 	if (fwd.cfg == NULL || fwd_eal_init(fwd.cfg, "fuzz") < 0 || fwd_dataplane_up(false) < 0)
 		abort();
 	fuzz_env_macs();
+	fuzz_env_bonds();
 	fuzz_env_ip6();
 }
 

@@ -365,10 +365,118 @@ def vlan_seeds():
     return s
 
 
+# Bond (fuzz_env.h): m6, m7 (net_null6, net_null7) are the members of bond0, an
+# LACP bond (fast rate) with 10.0.8.1/24 and the MAC of m6; 10.0.8.2 is a
+# static neighbour behind it. Slow protocols (IEEE 802.3 annex 57A): ethertype
+# 0x8809 to 01:80:c2:00:00:02, subtype 1 LACP (IEEE 802.1AX 6.4.2), 2 marker.
+M6, M7 = 6, 7
+BOND_MAC = "02:fd:00:00:00:06"
+SLOW_MAC = "01:80:c2:00:00:02"
+V4_BOND, V4_BOND_NB = "10.0.8.1", "10.0.8.2"
+PARTNER_SYS = "02:22:00:00:00:01"
+SYNC_ALL = 0x3d  # activity, aggregation, synchronization, collecting, distributing
+FAST = 0x02
+
+
+def lacp_tlv(t, prio, system, key, port_prio, port, state):
+    return struct.pack("!BBH6sHHHB3x", t, 20, prio, bytes.fromhex(system.replace(":", "")),
+                       key, port_prio, port, state)
+
+
+def lacpdu(src, actor_state=SYNC_ALL | FAST, partner_state=SYNC_ALL | FAST, port=1,
+           key=33, system=PARTNER_SYS, partner_sys=BOND_MAC, partner_port=1,
+           partner_key=0, version=1, dst=SLOW_MAC):
+    """A LACPDU from the partner's port `port` about itself (actor) and what
+    it knows of us (partner): 110 bytes after the Ethernet header."""
+    body = (bytes([1, version]) +
+            lacp_tlv(1, 0x8000, system, key, 0x80, port, actor_state) +
+            lacp_tlv(2, 0xffff, partner_sys, partner_key, 0xff, partner_port, partner_state) +
+            struct.pack("!BBH12x", 3, 16, 0) + b"\0\0" + bytes(50))
+    return Ether(src=src, dst=dst, type=0x8809) / Raw(body)
+
+
+def marker(src, tlv=1, port=1, system=PARTNER_SYS, xid=0x01020304, tlv_len=16):
+    body = (bytes([2, 1]) +
+            struct.pack("!BBH6sIH", tlv, tlv_len, port,
+                        bytes.fromhex(system.replace(":", "")), xid, 0) +
+            b"\0\0" + bytes(90))
+    return Ether(src=src, dst=SLOW_MAC, type=0x8809) / Raw(body)
+
+
+# LACPDUs DPDK's bonding PMD (mode 4, tests/smoke/lib_bond.sh) sent on a veth:
+# defaulted, then in sync with the other end, then collecting and
+# distributing; that other end's system (02:00:00:b0:0d:01 there) made ours.
+DPDK_LACPDUS = [bytes.fromhex(
+    "0180c2000002da6972c83d8b880901010114ffffda6972c83d8b002100ff0001%s0000000214ffff%s"
+    "002100ff0001%s00000003100000" % (a, p, b) + "00" * 64)
+    for a, p, b in (("45", "000000000000", "00"), ("0d", "02fd00000006", "0d"),
+                    ("3d", "02fd00000006", "1d"))]
+
+
+def bond_seeds():
+    """LACPDUs and markers on the members of bond0: an aggregation coming
+    up, a partner going away, a second partner system, timers' bits, marker
+    requests (answered) and responses, everything cut short or slightly
+    wrong; data on a member before and after it collects; slow protocols
+    where no bond is."""
+    pa, pb = "02:22:00:00:00:0a", "02:22:00:00:00:0b"
+    up6 = lacpdu(pa, port=1, partner_port=1)
+    up7 = lacpdu(pb, port=2, partner_port=2)
+    data = to(P0, V4_BOND, src_ip=V4_BOND_NB, src_mac=pa, dst_mac=BOND_MAC) / \
+        ICMP(type=8, id=7, seq=1) / Raw(b"bond" * 8)
+    routed = to(P0, ROUTED, src_ip=V4_BOND_NB, src_mac=pa, dst_mac=BOND_MAC) / \
+        UDP(sport=40000, dport=33434) / Raw(b"bond" * 8)
+    s = {
+        "lacp-up-m6": rec(M6, up6),
+        "lacp-up-both": chain((M6, up6), (M7, up7), (M6, up6), (M7, up7)),
+        "lacp-up-then-data": chain((M6, up6), (M6, up6), (M6, data), (M7, data)),
+        "lacp-up-then-routed": chain((M6, up6), (M7, up7), (M6, routed), (M7, routed)),
+        "lacp-data-not-collecting": rec(M6, data),
+        "lacp-out-of-sync": chain((M6, up6), (M6, lacpdu(pa, actor_state=0x05))),
+        "lacp-slow-rate": rec(M6, lacpdu(pa, actor_state=SYNC_ALL, partner_state=SYNC_ALL)),
+        "lacp-passive": rec(M6, lacpdu(pa, actor_state=0x3c)),
+        "lacp-expired-defaulted": rec(M6, lacpdu(pa, actor_state=0xff)),
+        "lacp-other-system-on-m7": chain((M6, up6), (M7, lacpdu(pb, system="02:33:00:00:00:01"))),
+        "lacp-other-key-on-m7": chain((M6, up6), (M7, lacpdu(pb, key=99, port=2))),
+        "lacp-partner-change": chain((M6, up6), (M6, lacpdu(pa, system="02:33:00:00:00:01"))),
+        "lacp-our-own-pdu-looped": rec(M6, lacpdu(BOND_MAC, system=BOND_MAC)),
+        "lacp-version2": rec(M6, lacpdu(pa, version=2)),
+        "lacp-version0": rec(M6, lacpdu(pa, version=0)),
+        "lacp-unicast-dst": rec(M6, lacpdu(pa, dst=BOND_MAC)),
+        "lacp-burst": rec(M6, up6, copies=8),
+        "lacp-on-l3-port": rec(P0, lacpdu(pa)),
+        "lacp-on-bridge": rec(P4, lacpdu(pa)),
+        "lacp-on-xconnect": rec(P2, lacpdu(pa)),
+        "lacp-tagged": rec(M6, tag(lacpdu(pa), 100)),
+        "marker-request": rec(M6, marker(pa)),
+        "marker-request-m7": chain((M7, up7), (M7, marker(pb, port=2))),
+        "marker-response": rec(M6, marker(pa, tlv=2)),
+        "marker-bad-tlv": rec(M6, marker(pa, tlv=7)),
+        "marker-bad-len": rec(M6, marker(pa, tlv_len=200)),
+        "marker-burst": rec(M6, marker(pa), copies=8),
+        "slow-oam": rec(M6, Ether(src=pa, dst=SLOW_MAC, type=0x8809) / Raw(b"\x03" + bytes(60))),
+        "slow-subtype-0": rec(M6, Ether(src=pa, dst=SLOW_MAC, type=0x8809) / Raw(bytes(60))),
+        "slow-empty": rec(M6, bytes(Ether(src=pa, dst=SLOW_MAC, type=0x8809))),
+        "lacp-tlv-len-0": rec(M6, bytes(up6)[:16] + b"\0" + bytes(up6)[17:]),
+        "lacp-tlv-len-255": rec(M6, bytes(up6)[:17] + b"\xff" + bytes(up6)[18:]),
+        "lacp-chained-split": rec(M6, bytes(up6) + bytes([40, 0xc5])),
+        "lacp-dpdk-defaulted": rec(M6, DPDK_LACPDUS[0]),
+        "lacp-dpdk-sequence": chain(*((M6, f) for f in DPDK_LACPDUS)),
+        "lacp-dpdk-both-members": chain(*((m, f) for f in DPDK_LACPDUS for m in (M6, M7))),
+        "arp-on-bond": chain((M6, up6), (M6, arp(M6, 1, V4_BOND_NB, V4_BOND, hwsrc=pa))),
+    }
+    for cut in (14, 15, 16, 20, 37, 58, 60, 76, 78, 94, 123):
+        s["lacp-truncated-%d" % cut] = rec(M6, bytes(up6)[:cut])
+    for cut in (15, 16, 18, 30, 34):
+        s["marker-truncated-%d" % cut] = rec(M6, bytes(marker(pa))[:cut])
+    return s
+
+
 def main():
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
-    seeds = {**l3_seeds(), **arp_seeds(), **l2_seeds(), **ip6_seeds(), **vlan_seeds()}
+    seeds = {**l3_seeds(), **arp_seeds(), **l2_seeds(), **ip6_seeds(), **vlan_seeds(),
+             **bond_seeds()}
     for i, (name, data) in enumerate(seeds.items()):
         with open(os.path.join(OUT, "%02d-%s" % (i, name)), "wb") as f:
             f.write(data)

@@ -223,6 +223,26 @@ static inline void check_l3_frame(const struct fwd_port *p, const uint8_t *f, un
 		CHECK(false, "%s: ethertype 0x%04x sent", p->name, type);
 }
 
+/* A slow-protocols frame fwd sends on a bond's member (IEEE 802.3 annex 57A,
+ * 802.1AX 6.4.2, 6.5.3): a LACPDU or a marker response, whole (124 bytes
+ * with the Ethernet header), from the member's own MAC, to the slow
+ * protocols group address, version 1. */
+static inline void check_slow_frame(const struct fwd_port *p, const uint8_t *f, unsigned len)
+{
+	static const uint8_t slow[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x02 };
+
+	CHECK(p->member != FWD_MEMBER_NONE, "%s: slow protocols frame on no bond member", p->name);
+	CHECK(len >= ETH_LEN + 110, "%s: slow protocols frame of %u bytes", p->name, len);
+	CHECK(memcmp(f, slow, 6) == 0, "%s: slow protocols frame not to 01:80:c2:00:00:02",
+	      p->name);
+	CHECK(memcmp(f + 6, p->mac.addr_bytes, 6) == 0, "%s: LACPDU source not the member's",
+	      p->name);
+	CHECK((f[ETH_LEN] == 1 && f[ETH_LEN + 2] == 1 && f[ETH_LEN + 3] == 20) ||
+	              (f[ETH_LEN] == 2 && f[ETH_LEN + 2] == 2 && f[ETH_LEN + 3] == 16),
+	      "%s: slow protocols frame neither a LACPDU nor a marker response", p->name);
+	CHECK(f[ETH_LEN + 1] == 1, "%s: LACP version %u sent", p->name, f[ETH_LEN + 1]);
+}
+
 /* Copy m's bytes (any segments) into buf; returns the length. */
 static inline unsigned frame_bytes(const struct rte_mbuf *m, uint8_t *buf, unsigned cap)
 {

@@ -62,6 +62,7 @@ struct acct {
 	uint64_t rx, tx, drops, consumed, created, held;
 	uint64_t frags; /* fragments to us in reassembly: counted, their mbufs freed */
 	unsigned in_use;
+	uint64_t drop[FWD_DROP_MAX]; /* by reason, for the verbose lines */
 };
 
 /* The record being handled, for the tx callbacks. */
@@ -103,6 +104,9 @@ static uint16_t tx_check(uint16_t port_id, uint16_t queue, struct rte_mbuf *pkts
 {
 	const struct fwd_port *p = arg;
 	static uint8_t buf[FRAME_MAX];
+	/* a bond's member sends the bond's frames, and its own LACPDUs */
+	bool member = p->member != FWD_MEMBER_NONE;
+	const struct fwd_port *as = member ? &fwd_ports[p->bond] : p;
 
 	(void)port_id, (void)queue;
 	for (uint16_t i = 0; i < n; i++) {
@@ -116,10 +120,12 @@ static uint16_t tx_check(uint16_t port_id, uint16_t queue, struct rte_mbuf *pkts
 			buf[15] = (uint8_t)pkts[i]->vlan_tci;
 			len += NH_TAG_LEN;
 		}
-		if (p->mode == FWD_MODE_L3)
-			check_l3_frame(p, buf, len, cur.frag_end, cur.input, cur.input_len);
+		if (member && len >= ETH_LEN && be16_at(buf + 12) == 0x8809)
+			check_slow_frame(p, buf, len);
+		else if (as->mode == FWD_MODE_L3)
+			check_l3_frame(as, buf, len, cur.frag_end, cur.input, cur.input_len);
 		else
-			check_l2_frame(p, buf, len);
+			check_l2_frame(as, buf, len);
 	}
 	cur.seen += n;
 	return n;
@@ -129,13 +135,17 @@ static void acct_read(struct acct *a)
 {
 	memset(a, 0, sizeof(*a));
 	/* every interface: a VLAN's frames count on the VLAN, what it sends on
-	 * the VLAN and its port (doc/architecture.md, "Counters"): tx of ports */
+	 * the VLAN and its port (doc/architecture.md, "Counters"): tx of ports;
+	 * a bond's rx and tx are its members' again: counted on the members */
 	for (int p = fwd_iface_next_id(-1); p >= 0; p = fwd_iface_next_id(p)) {
 		struct fwd_port_ctrs c;
+		bool bond = p < FWD_MAX_PORTS && fwd_ports[p].is_bond;
 		fwd_stats_port_get((unsigned)p, &c);
-		a->rx += c.rx_pkts;
-		a->tx += p < FWD_MAX_PORTS ? c.tx_pkts : 0;
+		a->rx += bond ? 0 : c.rx_pkts;
+		a->tx += p < FWD_MAX_PORTS && !bond ? c.tx_pkts : 0;
 		a->drops += fwd_stats_drops(&c);
+		for (unsigned r = 0; r < FWD_DROP_MAX; r++)
+			a->drop[r] += c.drop[r];
 		a->consumed += c.consumed;
 		a->created += c.created;
 	}
@@ -153,6 +163,10 @@ static void acct_print(const char *what, const struct acct *a, const struct acct
 	        " consumed %" PRIu64 " held %" PRIu64 "->%" PRIu64 " in use %u->%u\n",
 	        what, b->rx - a->rx, b->created - a->created, b->tx - a->tx, b->drops - a->drops,
 	        b->consumed - a->consumed, a->held, b->held, a->in_use, b->in_use);
+	for (unsigned r = 0; r < FWD_DROP_MAX; r++)
+		if (b->drop[r] != a->drop[r])
+			fprintf(stderr, "  drop %s %" PRIu64 "\n", fwd_drop_names[r],
+			        b->drop[r] - a->drop[r]);
 }
 
 static void acct_check(const struct acct *a, const struct acct *b, uint64_t seen)
@@ -250,9 +264,16 @@ static struct rte_mbuf *rx_mbuf(const struct fwd_port *p, const uint8_t *f, unsi
 }
 
 /* As worker_rx: counted, then the mode's input (or a port_down drop); a
- * port with VLANs through the worker's demux, which counts each frame. */
+ * port with VLANs through the worker's demux, which counts each frame; a
+ * bond's member through the worker's member rx (LACP punted, the rest the
+ * bond's). */
 static void rx_burst(const struct fwd_port *p, struct rte_mbuf **pkts, uint16_t n)
 {
+	if (p->member != FWD_MEMBER_NONE) {
+		fwd_iface_port_sync(p->bond);
+		fwd_member_rx(w, p, pkts, n);
+		return;
+	}
 	if (p->admin_up && p->vlan_map != NULL) {
 		fwd_iface_port_sync(p->idx);
 		fwd_vlan_rx(w, p, pkts, n);
@@ -359,9 +380,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	routes();
 	drain(); /* what start-up queued, unchecked (built before the MACs were fixed) */
 	static_neighs = neigh_count();
-	for (unsigned i = 0; i < fwd_n_ports; i++)
-		CHECK(rte_eth_add_tx_callback(fwd_ports[i].port_id, w->txq, tx_check,
-		                              &fwd_ports[i]) != NULL,
+	for (unsigned i = 0; i < fwd_n_ports; i++) /* a bond sends on its members */
+		CHECK(fwd_ports[i].is_bond ||
+		              rte_eth_add_tx_callback(fwd_ports[i].port_id, w->txq, tx_check,
+		                                      &fwd_ports[i]) != NULL,
 		      "tx callback: %s", rte_strerror(rte_errno));
 	return 0;
 }
