@@ -213,6 +213,11 @@ void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint16_
 	r->type = type < RTE_DIM(types) ? types[type] : L3_ROUTE_BLACKHOLE;
 	r->origin = origin;
 	r->n_nh = 0;
+	if (type == ROUTE_NEXT_VRF) {
+		r->type = L3_ROUTE_NEXT_VRF;
+		r->next_vrf = nh_table[nh].vrf;
+		return;
+	}
 	if (type == ROUTE4_CONNECTED || type == ROUTE4_DEV) {
 		r->nh[0] = (struct l3_nh){ .dev = dev };
 		r->n_nh = 1;
