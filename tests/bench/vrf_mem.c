@@ -18,6 +18,7 @@
 #include <rte_eal.h>
 #include <rte_malloc.h>
 
+#include "fwd_inet.h"
 #include "ip4/fib.h"
 #include "route/fib6.h"
 
