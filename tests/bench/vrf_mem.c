@@ -25,8 +25,8 @@
 static int eal_init(unsigned mb)
 {
 	char mem[16], prefix[48];
-	char *argv[] = { "vrf_mem", "--no-huge", "-m",  mem, "--no-pci", "--no-shconf",
-		         "-l",      "0",         prefix, NULL };
+	char *argv[] = { "vrf_mem",     "--no-huge", "-m", mem,    "--no-pci",
+		         "--no-shconf", "-l",        "0",  prefix, NULL };
 
 	snprintf(mem, sizeof(mem), "%u", mb);
 	snprintf(prefix, sizeof(prefix), "--file-prefix=vrf_mem-%d", (int)getpid());
@@ -45,7 +45,8 @@ static int vrf_fill(struct fib4 *f4, struct fib6 *f6, unsigned r)
 	for (unsigned i = 0; i < r; i++) {
 		uint32_t ip = (uint32_t)random() << 1 ^ (uint32_t)random();
 		uint8_t len4 = (uint8_t)(i % 5 == 0 ? 16 + random() % 17 : 24);
-		uint8_t a[16] = { 0x20, 0x01 }, len6 = (uint8_t)(i % 5 == 0 ? 32 + random() % 33 : 48);
+		uint8_t a[16] = { 0x20, 0x01 },
+		        len6 = (uint8_t)(i % 5 == 0 ? 32 + random() % 33 : 48);
 
 		for (unsigned k = 2; k < 8; k++)
 			a[k] = (uint8_t)random();
@@ -93,7 +94,8 @@ int main(int argc, char **argv)
 		v6b += fib6_memory(v6);
 		vrfs = v4b + v6b; /* kept: the tables of every VRF stay */
 	}
-	printf("%u VRFs x %u routes x 2 families: %.1f MiB (%.2f MiB a VRF: IPv4 %.2f, IPv6 %.2f)\n",
+	printf("%u VRFs x %u routes x 2 families: %.1f MiB (%.2f MiB a VRF: IPv4 %.2f, IPv6 "
+	       "%.2f)\n",
 	       nv, r, mib(vrfs), nv ? mib(vrfs) / nv : 0, nv ? mib(v4b) / nv : 0,
 	       nv ? mib(v6b) / nv : 0);
 	printf("all FIBs: %.1f MiB of -m %u: fits\n", mib(def + vrfs), mb);
