@@ -69,7 +69,8 @@
 	X(NDP_IGNORED, "ndp_ignored")     /* IPv6: NDP ignored, dropped before the policer */ \
 	X(VLAN_UNKNOWN, "vlan_unknown")   /* 802.1Q VID without an interface; 802.1ad */      \
 	X(BOND_INACTIVE, "bond_inactive") /* bond: on a member not collecting (not active) */ \
-	X(BOND_DOWN, "bond_down")         /* bond: no member distributing to send on */
+	X(BOND_DOWN, "bond_down")         /* bond: no member distributing to send on */       \
+	X(VRF_LOOP, "vrf_loop")           /* next_vrf led to another next_vrf route */
 
 enum fwd_drop_reason {
 #define FWD_DROP_ENUM(e, name) FWD_DROP_##e,

@@ -14,10 +14,11 @@
 
 static void iface_event(const struct fwd_iface *ifp, enum fwd_iface_event ev)
 {
-	static const char *const action[FWD_IFACE_EV_MAX] = { "add", "del", "change", "link" };
+	static const char *const action[FWD_IFACE_EV_MAX] = { "add", "del", "change" };
 	struct fwd_event *e;
 
-	if (ifp->type == FWD_IFACE_PORT || ev == FWD_IFACE_EV_LINK)
+	/* link and VRF moves have events of their own (bond, vrf) */
+	if (ifp->type == FWD_IFACE_PORT || action[ev] == NULL)
 		return;
 	e = fwd_event_new(FWD_EVENT_IFACE,
 	                  ev == FWD_IFACE_EV_CHANGE ? (ifp->admin_up ? "up" : "down") : action[ev]);

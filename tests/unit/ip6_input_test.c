@@ -169,6 +169,43 @@ static void test_forward(void **state)
 	assert_int_equal(rte_pktmbuf_mtod(w->tx[1].pkts[1], uint8_t *)[L2 + 7], 63);
 }
 
+static void route(const char *prefix, uint8_t len, uint32_t nh);
+
+/*
+ * Port 0 in VRF 7, the small layout: its own routes decide (2001:db8:20::/48
+ * a blackhole there), a next_vrf default route sends the rest to the
+ * default VRF's table, and a next_vrf route found there is a vrf_loop.
+ */
+static void test_vrf(void **state)
+{
+	struct t6 t = pkt(ASKER, "2001:db8:30::7");
+	uint32_t to_default, to_seven;
+	struct snap a, b;
+
+	(void)state;
+	ip6_fibs[7] = fib6_create_small(64, 1024, NULL, SOCKET_ID_ANY);
+	assert_non_null(ip6_fibs[7]);
+	assert_int_equal(fib6_add(ip6_fibs[7], a6("2001:db8:20::"), 48, NH_IDX_BLACKHOLE), 0);
+	assert_int_equal(nh_alloc_vrf(0, &to_default), 0);
+	assert_int_equal(nh_alloc_vrf(7, &to_seven), 0);
+	assert_int_equal(fib6_add(ip6_fibs[7], a6("::"), 0, to_default), 0);
+	route("2001:db8:77::", 48, to_seven);
+	fwd_ifaces[0].vrf = 7;
+	t = pkt(ASKER, "2001:db8:20::7");
+	expect_drop(&t, FWD_DROP_BLACKHOLE);
+	t = pkt(ASKER, "2001:db8:30::7"); /* next_vrf: the default VRF's route */
+	input(&t, &a, &b);
+	assert_int_equal(b.tx[2], a.tx[2] + 1);
+	t = pkt(ASKER, "2001:db8:77::1");
+	expect_drop(&t, FWD_DROP_VRF_LOOP);
+	fwd_ifaces[0].vrf = FWD_VRF_DEFAULT;
+	fib6_del(ip6_fibs[0], a6("2001:db8:77::"), 48, -1, 0);
+	fib6_free(ip6_fibs[7]);
+	ip6_fibs[7] = NULL;
+	nh_release(to_default);
+	nh_release(to_seven);
+}
+
 static void test_burst(void **state)
 {
 	static const char *const dsts[] = { "2001:db8:20::1", "2001:db8:20::2", "2001:db8:30::3",
@@ -656,7 +693,7 @@ static uint32_t neighbour(const char *addr, uint16_t p, bool resolved)
 
 static void route(const char *prefix, uint8_t len, uint32_t nh)
 {
-	assert_int_equal(fib6_add(ip6_fib, a6(prefix), len, nh), 0);
+	assert_int_equal(fib6_add(ip6_fibs[0], a6(prefix), len, nh), 0);
 }
 
 static int group_setup(void **state)
@@ -677,9 +714,9 @@ static int group_setup(void **state)
 	port(2, 1500);
 	fwd_n_ports = 3;
 	w = rte_zmalloc("worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
-	ip6_fib = fib6_create(64, NULL, SOCKET_ID_ANY);
-	ip4_fib = fib4_create(16, NULL, SOCKET_ID_ANY);
-	if (fwd_punt_meta_offset < 0 || w == NULL || ip6_fib == NULL || ip4_fib == NULL ||
+	ip6_fibs[0] = fib6_create(64, NULL, SOCKET_ID_ANY);
+	ip4_fibs[0] = fib4_create(16, NULL, SOCKET_ID_ANY);
+	if (fwd_punt_meta_offset < 0 || w == NULL || ip6_fibs[0] == NULL || ip4_fibs[0] == NULL ||
 	    nh_init(64, SOCKET_ID_ANY) < 0)
 		return -1;
 	gw = neighbour("2001:db8:2::2", 1, true);
@@ -709,10 +746,10 @@ static int group_teardown(void **state)
 	(void)state;
 	ip6_input_fini();
 	nh_fini();
-	fib6_free(ip6_fib);
-	fib4_free(ip4_fib);
-	ip6_fib = NULL;
-	ip4_fib = NULL;
+	fib6_free(ip6_fibs[0]);
+	fib4_free(ip4_fibs[0]);
+	ip6_fibs[0] = NULL;
+	ip4_fibs[0] = NULL;
 	rte_free(w);
 	fwd_n_ports = 0;
 	rte_mempool_free(pool);
@@ -727,7 +764,7 @@ int main(void)
 		T(test_forward),     T(test_burst), T(test_drops),     T(test_bad_frames),
 		T(test_errors),      T(test_punts), T(test_local),     T(test_l3_handoff),
 		T(test_sources),     T(test_rpf),   T(test_multi_seg), T(test_ndp_sorted),
-		T(test_vlan_egress),
+		T(test_vlan_egress), T(test_vrf),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
