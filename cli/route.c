@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fwdctl [-4|-6] route list | get ADDRESS | add PREFIX via ADDRESS [dev IFACE]
+ * fwdctl [-4|-6] [-V VRF] route list | get ADDRESS | add PREFIX via ADDRESS [dev IFACE]
  * [via ADDRESS [dev IFACE]]... | add PREFIX dev IFACE | add PREFIX
- * blackhole|unreachable|prohibit | replace ... | del PREFIX | load FILE (either family)
+ * blackhole|unreachable|prohibit | add PREFIX next_vrf VRF | replace ... | del PREFIX |
+ * load FILE (either family; -V: the VRF of each)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -115,6 +116,15 @@ static int route_add(struct fwd_cli *cli, int argc, char **argv, bool replace)
 		return FWD_EXIT_USAGE;
 	add.prefix = argv[1];
 	add.replace = replace;
+	add.vrf = (char *)fwd_cli_vrf(cli);
+	if (argc == 4 && strcmp(argv[2], "next_vrf") == 0) {
+		if (fwd_cli_check_arg(cli, "VRF name", argv[3]))
+			return FWD_EXIT_USAGE;
+		add.next_vrf = argv[3];
+		req.body_case = FWD__REQUEST__BODY_ROUTE_ADD;
+		req.route_add = &add;
+		return fwd_cli_call(cli, &req, NULL, NULL);
+	}
 	for (unsigned k = 0; argc == 3 && k < sizeof(kinds) / sizeof(kinds[0]); k++)
 		kind |= strcmp(argv[2], kinds[k]) == 0;
 	for (int i = 2; !kind && i < argc; i += 2) {
@@ -207,6 +217,7 @@ static int load_file(struct fwd_cli *cli, FILE *f, const char *name)
 		return fwd_cli_usage(cli, "out of memory");
 	fwd__route_load_req__init(&s->q);
 	s->q.name = (char *)name;
+	s->q.vrf = (char *)fwd_cli_vrf(cli);
 	s->q.first_line = 1;
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	while (rc == FWD_EXIT_OK && fgets(line, sizeof(line), f) != NULL) {
@@ -259,6 +270,7 @@ static int route_one_arg(struct fwd_cli *cli, int argc, char **argv)
 		if (check_ip(cli, argv[1]))
 			return FWD_EXIT_USAGE;
 		get.address = argv[1];
+		get.vrf = (char *)fwd_cli_vrf(cli);
 		req.body_case = FWD__REQUEST__BODY_ROUTE_GET;
 		req.route_get = &get;
 		return fwd_cli_call(cli, &req, get_print, NULL);
@@ -266,6 +278,7 @@ static int route_one_arg(struct fwd_cli *cli, int argc, char **argv)
 	if (check_prefix(cli, argv[1]))
 		return FWD_EXIT_USAGE;
 	del.prefix = argv[1];
+	del.vrf = (char *)fwd_cli_vrf(cli);
 	req.body_case = FWD__REQUEST__BODY_ROUTE_DEL;
 	req.route_del = &del;
 	return fwd_cli_call(cli, &req, NULL, NULL);
@@ -281,6 +294,7 @@ static int route_list(struct fwd_cli *cli, int argc, char **argv)
 	if (argc != 1)
 		return fwd_cli_usage(cli, "list takes no arguments");
 	list.family = cli->family;
+	list.vrf = (char *)fwd_cli_vrf(cli);
 	req.body_case = FWD__REQUEST__BODY_ROUTE_LIST;
 	req.route_list = &list;
 	return fwd_cli_call(cli, &req, list_print, &header);
@@ -310,15 +324,17 @@ static int route_run(struct fwd_cli *cli, int argc, char **argv)
 
 static struct fwd_cli_object route_obj = {
 	.name = "route",
-	.usage = "[-4|-6] route list\n"
-	         "route get ADDRESS\n"
+	.usage = "[-4|-6] [-V VRF] route list\n"
+	         "[-V VRF] route get ADDRESS\n"
 	         "route add PREFIX via ADDRESS [dev IFACE] [via ADDRESS [dev IFACE]]...\n"
 	         "          (up to 16 next hops: ECMP; dev is needed for a link-local via)\n"
 	         "route add PREFIX dev IFACE | add PREFIX blackhole|unreachable|prohibit\n"
+	         "route add PREFIX next_vrf VRF   (look the destination up again in VRF)\n"
 	         "route replace PREFIX ...   (the forms of add)\n"
 	         "route del PREFIX\n"
 	         "route load FILE      (one route per line in the forms of add, either family;\n"
-	         "                     - reads stdin)",
+	         "                     - reads stdin; -V VRF before route: every command's VRF)",
 	.run = route_run,
+	.takes_vrf = true,
 };
 FWD_CLI_OBJECT(route_obj);
