@@ -14,16 +14,17 @@
 
 #define AT_MAX 48
 
-void vrf_conf_check_ref(struct fwd_conf_checker *c, const struct fwd_config *cfg,
-                        const char *name, const char *at, bool l3)
+void vrf_conf_check_ref(struct fwd_conf_checker *c, const struct fwd_config *cfg, const char *name,
+                        const char *at, bool l3)
 {
 	if (name[0] == '\0')
 		return;
 	if (!vrf_conf_known(cfg, name))
 		fwd_conf_error(c, at, "no such VRF '%s'", name);
 	else if (!l3 && !vrf_conf_is_default(name))
-		fwd_conf_error(c, at, "only l3 interfaces are in a VRF (a bridge member or "
-		                      "cross-connect is not routed)");
+		fwd_conf_error(c, at,
+		               "only l3 interfaces are in a VRF (a bridge member or "
+		               "cross-connect is not routed)");
 }
 
 static void check_vrf(struct fwd_conf_checker *c, const struct vrf_conf *s, unsigned i)
@@ -33,16 +34,18 @@ static void check_vrf(struct fwd_conf_checker *c, const struct vrf_conf *s, unsi
 
 	snprintf(at, sizeof(at), "vrfs[%u].name", i);
 	if (strcmp(v->name, VRF_DEFAULT_NAME) == 0)
-		fwd_conf_error(c, at, "'default' is the VRF every interface is in unless told "
-		                      "otherwise (table 254): it is always there");
+		fwd_conf_error(c, at,
+		               "'default' is the VRF every interface is in unless told "
+		               "otherwise (table 254): it is always there");
 	for (unsigned j = 0; j < i; j++)
 		if (strcmp(s->vrfs[j].name, v->name) == 0)
 			fwd_conf_error(c, at, "duplicate VRF name '%s' (first at line %u)", v->name,
 			               s->vrfs[j].pos.line);
 	snprintf(at, sizeof(at), "vrfs[%u].table", i);
 	if (v->table == VRF_DEFAULT_TABLE || v->table == 255)
-		fwd_conf_error(c, at, "table %u is reserved (254: the default VRF's, 255: the "
-		                      "kernel's local table)",
+		fwd_conf_error(c, at,
+		               "table %u is reserved (254: the default VRF's, 255: the "
+		               "kernel's local table)",
 		               v->table);
 	for (unsigned j = 0; j < i; j++)
 		if (s->vrfs[j].table == v->table)
@@ -71,8 +74,9 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 	else if (same_vrf(r->vrf, r->next_vrf))
 		fwd_conf_error(c, at, "a route's next_vrf must be another VRF than its own");
 	else if (r->n_via > 0 || r->dev[0] || r->blackhole || r->unreachable || r->prohibit)
-		fwd_conf_error(c, at, "a next_vrf route has no via, dev, blackhole, unreachable "
-		                      "or prohibit: the VRF it names decides");
+		fwd_conf_error(c, at,
+		               "a next_vrf route has no via, dev, blackhole, unreachable "
+		               "or prohibit: the VRF it names decides");
 }
 
 static void vrf_config_check(struct fwd_conf_checker *c, const struct fwd_config *cfg)

@@ -18,8 +18,7 @@ typedef struct fwd_conf_vrf V;
 typedef struct fwd_conf_port P;
 
 static const struct conf_field vrf_fields[] = {
-	CONF_F("name", CONF_STR, V, name, .min = 1, .required = true,
-	       .valid = vrf_conf_valid_name),
+	CONF_F("name", CONF_STR, V, name, .min = 1, .required = true, .valid = vrf_conf_valid_name),
 	CONF_F("table", CONF_UINT, V, table, .min = 1, .max = UINT32_MAX, .required = true,
 	       .hint = "the kernel's routing table id, as FRR's `vrf` uses it"),
 	{ .key = NULL },

@@ -50,7 +50,7 @@ const char *vrf_conf_valid_name(const char *s);
 
 /* The check of such a key at path `at`: the VRF must exist; l3 says whether
  * the object routes (a bridge member or cross-connect has no VRF). */
-void vrf_conf_check_ref(struct fwd_conf_checker *c, const struct fwd_config *cfg,
-                        const char *name, const char *at, bool l3);
+void vrf_conf_check_ref(struct fwd_conf_checker *c, const struct fwd_config *cfg, const char *name,
+                        const char *at, bool l3);
 
 #endif
