@@ -19,8 +19,9 @@
 
 static void sanitize_event(Fwd__Event *e)
 {
-	char *const fields[] = { e->object, e->action, e->port,   e->prefix,    e->via,   e->origin,
-		                 e->lladdr, e->state,  e->bridge, e->from_port, e->reason, e->vrf };
+	char *const fields[] = { e->object, e->action,    e->port,   e->prefix,
+		                 e->via,    e->origin,    e->lladdr, e->state,
+		                 e->bridge, e->from_port, e->reason, e->vrf };
 
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		fwd_sanitize(fields[i]);

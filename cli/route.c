@@ -35,8 +35,15 @@ static int list_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 	}
 	for (size_t i = 0; i < r->route_list->n_routes; i++) {
 		const Fwd__RouteEntry *e = r->route_list->routes[i];
+		char next[80];
+
+		/* a next-vrf route's VIA is the VRF it looks in */
+		snprintf(next, sizeof(next), "vrf %s", e->next_vrf);
 		fprintf(cli->out, "%-*s  %-11s  %-*s  %-8s  %s\n", pw, fwd_sanitize(e->prefix),
-		        fwd_sanitize(e->type), vw, e->via[0] ? fwd_sanitize(e->via) : "-",
+		        fwd_sanitize(e->type), vw,
+		        e->next_vrf[0] ? fwd_sanitize(next)
+		        : e->via[0]    ? fwd_sanitize(e->via)
+		                       : "-",
 		        e->dev[0] ? fwd_sanitize(e->dev) : "-", fwd_sanitize(e->origin));
 		/* an ECMP route's other next hops, one line each under the first */
 		for (size_t k = 1; k < e->n_nexthops; k++)
@@ -59,6 +66,8 @@ static int get_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 		return 0;
 	}
 	fprintf(cli->out, "%s %s", fwd_sanitize(g->route->prefix), fwd_sanitize(g->route->type));
+	if (g->route->next_vrf[0])
+		fprintf(cli->out, " vrf %s", fwd_sanitize(g->route->next_vrf));
 	if (g->route->n_nexthops == 0 && g->route->via[0])
 		fprintf(cli->out, " via %s", fwd_sanitize(g->route->via));
 	if (g->route->n_nexthops == 0 && g->route->dev[0])

@@ -32,14 +32,14 @@
 #define FWD_MONITOR_PER_USER     8
 
 /* Objects, as `fwdctl monitor OBJECT` names them. */
-#define FWD_EVENT_OBJECTS(X)                                          \
-	X(PORT, "port")     /* link up, down; admin-up, admin-down */ \
-	X(ADDR, "addr")     /* address add, del */                    \
-	X(ROUTE, "route")   /* route add, del, replace */             \
-	X(NEIGH, "neigh")   /* state (a new one), del */              \
-	X(FDB, "fdb")       /* bridge FDB learn, move, age, flush */  \
-	X(CONFIG, "config") /* reload ok, refused */                  \
-	X(DROPS, "drops")   /* per port and reason, once a second */  \
+#define FWD_EVENT_OBJECTS(X)                                                      \
+	X(PORT, "port")     /* link up, down; admin-up, admin-down */             \
+	X(ADDR, "addr")     /* address add, del */                                \
+	X(ROUTE, "route")   /* route add, del, replace */                         \
+	X(NEIGH, "neigh")   /* state (a new one), del */                          \
+	X(FDB, "fdb")       /* bridge FDB learn, move, age, flush */              \
+	X(CONFIG, "config") /* reload ok, refused */                              \
+	X(DROPS, "drops")   /* per port and reason, once a second */              \
 	X(IFACE, "iface")   /* interface add, del, up, down (VLANs, loopbacks) */ \
 	X(VRF, "vrf")       /* VRF add, del; an interface moved into one */
 

@@ -113,7 +113,8 @@ static void entry_of(const struct fwd_config *run, const struct fwd_iface *ifp,
 	snprintf(e->name, sizeof(e->name), "%s", ifp->name);
 	e->loopback = ifp->type == FWD_IFACE_LOOPBACK;
 	e->tap = ifp->tap;
-	snprintf(e->vrf, sizeof(e->vrf), "%s", ifp->vrf != FWD_VRF_DEFAULT ? fwd_vrf_name(ifp->vrf) : "");
+	snprintf(e->vrf, sizeof(e->vrf), "%s",
+	         ifp->vrf != FWD_VRF_DEFAULT ? fwd_vrf_name(ifp->vrf) : "");
 	running_l3(ifp, e);
 	if (e->loopback)
 		return;

@@ -78,6 +78,14 @@ static int named_l3(struct fwd_conf_checker *c, const struct fwd_config *cfg,
 	return -1;
 }
 
+/* A route's VRF in the file's numbering, as the config's views have it. */
+static uint16_t route_vrf(const struct fwd_config *cfg, const struct fwd_conf_route *r)
+{
+	int v = fwd_config_vrf_index(cfg, r->vrf);
+
+	return v > 0 ? (uint16_t)v : 0;
+}
+
 static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg,
                         const struct addr4_view *v, unsigned i)
 {
@@ -89,7 +97,7 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 
 	/* the prefix and gateway rules are each family's; the rest is both's */
 	if (r->prefix.family == AF_INET &&
-	    addr4_rule_route(v, FWD_VRF_DEFAULT, &prefix, why, sizeof(why)) < 0)
+	    addr4_rule_route(v, route_vrf(cfg, r), &prefix, why, sizeof(why)) < 0)
 		fwd_conf_error(c, path(at, "routes", i, "prefix"), "%s", why);
 	if (r->next_vrf[0]) /* no next hop of its own: vrf/vrf_check.c checks it */
 		return;
@@ -132,7 +140,7 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 			path(at, "routes", i, "via");
 		if (r->via[k].family != AF_INET)
 			fwd_conf_error(c, at, "an IPv4 route needs an IPv4 next hop");
-		else if (addr4_rule_gateway(v, FWD_VRF_DEFAULT, r->via[k].v4, dev, &port, why,
+		else if (addr4_rule_gateway(v, route_vrf(cfg, r), r->via[k].v4, dev, &port, why,
 		                            sizeof(why)) < 0)
 			fwd_conf_error(c, at, "%s", why);
 	}

@@ -135,7 +135,8 @@ static int move_ports(const struct fwd_config *next, struct fwd_reload_log *log)
 		}
 		undo.moved[undo.n_moved].id = (uint16_t)i;
 		undo.moved[undo.n_moved++].from = from;
-		fwd_reload_note(log, "port %s: vrf %s", next->ports[i].name, fwd_vrf_name((unsigned)v));
+		fwd_reload_note(log, "port %s: vrf %s", next->ports[i].name,
+		                fwd_vrf_name((unsigned)v));
 	}
 	return 0;
 }
@@ -201,7 +202,8 @@ static int vrf_running(struct fwd_config *run, uint64_t *omitted)
 	(void)omitted;
 	for (unsigned i = 0; i < run->n_ports; i++)
 		snprintf(run->ports[i].vrf, sizeof(run->ports[i].vrf), "%s",
-		         fwd_ifaces[i].vrf == FWD_VRF_DEFAULT ? "" : fwd_vrf_name(fwd_ifaces[i].vrf));
+		         fwd_ifaces[i].vrf == FWD_VRF_DEFAULT ? ""
+		                                              : fwd_vrf_name(fwd_ifaces[i].vrf));
 	return 0;
 }
 

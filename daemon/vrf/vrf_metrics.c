@@ -11,8 +11,8 @@
 
 #include "core/iface.h"
 #include "core/vrf.h"
-#include "ip4/rib.h"
-#include "ip6/rib6.h"
+#include "ip4/ip4.h"
+#include "ip6/ip6.h"
 #include "stats/metrics.h"
 
 static void vrf_metrics(struct evbuffer *b)
@@ -22,14 +22,12 @@ static void vrf_metrics(struct evbuffer *b)
 	metrics_family(b, "fwd_vrf_routes", "gauge", "Routes in a VRF, by family.");
 	FWD_VRF_FOREACH(v)
 	{
-		evbuffer_add_printf(b,
-		                    "fwd_vrf_routes{vrf=\"%s\",table=\"%u\",family=\"ipv4\"} %" PRIu64
-		                    "\n",
-		                    fwd_vrf_name((unsigned)v), fwd_vrfs[v].table, ip4_ribs[v].n_routes);
-		evbuffer_add_printf(b,
-		                    "fwd_vrf_routes{vrf=\"%s\",table=\"%u\",family=\"ipv6\"} %" PRIu64
-		                    "\n",
-		                    fwd_vrf_name((unsigned)v), fwd_vrfs[v].table, ip6_ribs[v].n_routes);
+		evbuffer_add_printf(
+		        b, "fwd_vrf_routes{vrf=\"%s\",table=\"%u\",family=\"ipv4\"} %" PRIu64 "\n",
+		        fwd_vrf_name((unsigned)v), fwd_vrfs[v].table, ip4_ribs[v].n_routes);
+		evbuffer_add_printf(
+		        b, "fwd_vrf_routes{vrf=\"%s\",table=\"%u\",family=\"ipv6\"} %" PRIu64 "\n",
+		        fwd_vrf_name((unsigned)v), fwd_vrfs[v].table, ip6_ribs[v].n_routes);
 	}
 	metrics_family(b, "fwd_interface_vrf", "gauge",
 	               "1 for each interface (port= or interface=) and the VRF it is in.");

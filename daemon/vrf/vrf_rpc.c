@@ -5,8 +5,8 @@
 #include "core/iface.h"
 #include "core/rpc.h"
 #include "core/vrf.h"
-#include "ip4/rib.h"
-#include "ip6/rib6.h"
+#include "ip4/ip4.h"
+#include "ip6/ip6.h"
 #include "vrf/vrf.h"
 
 static Fwd__VrfInfo *vrf_info(struct fwd_rpc_call *call, uint16_t v)

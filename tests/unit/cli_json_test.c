@@ -237,7 +237,7 @@ static Fwd__Response *route_page(const char *const *prefixes, size_t n, uint64_t
 
 #define ROUTE(p)                                                                               \
 	"{\"prefix\":\"" p "\",\"type\":\"static\",\"via\":\"\",\"dev\":\"\",\"origin\":\"\"," \
-	                   "\"nexthops\":[],\"vrf\":\"\",\"next_"                              \
+	"\"nexthops\":[],\"vrf\":\"\",\"next_"                                                 \
 	"vrf\":\"\"}"
 
 static void test_merge_stream(void **state)

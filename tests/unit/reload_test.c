@@ -75,8 +75,8 @@ static const char *conf(const char *a0, const char *a1, const char *a2, const ch
 	         "  - { name: p1, device: net_null1, %saddresses: [%s] }\n"
 	         "  - { name: p2, device: net_null2, %saddresses: [%s] }\n"
 	         "  - { name: p3, device: net_null3, %saddresses: [%s] }\n%s",
-	         head, conf_vrfs, port_vrf[0], a0, port_vrf[1], a1, port_vrf[2], a2, port_vrf[3], a3,
-	         rest);
+	         head, conf_vrfs, port_vrf[0], a0, port_vrf[1], a1, port_vrf[2], a2, port_vrf[3],
+	         a3, rest);
 	return buf;
 }
 
@@ -524,8 +524,8 @@ static void random_ifaces(char *out, size_t size, unsigned have)
 			continue;
 		used |= bit;
 		len += (size_t)snprintf(out + len, size - len,
-		                        "  - { name: v%u, port: p%u, vlan: %u%s%s }\n", k, port, vlan,
-		                        rnd(3) == 0 ? ", mtu: 1400" : "",
+		                        "  - { name: v%u, port: p%u, vlan: %u%s%s }\n", k, port,
+		                        vlan, rnd(3) == 0 ? ", mtu: 1400" : "",
 		                        vrf_key(pick_vrf(have), vk, sizeof(vk)));
 	}
 	for (unsigned j = 0; j < 3; j++) {

@@ -28,16 +28,15 @@
 	"  - { name: p1, device: net_null1, vrf: red }\n"                            \
 	"  - { name: p2, device: net_null2, mode: bridge, bridge: br0 }\n"
 
-static const char good[] = HEAD
-        "interfaces:\n"
-        "  - { name: p1.5, port: p1, vlan: 5, vrf: blue }\n"
-        "  - { name: lo0, loopback: true, vrf: red }\n"
-        "routes:\n"
-        "  - { prefix: 0.0.0.0/0, vrf: blue, next_vrf: default }\n"
-        "  - { prefix: 0.0.0.0/0, vrf: red, next_vrf: blue }\n"
-        "  - { prefix: 0.0.0.0/0, blackhole: true }\n"
-        "  - { prefix: 10.9.0.0/16, vrf: blue, via: 10.0.0.2 }\n"
-        "  - { prefix: 10.9.0.0/16, vrf: red, blackhole: true }\n";
+static const char good[] = HEAD "interfaces:\n"
+                                "  - { name: p1.5, port: p1, vlan: 5, vrf: blue }\n"
+                                "  - { name: lo0, loopback: true, vrf: red }\n"
+                                "routes:\n"
+                                "  - { prefix: 0.0.0.0/0, vrf: blue, next_vrf: default }\n"
+                                "  - { prefix: 0.0.0.0/0, vrf: red, next_vrf: blue }\n"
+                                "  - { prefix: 0.0.0.0/0, blackhole: true }\n"
+                                "  - { prefix: 10.9.0.0/16, vrf: blue, via: 10.0.0.2 }\n"
+                                "  - { prefix: 10.9.0.0/16, vrf: red, blackhole: true }\n";
 
 static void test_good(void **state)
 {
@@ -162,7 +161,8 @@ static const struct bad bad_head[] = {
 	  "mem.yaml:1:17: vrfs[0].name: 'default' is the VRF every interface is in" },
 	{ "vrfs: [ { name: abcdefghijklmnop, table: 10 } ]\n"
 	  "ports: [ { name: p0, device: net_null0 } ]\n",
-	  "mem.yaml:1:17: vrfs[0].name: invalid value 'abcdefghijklmnop': a VRF's name has at most 15 characters" },
+	  "mem.yaml:1:17: vrfs[0].name: invalid value 'abcdefghijklmnop': a VRF's name has at most "
+	  "15 characters" },
 	{ "ports: [ { name: p0, device: net_null0, vrf: blue } ]\n",
 	  "mem.yaml:1:46: ports[0].vrf: no such VRF 'blue'" },
 	{ "vrfs: [ { name: blue, table: 10 } ]\n"
