@@ -61,8 +61,9 @@ int vrf_move(uint16_t id, uint16_t vrf)
 	return rc;
 }
 
-/* 1: VRF v goes; its interfaces go to default first. */
-static int vrf_remove(uint16_t v, struct fwd_reload_log *log)
+/* 1: VRF v goes; its interfaces go to default first. undo: made again by
+ * vrf_undo (not when vrf_undo itself removes one it made). */
+static int vrf_remove(uint16_t v, struct fwd_reload_log *log, bool undo_it)
 {
 	const struct fwd_iface *ifp;
 	int rc;
@@ -75,7 +76,8 @@ static int vrf_remove(uint16_t v, struct fwd_reload_log *log)
 	vrf_event("del", v, NULL);
 	if (log != NULL)
 		fwd_reload_note(log, "vrf %s deleted", fwd_vrf_name(v));
-	undo.deleted[undo.n_deleted++] = fwd_vrfs[v];
+	if (undo_it)
+		undo.deleted[undo.n_deleted++] = fwd_vrfs[v];
 	rc = fwd_vrf_del(v);
 	if (rc < 0)
 		LOG(ERR, "vrf %s: %s", fwd_vrf_name(v), strerror(-rc));
@@ -89,7 +91,7 @@ static void remove_gone(const struct fwd_config *next, struct fwd_reload_log *lo
 		const struct fwd_conf_vrf *c = vrf_conf_find(next, fwd_vrfs[v].name);
 
 		if (v != FWD_VRF_DEFAULT && (c == NULL || c->table != fwd_vrfs[v].table))
-			vrf_remove((uint16_t)v, log);
+			vrf_remove((uint16_t)v, log, true);
 	}
 }
 
@@ -147,7 +149,7 @@ static void vrf_undo(void)
 		if (fwd_vrf_used(undo.moved[i].from))
 			vrf_move(undo.moved[i].id, undo.moved[i].from);
 	for (unsigned i = undo.n_added; i-- > 0;)
-		vrf_remove(undo.added[i], NULL);
+		vrf_remove(undo.added[i], NULL, false);
 	for (unsigned i = 0; i < undo.n_deleted; i++) {
 		uint16_t id;
 
