@@ -243,7 +243,7 @@ $(BENCH_DIR)/route_churn: tests/bench/route_churn.c $(PROTO_OBJS) $(PROTO_HDR)
 
 # tests/bench/fib6_bench.c: the IPv6 RIB and FIB alone (load time and memory
 # of a table, instructions of a lookup against rte_lpm6 under callgrind).
-FIB6_BENCH_OBJS := $(call obj,daemon/ip6/fib6.c daemon/ip6/rib6.c)
+FIB6_BENCH_OBJS := $(call obj,daemon/route/fib6.c daemon/ip6/rib6.c)
 $(BENCH_DIR)/fib6_bench: tests/bench/fib6_bench.c $(FIB6_BENCH_OBJS) $(PROTO_OBJS) $(PROTO_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIB6_BENCH_OBJS) $(PROTO_OBJS) $(LDLIBS)

@@ -224,8 +224,9 @@ void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint16_
 	r->type = type < RTE_DIM(types) ? types[type] : L3_ROUTE_BLACKHOLE;
 	r->origin = origin;
 	r->n_nh = 0;
-	if (type == ROUTE_NEXT_VRF) { /* the RIB keeps the target VRF as its dev */
-		r->next_vrf = dev;
+	if (type == ROUTE_NEXT_VRF) {
+		r->type = L3_ROUTE_NEXT_VRF;
+		r->next_vrf = nh_table[nh].vrf;
 		return;
 	}
 	if (type == ROUTE4_CONNECTED || type == ROUTE4_DEV) {
@@ -252,7 +253,7 @@ bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint1
 
 	l3_route_from_rib(&have, type, origin, dev, nh);
 	if (have.type != r->type || have.origin != r->origin || have.n_nh != r->n_nh ||
-	    (r->type == L3_ROUTE_NEXT_VRF && dev != r->next_vrf))
+	    (r->type == L3_ROUTE_NEXT_VRF && have.next_vrf != r->next_vrf))
 		return false;
 	if (r->type != L3_ROUTE_VIA)
 		return true;

@@ -65,7 +65,7 @@ static const char *const vrf_names[] = { "default", "blue", "red" };
 static const unsigned vrf_tables[] = { 254, 10, 20 };
 /* next_vrf routes in the random files: on once route core takes them
  * (ROUTE_NEXT_VRF, vrffib's part of issue 32) */
-static const bool random_next_vrf = false;
+static const bool random_next_vrf = true;
 
 /* The random sequence's VRFs: vrfs[] ("" none) and each port's `vrf` key
  * ("" none); conf() writes them, the scenarios leave them empty. */
@@ -119,7 +119,7 @@ static void dump_addrs(FILE *f)
 			        fwd_ifaces[p].vrf ? fwd_vrf_name(fwd_ifaces[p].vrf) : "");
 }
 
-/* VRF v's routes (a next_vrf route's dev is the VRF it names: by name). */
+/* VRF v's routes (a next_vrf route's hop names its VRF: by name). */
 static void dump_routes_of(FILE *f, uint16_t v)
 {
 	char buf[FWD_PREFIX4_STRLEN], via[FWD_IP4_STRLEN];
@@ -136,7 +136,7 @@ static void dump_routes_of(FILE *f, uint16_t v)
 		                   : next                ? 0u
 		                                         : r->dev),
 		        vrf_tag(v), v ? fwd_vrf_name(v) : "", next ? " next " : "",
-		        next ? fwd_vrf_name(r->dev) : "");
+		        next ? fwd_vrf_name(nh_table[r->nh].vrf) : "");
 	}
 }
 
