@@ -323,7 +323,7 @@ static const struct route_family_ops *family_ops(int family)
 
 static int route_add(const struct l3_route *r, char *err, size_t errlen)
 {
-	uint8_t type;
+	uint8_t type = 0;
 	int rc = route_check(r, &type, err, errlen);
 	struct route_req q = { .vrf = r->vrf,
 		               .next_vrf = r->next_vrf,

@@ -47,8 +47,8 @@ static int model_match(const uint8_t a[16], int maxlen, const struct pfx *skip)
 	int best = -1;
 
 	for (unsigned i = 0; i < n_pfx; i++)
-		if (pfx[i].nh != 0 && &pfx[i] != skip && pfx[i].len <= maxlen && covers(&pfx[i], a) &&
-		    (best < 0 || pfx[i].len > pfx[best].len))
+		if (pfx[i].nh != 0 && &pfx[i] != skip && pfx[i].len <= maxlen &&
+		    covers(&pfx[i], a) && (best < 0 || pfx[i].len > pfx[best].len))
 			best = (int)i;
 	return best;
 }
