@@ -152,6 +152,18 @@ static inline void assert_config_equal(const struct fwd_config *a, const struct 
 	assert_true(fwd_config_sections_equal(a, b)); /* the features' own sections */
 }
 
+/* cfg as `config show` writes it (free the text). */
+static inline char *emit_text(const struct fwd_config *cfg)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_int_equal(fwd_config_emit(cfg, f), 0);
+	fclose(f);
+	return text;
+}
+
 /* emit -> load must give the same config, and emitting that again the same text. */
 static inline void assert_round_trip(const struct fwd_config *cfg)
 {
