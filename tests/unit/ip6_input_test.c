@@ -169,6 +169,43 @@ static void test_forward(void **state)
 	assert_int_equal(rte_pktmbuf_mtod(w->tx[1].pkts[1], uint8_t *)[L2 + 7], 63);
 }
 
+static void route(const char *prefix, uint8_t len, uint32_t nh);
+
+/*
+ * Port 0 in VRF 7, the small layout: its own routes decide (2001:db8:20::/48
+ * a blackhole there), a next_vrf default route sends the rest to the
+ * default VRF's table, and a next_vrf route found there is a vrf_loop.
+ */
+static void test_vrf(void **state)
+{
+	struct t6 t = pkt(ASKER, "2001:db8:30::7");
+	uint32_t to_default, to_seven;
+	struct snap a, b;
+
+	(void)state;
+	ip6_fibs[7] = fib6_create_small(64, 1024, NULL, SOCKET_ID_ANY);
+	assert_non_null(ip6_fibs[7]);
+	assert_int_equal(fib6_add(ip6_fibs[7], a6("2001:db8:20::"), 48, NH_IDX_BLACKHOLE), 0);
+	assert_int_equal(nh_alloc_vrf(0, &to_default), 0);
+	assert_int_equal(nh_alloc_vrf(7, &to_seven), 0);
+	assert_int_equal(fib6_add(ip6_fibs[7], a6("::"), 0, to_default), 0);
+	route("2001:db8:77::", 48, to_seven);
+	fwd_ifaces[0].vrf = 7;
+	t = pkt(ASKER, "2001:db8:20::7");
+	expect_drop(&t, FWD_DROP_BLACKHOLE);
+	t = pkt(ASKER, "2001:db8:30::7"); /* next_vrf: the default VRF's route */
+	input(&t, &a, &b);
+	assert_int_equal(b.tx[2], a.tx[2] + 1);
+	t = pkt(ASKER, "2001:db8:77::1");
+	expect_drop(&t, FWD_DROP_VRF_LOOP);
+	fwd_ifaces[0].vrf = FWD_VRF_DEFAULT;
+	fib6_del(ip6_fibs[0], a6("2001:db8:77::"), 48, -1, 0);
+	fib6_free(ip6_fibs[7]);
+	ip6_fibs[7] = NULL;
+	nh_release(to_default);
+	nh_release(to_seven);
+}
+
 static void test_burst(void **state)
 {
 	static const char *const dsts[] = { "2001:db8:20::1", "2001:db8:20::2", "2001:db8:30::3",
@@ -727,7 +764,7 @@ int main(void)
 		T(test_forward),     T(test_burst), T(test_drops),     T(test_bad_frames),
 		T(test_errors),      T(test_punts), T(test_local),     T(test_l3_handoff),
 		T(test_sources),     T(test_rpf),   T(test_multi_seg), T(test_ndp_sorted),
-		T(test_vlan_egress),
+		T(test_vlan_egress), T(test_vrf),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
