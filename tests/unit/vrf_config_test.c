@@ -88,6 +88,45 @@ static void test_emit(void **state)
 	fwd_config_free(none);
 }
 
+/* the same subnet in two VRFs is fine, twice in one is not; a route's
+ * gateway must be on a subnet of its own VRF */
+static void test_overlap(void **state)
+{
+	static const char two[] = "vrfs: [ { name: blue, table: 10 }, { name: red, table: 20 } ]\n"
+	                          "ports:\n"
+	                          "  - { name: p0, device: net_null0, vrf: blue, addresses: "
+	                          "[10.0.0.1/24, \"2001:db8::1/64\"] }\n"
+	                          "  - { name: p1, device: net_null1, vrf: red, addresses: "
+	                          "[10.0.0.1/24, \"2001:db8::1/64\"] }\n"
+	                          "interfaces: [ { name: lo0, loopback: true, vrf: red, addresses: "
+	                          "[192.0.2.1/32] } ]\n"
+	                          "routes:\n"
+	                          "  - { prefix: 10.9.0.0/16, vrf: blue, via: 10.0.0.2 }\n"
+	                          "  - { prefix: 10.9.0.0/16, vrf: red, via: 10.0.0.3 }\n";
+	char *msg = NULL;
+	struct fwd_config *cfg = load_good_str(two);
+
+	(void)state;
+	fwd_config_free(cfg);
+	cfg = load_str("vrfs: [ { name: blue, table: 10 } ]\n"
+	               "ports:\n"
+	               "  - { name: p0, device: net_null0, vrf: blue, addresses: [10.0.0.1/24] }\n"
+	               "  - { name: p1, device: net_null1, vrf: blue, addresses: [10.0.0.2/24] }\n",
+	               &msg);
+	assert_null(cfg);
+	assert_non_null(strstr(msg, "subnet 10.0.0.0/24 is already connected on port p0"));
+	free(msg);
+	cfg = load_str("vrfs: [ { name: blue, table: 10 } ]\n"
+	               "ports:\n"
+	               "  - { name: p0, device: net_null0, vrf: blue, addresses: [10.0.0.1/24] }\n"
+	               "routes: [ { prefix: 10.9.0.0/16, via: 10.0.0.2 } ]\n",
+	               &msg);
+	assert_null(cfg); /* the gateway is blue's, the route the default VRF's */
+	assert_non_null(
+	        strstr(msg, "routes[0].via: gateway 10.0.0.2 is not on a connected subnet"));
+	free(msg);
+}
+
 /* copies (the running config) own their section */
 static void test_copy(void **state)
 {
@@ -186,9 +225,8 @@ static void test_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_good),
-		cmocka_unit_test(test_emit),
-		cmocka_unit_test(test_copy),
+		cmocka_unit_test(test_good), cmocka_unit_test(test_emit),
+		cmocka_unit_test(test_copy), cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_bad),
 	};
 
