@@ -34,6 +34,7 @@ write_cfg() {
 	  - { prefix: 0.0.0.0/0, vrf: blue, next_vrf: default }
 	  - { prefix: 10.0.0.0/24, next_vrf: blue }
 	EOF
+	sed -i 's/^  socket_group: root$/&\n  metrics: "127.0.0.1:9188"/' "$T/fwd.yaml"
 }
 
 ping1() { ns_exec "$1" ping -c 1 -W 1 "$2"; }
@@ -98,6 +99,9 @@ check "h2 (red) reaches h3 after the move" reach h2 192.0.2.2
 check "iface set p2 vrf default" fwdctl iface set p2 vrf default
 check "h1 (blue) reaches h3 after moving back" reach h1 192.0.2.2
 
+ns_exec fw curl -s --max-time 5 http://127.0.0.1:9188/metrics >"$T/metrics"
+check "metrics: red's IPv4 routes" grep -q '^fwd_vrf_routes{vrf="red",table="20",family="ipv4"} ' "$T/metrics"
+check "metrics: p1 is in red" grep -qx 'fwd_interface_vrf{port="p1",vrf="red"} 1' "$T/metrics"
 kill "$mon" 2>/dev/null
 wait "$mon" 2>/dev/null
 expect "monitor saw p2 move into red" "$(grep -c '"action":"moved","port":"p2".*"vrf":"red"' "$T/monitor")" -ge 1
