@@ -41,7 +41,8 @@
 	X(CONFIG, "config") /* reload ok, refused */                              \
 	X(DROPS, "drops")   /* per port and reason, once a second */              \
 	X(IFACE, "iface")   /* interface add, del, up, down (VLANs, loopbacks) */ \
-	X(BOND, "bond")     /* member join, leave; failover; bond up, down */
+	X(BOND, "bond")     /* member join, leave; failover; bond up, down */     \
+	X(VRF, "vrf")       /* VRF add, del; an interface moved into one */
 
 enum fwd_event_object {
 #define FWD_EVENT_ENUM(e, name) FWD_EVENT_##e,
@@ -69,6 +70,7 @@ struct fwd_event {
 	char lladdr[18];                /* neigh, fdb */
 	char state[12];                 /* neigh */
 	char origin[16];                /* route, addr: fwd_origin_name */
+	char vrf[16];                   /* route, addr, neigh, vrf: the VRF's name ("" = default) */
 	/* route: the gateways (comma separated) or the type; drops: the drop
 	 * reason; config: why a reload was refused */
 	char text[128];

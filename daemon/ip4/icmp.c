@@ -222,6 +222,7 @@ void icmp4_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code,
 		return;
 	}
 	/* a failed output is counted there (control_output_no_route) */
+	ip4_output_answers(out, in_port);
 	if (icmp4_output(out) == 0)
 		sent_counter(type, code)->value++;
 }

@@ -92,6 +92,7 @@ static void echo_reply(struct rte_mbuf *m, uint16_t port, unsigned hlen, uint16_
 	icmp4_ip_header(ip, tos, (uint16_t)(IP4_HDR_LEN + icmp_len), src, dst);
 	m->ol_flags = 0;
 	fwd_control_ctrs(port)->consumed++; /* the request; ip4_output counts the reply made */
+	ip4_output_answers(m, port);
 	if (icmp4_output(m) == 0)
 		echo_replies.value++;
 }

@@ -16,8 +16,16 @@
  * fragments when its DF bit is clear (ip4_output_fragmented), else is
  * dropped as `mtu` on the egress interface (ip4_output_too_big), or as `frag_error` when it cannot
  * be split. Returns 0, -EHOSTUNREACH when there is no route (counted as control_output_no_route,
- * dropped), -EMSGSIZE or the fragmenter's error.
+ * dropped), -EMSGSIZE or the fragmenter's error. The VRF it is routed in is
+ * that of the interface in m->port when the caller put one there (an
+ * answer to what came in on it: ip4_output_answers), else the default VRF.
  */
 int ip4_output(struct rte_mbuf *m);
+
+/* Route m (see ip4_output) in the VRF of interface iface, which it answers. */
+static inline void ip4_output_answers(struct rte_mbuf *m, uint16_t iface)
+{
+	m->port = iface;
+}
 
 #endif

@@ -26,9 +26,9 @@ static FWD_COUNTER(rst_ratelimited, "tcp_resets_ratelimited");
 static FWD_COUNTER(rst_no_mbuf, "tcp_resets_no_mbuf");
 static FWD_COUNTER(tcp_invalid, "local_tcp_invalid");
 
-/* The reset for seg (len bytes) of the packet ip, built and sent. */
+/* The reset for seg (len bytes) of the packet ip that came in on port, built and sent. */
 static void tcp4_send_rst(const struct rte_ipv4_hdr *ip, const struct rte_tcp_hdr *seg,
-                          unsigned len)
+                          unsigned len, uint16_t port)
 {
 	struct rte_mbuf *out;
 	struct rte_ipv4_hdr *rip;
@@ -58,6 +58,7 @@ static void tcp4_send_rst(const struct rte_ipv4_hdr *ip, const struct rte_tcp_hd
 	rst = (struct rte_tcp_hdr *)(rip + 1);
 	fwd_tcp_rst(rst, seg, len);
 	rst->cksum = rte_ipv4_udptcp_cksum(rip, rst);
+	ip4_output_answers(out, port);
 	if (icmp4_output(out) == 0) /* a failed output is counted there */
 		rst_sent.value++;
 }
@@ -71,6 +72,6 @@ void tcp4_reset(struct rte_mbuf *m, uint16_t port, unsigned hlen, unsigned tot)
 	if (!fwd_tcp_hdr_ok(seg, tot - hlen) || rte_ipv4_udptcp_cksum_verify(ip, seg) != 0)
 		tcp_invalid.value++;
 	else if (!(seg->tcp_flags & RTE_TCP_RST_FLAG))
-		tcp4_send_rst(ip, seg, tot - hlen);
+		tcp4_send_rst(ip, seg, tot - hlen, port);
 	fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO);
 }

@@ -69,6 +69,16 @@ static void test_lines(void **state)
 	check_line(&e, "drops p0: 12,034 ttl_exceeded in the last second");
 	e = ev("monitor", "lost"), e.count = 1234;
 	check_line(&e, "monitor: 1,234 events lost (client too slow)");
+	/* VRFs: their own events, and the VRF of a route, addr or neigh event */
+	e = ev("vrf", "add"), e.vrf = "blue", e.reason = "table 10";
+	check_line(&e, "vrf add blue table 10");
+	e = ev("vrf", "moved"), e.vrf = "blue", e.port = "p1";
+	check_line(&e, "vrf blue now holds p1");
+	e = ev("route", "del"), e.prefix = "10.9.0.0/16", e.vrf = "red";
+	check_line(&e, "route del 10.9.0.0/16 vrf red");
+	e = ev("addr", "add"), e.port = "p1", e.prefix = "10.5.0.1/24", e.origin = "config";
+	e.vrf = "blue";
+	check_line(&e, "addr add 10.5.0.1/24 dev p1 origin config vrf blue");
 }
 
 static void test_count(void **state)
@@ -96,7 +106,8 @@ static void test_json_names(void **state)
 	assert_string_equal(buf, "{\"time_ns\":1,\"object\":\"drops\",\"action\":\"burst\","
 	                         "\"port\":\"p0\",\"prefix\":\"\",\"via\":\"\",\"origin\":\"\","
 	                         "\"lladdr\":\"\",\"state\":\"\",\"bridge\":\"\","
-	                         "\"from_port\":\"\",\"reason\":\"ttl_exceeded\",\"count\":5}");
+	                         "\"from_port\":\"\",\"reason\":\"ttl_exceeded\",\"count\":5,"
+	                         "\"vrf\":\"\"}");
 	free(buf);
 }
 

@@ -87,22 +87,11 @@ static void test_gateway_on_vlan(void **state)
 	free(msg);
 }
 
-static char *emit(const struct fwd_config *cfg)
-{
-	char *text = NULL;
-	size_t len;
-	FILE *f = open_memstream(&text, &len);
-
-	assert_int_equal(fwd_config_emit(cfg, f), 0);
-	fclose(f);
-	return text;
-}
-
 /* only keys away from their default; loads back equal */
 static void test_emit(void **state)
 {
 	struct fwd_config *cfg = load_good_str(good), *none = load_good_str(HEAD);
-	char *text = emit(cfg), *plain = emit(none);
+	char *text = emit_text(cfg), *plain = emit_text(none);
 	const char *lo = strstr(text, "name: \"lo0\"");
 
 	(void)state;

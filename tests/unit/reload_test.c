@@ -23,6 +23,7 @@
 
 #include "core/daemon.h"
 #include "core/iface.h"
+#include "core/vrf.h"
 #include "main/eal.h"
 #include "main/lifecycle.h"
 #include "core/log.h"
@@ -57,6 +58,20 @@ static char head[256];
 
 static char path[64];
 
+/* The VRFs of the random files: default always, blue and red each in some
+ * files (a file without one deletes it and moves what was in it). Dumps
+ * name VRFs (ids are the registry's choice: a reload may give others). */
+static const char *const vrf_names[] = { "default", "blue", "red" };
+static const unsigned vrf_tables[] = { 254, 10, 20 };
+/* next_vrf routes in the random files: on once route core takes them
+ * (ROUTE_NEXT_VRF, vrffib's part of issue 32) */
+static const bool random_next_vrf = true;
+
+/* The random sequence's VRFs: vrfs[] ("" none) and each port's `vrf` key
+ * ("" none); conf() writes them, the scenarios leave them empty. */
+static char conf_vrfs[128];
+static char port_vrf[4][24];
+
 /* The config text: head, then four l3 ports with the given address lists
  * (YAML flow lists without brackets), then rest. */
 static const char *conf(const char *a0, const char *a1, const char *a2, const char *a3,
@@ -65,12 +80,13 @@ static const char *conf(const char *a0, const char *a1, const char *a2, const ch
 	static char buf[1 << 16];
 
 	snprintf(buf, sizeof(buf),
-	         "%sports:\n"
-	         "  - { name: p0, device: net_null0, addresses: [%s] }\n"
-	         "  - { name: p1, device: net_null1, addresses: [%s] }\n"
-	         "  - { name: p2, device: net_null2, addresses: [%s] }\n"
-	         "  - { name: p3, device: net_null3, addresses: [%s] }\n%s",
-	         head, a0, a1, a2, a3, rest);
+	         "%s%sports:\n"
+	         "  - { name: p0, device: net_null0, %saddresses: [%s] }\n"
+	         "  - { name: p1, device: net_null1, %saddresses: [%s] }\n"
+	         "  - { name: p2, device: net_null2, %saddresses: [%s] }\n"
+	         "  - { name: p3, device: net_null3, %saddresses: [%s] }\n%s",
+	         head, conf_vrfs, port_vrf[0], a0, port_vrf[1], a1, port_vrf[2], a2, port_vrf[3],
+	         a3, rest);
 	return buf;
 }
 
@@ -85,34 +101,54 @@ static void write_conf(const char *text)
 
 /* ---------------------------------------------------------------- dumps */
 
+/* Lines of the default VRF read as before VRFs; another's say which. */
+static const char *vrf_tag(uint16_t v)
+{
+	return v != 0 ? " vrf " : "";
+}
+
 static void dump_addrs(FILE *f)
 {
 	char buf[FWD_PREFIX4_STRLEN];
 
 	for (unsigned p = 0; p < fwd_n_ports; p++)
 		for (unsigned i = 0; i < ip4_addrs[p].n; i++)
-			fprintf(f, "addr %s %s %s\n", fwd_ports[p].name,
+			fprintf(f, "addr %s %s %s%s%s\n", fwd_ports[p].name,
 			        fwd_ip4_prefix_fmt(&ip4_addrs[p].a[i], buf),
-			        fwd_origin_name(ip4_addrs[p].origin[i]));
+			        fwd_origin_name(ip4_addrs[p].origin[i]), vrf_tag(fwd_ifaces[p].vrf),
+			        fwd_ifaces[p].vrf ? fwd_vrf_name(fwd_ifaces[p].vrf) : "");
+}
+
+/* VRF v's routes (a next_vrf route's hop names its VRF: by name). */
+static void dump_routes_of(FILE *f, uint16_t v)
+{
+	char buf[FWD_PREFIX4_STRLEN], via[FWD_IP4_STRLEN];
+
+	for (struct rib4_node *n = rib4_next_route(&ip4_ribs[v], 0, 0, true); n != NULL;
+	     n = rib4_next_route(&ip4_ribs[v], n->addr, n->len, false)) {
+		struct fwd_ip4_prefix p = { n->addr, n->len };
+		const struct route4 *r = &n->route;
+		bool next = r->type == ROUTE_NEXT_VRF;
+		fprintf(f, "route %s type %u origin %s via %s dev %u port %u%s%s%s%s\n",
+		        fwd_ip4_prefix_fmt(&p, buf), r->type, fwd_origin_name(r->origin),
+		        fwd_ip4_fmt(r->via, via), next ? 0u : r->dev,
+		        (unsigned)(r->type == ROUTE4_VIA ? nh_table[r->nh].port
+		                   : next                ? 0u
+		                                         : r->dev),
+		        vrf_tag(v), v ? fwd_vrf_name(v) : "", next ? " next " : "",
+		        next ? fwd_vrf_name(nh_table[r->nh].vrf) : "");
+	}
 }
 
 static void dump_routes(FILE *f)
 {
-	char buf[FWD_PREFIX4_STRLEN], via[FWD_IP4_STRLEN];
-
-	for (struct rib4_node *n = rib4_next_route(&ip4_ribs[0], 0, 0, true); n != NULL;
-	     n = rib4_next_route(&ip4_ribs[0], n->addr, n->len, false)) {
-		struct fwd_ip4_prefix p = { n->addr, n->len };
-		const struct route4 *r = &n->route;
-		fprintf(f, "route %s type %u origin %s via %s dev %u port %u\n",
-		        fwd_ip4_prefix_fmt(&p, buf), r->type, fwd_origin_name(r->origin),
-		        fwd_ip4_fmt(r->via, via), r->dev,
-		        (unsigned)(r->type == ROUTE4_VIA ? nh_table[r->nh].port : r->dev));
-	}
+	for (unsigned k = 0; k < RTE_DIM(vrf_names); k++)
+		if (fwd_vrf_by_name(vrf_names[k]) >= 0)
+			dump_routes_of(f, (uint16_t)fwd_vrf_by_name(vrf_names[k]));
 }
 
-/* What the FIB does with the hosts the tests use. */
-static void dump_fib(FILE *f)
+/* What VRF v's FIB does with the hosts the tests use. */
+static void dump_fib_of(FILE *f, uint16_t v)
 {
 	static const uint32_t nets[] = { 0x0a000000, 0x0a000100, 0x0a000200, 0x0a000300, 0x0a000400,
 		                         0x0a000700, 0x0a000800, 0x0a010000, 0xc0000200, 0xc6336400,
@@ -124,11 +160,19 @@ static void dump_fib(FILE *f)
 	for (unsigned k = 0; k < RTE_DIM(nets); k++)
 		for (unsigned h = 0; h < RTE_DIM(hosts); h++) {
 			uint32_t a = nets[k] | hosts[h];
-			uint32_t i = fib4_lookup(ip4_fibs[0], a);
+			uint32_t i = fib4_lookup(ip4_fibs[v], a);
 			const struct nexthop *nh = &nh_table[i];
-			fprintf(f, "fib %s type %u port %u ip %s\n", fwd_ip4_fmt(a, ip), nh->type,
-			        nh->type >= NH_LOCAL ? 0u : nh->port, fwd_ip_fmt(nh_addr(i), nip));
+			fprintf(f, "fib %s type %u port %u ip %s%s%s\n", fwd_ip4_fmt(a, ip),
+			        nh->type, nh->type >= NH_LOCAL ? 0u : nh->port,
+			        fwd_ip_fmt(nh_addr(i), nip), vrf_tag(v), v ? fwd_vrf_name(v) : "");
 		}
+}
+
+static void dump_fib(FILE *f)
+{
+	for (unsigned k = 0; k < RTE_DIM(vrf_names); k++)
+		if (fwd_vrf_by_name(vrf_names[k]) >= 0)
+			dump_fib_of(f, (uint16_t)fwd_vrf_by_name(vrf_names[k]));
 }
 
 static int neigh_cmp(const void *a, const void *b)
@@ -184,8 +228,9 @@ static void dump_ifaces(FILE *f)
 		if (ifp->type == FWD_IFACE_PORT || n == IFACE_LINES)
 			continue;
 		snprintf(lines[n], sizeof(lines[n]),
-		         "iface %s type %u port %u vlan %u mtu %u mode %u admin %u\n", ifp->name,
-		         ifp->type, ifp->port, ifp->vlan, ifp->mtu, ifp->mode, ifp->admin_up);
+		         "iface %s type %u port %u vlan %u mtu %u mode %u admin %u%s%s\n",
+		         ifp->name, ifp->type, ifp->port, ifp->vlan, ifp->mtu, ifp->mode,
+		         ifp->admin_up, vrf_tag(ifp->vrf), ifp->vrf ? fwd_vrf_name(ifp->vrf) : "");
 		sorted[n] = lines[n];
 		n++;
 		for (unsigned i = 0; i < ip4_addrs[ifp->id].n && n < IFACE_LINES; i++, n++) {
@@ -458,11 +503,50 @@ static void subnet_addr(unsigned j, unsigned host, char *out, size_t len)
 		snprintf(out, len, "10.0.%u.%u/24", j, host);
 }
 
+/* vrfs[] of a random file into conf_vrfs; the VRFs it has, bit k for vrf_names[k]. */
+static unsigned random_vrfs(void)
+{
+	unsigned have = 1;
+	size_t len = 0;
+
+	conf_vrfs[0] = '\0';
+	for (unsigned k = 1; k < RTE_DIM(vrf_names); k++) {
+		if (rnd(2) == 0)
+			continue;
+		have |= 1u << k;
+		len += (size_t)snprintf(conf_vrfs + len, sizeof(conf_vrfs) - len,
+		                        "%s  - { name: %s, table: %u }\n", len ? "" : "vrfs:\n",
+		                        vrf_names[k], vrf_tables[k]);
+	}
+	return have;
+}
+
+/* One of the VRFs in have, at random. */
+static unsigned pick_vrf(unsigned have)
+{
+	unsigned k;
+
+	do
+		k = rnd(RTE_DIM(vrf_names));
+	while (!(have & (1u << k)));
+	return k;
+}
+
+/* ", vrf: NAME" (nothing, or "vrf: default" once in a while, for the default) */
+static const char *vrf_key(unsigned k, char *buf, size_t len)
+{
+	if (k == 0 && rnd(4) != 0)
+		return "";
+	snprintf(buf, len, ", vrf: %s", vrf_names[k]);
+	return buf;
+}
+
 /* interfaces[]: some of v0..v3 (a port and VLAN each, maybe an MTU; a
  * name may move to another VLAN between files) and of lo0..lo1, with some
- * of three addresses (which may move between them). */
-static void random_ifaces(char *out, size_t size)
+ * of three addresses (which may move between them); each in a VRF of have. */
+static void random_ifaces(char *out, size_t size, unsigned have)
 {
+	char vk[24];
 	unsigned used = 0, owner[3];
 	char lo_addrs[2][80] = { "", "" };
 	size_t len = (size_t)snprintf(out, size, "interfaces:\n");
@@ -474,8 +558,9 @@ static void random_ifaces(char *out, size_t size)
 			continue;
 		used |= bit;
 		len += (size_t)snprintf(out + len, size - len,
-		                        "  - { name: v%u, port: p%u, vlan: %u%s }\n", k, port, vlan,
-		                        rnd(3) == 0 ? ", mtu: 1400" : "");
+		                        "  - { name: v%u, port: p%u, vlan: %u%s%s }\n", k, port,
+		                        vlan, rnd(3) == 0 ? ", mtu: 1400" : "",
+		                        vrf_key(pick_vrf(have), vk, sizeof(vk)));
 	}
 	for (unsigned j = 0; j < 3; j++) {
 		char *l = (owner[j] = rnd(3)) > 0 ? lo_addrs[owner[j] - 1] : NULL;
@@ -488,13 +573,40 @@ static void random_ifaces(char *out, size_t size)
 		if (rnd(2) == 0)
 			len += (size_t)snprintf(
 			        out + len, size - len,
-			        "  - { name: lo%u, loopback: true, addresses: [%s] }\n", k,
-			        lo_addrs[k]);
+			        "  - { name: lo%u, loopback: true, addresses: [%s]%s }\n", k,
+			        lo_addrs[k], vrf_key(pick_vrf(have), vk, sizeof(vk)));
 	if (len == strlen("interfaces:\n"))
 		out[0] = '\0';
 }
 
-/* A valid file: each subnet on at most one port, routes via hosts of them. */
+/* Port p's VRF and the `vrf` key conf() writes for it. */
+static unsigned random_port_vrf(unsigned p, unsigned have)
+{
+	unsigned k = pick_vrf(have);
+
+	port_vrf[p][0] = '\0';
+	if (k != 0 || rnd(4) == 0)
+		snprintf(port_vrf[p], sizeof(port_vrf[p]), "vrf: %s, ", vrf_names[k]);
+	return k;
+}
+
+/* "  - { prefix: P, vrf: A, next_vrf: B }" with A and B two VRFs of have,
+ * or nothing when have is the default only. */
+static size_t next_vrf_route(char *out, size_t size, const char *prefix, unsigned have)
+{
+	unsigned a = pick_vrf(have), b = pick_vrf(have);
+	char vk[24];
+
+	if (have == 1)
+		return 0;
+	while (b == a)
+		b = pick_vrf(have);
+	return (size_t)snprintf(out, size, "  - { prefix: %s%s, next_vrf: %s }\n", prefix,
+	                        vrf_key(a, vk, sizeof(vk)), vrf_names[b]);
+}
+
+/* A valid file: each subnet on at most one port, routes via hosts of them
+ * (in their port's VRF), blackholes and next_vrf routes in any VRF. */
 static const char *random_conf(void)
 {
 	static const char *const pool[] = { "0.0.0.0/0",      "192.0.2.0/24",  "198.51.100.0/24",
@@ -503,9 +615,13 @@ static const char *random_conf(void)
 	static char addrs[4][160], rest[4096];
 	int owner[6];
 	size_t len = 0;
-	unsigned owned[6], n_owned = 0, n_neighs = 0, used_neigh = 0;
+	unsigned owned[6], n_owned = 0, n_neighs = 0, used_neigh = 0, have = random_vrfs(), pvrf[4];
+	const char *text;
+	char vk[24];
 
 	memset(addrs, 0, sizeof(addrs));
+	for (unsigned p = 0; p < 4; p++)
+		pvrf[p] = random_port_vrf(p, have);
 	for (unsigned j = 0; j < 6; j++) {
 		char a[32];
 		owner[j] = rnd(6) < 4 ? (int)rnd(4) : -1;
@@ -525,9 +641,14 @@ static const char *random_conf(void)
 	for (unsigned i = 0; i < RTE_DIM(pool); i++) {
 		if (rnd(2) == 0)
 			continue;
+		if (rnd(5) == 0 && have != 1 && random_next_vrf) {
+			len += next_vrf_route(rest + len, sizeof(rest) - len, pool[i], have);
+			continue;
+		}
 		if (n_owned == 0 || rnd(4) == 0) {
 			len += (size_t)snprintf(rest + len, sizeof(rest) - len,
-			                        "  - { prefix: %s, blackhole: true }\n", pool[i]);
+			                        "  - { prefix: %s, blackhole: true%s }\n", pool[i],
+			                        vrf_key(pick_vrf(have), vk, sizeof(vk)));
 			continue;
 		}
 		unsigned j = owned[rnd(n_owned)];
@@ -535,8 +656,8 @@ static const char *random_conf(void)
 		if (rnd(3) == 0)
 			snprintf(dev, sizeof(dev), ", dev: p%d", owner[j]);
 		len += (size_t)snprintf(rest + len, sizeof(rest) - len,
-		                        "  - { prefix: %s, via: 10.0.%u.%u%s }\n", pool[i], j,
-		                        100 + rnd(3), dev);
+		                        "  - { prefix: %s, via: 10.0.%u.%u%s%s }\n", pool[i], j,
+		                        100 + rnd(3), dev, vrf_key(pvrf[owner[j]], vk, sizeof(vk)));
 	}
 	len += (size_t)snprintf(rest + len, sizeof(rest) - len, "neighbors:\n");
 	for (unsigned k = n_owned > 0 ? rnd(4) : 0; k > 0; k--) {
@@ -560,8 +681,11 @@ static const char *random_conf(void)
 	len = strlen(rest);
 	if (len >= 8 && strcmp(rest + len - 8, "routes:\n") == 0)
 		len -= 8; /* no routes, and interfaces follow */
-	random_ifaces(rest + len, sizeof(rest) - len);
-	return conf(addrs[0], addrs[1], addrs[2], addrs[3], rest);
+	random_ifaces(rest + len, sizeof(rest) - len, have);
+	text = conf(addrs[0], addrs[1], addrs[2], addrs[3], rest);
+	conf_vrfs[0] = '\0';
+	memset(port_vrf, 0, sizeof(port_vrf));
+	return text;
 }
 
 /*
