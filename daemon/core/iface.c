@@ -13,6 +13,7 @@
 #include "core/daemon.h"
 #include "core/iface.h"
 #include "core/log.h"
+#include "core/vrf.h"
 
 #define MAX_HOOKS 16
 
@@ -347,4 +348,21 @@ void fwd_iface_reset(void)
 	}
 	memset(&fwd_ifaces[FWD_MAX_PORTS], 0, sizeof(fwd_ifaces[0]) * FWD_MAX_LOGICAL);
 	n_logical = 0;
+}
+
+int fwd_iface_set_vrf(uint16_t id, uint16_t vrf)
+{
+	struct fwd_iface *ifp = fwd_iface_get(id);
+
+	if (ifp == NULL || !fwd_vrf_used(vrf))
+		return -ENODEV;
+	if (ifp->vrf == vrf)
+		return 0;
+	run_hooks(ifp, FWD_IFACE_EV_VRF_LEAVE);
+	/* a burst that read the old id routes in the old VRF: harmless, its
+	 * tables stay until the VRF is deleted, after a grace period */
+	__atomic_store_n(&ifp->vrf, vrf, __ATOMIC_RELEASE);
+	LOG(INFO, "interface %s: now in vrf %s", fwd_iface_name(id), fwd_vrf_name(vrf));
+	run_hooks(ifp, FWD_IFACE_EV_VRF_ENTER);
+	return 0;
 }

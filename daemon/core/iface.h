@@ -58,6 +58,7 @@ struct fwd_iface {
 	uint16_t vlan;  /* 802.1Q VID (VLAN), 0 untagged */
 	uint16_t mtu;   /* L3 MTU; a VLAN's tag does not count against it */
 	struct rte_ether_addr mac;
+	uint16_t vrf;   /* the VRF whose tables route what arrives here (core/vrf.h) */
 	uint64_t mac48; /* mac as the low 48 bits of a little-endian load: one compare */
 	volatile uint8_t admin_up;
 	volatile uint8_t rpf;    /* enum fwd_rpf */
@@ -142,6 +143,15 @@ int fwd_iface_set_admin(uint16_t id, bool up);
 int fwd_iface_set_mtu(uint16_t id, uint16_t mtu);
 /* mode l3 or bridge (bridge: index in fwd.cfg->bridges); a VLAN or port only. */
 int fwd_iface_set_mode(uint16_t id, enum fwd_port_mode mode, uint8_t bridge);
+/*
+ * Move interface id to VRF vrf (core/vrf.h): what it holds in its VRF goes
+ * first (FWD_IFACE_EV_VRF_LEAVE: addresses, routes through it, neighbours),
+ * as Linux does when a device changes master; then the field changes and
+ * FWD_IFACE_EV_VRF_ENTER runs (an IPv6 link-local address comes back). The
+ * caller re-adds the addresses it wants. 0 (also when already there), or
+ * -ENODEV (no such interface or VRF).
+ */
+int fwd_iface_set_vrf(uint16_t id, uint16_t vrf);
 
 /* Copy what the port table says of port into its interface (port/ calls it
  * when it sets up a port and when its state changes), and the MAC into its
@@ -157,12 +167,17 @@ int fwd_iface_port_vlan_offload(uint8_t port, bool rx_strip, bool tx_insert);
  * FWD_IFACE_EV_DEL runs before an interface goes, in ascending `order`
  * (addresses 10, routes through it 20, neighbours 30); FWD_IFACE_EV_ADD
  * after one is made; FWD_IFACE_EV_CHANGE after its admin state, MTU or
- * mode changed.
+ * mode changed. FWD_IFACE_EV_VRF_LEAVE runs before an interface moves to
+ * another VRF (fwd_iface_set_vrf), in the same order as DEL, for what
+ * belongs to its VRF (addresses, routes through it, neighbours);
+ * FWD_IFACE_EV_VRF_ENTER after it moved.
  */
 enum fwd_iface_event {
 	FWD_IFACE_EV_ADD,
 	FWD_IFACE_EV_DEL,
 	FWD_IFACE_EV_CHANGE,
+	FWD_IFACE_EV_VRF_LEAVE,
+	FWD_IFACE_EV_VRF_ENTER,
 	FWD_IFACE_EV_MAX,
 };
 typedef void (*fwd_iface_hook_fn)(const struct fwd_iface *ifp, enum fwd_iface_event ev);

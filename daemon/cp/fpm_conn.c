@@ -37,6 +37,7 @@
 #include "core/control.h"
 #include "core/daemon.h"
 #include "core/log.h"
+#include "core/vrf.h"
 #include "core/module.h"
 #include "core/reload.h"
 #include "cp/fpm.h"
@@ -361,9 +362,10 @@ static void listener_open(const char *addr)
 	LOG(INFO, "FPM listener on %s", addr);
 }
 
-static void removed_hook(const struct fwd_prefix *p, uint8_t origin)
+static void removed_hook(uint16_t vrf, const struct fwd_prefix *p, uint8_t origin)
 {
-	fpm_table_removed(p, origin);
+	if (vrf == FWD_VRF_DEFAULT)
+		fpm_table_removed(p, origin);
 }
 
 /* After a reload (every module has its new state, cascades included) or

@@ -26,6 +26,7 @@
 
 #include <rte_common.h>
 
+#include "core/vrf.h"
 #include "cp/fpm_map.h"
 #include "cp/fpm_priv.h"
 #include "cp/fpm_table.h"
@@ -39,13 +40,18 @@ struct fpm_map fpm_objs = { .key_off = 0, .key_len = sizeof(uint32_t) };
 static bool self; /* the FIB changes are ours: the l3 hook ignores them */
 static uint64_t max_routes = FPM_MAX_ROUTES_DEFAULT; /* control.fpm_max_routes */
 
+/* FPM's routes are the default VRF's (RTA_TABLE is not read yet). */
 static int origin_of_l3(const struct fwd_prefix *p)
 {
-	return l3_route_origin(p);
+	return l3_route_origin(FWD_VRF_DEFAULT, p);
 }
 
-static const struct fpm_fib_ops l3_ops = { l3_route_add, l3_route_del, origin_of_l3,
-	                                   cp_ifmap_port };
+static int del_l3(const struct fwd_prefix *p, char *err, size_t errlen)
+{
+	return l3_route_del(FWD_VRF_DEFAULT, p, err, errlen);
+}
+
+static const struct fpm_fib_ops l3_ops = { l3_route_add, del_l3, origin_of_l3, cp_ifmap_port };
 static const struct fpm_fib_ops *ops = &l3_ops;
 
 void fpm_table_set_ops(const struct fpm_fib_ops *o)

@@ -31,11 +31,11 @@ extern const char *const tap_down_names[TAP_DOWN_MAX];
 /*
  * Classify a frame (Ethernet header first, len bytes) the kernel sent on
  * the TAP of an interface with that MTU. is_local4/is_local6 say whether a
- * source is ours (for IPv6, the interface's id is passed so link-local
- * sources can be checked on that interface).
+ * source is ours (in the interface's VRF; for IPv6 link-local sources are
+ * checked on that interface).
  */
 enum tap_down tap_down_class(const uint8_t *frame, unsigned len, unsigned mtu,
-                             bool (*is_local4)(uint32_t ip),
+                             bool (*is_local4)(uint16_t iface, uint32_t ip),
                              bool (*is_local6)(uint16_t iface, const uint8_t ip[16]),
                              uint16_t iface);
 

@@ -28,7 +28,8 @@ static uint32_t be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static enum tap_down class4(const uint8_t *ip, unsigned len, bool (*is_local4)(uint32_t ip))
+static enum tap_down class4(const uint8_t *ip, unsigned len,
+                            bool (*is_local4)(uint16_t iface, uint32_t ip), uint16_t iface)
 {
 	unsigned hlen, tot;
 	uint32_t src, dst;
@@ -44,8 +45,8 @@ static enum tap_down class4(const uint8_t *ip, unsigned len, bool (*is_local4)(u
 	/* link-local multicast (224.0.0.0/24) and broadcasts stay on the link:
 	 * the kernel chose the port; the source may be 0 (DHCP) or ours */
 	if ((dst & 0xffffff00u) == 0xe0000000u || dst == 0xffffffffu)
-		return src == 0 || is_local4(src) ? TAP_DOWN_LINK : TAP_DOWN_NOT_OURS;
-	if (!is_local4(src))
+		return src == 0 || is_local4(iface, src) ? TAP_DOWN_LINK : TAP_DOWN_NOT_OURS;
+	if (!is_local4(iface, src))
 		return TAP_DOWN_NOT_OURS;
 	if ((dst >> 28) == 0xe)
 		return TAP_DOWN_INVALID; /* wider multicast: fwd routes no multicast */
@@ -92,7 +93,7 @@ static enum tap_down class6(const uint8_t *ip, unsigned len,
 }
 
 enum tap_down tap_down_class(const uint8_t *frame, unsigned len, unsigned mtu,
-                             bool (*is_local4)(uint32_t ip),
+                             bool (*is_local4)(uint16_t iface, uint32_t ip),
                              bool (*is_local6)(uint16_t iface, const uint8_t ip[16]),
                              uint16_t iface)
 {
@@ -106,7 +107,7 @@ enum tap_down tap_down_class(const uint8_t *frame, unsigned len, unsigned mtu,
 	if (len - ETH_LEN > mtu)
 		return TAP_DOWN_TOO_BIG;
 	if (type == ETH_P_IP4)
-		return class4(frame + ETH_LEN, len - ETH_LEN, is_local4);
+		return class4(frame + ETH_LEN, len - ETH_LEN, is_local4, iface);
 	if (type == ETH_P_IP6)
 		return class6(frame + ETH_LEN, len - ETH_LEN, is_local6, iface);
 	return TAP_DOWN_INVALID;

@@ -14,6 +14,7 @@
 #include "core/control.h"
 #include "core/counters.h"
 #include "core/daemon.h"
+#include "core/vrf.h"
 #include "core/ports.h"
 #include "core/punt.h"
 #include "core/worker.h"
@@ -37,18 +38,36 @@ FWD_COUNTER(tap_sync_errors, "tap_sync_errors");
 
 /* ---- down: what the kernel sends ---- */
 
+/* Ours in the VRF of the interface the kernel wrote on. */
+static bool local4(uint16_t iface, uint32_t ip)
+{
+	return addr4_is_local(fwd_ifaces[iface].vrf, ip);
+}
+
 static bool local6(uint16_t iface, const uint8_t ip[16])
 {
 	bool ll = ip[0] == 0xfe && (ip[1] & 0xc0) == 0x80;
 
-	return addr6_is_local(ll ? iface : FWD_IFACE_NONE, ip);
+	return addr6_is_local(fwd_ifaces[iface].vrf, ll ? iface : FWD_IFACE_NONE, ip);
+}
+
+/* The owners of a frame going up: the default VRF's (cp/ does not know
+ * the VRF of a punted frame yet). */
+static int owner4(uint32_t ip)
+{
+	return addr4_port_of(FWD_VRF_DEFAULT, ip);
+}
+
+static int owner6(const uint8_t ip[16])
+{
+	return addr6_port_of(FWD_VRF_DEFAULT, ip);
 }
 
 /* Where a frame the kernel wrote on t goes (tap_down_class). */
 static enum tap_down down_class(const struct tap *t, const struct tap_view *v, const uint8_t *frame,
                                 unsigned len, bool *bcast)
 {
-	enum tap_down c = tap_down_class(frame, len, v->mtu, addr4_is_local, local6, t->id);
+	enum tap_down c = tap_down_class(frame, len, v->mtu, local4, local6, t->id);
 
 	if (t->no_link)
 		return tap_down_nolink(c, frame, len);
@@ -58,7 +77,8 @@ static enum tap_down down_class(const struct tap *t, const struct tap_view *v, c
 		uint32_t dst = (uint32_t)frame[30] << 24 | (uint32_t)frame[31] << 16 |
 		               (uint32_t)frame[32] << 8 | frame[33];
 
-		if (addr4_is_bcast(dst) && addr4_port_of(dst) == (int)t->id) {
+		if (addr4_is_bcast(fwd_ifaces[t->id].vrf, dst) &&
+		    addr4_port_of(fwd_ifaces[t->id].vrf, dst) == (int)t->id) {
 			c = TAP_DOWN_LINK;
 			*bcast = true;
 		}
@@ -153,7 +173,7 @@ void tap_on_read(evutil_socket_t fd, short what, void *arg)
 static struct tap *loopback_tap(struct rte_mbuf *m)
 {
 	int owner = tap_up_owner(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
-	                         addr4_port_of, addr6_port_of);
+	                         owner4, owner6);
 	struct tap *t = owner >= 0 ? tap_of((unsigned)owner) : NULL;
 
 	return t != NULL && t->no_link ? t : NULL;

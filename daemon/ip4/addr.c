@@ -58,6 +58,7 @@ const struct addr4_view *addr4_running(void)
 	for (unsigned i = 0; i < fwd_n_ports; i++)
 		running_ports[i] = (struct addr4_view_port){ .name = fwd_ports[i].name,
 			                                     .l3 = fwd_ports[i].mode == FWD_MODE_L3,
+			                                     .vrf = fwd_ifaces[i].vrf,
 			                                     .n = ip4_addrs[i].n,
 			                                     .a = ip4_addrs[i].a };
 	for (unsigned i = fwd_n_ports; i < FWD_MAX_PORTS; i++)
@@ -70,6 +71,7 @@ const struct addr4_view *addr4_running(void)
 		        (struct addr4_view_port){ .name = ifp->name,
 			                          .l3 = fwd_iface_is_l3(ifp),
 			                          .lo = ifp->type == FWD_IFACE_LOOPBACK,
+			                          .vrf = ifp->vrf,
 			                          .n = ip4_addrs[ifp->id].n,
 			                          .a = ip4_addrs[ifp->id].a };
 		running.n_ports = ifp->id + 1u;
@@ -126,29 +128,30 @@ void addr4_view_config(struct addr4_view *v, const struct fwd_config *cfg)
 		config_view_hook(v, cfg);
 }
 
-/* The interface holding address ip itself (not a late one when early), or -1. */
-static int view_owner_of(const struct addr4_view *v, uint32_t ip, bool early)
+/* The interface of VRF vrf holding address ip itself (not a late one when
+ * early), or -1. */
+static int view_owner_of(const struct addr4_view *v, uint16_t vrf, uint32_t ip, bool early)
 {
 	for (unsigned i = 0; i < v->n_ports; i++)
-		for (unsigned k = 0; k < v->port[i].n; k++)
+		for (unsigned k = 0; k < v->port[i].n && v->port[i].vrf == vrf; k++)
 			if (v->port[i].a[k].addr == ip && !(early && v->port[i].late))
 				return (int)i;
 	return -1;
 }
 
-static int view_owner(const struct addr4_view *v, uint32_t ip)
+static int view_owner(const struct addr4_view *v, uint16_t vrf, uint32_t ip)
 {
-	return view_owner_of(v, ip, false);
+	return view_owner_of(v, vrf, ip, false);
 }
 
 /* The interface whose longest subnet holds ip (only `only` when >= 0; a
  * loopback's address, not its subnet), or -1. */
-static int view_port_of(const struct addr4_view *v, uint32_t ip, int only)
+static int view_port_of(const struct addr4_view *v, uint16_t vrf, uint32_t ip, int only)
 {
 	int best = -1, best_len = -1;
 
 	for (unsigned i = 0; i < v->n_ports; i++) {
-		if (only >= 0 && (unsigned)only != i)
+		if ((only >= 0 && (unsigned)only != i) || v->port[i].vrf != vrf)
 			continue;
 		for (unsigned k = 0; k < v->port[i].n; k++) {
 			const struct fwd_ip4_prefix *a = &v->port[i].a[k];
@@ -163,12 +166,15 @@ static int view_port_of(const struct addr4_view *v, uint32_t ip, int only)
 	return best;
 }
 
-/* The interface with subnet s connected (not a late one when early), or -1. */
-static int view_subnet_port(const struct addr4_view *v, const struct fwd_ip4_prefix *s, bool early)
+/* The interface of VRF vrf with subnet s connected (not a late one when
+ * early), or -1. */
+static int view_subnet_port(const struct addr4_view *v, uint16_t vrf,
+                            const struct fwd_ip4_prefix *s, bool early)
 {
 	for (unsigned i = 0; i < v->n_ports; i++)
-		for (unsigned k = 0;
-		     k < v->port[i].n && !v->port[i].lo && !(early && v->port[i].late); k++) {
+		for (unsigned k = 0; k < v->port[i].n && !v->port[i].lo &&
+		                     !(early && v->port[i].late) && v->port[i].vrf == vrf;
+		     k++) {
 			struct fwd_ip4_prefix o = subnet_of(&v->port[i].a[k]);
 			if (same_prefix(&o, s))
 				return (int)i;
@@ -219,17 +225,18 @@ int addr4_rule_add(const struct addr4_view *v, unsigned port, const struct fwd_i
 		           v->port[port].name, FWD_MAX_ADDRS);
 	if (why != NULL)
 		return ERR(EINVAL, "%s %s", fwd_ip4_prefix_fmt(p, buf), why);
-	if ((o = view_owner_of(v, p->addr, !v->port[port].late)) >= 0)
+	if ((o = view_owner_of(v, v->port[port].vrf, p->addr, !v->port[port].late)) >= 0)
 		return ERR(EEXIST, "address %s is already configured (on %s %s)",
 		           fwd_ip4_fmt(p->addr, buf), kind(o), v->port[o].name);
-	if ((o = view_subnet_port(v, &s, !v->port[port].late)) >= 0 && (unsigned)o != port)
+	if ((o = view_subnet_port(v, v->port[port].vrf, &s, !v->port[port].late)) >= 0 &&
+	    (unsigned)o != port)
 		return ERR(EEXIST, "subnet %s is already connected on %s %s",
 		           fwd_ip4_prefix_fmt(&s, buf), kind(o), v->port[o].name);
 	return 0;
 }
 
-int addr4_rule_gateway(const struct addr4_view *v, uint32_t via, int dev, unsigned *port, char *err,
-                       size_t errlen)
+int addr4_rule_gateway(const struct addr4_view *v, uint16_t vrf, uint32_t via, int dev,
+                       unsigned *port, char *err, size_t errlen)
 {
 	char a[FWD_IP4_STRLEN];
 	int rc, o;
@@ -237,10 +244,12 @@ int addr4_rule_gateway(const struct addr4_view *v, uint32_t via, int dev, unsign
 	fwd_ip4_fmt(via, a);
 	if (dev >= 0 && (rc = addr4_rule_l3(v, (unsigned)dev, err, errlen)) < 0)
 		return rc;
-	if ((o = view_owner(v, via)) >= 0)
+	if (dev >= 0 && v->port[dev].vrf != vrf)
+		return ERR(EINVAL, "%s %s is in another VRF", kind(dev), v->port[dev].name);
+	if ((o = view_owner(v, vrf, via)) >= 0)
 		return ERR(EINVAL, "gateway %s is one of our own addresses (on %s %s)", a, kind(o),
 		           v->port[o].name);
-	o = view_port_of(v, via, dev);
+	o = view_port_of(v, vrf, via, dev);
 	if (o < 0 && dev >= 0)
 		return ERR(ENETUNREACH, "gateway %s is not on a connected subnet of %s", a,
 		           v->port[dev].name);
@@ -252,11 +261,11 @@ int addr4_rule_gateway(const struct addr4_view *v, uint32_t via, int dev, unsign
 	return 0;
 }
 
-int addr4_rule_route(const struct addr4_view *v, const struct fwd_ip4_prefix *p, char *err,
-                     size_t errlen)
+int addr4_rule_route(const struct addr4_view *v, uint16_t vrf, const struct fwd_ip4_prefix *p,
+                     char *err, size_t errlen)
 {
 	char buf[FWD_PREFIX4_STRLEN];
-	int o = view_subnet_port(v, p, false);
+	int o = view_subnet_port(v, vrf, p, false);
 
 	if (o >= 0)
 		return ERR(EEXIST,
@@ -287,7 +296,7 @@ int addr4_rule_neigh(const struct addr4_view *v, unsigned port, uint32_t ip, con
 		rc = addr4_rule_mac(mac, err, errlen);
 	if (rc < 0)
 		return rc;
-	if ((o = view_owner(v, ip)) >= 0)
+	if ((o = view_owner(v, v->port[port].vrf, ip)) >= 0)
 		return ERR(EINVAL, "%s is one of our own addresses (on %s %s)", a, kind(o),
 		           v->port[o].name);
 	for (unsigned k = 0; k < v->port[port].n; k++) {
@@ -303,17 +312,17 @@ int addr4_rule_neigh(const struct addr4_view *v, unsigned port, uint32_t ip, con
 
 /* --------------------------------------------------------- running state */
 
-bool addr4_is_local(uint32_t ip)
+bool addr4_is_local(uint16_t vrf, uint32_t ip)
 {
-	return view_owner(addr4_running(), ip) >= 0;
+	return view_owner(addr4_running(), vrf, ip) >= 0;
 }
 
-bool addr4_is_bcast(uint32_t ip)
+bool addr4_is_bcast(uint16_t vrf, uint32_t ip)
 {
 	if (ip == 0) /* bcast_of's "none" */
 		return false;
 	for (int port = fwd_iface_next_id(-1); port >= 0; port = fwd_iface_next_id(port))
-		for (unsigned i = 0; i < ip4_addrs[port].n; i++)
+		for (unsigned i = 0; i < ip4_addrs[port].n && fwd_ifaces[port].vrf == vrf; i++)
 			if (bcast_at(port, i) == ip)
 				return true;
 	return false;
@@ -321,12 +330,12 @@ bool addr4_is_bcast(uint32_t ip)
 
 bool addr4_on_port(uint16_t port, uint32_t ip)
 {
-	return view_port_of(addr4_running(), ip, port) >= 0;
+	return view_port_of(addr4_running(), fwd_ifaces[port].vrf, ip, port) >= 0;
 }
 
-int addr4_port_of(uint32_t ip)
+int addr4_port_of(uint16_t vrf, uint32_t ip)
 {
-	return view_port_of(addr4_running(), ip, -1);
+	return view_port_of(addr4_running(), vrf, ip, -1);
 }
 
 uint32_t addr4_source(uint16_t port, uint32_t dst)
@@ -339,13 +348,14 @@ uint32_t addr4_source(uint16_t port, uint32_t dst)
 	return pa->n > 0 ? pa->a[0].addr : 0;
 }
 
-/* Does any address still need subnet s? Clears *bcast if it is still someone's. */
-static bool subnet_in_use(const struct fwd_ip4_prefix *s, uint32_t *bcast)
+/* Does any address of VRF vrf still need subnet s? Clears *bcast if it is
+ * still someone's there. */
+static bool subnet_in_use(uint16_t vrf, const struct fwd_ip4_prefix *s, uint32_t *bcast)
 {
 	bool used = false;
 
 	for (int port = fwd_iface_next_id(-1); port >= 0; port = fwd_iface_next_id(port))
-		for (unsigned i = 0; i < ip4_addrs[port].n; i++) {
+		for (unsigned i = 0; i < ip4_addrs[port].n && fwd_ifaces[port].vrf == vrf; i++) {
 			struct fwd_ip4_prefix o = subnet_of(&ip4_addrs[port].a[i]);
 			if (same_prefix(&o, s) && !fwd_iface_is_loopback(port))
 				used = true;
@@ -393,15 +403,16 @@ static void addr_remove(uint16_t port, unsigned i)
 	struct fwd_ip4_prefix p = pa->a[i], s = subnet_of(&p);
 	uint32_t bcast = bcast_at(port, i);
 	bool lo = fwd_iface_is_loopback(port);
+	uint16_t vrf = fwd_ifaces[port].vrf;
 
 	memmove(&pa->a[i], &pa->a[i + 1], (pa->n - i - 1) * sizeof(pa->a[0]));
 	memmove(&pa->origin[i], &pa->origin[i + 1], (pa->n - i - 1) * sizeof(pa->origin[0]));
 	pa->n--;
-	rib4_clear_local(&ip4_rib, p.addr);
-	if (!subnet_in_use(&s, &bcast) && !lo && route_hooks != NULL)
-		route_hooks->connected_del(&s);
+	rib4_clear_local(&ip4_ribs[vrf], p.addr);
+	if (!subnet_in_use(vrf, &s, &bcast) && !lo && route_hooks != NULL)
+		route_hooks->connected_del(&s, port);
 	if (bcast != 0)
-		rib4_clear_local(&ip4_rib, bcast);
+		rib4_clear_local(&ip4_ribs[vrf], bcast);
 	ip4_src_watch_sync();
 }
 
@@ -418,8 +429,8 @@ int addr4_add(uint16_t port, const struct fwd_ip4_prefix *p, uint8_t origin, cha
 		return rc;
 	pa->a[pa->n] = *p;
 	pa->origin[pa->n++] = origin;
-	if ((rc = rib4_set_local(&ip4_rib, p->addr)) < 0 ||
-	    (bcast != 0 && (rc = rib4_set_local(&ip4_rib, bcast)) < 0) ||
+	if ((rc = rib4_set_local(&ip4_ribs[fwd_ifaces[port].vrf], p->addr)) < 0 ||
+	    (bcast != 0 && (rc = rib4_set_local(&ip4_ribs[fwd_ifaces[port].vrf], bcast)) < 0) ||
 	    (!lo && route_hooks != NULL && (rc = route_hooks->connected_add(&s, port)) < 0)) {
 		addr_remove(port, pa->n - 1); /* leave no half-added address behind */
 		return ERR(-rc, "FIB: %s", strerror(-rc));
@@ -512,4 +523,5 @@ RTE_INIT(addr4_hooks)
 {
 	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 10, iface_gone);
 	fwd_iface_hook_add(FWD_IFACE_EV_CHANGE, 10, iface_gone);
+	fwd_iface_hook_add(FWD_IFACE_EV_VRF_LEAVE, 10, iface_gone);
 }

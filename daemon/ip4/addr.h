@@ -22,6 +22,7 @@
 
 #include "core/config.h"
 #include "core/iface.h"
+#include "core/vrf.h"
 #include "fwd_inet.h"
 
 struct ip4_port_addrs {
@@ -39,9 +40,10 @@ extern struct ip4_port_addrs ip4_addrs[FWD_MAX_IFACES];
 struct addr4_view_port {
 	const char *name;
 	bool l3;
-	bool lo;   /* a loopback: its addresses connect no subnet */
-	bool late; /* added after the ports (a config's interfaces[]): a port's
-	              address is checked without it, as start-up adds them */
+	bool lo;      /* a loopback: its addresses connect no subnet */
+	bool late;    /* added after the ports (a config's interfaces[]): a port's
+	                 address is checked without it, as start-up adds them */
+	uint16_t vrf; /* its VRF (core/vrf.h): rules look only at its VRF's entries */
 	unsigned n;
 	const struct fwd_ip4_prefix *a;
 };
@@ -76,13 +78,13 @@ int addr4_rule_l3(const struct addr4_view *v, unsigned port, char *err, size_t e
 int addr4_rule_mac(const uint8_t mac[6], char *err, size_t errlen);
 int addr4_rule_add(const struct addr4_view *v, unsigned port, const struct fwd_ip4_prefix *p,
                    char *err, size_t errlen);
-/* A gateway on a connected subnet (of dev when dev >= 0), not ours: *port is
- * the port it is reached on. */
-int addr4_rule_gateway(const struct addr4_view *v, uint32_t via, int dev, unsigned *port, char *err,
-                       size_t errlen);
-/* A static route's prefix may not be a connected subnet. */
-int addr4_rule_route(const struct addr4_view *v, const struct fwd_ip4_prefix *p, char *err,
-                     size_t errlen);
+/* A gateway on a connected subnet of VRF vrf (of dev when dev >= 0), not
+ * ours: *port is the port it is reached on. */
+int addr4_rule_gateway(const struct addr4_view *v, uint16_t vrf, uint32_t via, int dev,
+                       unsigned *port, char *err, size_t errlen);
+/* A static route's prefix may not be a connected subnet of its VRF. */
+int addr4_rule_route(const struct addr4_view *v, uint16_t vrf, const struct fwd_ip4_prefix *p,
+                     char *err, size_t errlen);
 /* A neighbour: a unicast host of one of port's subnets, not ours; with a
  * unicast MAC when mac is not NULL. */
 int addr4_rule_neigh(const struct addr4_view *v, unsigned port, uint32_t ip, const uint8_t *mac,
@@ -113,20 +115,20 @@ void addr4_batch_end(void);
  */
 struct addr4_route_hooks {
 	int (*connected_add)(const struct fwd_ip4_prefix *s, uint16_t port);
-	void (*connected_del)(const struct fwd_ip4_prefix *s);
+	void (*connected_del)(const struct fwd_ip4_prefix *s, uint16_t port);
 	unsigned (*prune)(void);
 };
 void addr4_set_route_hooks(const struct addr4_route_hooks *h);
 
-/* True when ip is one of our addresses (on any port). */
-bool addr4_is_local(uint32_t ip);
+/* True when ip is one of our addresses (on any interface of VRF vrf). */
+bool addr4_is_local(uint16_t vrf, uint32_t ip);
 
-/* True when ip is the directed broadcast of one of our subnets. */
-bool addr4_is_bcast(uint32_t ip);
+/* True when ip is the directed broadcast of one of VRF vrf's subnets. */
+bool addr4_is_bcast(uint16_t vrf, uint32_t ip);
 
-/* The interface whose subnet holds ip (the longest one; a loopback's
- * address itself too), or -1. */
-int addr4_port_of(uint32_t ip);
+/* The interface of VRF vrf whose subnet holds ip (the longest one; a
+ * loopback's address itself too), or -1. */
+int addr4_port_of(uint16_t vrf, uint32_t ip);
 /* True when ip lies inside one of port's subnets. */
 bool addr4_on_port(uint16_t port, uint32_t ip);
 

@@ -153,7 +153,7 @@ static bool is_port_addr(uint16_t port, uint32_t ip)
 static bool arp_offsubnet_ok(uint16_t port, const struct arp_msg *a)
 {
 	return a->op == RTE_ARP_OP_REQUEST && !addr4_on_port(port, a->sip) &&
-	       !ip4_src_martian[a->sip >> 24] && !addr4_is_bcast(a->sip) &&
+	       !ip4_src_martian[a->sip >> 24] && !addr4_is_bcast(fwd_ifaces[port].vrf, a->sip) &&
 	       is_port_addr(port, a->tip);
 }
 
@@ -163,7 +163,7 @@ static bool arp_sender_ok(uint16_t port, struct arp_msg *a)
 	/* a probe (RFC 5227) asks from 0.0.0.0, and a conflict is worth knowing about */
 	if (a->sip == 0)
 		return a->op == RTE_ARP_OP_REQUEST;
-	if (addr4_is_local(a->sip))
+	if (addr4_is_local(fwd_ifaces[port].vrf, a->sip))
 		return true;
 	a->learn = arp_check(port, &(struct fwd_ip){ .family = AF_INET, .v4 = a->sip }, NULL, NULL,
 	                     0) == 0;
@@ -251,7 +251,7 @@ void arp_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 		arp_req_rcvd.value++;
 	else
 		arp_rep_rcvd.value++;
-	if (addr4_is_local(a.sip)) {
+	if (addr4_is_local(fwd_ifaces[port].vrf, a.sip)) {
 		arp_conflict(port, &a);
 		return;
 	}
@@ -300,19 +300,20 @@ int arp_announce(uint16_t id, uint32_t addr)
 
 /* ---------------------------------------------------- the IPv4 resolver */
 
-static int arp_port_of(const struct fwd_ip *a)
+static int arp_port_of(uint16_t vrf, const struct fwd_ip *a)
 {
-	return addr4_port_of(a->v4);
+	return addr4_port_of(vrf, a->v4);
 }
 
+/* A neighbour's host route is in the VRF of its interface. */
 static int arp_host_add(const struct fwd_ip *a, uint32_t nh)
 {
-	return rib4_set_neigh(&ip4_rib, a->v4, nh);
+	return rib4_set_neigh(&ip4_ribs[fwd_ifaces[nh_table[nh].iface].vrf], a->v4, nh);
 }
 
 static void arp_host_del(const struct fwd_ip *a, uint32_t nh)
 {
-	rib4_clear_neigh(&ip4_rib, a->v4, nh);
+	rib4_clear_neigh(&ip4_ribs[fwd_ifaces[nh_table[nh].iface].vrf], a->v4, nh);
 }
 
 static void arp_unreachable(const struct rte_mbuf *m, uint16_t in_port)

@@ -65,10 +65,10 @@ bool icmp4_ratelimit_take(void)
 	return fwd_ratelimit_take(&bucket, icmp4_clock_ns());
 }
 
-bool icmp4_source_ok(uint32_t ip)
+bool icmp4_source_ok(uint16_t vrf, uint32_t ip)
 {
 	/* martian covers 0/8, 127/8, multicast, class E and 255.255.255.255 */
-	return !ip4_src_martian[ip >> 24] && !addr4_is_local(ip) && !addr4_is_bcast(ip);
+	return !ip4_src_martian[ip >> 24] && !addr4_is_local(vrf, ip) && !addr4_is_bcast(vrf, ip);
 }
 
 uint16_t icmp4_next_id(void)
@@ -105,7 +105,7 @@ static bool is_error_type(uint8_t type)
  * in a 576-byte error, RFC 1812 4.3.2.3, as Linux: the whole packet when it
  * is shorter, never its link padding), or 0 with *why set.
  */
-static unsigned error_allowed(const struct rte_mbuf *m, struct fwd_counter **why)
+static unsigned error_allowed(const struct rte_mbuf *m, uint16_t vrf, struct fwd_counter **why)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)p;
@@ -123,13 +123,13 @@ static unsigned error_allowed(const struct rte_mbuf *m, struct fwd_counter **why
 	uint32_t dst = rte_be_to_cpu_32(ip->dst_addr);
 	*why = &sup_broadcast;
 	if (rte_is_multicast_ether_addr(&eth->dst_addr) ||
-	    ip4_dst_class[dst >> 24] != IP4_UNICAST || addr4_is_bcast(dst))
+	    ip4_dst_class[dst >> 24] != IP4_UNICAST || addr4_is_bcast(vrf, dst))
 		return 0;
 	*why = &sup_fragment;
 	if (ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_OFFSET_MASK))
 		return 0;
 	*why = &sup_source;
-	if (!icmp4_source_ok(rte_be_to_cpu_32(ip->src_addr)))
+	if (!icmp4_source_ok(vrf, rte_be_to_cpu_32(ip->src_addr)))
 		return 0;
 	*why = &sup_about_error;
 	if (ip->next_proto_id == IPPROTO_ICMP &&
@@ -195,7 +195,8 @@ void icmp4_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code,
                            uint16_t in_port, uint32_t src)
 {
 	struct fwd_counter *why;
-	unsigned quote = error_allowed(m, &why);
+	unsigned quote =
+	        error_allowed(m, in_port < FWD_MAX_IFACES ? fwd_ifaces[in_port].vrf : 0, &why);
 	const struct rte_ipv4_hdr *orig;
 	struct rte_mbuf *out;
 

@@ -32,7 +32,7 @@ bool icmp4_ratelimit_take(void);
 
 /* True when ip can be the source of a packet we answer: a single host
  * that is not us (RFC 1812 4.3.2.7, 5.3.7). */
-bool icmp4_source_ok(uint32_t ip);
+bool icmp4_source_ok(uint16_t vrf, uint32_t ip);
 
 /* The next IP id for a packet the control thread builds. */
 uint16_t icmp4_next_id(void);

@@ -379,7 +379,7 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
                                           bool hw_cksum, uint8_t rpf, unsigned l2,
                                           struct rte_mbuf **pkts, unsigned n)
 {
-	const struct ip4_burst b = { fib4_view(ip4_fib), nh_table, ip4_head(in->mac48),
+	const struct ip4_burst b = { fib4_view(ip4_fibs[in->vrf]), nh_table, ip4_head(in->mac48),
 		                     __atomic_load_n(&nh_use_epoch, __ATOMIC_RELAXED) };
 	struct ip4_ctx c; /* the run's fields are set when a run begins */
 	struct ip4_run r = { .out = NULL, .bytes = 0, .port = NO_RUN };

@@ -175,10 +175,11 @@ static void ip4_dst_reserved(struct fwd_worker *w, uint16_t in, struct rte_mbuf 
 
 /* A source that must not come from outside (RFC 1812 5.3.7): one of our
  * addresses or a directed broadcast of our subnets, both local in the FIB. */
-static inline bool ip4_src_ours(const struct rte_ipv4_hdr *ip)
+static inline bool ip4_src_ours(const struct fwd_iface *in, const struct rte_ipv4_hdr *ip)
 {
 	return unlikely(ip4_src_watch[ip4_src_watch_idx(ip->src_addr)] & IP4_WATCH_OWN) &&
-	       nh_table[fib4_lookup(ip4_fib, rte_be_to_cpu_32(ip->src_addr))].type == NH_LOCAL;
+	       nh_table[fib4_lookup(ip4_fibs[in->vrf], rte_be_to_cpu_32(ip->src_addr))].type ==
+	               NH_LOCAL;
 }
 
 void ip4_forward_slow(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
@@ -240,7 +241,7 @@ static void __rte_noinline ip4_group_frame(struct fwd_worker *w, uint16_t in, st
 	uint8_t cls = ip4_dst_class[dst >> 24];
 
 	if (cls == IP4_MULTICAST || dst == UINT32_MAX ||
-	    nh_table[fib4_lookup(ip4_fib, dst)].type == NH_LOCAL)
+	    nh_table[fib4_lookup(ip4_fibs[fwd_ifaces[in].vrf], dst)].type == NH_LOCAL)
 		fwd_punt(w, m, FWD_PUNT_LOCAL, in, in, 0, FWD_PUNT_NO_DROP);
 	else
 		fwd_drop(w, in, FWD_DROP_NOT_FOR_US, m);
@@ -254,8 +255,9 @@ static int ip4_src_refused(const struct fwd_iface *in, uint32_t src)
 
 	if (unlikely(ip4_link_local(src)))
 		return FWD_DROP_LINK_LOCAL;
-	if (rpf != FWD_RPF_OFF && !nh_rpf_pass(nh_table, &nh_table[fib4_lookup(ip4_fib, src)],
-	                                       in->id, rpf == FWD_RPF_STRICT))
+	if (rpf != FWD_RPF_OFF &&
+	    !nh_rpf_pass(nh_table, &nh_table[fib4_lookup(ip4_fibs[in->vrf], src)], in->id,
+	                 rpf == FWD_RPF_STRICT))
 		return FWD_DROP_RPF;
 	return -1;
 }
@@ -281,7 +283,7 @@ static bool __rte_noinline ip4_classify(struct fwd_worker *w, const struct fwd_i
 		return false;
 	}
 	bad = m->nb_segs != 1 ? FWD_DROP_MULTI_SEG : ip4_check(m, ip);
-	if (unlikely(bad < 0 && ip4_src_ours(ip)))
+	if (unlikely(bad < 0 && ip4_src_ours(in, ip)))
 		bad = FWD_DROP_OWN_SOURCE;
 	if (unlikely(bad >= 0)) {
 		fwd_drop(w, in->id, bad, m);
@@ -312,7 +314,7 @@ void ip4_input_slow(struct fwd_worker *w, const struct fwd_iface *in, struct rte
 	w->stats.port[in->id].rx_bytes += m->pkt_len;
 	if (!ip4_classify(w, in, m, &dst))
 		return;
-	nhi = fib4_lookup(ip4_fib, dst);
+	nhi = fib4_lookup(ip4_fibs[in->vrf], dst);
 	nh = &nh_table[nhi];
 	if (unlikely(nh->type != NH_LOCAL)) {
 		int bad = ip4_src_refused(in, rte_be_to_cpu_32(ip->src_addr));

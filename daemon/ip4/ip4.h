@@ -7,14 +7,17 @@
 
 #include <rte_byteorder.h>
 
+#include "core/vrf.h"
 #include "ip4/fib.h"
 #include "ip4/rib.h"
 
-/* The FIB workers look up; created at init, never replaced while they run. */
-extern struct fib4 *ip4_fib;
+/* The FIB of each VRF (core/vrf.h) workers look up, NULL where there is no
+ * VRF: the default's made at init, the others' by the VRF's ADD hook; a FIB
+ * is freed only after a grace period once its VRF is gone. */
+extern struct fib4 *ip4_fibs[FWD_MAX_VRFS];
 
-/* The RIB, control thread only. */
-extern struct rib4 ip4_rib;
+/* The RIB of each VRF, control thread only (.fib NULL: no VRF). */
+extern struct rib4 ip4_ribs[FWD_MAX_VRFS];
 
 /* Classes of the first octet of an address (RFC 1812 5.3.7, RFC 5735). */
 enum ip4_class {

@@ -88,7 +88,8 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 	int dev = -1;
 
 	/* the prefix and gateway rules are each family's; the rest is both's */
-	if (r->prefix.family == AF_INET && addr4_rule_route(v, &prefix, why, sizeof(why)) < 0)
+	if (r->prefix.family == AF_INET &&
+	    addr4_rule_route(v, FWD_VRF_DEFAULT, &prefix, why, sizeof(why)) < 0)
 		fwd_conf_error(c, path(at, "routes", i, "prefix"), "%s", why);
 	if (r->blackhole + r->unreachable + r->prohibit > 1) {
 		fwd_conf_error(c, path(at, "routes", i, ""),
@@ -129,7 +130,8 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 			path(at, "routes", i, "via");
 		if (r->via[k].family != AF_INET)
 			fwd_conf_error(c, at, "an IPv4 route needs an IPv4 next hop");
-		else if (addr4_rule_gateway(v, r->via[k].v4, dev, &port, why, sizeof(why)) < 0)
+		else if (addr4_rule_gateway(v, FWD_VRF_DEFAULT, r->via[k].v4, dev, &port, why,
+		                            sizeof(why)) < 0)
 			fwd_conf_error(c, at, "%s", why);
 	}
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* IPv4 life cycle: FIB, RIB and ARP (the config is applied by l3/l3_config.c). */
+/* IPv4 life cycle: FIB, RIB and ARP (the config is applied by l3/l3_config.c),
+ * and the tables of each VRF (core/vrf.h). */
 #include <errno.h>
 #include <string.h>
 
 #include <rte_lcore.h>
+#include <rte_rcu_qsbr.h>
 
 #include "core/control.h"
 #include "core/daemon.h"
@@ -17,28 +19,69 @@
 #include "port/port.h"
 
 #define RECLAIM_MS 100
+/* tbl8 groups of a VRF's FIB other than the default's */
+#define VRF_TBL8S 256
 
-struct fib4 *ip4_fib;
-struct rib4 ip4_rib;
+struct fib4 *ip4_fibs[FWD_MAX_VRFS];
+struct rib4 ip4_ribs[FWD_MAX_VRFS];
 static struct event *reclaim_ev;
 
 static void ip4_reclaim(void *arg)
 {
 	(void)arg;
-	fib4_reclaim(ip4_fib);
+	FWD_VRF_FOREACH(v)
+	if (ip4_fibs[v] != NULL)
+		fib4_reclaim(ip4_fibs[v]);
+}
+
+static int vrf_tables_add(uint16_t vrf, enum fwd_vrf_event ev)
+{
+	struct fib4 *fib = fib4_create(VRF_TBL8S, fwd.rcu, (int)rte_socket_id());
+
+	(void)ev;
+	if (fib == NULL)
+		return -ENOMEM;
+	rib4_init(&ip4_ribs[vrf], fib);
+	__atomic_store_n(&ip4_fibs[vrf], fib, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int vrf_tables_del(uint16_t vrf, enum fwd_vrf_event ev)
+{
+	struct fib4 *fib = ip4_fibs[vrf];
+
+	(void)ev;
+	if (fib == NULL)
+		return 0;
+	/* its routes' next hops are released; no interface is left in it */
+	route_core_flush(&route4_ops, vrf);
+	__atomic_store_n(&ip4_fibs[vrf], NULL, __ATOMIC_RELEASE);
+	rib4_clear(&ip4_ribs[vrf]);
+	ip4_ribs[vrf].fib = NULL;
+	/* a burst that took the FIB before (a next_vrf hop) may still read it */
+	if (fwd.rcu != NULL && fwd.n_workers != 0)
+		rte_rcu_qsbr_synchronize(fwd.rcu, RTE_QSBR_THRID_INVALID);
+	fib4_free(fib);
+	return 0;
+}
+
+RTE_INIT(ip4_vrf_hooks)
+{
+	fwd_vrf_hook_add(FWD_VRF_EV_ADD, vrf_tables_add);
+	fwd_vrf_hook_add(FWD_VRF_EV_DEL, vrf_tables_del);
 }
 
 static int ip4_init(const struct fwd_config *cfg)
 {
 	int socket = (int)rte_socket_id(), rc;
 
-	ip4_fib = fib4_create(cfg->dataplane.fib_tbl8s, fwd.rcu, socket);
-	if (ip4_fib == NULL) {
+	ip4_fibs[0] = fib4_create(cfg->dataplane.fib_tbl8s, fwd.rcu, socket);
+	if (ip4_fibs[0] == NULL) {
 		LOG(ERR, "FIB of %u tbl8 groups: out of memory (raise dpdk.memory_mb)",
 		    cfg->dataplane.fib_tbl8s);
 		return -ENOMEM;
 	}
-	rib4_init(&ip4_rib, ip4_fib);
+	rib4_init(&ip4_ribs[0], ip4_fibs[0]);
 	memset(ip4_addrs, 0, sizeof(ip4_addrs));
 	reclaim_ev = fwd_timer_every(RECLAIM_MS * 1000, ip4_reclaim, NULL);
 	if (reclaim_ev == NULL || (rc = arp_init()) < 0)
@@ -50,9 +93,12 @@ static void ip4_fini(void)
 {
 	arp_fini();
 	fwd_timer_free(&reclaim_ev);
-	rib4_clear(&ip4_rib);
-	fib4_free(ip4_fib);
-	ip4_fib = NULL;
+	for (uint16_t v = 1; v < FWD_MAX_VRFS; v++)
+		vrf_tables_del(v, FWD_VRF_EV_DEL);
+	rib4_clear(&ip4_ribs[0]);
+	fib4_free(ip4_fibs[0]);
+	ip4_fibs[0] = NULL;
+	ip4_ribs[0].fib = NULL;
 	memset(ip4_addrs, 0, sizeof(ip4_addrs));
 }
 

@@ -62,11 +62,11 @@ static bool header_ok(const struct rte_mbuf *m)
 
 /* Unicast to one of our addresses, at the link layer too (RFC 1122 3.3.6:
  * a link broadcast carrying a unicast IP destination is discarded). */
-static bool for_us(const struct rte_mbuf *m, uint32_t dst)
+static bool for_us(const struct rte_mbuf *m, uint16_t vrf, uint32_t dst)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 
-	return !rte_is_multicast_ether_addr(&eth->dst_addr) && addr4_is_local(dst);
+	return !rte_is_multicast_ether_addr(&eth->dst_addr) && addr4_is_local(vrf, dst);
 }
 
 /* Turn the echo request in m into its reply in place and send it. IP
@@ -176,16 +176,17 @@ void local4_input(struct rte_mbuf *m, const struct fwd_punt_meta *meta)
 	}
 	hlen = (ip->version_ihl & 0xf) * 4u;
 	tot = rte_be_to_cpu_16(ip->total_length);
-	if (!for_us(m, rte_be_to_cpu_32(ip->dst_addr))) {
+	if (!for_us(m, fwd_ifaces[port].vrf, rte_be_to_cpu_32(ip->dst_addr))) {
 		/* link-local groups (OSPF's 224.0.0.5/6...) for the interface's kernel
 		 * interface, when it has one */
 		if (link_group(rte_be_to_cpu_32(ip->dst_addr)) &&
-		    icmp4_source_ok(rte_be_to_cpu_32(ip->src_addr)) && fwd_punt_up_take(m, port))
+		    icmp4_source_ok(fwd_ifaces[port].vrf, rte_be_to_cpu_32(ip->src_addr)) &&
+		    fwd_punt_up_take(m, port))
 			return;
 		fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO); /* broadcast, multicast */
 		return;
 	}
-	if (!icmp4_source_ok(rte_be_to_cpu_32(ip->src_addr))) {
+	if (!icmp4_source_ok(fwd_ifaces[port].vrf, rte_be_to_cpu_32(ip->src_addr))) {
 		fwd_control_drop(m, port, FWD_DROP_BAD_ADDRESS); /* from us, or a broadcast */
 		return;
 	}

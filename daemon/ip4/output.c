@@ -88,7 +88,7 @@ int ip4_output(struct rte_mbuf *m)
 	const struct rte_ipv4_hdr *ip =
 	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, IP4_L2_LEN);
 	uint32_t dst = rte_be_to_cpu_32(ip->dst_addr);
-	uint32_t nhi = fib4_lookup(ip4_fib, dst);
+	uint32_t nhi = fib4_lookup(ip4_fibs[FWD_VRF_DEFAULT], dst);
 	const struct nexthop *nh = &nh_table[nhi];
 	unsigned len = RTE_MAX((unsigned)rte_be_to_cpu_16(ip->total_length),
 	                       rte_pktmbuf_pkt_len(m) - IP4_L2_LEN),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* IPv4 routes: the route core (route/route_core.h) over ip4_rib, with the
+/* IPv4 routes: the route core (route/route_core.h) over ip4_ribs, with the
  * rules of ip4/addr.h. */
 #include <errno.h>
 #include <string.h>
@@ -31,9 +31,9 @@ static struct route_ent of4(const struct route4 *r)
 		                   .nh = r->nh };
 }
 
-static bool rib_find(const struct fwd_prefix *p, struct route_ent *rt)
+static bool rib_find(uint16_t vrf, const struct fwd_prefix *p, struct route_ent *rt)
 {
-	struct rib4_node *n = rib4_find(&ip4_rib, p->v4, p->len);
+	struct rib4_node *n = rib4_find(&ip4_ribs[vrf], p->v4, p->len);
 
 	if (n == NULL || !(n->src & RIB4_SRC_ROUTE))
 		return false;
@@ -41,29 +41,29 @@ static bool rib_find(const struct fwd_prefix *p, struct route_ent *rt)
 	return true;
 }
 
-static int rib_set(const struct fwd_prefix *p, const struct route_ent *rt, struct route_ent *old,
-                   bool *had)
+static int rib_set(uint16_t vrf, const struct fwd_prefix *p, const struct route_ent *rt,
+                   struct route_ent *old, bool *had)
 {
 	struct route4 r = to4(rt), o;
-	int rc = rib4_set_route(&ip4_rib, p->v4, p->len, &r, &o, had);
+	int rc = rib4_set_route(&ip4_ribs[vrf], p->v4, p->len, &r, &o, had);
 
 	if (rc == 0 && *had)
 		*old = of4(&o);
 	return rc;
 }
 
-static void rib_clear(const struct fwd_prefix *p, struct route_ent *old)
+static void rib_clear(uint16_t vrf, const struct fwd_prefix *p, struct route_ent *old)
 {
 	struct route4 o;
 
-	rib4_clear_route(&ip4_rib, p->v4, p->len, &o);
+	rib4_clear_route(&ip4_ribs[vrf], p->v4, p->len, &o);
 	*old = of4(&o);
 }
 
-static bool rib_next(struct fwd_prefix *p, struct route_ent *rt, bool first)
+static bool rib_next(uint16_t vrf, struct fwd_prefix *p, struct route_ent *rt, bool first)
 {
 	struct rib4_node *n =
-	        rib4_next_route(&ip4_rib, first ? 0 : p->v4, first ? 0 : p->len, first);
+	        rib4_next_route(&ip4_ribs[vrf], first ? 0 : p->v4, first ? 0 : p->len, first);
 
 	if (n == NULL)
 		return false;
@@ -78,21 +78,22 @@ static bool is_reserved(const struct fwd_prefix *p)
 	return rib4_is_reserved(p->v4, p->len);
 }
 
-static void after_job(void (*fn)(uint32_t), uint32_t arg)
+static void after_job(uint16_t vrf, void (*fn)(uint32_t), uint32_t arg)
 {
-	fib4_after_job(ip4_rib.fib, fn, arg);
+	fib4_after_job(ip4_ribs[vrf].fib, fn, arg);
 }
 
-static int rule_gateway(const struct fwd_ip *via, int dev, unsigned *port, char *err, size_t errlen)
+static int rule_gateway(uint16_t vrf, const struct fwd_ip *via, int dev, unsigned *port, char *err,
+                        size_t errlen)
 {
-	return addr4_rule_gateway(addr4_running(), via->v4, dev, port, err, errlen);
+	return addr4_rule_gateway(addr4_running(), vrf, via->v4, dev, port, err, errlen);
 }
 
-static int rule_route(const struct fwd_prefix *p, char *err, size_t errlen)
+static int rule_route(uint16_t vrf, const struct fwd_prefix *p, char *err, size_t errlen)
 {
 	struct fwd_ip4_prefix q = p4(p);
 
-	return addr4_rule_route(addr4_running(), &q, err, errlen);
+	return addr4_rule_route(addr4_running(), vrf, &q, err, errlen);
 }
 
 static bool on_port(uint16_t port, const struct fwd_ip *ip)
@@ -125,7 +126,8 @@ const struct route_family_ops route4_ops = {
 
 int route4_add(const struct route4_req *r, char *err, size_t errlen)
 {
-	struct route_req q = { .prefix = fwd_prefix_of4(&r->prefix),
+	struct route_req q = { .vrf = r->vrf,
+		               .prefix = fwd_prefix_of4(&r->prefix),
 		               .type = r->type,
 		               .n_via = r->n_via,
 		               .origin = r->origin,
@@ -138,11 +140,11 @@ int route4_add(const struct route4_req *r, char *err, size_t errlen)
 	return route_core_add(&route4_ops, &q, err, errlen);
 }
 
-int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen)
+int route4_del(uint16_t vrf, const struct fwd_ip4_prefix *p, char *err, size_t errlen)
 {
 	struct fwd_prefix q = fwd_prefix_of4(p);
 
-	return route_core_del(&route4_ops, &q, err, errlen);
+	return route_core_del(&route4_ops, vrf, &q, err, errlen);
 }
 
 /* A connected route's next hop: a port's fixed entry, a VLAN's counted
@@ -154,11 +156,11 @@ static int connected_add(const struct fwd_ip4_prefix *p, uint16_t port)
 	return route_core_connected_add(&route4_ops, &q, port);
 }
 
-static void connected_del(const struct fwd_ip4_prefix *p)
+static void connected_del(const struct fwd_ip4_prefix *p, uint16_t port)
 {
 	struct fwd_prefix q = fwd_prefix_of4(p);
 
-	route_core_connected_del(&route4_ops, &q);
+	route_core_connected_del(&route4_ops, &q, port);
 }
 
 static unsigned prune(void)

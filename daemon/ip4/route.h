@@ -13,6 +13,7 @@
 #include "ip4/rib.h"
 
 struct route4_req {
+	uint16_t vrf;                 /* core/vrf.h */
 	struct fwd_ip4_prefix prefix; /* host bits clear */
 	uint8_t type;                 /* enum route4_type, not CONNECTED */
 	unsigned n_via;               /* ROUTE4_VIA: 1..FWD_ECMP_MAX gateways */
@@ -31,7 +32,7 @@ struct route4_req {
 int route4_add(const struct route4_req *r, char *err, size_t errlen);
 
 /* Delete a static or blackhole route (connected routes follow addresses). */
-int route4_del(const struct fwd_ip4_prefix *p, char *err, size_t errlen);
+int route4_del(uint16_t vrf, const struct fwd_ip4_prefix *p, char *err, size_t errlen);
 
 /* Connected routes follow addresses, and the static routes whose gateway is
  * no longer on a connected subnet of their port go when an address does:

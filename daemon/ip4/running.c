@@ -13,8 +13,8 @@
 
 static int running_routes(struct fwd_config *run, uint64_t *omitted)
 {
-	for (struct rib4_node *r = rib4_next_route(&ip4_rib, 0, 0, true); r != NULL;
-	     r = rib4_next_route(&ip4_rib, r->addr, r->len, false)) {
+	for (struct rib4_node *r = rib4_next_route(&ip4_ribs[FWD_VRF_DEFAULT], 0, 0, true);
+	     r != NULL; r = rib4_next_route(&ip4_ribs[FWD_VRF_DEFAULT], r->addr, r->len, false)) {
 		struct fwd_ip4_prefix p = { r->addr, r->len };
 		struct fwd_conf_route *cr;
 

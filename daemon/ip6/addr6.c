@@ -46,10 +46,10 @@ int addr6_state(uint16_t port, const uint8_t a[16])
 	return i < 0 ? -1 : ip6_addrs[port].state[i];
 }
 
-bool addr6_is_local(uint16_t port, const uint8_t ip[16])
+bool addr6_is_local(uint16_t vrf, uint16_t port, const uint8_t ip[16])
 {
 	for (int p = fwd_iface_next_id(-1); p >= 0; p = fwd_iface_next_id(p))
-		if (port == FWD_IFACE_NONE || p == port) {
+		if ((port == FWD_IFACE_NONE && fwd_ifaces[p].vrf == vrf) || p == port) {
 			int i = find((uint16_t)p, ip);
 
 			if (i >= 0 && ip6_addrs[p].state[i] == ADDR6_PREFERRED)
@@ -84,11 +84,11 @@ bool addr6_source(uint16_t port, const uint8_t dst[16], uint8_t out[16])
 	return true;
 }
 
-/* Does any global address still need prefix s? */
-static bool prefix_in_use(const struct fwd_ip6_prefix *s)
+/* Does any global address of VRF vrf still need prefix s? */
+static bool prefix_in_use(uint16_t vrf, const struct fwd_ip6_prefix *s)
 {
 	for (int port = fwd_iface_next_id(-1); port >= 0; port = fwd_iface_next_id(port))
-		for (unsigned i = 1; i < ip6_addrs[port].n; i++) {
+		for (unsigned i = 1; i < ip6_addrs[port].n && fwd_ifaces[port].vrf == vrf; i++) {
 			struct fwd_ip6_prefix o = prefix_of(&ip6_addrs[port].a[i]);
 			if (same_prefix(&o, s) && !fwd_iface_is_loopback(port))
 				return true;
@@ -124,7 +124,7 @@ static void addr_remove(uint16_t port, unsigned i)
 	unsigned rest = pa->n - i - 1;
 
 	if (pa->state[i] == ADDR6_PREFERRED && !(lo && i == 0))
-		rib6_clear_local(&ip6_rib, p.addr);
+		rib6_clear_local(&ip6_ribs[fwd_ifaces[port].vrf], p.addr);
 	else if (pa->state[i] == ADDR6_TENTATIVE && ndp_hooks != NULL)
 		ndp_hooks->dad_stop(port, p.addr);
 	memmove(&pa->a[i], &pa->a[i + 1], rest * sizeof(pa->a[0]));
@@ -133,8 +133,8 @@ static void addr_remove(uint16_t port, unsigned i)
 	pa->n--;
 	addr6_running_stale = true;
 	ip6_src_watch_sync();
-	if (i > 0 && !lo && !prefix_in_use(&s) && route_hooks != NULL)
-		route_hooks->connected_del(&s);
+	if (i > 0 && !lo && !prefix_in_use(fwd_ifaces[port].vrf, &s) && route_hooks != NULL)
+		route_hooks->connected_del(&s, port);
 	if (pa->n > 0)
 		ndp_tell_changed(port, ip6_addrs[port].ra);
 }
@@ -165,7 +165,7 @@ static int addr_append(uint16_t port, const struct fwd_ip6_prefix *p, uint8_t or
 	bool lo = fwd_iface_is_loopback(port);
 	int rc;
 
-	if (lo && pa->n > 0 && (rc = rib6_set_local(&ip6_rib, p->addr)) < 0)
+	if (lo && pa->n > 0 && (rc = rib6_set_local(&ip6_ribs[fwd_ifaces[port].vrf], p->addr)) < 0)
 		return rc;
 	pa->a[pa->n] = *p;
 	pa->origin[pa->n] = origin;
@@ -286,7 +286,7 @@ void addr6_dad_done(uint16_t port, const uint8_t a[16], bool duplicate)
 		    fwd_iface_name(port), buf);
 		return;
 	}
-	if ((rc = rib6_set_local(&ip6_rib, a)) < 0) {
+	if ((rc = rib6_set_local(&ip6_ribs[fwd_ifaces[port].vrf], a)) < 0) {
 		LOG(ERR, "%s: address %s: FIB: %s", fwd_iface_name(port), buf, strerror(-rc));
 		return;
 	}
@@ -331,8 +331,10 @@ static void iface_l3(const struct fwd_iface *ifp, enum fwd_iface_event ev)
 {
 	int rc;
 
-	(void)ev;
-	if (ifp->type != FWD_IFACE_VLAN || !fwd_iface_is_l3(ifp) || ip6_addrs[ifp->id].n > 0)
+	/* a port's link-local address is made with the port, and again when
+	 * it enters another VRF */
+	if ((ifp->type != FWD_IFACE_VLAN && ev != FWD_IFACE_EV_VRF_ENTER) ||
+	    !fwd_iface_is_l3(ifp) || ip6_addrs[ifp->id].n > 0)
 		return;
 	if ((rc = addr6_port_up(ifp->id)) < 0)
 		LOG(ERR, "%s: link-local address: %s", ifp->name, strerror(-rc));
@@ -344,4 +346,6 @@ RTE_INIT(addr6_hooks)
 	fwd_iface_hook_add(FWD_IFACE_EV_CHANGE, 10, iface_gone);
 	fwd_iface_hook_add(FWD_IFACE_EV_ADD, 10, iface_l3);
 	fwd_iface_hook_add(FWD_IFACE_EV_CHANGE, 11, iface_l3);
+	fwd_iface_hook_add(FWD_IFACE_EV_VRF_LEAVE, 10, iface_gone);
+	fwd_iface_hook_add(FWD_IFACE_EV_VRF_ENTER, 10, iface_l3);
 }

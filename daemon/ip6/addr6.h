@@ -24,6 +24,7 @@
 
 #include "core/config.h"
 #include "core/iface.h"
+#include "core/vrf.h"
 #include "fwd_inet.h"
 
 enum addr6_state {
@@ -57,6 +58,7 @@ struct addr6_view_port {
 	bool l3;
 	bool lo; /* a loopback: its addresses connect no prefix */
 	bool late;
+	uint16_t vrf; /* as in ip4/addr.h */
 	unsigned n;
 	struct fwd_ip6_prefix a[FWD_MAX_ADDRS];
 };
@@ -79,12 +81,12 @@ void addr6_set_config_view_hook(void (*fn)(struct addr6_view *v, const struct fw
 /* The rules: 0, or -errno with a message in err (which may be NULL). */
 int addr6_rule_add(const struct addr6_view *v, unsigned port, const struct fwd_ip6_prefix *p,
                    char *err, size_t errlen);
-/* A gateway: on a connected prefix (of dev when dev >= 0), or link-local
- * with dev given; not ours. *port is where it is reached. */
-int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int dev, unsigned *port,
-                       char *err, size_t errlen);
-int addr6_rule_route(const struct addr6_view *v, const struct fwd_ip6_prefix *p, char *err,
-                     size_t errlen);
+/* A gateway: on a connected prefix of VRF vrf (of dev when dev >= 0), or
+ * link-local with dev given; not ours. *port is where it is reached. */
+int addr6_rule_gateway(const struct addr6_view *v, uint16_t vrf, const uint8_t via[16], int dev,
+                       unsigned *port, char *err, size_t errlen);
+int addr6_rule_route(const struct addr6_view *v, uint16_t vrf, const struct fwd_ip6_prefix *p,
+                     char *err, size_t errlen);
 /* A neighbour: a unicast address on one of port's prefixes or link-local, not ours. */
 int addr6_rule_neigh(const struct addr6_view *v, unsigned port, const uint8_t ip[16],
                      const uint8_t *mac, char *err, size_t errlen);
@@ -118,7 +120,7 @@ int addr6_state(uint16_t port, const uint8_t a[16]);
  */
 struct addr6_route_hooks {
 	int (*connected_add)(const struct fwd_ip6_prefix *s, uint16_t port);
-	void (*connected_del)(const struct fwd_ip6_prefix *s);
+	void (*connected_del)(const struct fwd_ip6_prefix *s, uint16_t port);
 	unsigned (*prune)(void);
 };
 void addr6_set_route_hooks(const struct addr6_route_hooks *h);
@@ -129,12 +131,12 @@ struct addr6_ndp_hooks {
 };
 void addr6_set_ndp_hooks(const struct addr6_ndp_hooks *h);
 
-/* One of our addresses in use, on interface port (or on any when port is
- * FWD_IFACE_NONE). */
-bool addr6_is_local(uint16_t port, const uint8_t ip[16]);
-/* The interface whose global prefix holds ip (the longest; a loopback's
- * address itself too), or -1. */
-int addr6_port_of(const uint8_t ip[16]);
+/* One of our addresses in use, on interface port (or on any of VRF vrf
+ * when port is FWD_IFACE_NONE). */
+bool addr6_is_local(uint16_t vrf, uint16_t port, const uint8_t ip[16]);
+/* The interface of VRF vrf whose global prefix holds ip (the longest; a
+ * loopback's address itself too), or -1. */
+int addr6_port_of(uint16_t vrf, const uint8_t ip[16]);
 /* On one of port's prefixes, link-local ones included. */
 bool addr6_on_port(uint16_t port, const uint8_t ip[16]);
 /* The source for a packet out of port to dst (RFC 6724, simply): the

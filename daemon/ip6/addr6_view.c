@@ -28,6 +28,7 @@ static void view_fill(unsigned id, const char *name, bool l3, bool lo)
 	const struct ip6_port_addrs *pa = &ip6_addrs[id];
 	struct addr6_view_port *vp = &running_ports[id];
 
+	vp->vrf = fwd_ifaces[id].vrf;
 	vp->name = name;
 	vp->l3 = l3;
 	vp->lo = lo;
@@ -76,6 +77,7 @@ void addr6_view_put(struct addr6_view *v, unsigned id, const struct addr6_view_p
 	for (unsigned i = v->n_ports; i < id; i++) {
 		v->port[i].name = "";
 		v->port[i].l3 = v->port[i].lo = v->port[i].late = false;
+		v->port[i].vrf = FWD_VRF_DEFAULT;
 		v->port[i].n = 0;
 	}
 	if (id >= v->n_ports)
@@ -84,6 +86,7 @@ void addr6_view_put(struct addr6_view *v, unsigned id, const struct addr6_view_p
 	vp->l3 = e->l3;
 	vp->lo = e->lo;
 	vp->late = e->late;
+	vp->vrf = e->vrf;
 	vp->n = 0;
 	for (unsigned k = 0; k < n && vp->n < FWD_MAX_ADDRS; k++)
 		if (a[k].family == AF_INET6)
@@ -120,29 +123,31 @@ static const char *kind(int id)
 
 /* The interface holding address ip itself (global ones, not a late one's
  * when early; link-local ones of the running ports too), or -1. */
-static int view_owner_of(const struct addr6_view *v, const uint8_t ip[16], bool early)
+static int view_owner_of(const struct addr6_view *v, uint16_t vrf, const uint8_t ip[16], bool early)
 {
 	for (unsigned i = 0; i < v->n_ports; i++)
-		for (unsigned k = 0; k < v->port[i].n && !(early && v->port[i].late); k++)
+		for (unsigned k = 0;
+		     k < v->port[i].n && !(early && v->port[i].late) && v->port[i].vrf == vrf; k++)
 			if (memcmp(v->port[i].a[k].addr, ip, 16) == 0)
 				return (int)i;
 	if (ip6_is_linklocal(ip))
 		for (unsigned i = 0; i < fwd_n_ports && i < v->n_ports; i++)
-			if (ip6_addrs[i].n > 0 && memcmp(ip6_addrs[i].a[0].addr, ip, 16) == 0)
+			if (ip6_addrs[i].n > 0 && memcmp(ip6_addrs[i].a[0].addr, ip, 16) == 0 &&
+			    v->port[i].vrf == vrf)
 				return (int)i;
 	return -1;
 }
 
-static int view_owner(const struct addr6_view *v, const uint8_t ip[16])
+static int view_owner(const struct addr6_view *v, uint16_t vrf, const uint8_t ip[16])
 {
-	return view_owner_of(v, ip, false);
+	return view_owner_of(v, vrf, ip, false);
 }
 
 /* As view_owner, but an address DAD found a duplicate of (on the running
  * view) is the other host's: a gateway or a neighbour, not ours. */
-static int view_user(const struct addr6_view *v, const uint8_t ip[16])
+static int view_user(const struct addr6_view *v, uint16_t vrf, const uint8_t ip[16])
 {
-	int o = view_owner(v, ip);
+	int o = view_owner(v, vrf, ip);
 
 	if (o >= 0 && v == &running && addr6_state((uint16_t)o, ip) == ADDR6_DUPLICATE)
 		return -1;
@@ -151,12 +156,12 @@ static int view_user(const struct addr6_view *v, const uint8_t ip[16])
 
 /* The interface whose longest prefix holds ip (only `only` when >= 0; a
  * loopback's address, not its prefix), or -1. */
-static int view_port_of(const struct addr6_view *v, const uint8_t ip[16], int only)
+static int view_port_of(const struct addr6_view *v, uint16_t vrf, const uint8_t ip[16], int only)
 {
 	int best = -1, best_len = -1;
 
 	for (unsigned i = 0; i < v->n_ports; i++) {
-		if (only >= 0 && (unsigned)only != i)
+		if ((only >= 0 && (unsigned)only != i) || v->port[i].vrf != vrf)
 			continue;
 		for (unsigned k = 0; k < v->port[i].n; k++) {
 			const struct fwd_ip6_prefix *a = &v->port[i].a[k];
@@ -171,12 +176,15 @@ static int view_port_of(const struct addr6_view *v, const uint8_t ip[16], int on
 	return best;
 }
 
-/* The interface with prefix s connected (not a late one when early), or -1. */
-static int view_prefix_port(const struct addr6_view *v, const struct fwd_ip6_prefix *s, bool early)
+/* The interface of VRF vrf with prefix s connected (not a late one when
+ * early), or -1. */
+static int view_prefix_port(const struct addr6_view *v, uint16_t vrf,
+                            const struct fwd_ip6_prefix *s, bool early)
 {
 	for (unsigned i = 0; i < v->n_ports; i++)
-		for (unsigned k = 0;
-		     k < v->port[i].n && !v->port[i].lo && !(early && v->port[i].late); k++) {
+		for (unsigned k = 0; k < v->port[i].n && !v->port[i].lo &&
+		                     !(early && v->port[i].late) && v->port[i].vrf == vrf;
+		     k++) {
 			struct fwd_ip6_prefix o = prefix_of(&v->port[i].a[k]);
 			if (same_prefix(&o, s))
 				return (int)i;
@@ -229,17 +237,18 @@ int addr6_rule_add(const struct addr6_view *v, unsigned port, const struct fwd_i
 		           v->port[port].name, FWD_MAX_ADDRS);
 	if (why != NULL)
 		return ERR(EINVAL, "%s %s", fwd_ip6_prefix_fmt(p, buf), why);
-	if ((o = view_owner_of(v, p->addr, !v->port[port].late)) >= 0)
+	if ((o = view_owner_of(v, v->port[port].vrf, p->addr, !v->port[port].late)) >= 0)
 		return ERR(EEXIST, "address %s is already configured (on %s %s)",
 		           fwd_ip6_fmt(p->addr, buf), kind(o), v->port[o].name);
-	if ((o = view_prefix_port(v, &s, !v->port[port].late)) >= 0 && (unsigned)o != port)
+	if ((o = view_prefix_port(v, v->port[port].vrf, &s, !v->port[port].late)) >= 0 &&
+	    (unsigned)o != port)
 		return ERR(EEXIST, "prefix %s is already connected on %s %s",
 		           fwd_ip6_prefix_fmt(&s, buf), kind(o), v->port[o].name);
 	return 0;
 }
 
-int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int dev, unsigned *port,
-                       char *err, size_t errlen)
+int addr6_rule_gateway(const struct addr6_view *v, uint16_t vrf, const uint8_t via[16], int dev,
+                       unsigned *port, char *err, size_t errlen)
 {
 	char a[FWD_IP6_STRLEN];
 	int rc, o;
@@ -249,7 +258,9 @@ int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int de
 		return rc;
 	if (ip6_is_multicast(via) || ip6_is_unspecified(via) || ip6_is_loopback(via))
 		return ERR(EINVAL, "gateway %s is not a unicast address", a);
-	if ((o = view_user(v, via)) >= 0)
+	if (dev >= 0 && v->port[dev].vrf != vrf)
+		return ERR(EINVAL, "%s %s is in another VRF", kind(dev), v->port[dev].name);
+	if ((o = view_user(v, vrf, via)) >= 0)
 		return ERR(EINVAL, "gateway %s is one of our own addresses (on %s %s)", a, kind(o),
 		           v->port[o].name);
 	if (ip6_is_linklocal(via)) {
@@ -258,7 +269,7 @@ int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int de
 		*port = (unsigned)dev;
 		return 0;
 	}
-	o = view_port_of(v, via, dev);
+	o = view_port_of(v, vrf, via, dev);
 	if (o < 0 && dev >= 0)
 		return ERR(ENETUNREACH, "gateway %s is not on a connected prefix of %s", a,
 		           v->port[dev].name);
@@ -268,11 +279,11 @@ int addr6_rule_gateway(const struct addr6_view *v, const uint8_t via[16], int de
 	return 0;
 }
 
-int addr6_rule_route(const struct addr6_view *v, const struct fwd_ip6_prefix *p, char *err,
-                     size_t errlen)
+int addr6_rule_route(const struct addr6_view *v, uint16_t vrf, const struct fwd_ip6_prefix *p,
+                     char *err, size_t errlen)
 {
 	char buf[FWD_PREFIX_STRLEN];
-	int o = view_prefix_port(v, p, false);
+	int o = view_prefix_port(v, vrf, p, false);
 
 	if (o >= 0)
 		return ERR(EEXIST,
@@ -295,17 +306,17 @@ int addr6_rule_neigh(const struct addr6_view *v, unsigned port, const uint8_t ip
 		return ERR(EINVAL, "%s is not a unicast MAC address", fwd_mac_fmt(mac, m));
 	if (ip6_is_multicast(ip) || ip6_is_unspecified(ip) || ip6_is_loopback(ip))
 		return ERR(EINVAL, "%s is not a unicast address", a);
-	if ((o = view_user(v, ip)) >= 0)
+	if ((o = view_user(v, v->port[port].vrf, ip)) >= 0)
 		return ERR(EINVAL, "%s is one of our own addresses (on %s %s)", a, kind(o),
 		           v->port[o].name);
-	if (ip6_is_linklocal(ip) || view_port_of(v, ip, (int)port) >= 0)
+	if (ip6_is_linklocal(ip) || view_port_of(v, v->port[port].vrf, ip, (int)port) >= 0)
 		return 0;
 	return ERR(EINVAL, "%s is not on a connected prefix of %s", a, v->port[port].name);
 }
 
-int addr6_port_of(const uint8_t ip[16])
+int addr6_port_of(uint16_t vrf, const uint8_t ip[16])
 {
-	return view_port_of(addr6_running(), ip, -1);
+	return view_port_of(addr6_running(), vrf, ip, -1);
 }
 
 bool addr6_on_port(uint16_t port, const uint8_t ip[16])
@@ -313,5 +324,6 @@ bool addr6_on_port(uint16_t port, const uint8_t ip[16])
 	if ((port < FWD_MAX_PORTS && port >= fwd_n_ports) || port >= FWD_MAX_IFACES ||
 	    ip6_addrs[port].n == 0)
 		return false;
-	return ip6_is_linklocal(ip) || view_port_of(addr6_running(), ip, port) >= 0;
+	return ip6_is_linklocal(ip) ||
+	       view_port_of(addr6_running(), fwd_ifaces[port].vrf, ip, port) >= 0;
 }

@@ -74,12 +74,13 @@ bool icmp6_ratelimit_take(void)
 	return fwd_ratelimit_take(&bucket, icmp6_clock_ns());
 }
 
-bool icmp6_source_ok(const uint8_t a[16])
+bool icmp6_source_ok(uint16_t vrf, const uint8_t a[16])
 {
 	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
 
 	return !ip6_is_unspecified(a) && !ip6_is_multicast(a) && !ip6_is_loopback(a) &&
-	       memcmp(a, v4mapped, sizeof(v4mapped)) != 0 && !addr6_is_local(FWD_IFACE_NONE, a);
+	       memcmp(a, v4mapped, sizeof(v4mapped)) != 0 &&
+	       !addr6_is_local(vrf, FWD_IFACE_NONE, a);
 }
 
 void icmp6_ip_header(void *hdr, uint16_t payload_len, uint8_t tc, const uint8_t src[16],
@@ -121,7 +122,7 @@ static bool multicast_ok(const uint8_t *ip, unsigned len, uint8_t type, uint8_t 
 /* The packets no error may be sent about (RFC 4443 2.4 e). Returns how
  * many bytes of the original to quote, or 0 with *why set. */
 static unsigned error_allowed(const struct rte_mbuf *m, uint8_t type, uint8_t code, uint32_t param,
-                              struct fwd_counter **why)
+                              uint16_t vrf, struct fwd_counter **why)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, L2_LEN);
@@ -138,7 +139,7 @@ static unsigned error_allowed(const struct rte_mbuf *m, uint8_t type, uint8_t co
 	    !multicast_ok(ip, len, type, code, param))
 		return 0;
 	*why = &sup_source;
-	if (!icmp6_source_ok(ip + 8))
+	if (!icmp6_source_ok(vrf, ip + 8))
 		return 0;
 	*why = &sup_about_error;
 	if (about_error(ip, len))
@@ -209,7 +210,8 @@ void icmp6_send_error_from(const struct rte_mbuf *m, uint8_t type, uint8_t code,
                            uint16_t in_port, const uint8_t *src)
 {
 	struct fwd_counter *why;
-	unsigned quote = error_allowed(m, type, code, param, &why);
+	unsigned quote = error_allowed(
+	        m, type, code, param, in_port < FWD_MAX_IFACES ? fwd_ifaces[in_port].vrf : 0, &why);
 	uint8_t from[16];
 	struct rte_mbuf *out;
 

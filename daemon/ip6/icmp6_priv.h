@@ -35,7 +35,7 @@ bool icmp6_ratelimit_take(void);
 
 /* May a be the destination of a packet we answer: one host (not
  * unspecified, multicast, loopback or IPv4-mapped) that is not us? */
-bool icmp6_source_ok(const uint8_t a[16]);
+bool icmp6_source_ok(uint16_t vrf, const uint8_t a[16]);
 
 /* Fill a 40-byte IPv6 header: traffic class tc, no flow label, next
  * header ICMPv6, hop limit ICMP6_HOP_LIMIT. */

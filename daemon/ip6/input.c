@@ -257,7 +257,7 @@ static __rte_always_inline void ip6_prefetch(const struct rte_mbuf *m)
 static __rte_always_inline void ip6_burst(struct fwd_worker *w, const struct fwd_iface *in,
                                           uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
 {
-	const struct ip6_burst b = { fib6_view(ip6_fib), nh_table, ip6_head(in->mac48),
+	const struct ip6_burst b = { fib6_view(ip6_fibs[in->vrf]), nh_table, ip6_head(in->mac48),
 		                     __atomic_load_n(&nh_use_epoch, __ATOMIC_RELAXED) };
 	struct ip6_ctx c = { .w = w, .in = in, .end = pkts + n, .tags = 0 };
 	struct ip6_run r = { .out = NULL, .bytes = 0, .port = NO_RUN };

@@ -92,7 +92,8 @@ static int ip6_ndp_kind(const struct rte_mbuf *m, uint16_t in)
 		return NDP_IGNORE;
 	case 135: /* solicitation: for our address (from :: a DAD probe, maybe for a tentative one)
 	           */
-		if (short_ || nh_table[fib6_lookup(ip6_fib, target)].type == NH_LOCAL ||
+		if (short_ ||
+		    nh_table[fib6_lookup(ip6_fibs[fwd_ifaces[in].vrf], target)].type == NH_LOCAL ||
 		    (ip6_is_unspecified(ip + 8) && ip6_src_watch[ip6_src_watch_idx(target)]))
 			return FWD_PUNT_ND_NS;
 		return NDP_IGNORE;
@@ -258,7 +259,7 @@ static void __rte_noinline ip6_group_frame(struct fwd_worker *w, uint16_t in, st
 
 	if (ip6_is_multicast(dst))
 		ip6_group_dst(w, in, m, dst);
-	else if (nh_table[fib6_lookup(ip6_fib, dst)].type == NH_LOCAL)
+	else if (nh_table[fib6_lookup(ip6_fibs[fwd_ifaces[in].vrf], dst)].type == NH_LOCAL)
 		ip6_punt_local(w, in, m);
 	else
 		fwd_drop(w, in, FWD_DROP_NOT_FOR_US, m);
@@ -267,10 +268,10 @@ static void __rte_noinline ip6_group_frame(struct fwd_worker *w, uint16_t in, st
 uint8_t ip6_src_watch[1u << 16];
 
 /* One of our addresses as the source of a packet from outside. */
-static inline bool ip6_src_ours(const uint8_t src[16])
+static inline bool ip6_src_ours(const struct fwd_iface *in, const uint8_t src[16])
 {
 	return unlikely(ip6_src_watch[ip6_src_watch_idx(src)]) &&
-	       nh_table[fib6_lookup(ip6_fib, src)].type == NH_LOCAL;
+	       nh_table[fib6_lookup(ip6_fibs[in->vrf], src)].type == NH_LOCAL;
 }
 
 /* Classify one frame; returns true when it is an IPv6 packet to route. */
@@ -289,7 +290,7 @@ static bool __rte_noinline ip6_classify(struct fwd_worker *w, const struct fwd_i
 		return false;
 	}
 	bad = m->nb_segs != 1 ? FWD_DROP_MULTI_SEG : ip6_check(m, ip6_hdr(m));
-	if (unlikely(bad < 0 && ip6_src_ours(ip6_hdr(m)->src_addr)))
+	if (unlikely(bad < 0 && ip6_src_ours(in, ip6_hdr(m)->src_addr)))
 		bad = FWD_DROP_OWN_SOURCE;
 	if (unlikely(bad >= 0)) {
 		fwd_drop(w, in->id, bad, m);
@@ -313,10 +314,10 @@ void ip6_input_slow(struct fwd_worker *w, const struct fwd_iface *in, struct rte
 	w->stats.port[in->id].rx_bytes += m->pkt_len;
 	if (!ip6_classify(w, in, m))
 		return;
-	nhi = fib6_lookup(ip6_fib, ip6_hdr(m)->dst_addr);
+	nhi = fib6_lookup(ip6_fibs[in->vrf], ip6_hdr(m)->dst_addr);
 	if (unlikely(in->rpf != FWD_RPF_OFF) && nh_table[nhi].type != NH_LOCAL &&
-	    !nh_rpf_pass(nh_table, &nh_table[fib6_lookup(ip6_fib, ip6_hdr(m)->src_addr)], in->id,
-	                 in->rpf == FWD_RPF_STRICT)) {
+	    !nh_rpf_pass(nh_table, &nh_table[fib6_lookup(ip6_fibs[in->vrf], ip6_hdr(m)->src_addr)],
+	                 in->id, in->rpf == FWD_RPF_STRICT)) {
 		fwd_drop(w, in->id, FWD_DROP_RPF, m);
 		return;
 	}

@@ -12,16 +12,17 @@
 
 #include <rte_ether.h>
 
+#include "core/vrf.h"
 #include "ip6/fib6.h"
 #include "ip6/rib6.h"
 
-/* The FIB workers look up; created at init, never replaced while they run. */
-extern struct fib6 *ip6_fib;
-/* The RIB, control thread only. */
-extern struct rib6 ip6_rib;
+/* The FIB of each VRF workers look up and its RIB (control thread only),
+ * as ip4_fibs and ip4_ribs (ip4/ip4.h). */
+extern struct fib6 *ip6_fibs[FWD_MAX_VRFS];
+extern struct rib6 ip6_ribs[FWD_MAX_VRFS];
 
 /*
- * Told when the FIB, having refused a route for lack of groups, has room
+ * Told when the default VRF's FIB, having refused a route for lack of groups, has room
  * again (groups freed since), at most once a second: routes refused before
  * may fit now. Neighbours whose /128 was refused are retried the same way
  * by ip6 itself (nexthop's neigh_addresses_changed). One hook; NULL

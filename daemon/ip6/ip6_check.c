@@ -71,7 +71,7 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 
 	if (r->prefix.family != AF_INET6)
 		return;
-	if (addr6_rule_route(v, &p, why, sizeof(why)) < 0) {
+	if (addr6_rule_route(v, FWD_VRF_DEFAULT, &p, why, sizeof(why)) < 0) {
 		snprintf(at, sizeof(at), "routes[%u].prefix", i);
 		fwd_conf_error(c, at, "%s", why);
 	}
@@ -85,7 +85,8 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 			snprintf(at, sizeof(at), "routes[%u].via", i);
 		if (r->via[k].family != AF_INET6)
 			fwd_conf_error(c, at, "an IPv6 route needs an IPv6 next hop");
-		else if (addr6_rule_gateway(v, r->via[k].v6, dev, &port, why, sizeof(why)) < 0)
+		else if (addr6_rule_gateway(v, FWD_VRF_DEFAULT, r->via[k].v6, dev, &port, why,
+		                            sizeof(why)) < 0)
 			fwd_conf_error(c, at, "%s", why);
 	}
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <rte_lcore.h>
+#include <rte_rcu_qsbr.h>
 
 #include "core/control.h"
 #include "core/counter.h"
@@ -17,6 +18,7 @@
 #include "ip6/ip6.h"
 #include "ip6/input.h"
 #include "ip6/ndp.h"
+#include "ip6/route6.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
 
@@ -26,8 +28,11 @@
 FWD_COUNTER(fib6_route_no_room, "fib6_routes_refused_no_room");
 FWD_COUNTER(fib6_neigh_no_room, "fib6_neigh_hosts_refused_no_room");
 
-struct fib6 *ip6_fib;
-struct rib6 ip6_rib;
+/* groups of a VRF's FIB other than the default's */
+#define VRF_TBL8S 512
+
+struct fib6 *ip6_fibs[FWD_MAX_VRFS];
+struct rib6 ip6_ribs[FWD_MAX_VRFS];
 static struct event *reclaim_ev;
 static void (*room_hook)(void);
 static struct {
@@ -47,10 +52,10 @@ static bool room_returned(enum fib6_pool pool)
 		room[pool].ticks++;
 		return false;
 	}
-	if (ip6_fib->refused[pool] == room[pool].retried ||
-	    fib6_pool_room(ip6_fib, pool) <= ip6_fib->refused_room[pool])
+	if (ip6_fibs[0]->refused[pool] == room[pool].retried ||
+	    fib6_pool_room(ip6_fibs[0], pool) <= ip6_fibs[0]->refused_room[pool])
 		return false;
-	room[pool].retried = ip6_fib->refused[pool];
+	room[pool].retried = ip6_fibs[0]->refused[pool];
 	room[pool].ticks = 0;
 	return true;
 }
@@ -66,25 +71,64 @@ void ip6_fib_room_check(void)
 static void ip6_reclaim(void *arg)
 {
 	(void)arg;
-	fib6_reclaim(ip6_fib);
-	fib6_route_no_room.value = ip6_fib->refused[FIB6_POOL_ROUTES];
-	fib6_neigh_no_room.value = ip6_fib->refused[FIB6_POOL_HOSTS];
+	FWD_VRF_FOREACH(v)
+	if (ip6_fibs[v] != NULL)
+		fib6_reclaim(ip6_fibs[v]);
+	fib6_route_no_room.value = ip6_fibs[0]->refused[FIB6_POOL_ROUTES];
+	fib6_neigh_no_room.value = ip6_fibs[0]->refused[FIB6_POOL_HOSTS];
 	ip6_fib_room_check();
+}
+
+static int vrf_tables_add(uint16_t vrf, enum fwd_vrf_event ev)
+{
+	struct fib6 *fib = fib6_create(VRF_TBL8S, fwd.rcu, (int)rte_socket_id());
+
+	(void)ev;
+	if (fib == NULL)
+		return -ENOMEM;
+	rib6_init(&ip6_ribs[vrf], fib);
+	__atomic_store_n(&ip6_fibs[vrf], fib, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int vrf_tables_del(uint16_t vrf, enum fwd_vrf_event ev)
+{
+	struct fib6 *fib = ip6_fibs[vrf];
+
+	(void)ev;
+	if (fib == NULL)
+		return 0;
+	/* its routes' next hops are released; no interface is left in it */
+	route_core_flush(&route6_ops, vrf);
+	__atomic_store_n(&ip6_fibs[vrf], NULL, __ATOMIC_RELEASE);
+	rib6_clear(&ip6_ribs[vrf]);
+	ip6_ribs[vrf].fib = NULL;
+	/* a burst that took the FIB before (a next_vrf hop) may still read it */
+	if (fwd.rcu != NULL && fwd.n_workers != 0)
+		rte_rcu_qsbr_synchronize(fwd.rcu, RTE_QSBR_THRID_INVALID);
+	fib6_free(fib);
+	return 0;
+}
+
+RTE_INIT(ip6_vrf_hooks)
+{
+	fwd_vrf_hook_add(FWD_VRF_EV_ADD, vrf_tables_add);
+	fwd_vrf_hook_add(FWD_VRF_EV_DEL, vrf_tables_del);
 }
 
 static int ip6_init(const struct fwd_config *cfg)
 {
 	int rc;
 
-	ip6_fib = fib6_create_pools(cfg->dataplane.fib6_tbl8s, cfg->dataplane.fib6_neigh_tbl8s,
-	                            fwd.rcu, (int)rte_socket_id());
-	if (ip6_fib == NULL) {
+	ip6_fibs[0] = fib6_create_pools(cfg->dataplane.fib6_tbl8s, cfg->dataplane.fib6_neigh_tbl8s,
+	                                fwd.rcu, (int)rte_socket_id());
+	if (ip6_fibs[0] == NULL) {
 		LOG(ERR, "IPv6 FIB of %u + %u groups: out of memory (raise dpdk.memory_mb)",
 		    cfg->dataplane.fib6_tbl8s, cfg->dataplane.fib6_neigh_tbl8s);
 		return -ENOMEM;
 	}
 	memset(room, 0, sizeof(room));
-	rib6_init(&ip6_rib, ip6_fib);
+	rib6_init(&ip6_ribs[0], ip6_fibs[0]);
 	memset(ip6_addrs, 0, sizeof(ip6_addrs));
 	reclaim_ev = fwd_timer_every(RECLAIM_MS * 1000, ip6_reclaim, NULL);
 	if (reclaim_ev == NULL)
@@ -105,9 +149,12 @@ static void ip6_fini(void)
 		addr6_port_down((uint8_t)p);
 	ndp_fini();
 	fwd_timer_free(&reclaim_ev);
-	rib6_clear(&ip6_rib);
-	fib6_free(ip6_fib);
-	ip6_fib = NULL;
+	for (uint16_t v = 1; v < FWD_MAX_VRFS; v++)
+		vrf_tables_del(v, FWD_VRF_EV_DEL);
+	rib6_clear(&ip6_ribs[0]);
+	fib6_free(ip6_fibs[0]);
+	ip6_fibs[0] = NULL;
+	ip6_ribs[0].fib = NULL;
 	memset(ip6_addrs, 0, sizeof(ip6_addrs));
 }
 

@@ -104,7 +104,8 @@ static bool for_us(uint16_t port, const uint8_t dst[16])
 		return false;
 	if (ip6_is_multicast(dst))
 		return listening(port, dst);
-	return addr6_is_local(ip6_is_linklocal(dst) ? port : FWD_IFACE_NONE, dst);
+	return addr6_is_local(fwd_ifaces[port].vrf, ip6_is_linklocal(dst) ? port : FWD_IFACE_NONE,
+	                      dst);
 }
 
 static void drop(struct local6 *l, enum fwd_drop_reason why)
@@ -206,7 +207,7 @@ static void echo_reply(struct local6 *l, unsigned icmp_len)
 	uint16_t ck;
 
 	memcpy(asker, l->ip + 8, 16);
-	if (!icmp6_source_ok(asker)) {
+	if (!icmp6_source_ok(fwd_ifaces[l->port].vrf, asker)) {
 		drop(l, FWD_DROP_BAD_ADDRESS); /* from us, or from nobody in particular */
 		return;
 	}

@@ -38,22 +38,23 @@ static int ndp_check(uint16_t port, const struct fwd_ip *a, const uint8_t *mac, 
 	return addr6_rule_neigh(addr6_running(), port, a->v6, mac, err, errlen);
 }
 
-static int ndp_port_of(const struct fwd_ip *a)
+static int ndp_port_of(uint16_t vrf, const struct fwd_ip *a)
 {
-	return addr6_port_of(a->v6);
+	return addr6_port_of(vrf, a->v6);
 }
 
+/* A neighbour's host route is in the VRF of its interface. */
 static int ndp_host_add(const struct fwd_ip *a, uint32_t nh)
 {
 	if (ip6_is_linklocal(a->v6))
 		return -EINVAL;
-	return rib6_set_neigh(&ip6_rib, a->v6, nh);
+	return rib6_set_neigh(&ip6_ribs[fwd_ifaces[nh_table[nh].iface].vrf], a->v6, nh);
 }
 
 static void ndp_host_del(const struct fwd_ip *a, uint32_t nh)
 {
 	if (!ip6_is_linklocal(a->v6))
-		rib6_clear_neigh(&ip6_rib, a->v6, nh);
+		rib6_clear_neigh(&ip6_ribs[fwd_ifaces[nh_table[nh].iface].vrf], a->v6, nh);
 }
 
 /* RFC 4861 7.2.2: from our address on the target's prefix, else the link-local one. */
@@ -123,6 +124,7 @@ static void ndp_iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event ev)
 RTE_INIT(ndp_iface_hook)
 {
 	fwd_iface_hook_add(FWD_IFACE_EV_DEL, NDP_HOOK_ORDER, ndp_iface_gone);
+	fwd_iface_hook_add(FWD_IFACE_EV_VRF_LEAVE, NDP_HOOK_ORDER, ndp_iface_gone);
 }
 
 int ndp_init(void)

@@ -294,7 +294,7 @@ static void ndp_ns(uint16_t port, const struct ndp_msg *msg)
 	bool from_any = ip6_is_unspecified(msg->src);
 	int state = addr6_state(port, msg->target);
 
-	if (!from_any && addr6_is_local(FWD_IFACE_NONE, msg->src)) {
+	if (!from_any && addr6_is_local(fwd_ifaces[port].vrf, FWD_IFACE_NONE, msg->src)) {
 		ndp_conflict(port, msg, msg->src);
 		return;
 	}
@@ -341,7 +341,7 @@ static void ndp_na(uint16_t port, const struct ndp_msg *msg)
 
 	if (state == ADDR6_TENTATIVE) /* RFC 4862 5.4.4 */
 		ndp_dad_conflict(port, msg->target);
-	else if (addr6_is_local(FWD_IFACE_NONE, msg->target))
+	else if (addr6_is_local(fwd_ifaces[port].vrf, FWD_IFACE_NONE, msg->target))
 		ndp_conflict(port, msg, msg->target);
 	else /* not ours, or a duplicate: the other host's (addr6.h), a neighbour */
 		ndp_na_merge(port, msg);

@@ -95,6 +95,12 @@ static int output_multicast(struct rte_mbuf *m, uint16_t port, const uint8_t dst
 	return 0;
 }
 
+/* A packet we send is routed in the VRF of the link it answers (port). */
+static uint16_t link_vrf(uint16_t port)
+{
+	return port < FWD_MAX_IFACES ? fwd_ifaces[port].vrf : FWD_VRF_DEFAULT;
+}
+
 int ip6_output(struct rte_mbuf *m, uint16_t port)
 {
 	const uint8_t *dst =
@@ -114,7 +120,7 @@ int ip6_output(struct rte_mbuf *m, uint16_t port)
 		neigh_output_glean(m, port, fwd_ip_v6(dst));
 		return 0;
 	}
-	nhi = fib6_lookup(ip6_fib, dst);
+	nhi = fib6_lookup(ip6_fibs[link_vrf(port)], dst);
 	nh = &nh_table[nhi];
 	if (nh->type == NH_GROUP) { /* ECMP: the member this flow takes, as a worker would */
 		nhi = nh_group_pick(nh_table, nh,

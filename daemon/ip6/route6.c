@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* IPv6 routes: the route core (route/route_core.h) over ip6_rib, with the
+/* IPv6 routes: the route core (route/route_core.h) over ip6_ribs, with the
  * rules of ip6/addr6.h. */
 #include <errno.h>
 #include <string.h>
@@ -27,9 +27,9 @@ static struct route_ent of6(const struct route6 *r)
 		                   .nh = r->nh };
 }
 
-static bool rib_find(const struct fwd_prefix *p, struct route_ent *rt)
+static bool rib_find(uint16_t vrf, const struct fwd_prefix *p, struct route_ent *rt)
 {
-	struct rib6_node *n = rib6_find(&ip6_rib, p->v6, p->len);
+	struct rib6_node *n = rib6_find(&ip6_ribs[vrf], p->v6, p->len);
 
 	if (n == NULL || !(n->src & RIB6_SRC_ROUTE))
 		return false;
@@ -37,30 +37,30 @@ static bool rib_find(const struct fwd_prefix *p, struct route_ent *rt)
 	return true;
 }
 
-static int rib_set(const struct fwd_prefix *p, const struct route_ent *rt, struct route_ent *old,
-                   bool *had)
+static int rib_set(uint16_t vrf, const struct fwd_prefix *p, const struct route_ent *rt,
+                   struct route_ent *old, bool *had)
 {
 	struct route6 r = to6(rt), o;
-	int rc = rib6_set_route(&ip6_rib, p->v6, p->len, &r, &o, had);
+	int rc = rib6_set_route(&ip6_ribs[vrf], p->v6, p->len, &r, &o, had);
 
 	if (rc == 0 && *had)
 		*old = of6(&o);
 	return rc;
 }
 
-static void rib_clear(const struct fwd_prefix *p, struct route_ent *old)
+static void rib_clear(uint16_t vrf, const struct fwd_prefix *p, struct route_ent *old)
 {
 	struct route6 o;
 
-	rib6_clear_route(&ip6_rib, p->v6, p->len, &o);
+	rib6_clear_route(&ip6_ribs[vrf], p->v6, p->len, &o);
 	*old = of6(&o);
 }
 
-static bool rib_next(struct fwd_prefix *p, struct route_ent *rt, bool first)
+static bool rib_next(uint16_t vrf, struct fwd_prefix *p, struct route_ent *rt, bool first)
 {
 	static const uint8_t zero[16];
 	struct rib6_node *n =
-	        rib6_next_route(&ip6_rib, first ? zero : p->v6, first ? 0 : p->len, first);
+	        rib6_next_route(&ip6_ribs[vrf], first ? zero : p->v6, first ? 0 : p->len, first);
 
 	if (n == NULL)
 		return false;
@@ -75,21 +75,22 @@ static bool is_reserved(const struct fwd_prefix *p)
 	return rib6_is_reserved(p->v6, p->len);
 }
 
-static void after_job(void (*fn)(uint32_t), uint32_t arg)
+static void after_job(uint16_t vrf, void (*fn)(uint32_t), uint32_t arg)
 {
-	fib6_after_job(ip6_rib.fib, fn, arg);
+	fib6_after_job(ip6_ribs[vrf].fib, fn, arg);
 }
 
-static int rule_gateway(const struct fwd_ip *via, int dev, unsigned *port, char *err, size_t errlen)
+static int rule_gateway(uint16_t vrf, const struct fwd_ip *via, int dev, unsigned *port, char *err,
+                        size_t errlen)
 {
-	return addr6_rule_gateway(addr6_running(), via->v6, dev, port, err, errlen);
+	return addr6_rule_gateway(addr6_running(), vrf, via->v6, dev, port, err, errlen);
 }
 
-static int rule_route(const struct fwd_prefix *p, char *err, size_t errlen)
+static int rule_route(uint16_t vrf, const struct fwd_prefix *p, char *err, size_t errlen)
 {
 	struct fwd_ip6_prefix q = fwd_prefix_v6(p);
 
-	return addr6_rule_route(addr6_running(), &q, err, errlen);
+	return addr6_rule_route(addr6_running(), vrf, &q, err, errlen);
 }
 
 static bool on_port(uint16_t port, const struct fwd_ip *ip)
@@ -125,7 +126,8 @@ const struct route_family_ops route6_ops = {
 
 int route6_add(const struct route6_req *r, char *err, size_t errlen)
 {
-	struct route_req q = { .prefix = fwd_prefix_of6(&r->prefix),
+	struct route_req q = { .vrf = r->vrf,
+		               .prefix = fwd_prefix_of6(&r->prefix),
 		               .type = r->type,
 		               .n_via = r->n_via,
 		               .origin = r->origin,
@@ -138,11 +140,11 @@ int route6_add(const struct route6_req *r, char *err, size_t errlen)
 	return route_core_add(&route6_ops, &q, err, errlen);
 }
 
-int route6_del(const struct fwd_ip6_prefix *p, char *err, size_t errlen)
+int route6_del(uint16_t vrf, const struct fwd_ip6_prefix *p, char *err, size_t errlen)
 {
 	struct fwd_prefix q = fwd_prefix_of6(p);
 
-	return route_core_del(&route6_ops, &q, err, errlen);
+	return route_core_del(&route6_ops, vrf, &q, err, errlen);
 }
 
 /* A connected route's next hop: a port's fixed entry, a VLAN's counted
@@ -154,11 +156,11 @@ static int connected_add(const struct fwd_ip6_prefix *p, uint16_t port)
 	return route_core_connected_add(&route6_ops, &q, port);
 }
 
-static void connected_del(const struct fwd_ip6_prefix *p)
+static void connected_del(const struct fwd_ip6_prefix *p, uint16_t port)
 {
 	struct fwd_prefix q = fwd_prefix_of6(p);
 
-	route_core_connected_del(&route6_ops, &q);
+	route_core_connected_del(&route6_ops, &q, port);
 }
 
 static unsigned prune(void)

@@ -12,6 +12,7 @@
 #include "route/route_core.h"
 
 struct route6_req {
+	uint16_t vrf;                 /* core/vrf.h */
 	struct fwd_ip6_prefix prefix; /* host bits clear */
 	uint8_t type;                 /* enum route6_type, not CONNECTED */
 	unsigned n_via;               /* ROUTE6_VIA: 1..FWD_ECMP_MAX gateways */
@@ -24,7 +25,7 @@ struct route6_req {
 
 /* As route4_add (ip4/route.h): 0, 1 when replaced, or -errno with a message. */
 int route6_add(const struct route6_req *r, char *err, size_t errlen);
-int route6_del(const struct fwd_ip6_prefix *p, char *err, size_t errlen);
+int route6_del(uint16_t vrf, const struct fwd_ip6_prefix *p, char *err, size_t errlen);
 /* Connected routes and pruning follow addresses through
  * addr6_set_route_hooks (ip6/addr6.h), which route6.c registers. */
 

@@ -15,8 +15,8 @@ static int running_routes(struct fwd_config *run, uint64_t *omitted)
 {
 	static const uint8_t zero[16];
 
-	for (struct rib6_node *r = rib6_next_route(&ip6_rib, zero, 0, true); r != NULL;
-	     r = rib6_next_route(&ip6_rib, r->addr, r->len, false)) {
+	for (struct rib6_node *r = rib6_next_route(&ip6_ribs[FWD_VRF_DEFAULT], zero, 0, true);
+	     r != NULL; r = rib6_next_route(&ip6_ribs[FWD_VRF_DEFAULT], r->addr, r->len, false)) {
 		struct fwd_conf_route *cr;
 
 		if (r->route.type == ROUTE6_CONNECTED)

@@ -64,7 +64,8 @@ void tcp6_reset(struct rte_mbuf *m, uint16_t port, const uint8_t *ip, unsigned o
 	if (!fwd_tcp_hdr_ok(seg, seg_len) ||
 	    ip6_l4_sum((const struct rte_ipv6_hdr *)ip, IPPROTO_TCP, seg, seg_len) != 0xffff)
 		tcp_invalid.value++;
-	else if (!(seg->tcp_flags & RTE_TCP_RST_FLAG) && icmp6_source_ok(ip + 8))
+	else if (!(seg->tcp_flags & RTE_TCP_RST_FLAG) &&
+	         icmp6_source_ok(fwd_ifaces[port].vrf, ip + 8))
 		tcp6_send_rst(ip, seg, seg_len, port);
 	fwd_control_drop(m, port, FWD_DROP_LOCAL_PROTO);
 }

@@ -36,6 +36,7 @@ enum l3_route_type {
 	L3_ROUTE_BLACKHOLE,   /* drop silently */
 	L3_ROUTE_UNREACHABLE, /* drop, ICMP destination unreachable (no route) */
 	L3_ROUTE_PROHIBIT,    /* drop, ICMP administratively prohibited */
+	L3_ROUTE_NEXT_VRF,    /* look up again in VRF next_vrf (no next hops) */
 };
 
 /* One next hop: a gateway of the prefix's family and optionally the
@@ -47,6 +48,8 @@ struct l3_nh {
 };
 
 struct l3_route {
+	uint16_t vrf;             /* the VRF whose table takes it (core/vrf.h) */
+	uint16_t next_vrf;        /* L3_ROUTE_NEXT_VRF: the VRF looked in next */
 	struct fwd_prefix prefix; /* host bits clear */
 	uint8_t type;             /* enum l3_route_type */
 	uint8_t origin;           /* enum fwd_origin */
@@ -62,7 +65,7 @@ void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint16_
 /* Is the RIB's route (as l3_route_from_rib) what r asks for, with each
  * gateway on the interface gateway_port (-1: none) now gives it? */
 bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint16_t dev,
-                   uint32_t nh, int (*gateway_port)(const struct fwd_ip *a, int dev));
+                   uint32_t nh, int (*gateway_port)(uint16_t vrf, const struct fwd_ip *a, int dev));
 
 /* The id of the interface a route's or neighbour's dev names: a port or a
  * VLAN interface (a loopback has no link to route to), or -1. */
@@ -81,11 +84,11 @@ int l3_route_type_parse(const char *word);
  * A route of fwd's own (config, fwdctl) replaces one of a routing daemon
  * (fwd_origin_is_fpm) on the same prefix even without replace. */
 int l3_route_add(const struct l3_route *r, char *err, size_t errlen);
-int l3_route_del(const struct fwd_prefix *p, char *err, size_t errlen);
+int l3_route_del(uint16_t vrf, const struct fwd_prefix *p, char *err, size_t errlen);
 
-/* The origin of the route at exactly p (FWD_ORIGIN_ADDRESS for a connected
- * subnet or one of our addresses), or -ENOENT. */
-int l3_route_origin(const struct fwd_prefix *p);
+/* The origin of the route at exactly p in VRF vrf (FWD_ORIGIN_ADDRESS for a
+ * connected subnet or one of our addresses), or -ENOENT. */
+int l3_route_origin(uint16_t vrf, const struct fwd_prefix *p);
 
 /* Set interface iface's reverse-path filter (l3/rpf.c): ports[].rpf here,
  * interfaces[].rpf of a VLAN by the interfaces module. Control thread. */
@@ -95,7 +98,7 @@ void l3_rpf_set(uint16_t iface, enum fwd_rpf rpf);
  * by fwdctl or a reload), or a routing daemon's route replaced by one of
  * fwd's own. How cp/ (above l3) learns that its route may come back or
  * went away, without l3 calling up. One hook; NULL removes it. */
-typedef void (*l3_route_removed_fn)(const struct fwd_prefix *p, uint8_t origin);
+typedef void (*l3_route_removed_fn)(uint16_t vrf, const struct fwd_prefix *p, uint8_t origin);
 void l3_route_set_removed_hook(l3_route_removed_fn fn);
 
 /* Told after fwdctl added or removed an address (routes through a subnet

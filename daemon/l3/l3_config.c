@@ -256,7 +256,7 @@ static void drop_routes_neighs(const struct l3_want *w, const struct l3_want *ru
 	for (unsigned i = 0; i < run->n_routes; i++) {
 		const struct l3_route *r = &run->routes[i];
 		if (find_route(w, &r->prefix, w->n_routes) == NULL &&
-		    l3_route_del(&r->prefix, err, sizeof(err)) == 0)
+		    l3_route_del(r->vrf, &r->prefix, err, sizeof(err)) == 0)
 			fwd_reload_note(log, "route %s removed", fwd_prefix_fmt(&r->prefix, buf));
 	}
 	for (unsigned i = 0; i < run->n_neighs; i++) {

@@ -66,14 +66,16 @@ static struct addr4_view *view4(const struct l3_want *w)
 	v->n_ports = 0;
 	for (unsigned i = 0; i < fwd_n_ports; i++) {
 		struct addr4_view_port e = { .name = fwd_ports[i].name,
-			                     .l3 = fwd_ports[i].mode == FWD_MODE_L3 };
+			                     .l3 = fwd_ports[i].mode == FWD_MODE_L3,
+			                     .vrf = fwd_ifaces[i].vrf };
 
 		addr4_view_put(v, i, &e, w->addrs[0][i].a, w->addrs[0][i].n);
 	}
 	for (ifp = fwd_iface_next(FWD_MAX_PORTS - 1); ifp != NULL; ifp = fwd_iface_next(ifp->id)) {
 		struct addr4_view_port e = { .name = ifp->name,
 			                     .l3 = fwd_iface_is_l3(ifp),
-			                     .lo = ifp->type == FWD_IFACE_LOOPBACK };
+			                     .lo = ifp->type == FWD_IFACE_LOOPBACK,
+			                     .vrf = ifp->vrf };
 
 		addr4_view_put(v, ifp->id, &e, NULL, 0);
 	}
@@ -120,11 +122,12 @@ static int rule_route4(const struct l3_want *w, const struct l3_route *r, char *
 
 	if (v == NULL)
 		return no_memory(why, len);
-	if (addr4_rule_route(v, &p, why, len) < 0)
+	if (addr4_rule_route(v, r->vrf, &p, why, len) < 0)
 		return -EINVAL;
 	for (unsigned i = 0; r->type == L3_ROUTE_VIA && i < r->n_nh; i++)
 		if (r->nh[i].via.family != 0 &&
-		    addr4_rule_gateway(v, r->nh[i].via.v4, r->nh[i].dev, &port, why, len) < 0)
+		    addr4_rule_gateway(v, r->vrf, r->nh[i].via.v4, r->nh[i].dev, &port, why, len) <
+		            0)
 			return -EINVAL;
 	return 0;
 }
@@ -142,8 +145,9 @@ static int routes4(struct l3_want *w)
 {
 	int rc = 0;
 
-	for (struct rib4_node *n = rib4_next_route(&ip4_rib, 0, 0, true); n != NULL && rc == 0;
-	     n = rib4_next_route(&ip4_rib, n->addr, n->len, false)) {
+	for (struct rib4_node *n = rib4_next_route(&ip4_ribs[FWD_VRF_DEFAULT], 0, 0, true);
+	     n != NULL && rc == 0;
+	     n = rib4_next_route(&ip4_ribs[FWD_VRF_DEFAULT], n->addr, n->len, false)) {
 		const struct route4 *rt = &n->route;
 		struct fwd_ip4_prefix p = { n->addr, n->len };
 		struct l3_route r = { .prefix = fwd_prefix_of4(&p) };
@@ -155,16 +159,17 @@ static int routes4(struct l3_want *w)
 	return rc;
 }
 
-static int gateway_port4(const struct fwd_ip *a, int dev)
+static int gateway_port4(uint16_t vrf, const struct fwd_ip *a, int dev)
 {
 	unsigned port;
 
-	return addr4_rule_gateway(addr4_running(), a->v4, dev, &port, NULL, 0) < 0 ? -1 : (int)port;
+	return addr4_rule_gateway(addr4_running(), vrf, a->v4, dev, &port, NULL, 0) < 0 ? -1
+	                                                                                : (int)port;
 }
 
 static bool route_in_place4(const struct l3_route *r)
 {
-	struct rib4_node *n = rib4_find(&ip4_rib, r->prefix.v4, r->prefix.len);
+	struct rib4_node *n = rib4_find(&ip4_ribs[r->vrf], r->prefix.v4, r->prefix.len);
 	const struct route4 *rt = n != NULL && (n->src & RIB4_SRC_ROUTE) ? &n->route : NULL;
 
 	return rt != NULL && l3_route_same(r, rt->type, rt->origin, rt->dev, rt->nh, gateway_port4);
@@ -227,14 +232,16 @@ static struct addr6_view *view6(const struct l3_want *w)
 	v->n_ports = 0;
 	for (unsigned i = 0; i < fwd_n_ports; i++) {
 		struct addr6_view_port e = { .name = fwd_ports[i].name,
-			                     .l3 = fwd_ports[i].mode == FWD_MODE_L3 };
+			                     .l3 = fwd_ports[i].mode == FWD_MODE_L3,
+			                     .vrf = fwd_ifaces[i].vrf };
 
 		addr6_view_put(v, i, &e, w->addrs[1][i].a, w->addrs[1][i].n);
 	}
 	for (ifp = fwd_iface_next(FWD_MAX_PORTS - 1); ifp != NULL; ifp = fwd_iface_next(ifp->id)) {
 		struct addr6_view_port e = { .name = ifp->name,
 			                     .l3 = fwd_iface_is_l3(ifp),
-			                     .lo = ifp->type == FWD_IFACE_LOOPBACK };
+			                     .lo = ifp->type == FWD_IFACE_LOOPBACK,
+			                     .vrf = ifp->vrf };
 
 		addr6_view_put(v, ifp->id, &e, NULL, 0);
 	}
@@ -278,11 +285,12 @@ static int rule_route6(const struct l3_want *w, const struct l3_route *r, char *
 
 	if (v == NULL)
 		return no_memory(why, len);
-	if (addr6_rule_route(v, &p, why, len) < 0)
+	if (addr6_rule_route(v, r->vrf, &p, why, len) < 0)
 		return -EINVAL;
 	for (unsigned i = 0; r->type == L3_ROUTE_VIA && i < r->n_nh; i++)
 		if (r->nh[i].via.family != 0 &&
-		    addr6_rule_gateway(v, r->nh[i].via.v6, r->nh[i].dev, &port, why, len) < 0)
+		    addr6_rule_gateway(v, r->vrf, r->nh[i].via.v6, r->nh[i].dev, &port, why, len) <
+		            0)
 			return -EINVAL;
 	return 0;
 }
@@ -301,8 +309,9 @@ static int routes6(struct l3_want *w)
 	static const uint8_t zero[16];
 	int rc = 0;
 
-	for (struct rib6_node *n = rib6_next_route(&ip6_rib, zero, 0, true); n != NULL && rc == 0;
-	     n = rib6_next_route(&ip6_rib, n->addr, n->len, false)) {
+	for (struct rib6_node *n = rib6_next_route(&ip6_ribs[FWD_VRF_DEFAULT], zero, 0, true);
+	     n != NULL && rc == 0;
+	     n = rib6_next_route(&ip6_ribs[FWD_VRF_DEFAULT], n->addr, n->len, false)) {
 		const struct route6 *rt = &n->route;
 		struct l3_route r = { .prefix = { .family = AF_INET6, .len = n->len } };
 		memcpy(r.prefix.v6, n->addr, 16);
@@ -314,16 +323,17 @@ static int routes6(struct l3_want *w)
 	return rc;
 }
 
-static int gateway_port6(const struct fwd_ip *a, int dev)
+static int gateway_port6(uint16_t vrf, const struct fwd_ip *a, int dev)
 {
 	unsigned port;
 
-	return addr6_rule_gateway(addr6_running(), a->v6, dev, &port, NULL, 0) < 0 ? -1 : (int)port;
+	return addr6_rule_gateway(addr6_running(), vrf, a->v6, dev, &port, NULL, 0) < 0 ? -1
+	                                                                                : (int)port;
 }
 
 static bool route_in_place6(const struct l3_route *r)
 {
-	struct rib6_node *n = rib6_find(&ip6_rib, r->prefix.v6, r->prefix.len);
+	struct rib6_node *n = rib6_find(&ip6_ribs[r->vrf], r->prefix.v6, r->prefix.len);
 	const struct route6 *rt = n != NULL && (n->src & RIB6_SRC_ROUTE) ? &n->route : NULL;
 
 	return rt != NULL && l3_route_same(r, rt->type, rt->origin, rt->dev, rt->nh, gateway_port6);

@@ -11,6 +11,7 @@
 #include "core/event.h"
 #include "core/iface.h"
 #include "core/rpc.h"
+#include "core/vrf.h"
 #include "ip4/ip4.h"
 #include "ip4/route.h"
 #include "ip6/ip6.h"
@@ -27,15 +28,17 @@ void l3_route_set_removed_hook(l3_route_removed_fn fn)
 	removed_hook = fn;
 }
 
-int l3_route_origin(const struct fwd_prefix *p)
+int l3_route_origin(uint16_t vrf, const struct fwd_prefix *p)
 {
+	if (!fwd_vrf_used(vrf))
+		return -ENOENT;
 	if (p->family == AF_INET) {
-		struct rib4_node *n = rib4_find(&ip4_rib, p->v4, p->len);
+		struct rib4_node *n = rib4_find(&ip4_ribs[vrf], p->v4, p->len);
 		if (n != NULL && (n->src & RIB4_SRC_ROUTE))
 			return n->route.origin;
 		return n != NULL && (n->src & RIB4_SRC_LOCAL) ? FWD_ORIGIN_ADDRESS : -ENOENT;
 	}
-	struct rib6_node *n = rib6_find(&ip6_rib, p->v6, p->len);
+	struct rib6_node *n = rib6_find(&ip6_ribs[vrf], p->v6, p->len);
 	if (n != NULL && (n->src & RIB6_SRC_ROUTE))
 		return n->route.origin;
 	return n != NULL && (n->src & RIB6_SRC_LOCAL) ? FWD_ORIGIN_ADDRESS : -ENOENT;
@@ -90,7 +93,7 @@ static void route_event(const char *action, const struct fwd_prefix *p, const st
  * replace one without being asked to, and the hook hears it went. */
 int l3_route_add(const struct l3_route *r, char *err, size_t errlen)
 {
-	int old = l3_route_origin(&r->prefix), rc;
+	int old = l3_route_origin(r->vrf, &r->prefix), rc;
 	bool over_fpm = old >= 0 && fwd_origin_is_fpm((enum fwd_origin)old) &&
 	                !fwd_origin_is_fpm((enum fwd_origin)r->origin);
 	struct l3_route q = *r;
@@ -100,7 +103,7 @@ int l3_route_add(const struct l3_route *r, char *err, size_t errlen)
 	if (rc >= 0)
 		route_event(rc == 1 || old >= 0 ? "replace" : "add", &r->prefix, r, r->origin);
 	if (rc >= 0 && over_fpm && removed_hook != NULL)
-		removed_hook(&r->prefix, (uint8_t)old);
+		removed_hook(r->vrf, &r->prefix, (uint8_t)old);
 	return rc;
 }
 
@@ -228,7 +231,7 @@ void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint16_
 }
 
 bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint16_t dev,
-                   uint32_t nh, int (*gateway_port)(const struct fwd_ip *a, int dev))
+                   uint32_t nh, int (*gateway_port)(uint16_t vrf, const struct fwd_ip *a, int dev))
 {
 	struct l3_route have;
 
@@ -240,14 +243,15 @@ bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint1
 	if ((type == ROUTE4_DEV) != (r->nh[0].via.family == 0))
 		return false;
 	if (type == ROUTE4_DEV || r->n_nh == 1) {
-		int port = type == ROUTE4_DEV ? 0 : gateway_port(&r->nh[0].via, r->nh[0].dev);
+		int port =
+		        type == ROUTE4_DEV ? 0 : gateway_port(r->vrf, &r->nh[0].via, r->nh[0].dev);
 		return have.nh[0].dev == r->nh[0].dev && port >= 0 &&
 		       (type == ROUTE4_DEV || (fwd_ip_eq(&have.nh[0].via, &r->nh[0].via) &&
 		                               nh_table[nh].iface == (unsigned)port));
 	}
 	/* a group: the same gateways, each on the port it would take now */
 	for (unsigned i = 0; i < r->n_nh; i++) {
-		int port = gateway_port(&r->nh[i].via, r->nh[i].dev);
+		int port = gateway_port(r->vrf, &r->nh[i].via, r->nh[i].dev);
 		bool found = false;
 		for (unsigned j = 0; j < have.n_nh && !found; j++)
 			found = fwd_ip_eq(&have.nh[j].via, &r->nh[i].via) && have.nh[j].dev == port;
@@ -269,11 +273,17 @@ static int route_check(const struct l3_route *r, uint8_t *type, char *err, size_
 	static const uint8_t types[] = { [L3_ROUTE_VIA] = ROUTE4_VIA,
 		                         [L3_ROUTE_BLACKHOLE] = ROUTE4_BLACKHOLE,
 		                         [L3_ROUTE_UNREACHABLE] = ROUTE4_UNREACHABLE,
-		                         [L3_ROUTE_PROHIBIT] = ROUTE4_PROHIBIT };
+		                         [L3_ROUTE_PROHIBIT] = ROUTE4_PROHIBIT,
+		                         [L3_ROUTE_NEXT_VRF] = ROUTE_NEXT_VRF };
 	char v = r->prefix.family == AF_INET ? '4' : '6';
 
 	if (r->type >= RTE_DIM(types))
 		return ERR(EINVAL, "bad route type %u", r->type);
+	if (!fwd_vrf_used(r->vrf))
+		return ERR(ENODEV, "no such VRF (id %u)", r->vrf);
+	if (r->type == L3_ROUTE_NEXT_VRF &&
+	    (r->n_nh != 0 || !fwd_vrf_used(r->next_vrf) || r->next_vrf == r->vrf))
+		return ERR(EINVAL, "next_vrf: another VRF, and no gateway or interface");
 	*type = types[r->type];
 	if (r->type != L3_ROUTE_VIA)
 		return 0;
@@ -298,7 +308,9 @@ static int route_add(const struct l3_route *r, char *err, size_t errlen)
 {
 	uint8_t type;
 	int rc = route_check(r, &type, err, errlen);
-	struct route_req q = { .prefix = r->prefix,
+	struct route_req q = { .vrf = r->vrf,
+		               .next_vrf = r->next_vrf,
+		               .prefix = r->prefix,
 		               .type = type,
 		               .n_via = type == ROUTE_VIA ? r->n_nh : 0,
 		               .origin = r->origin,
@@ -314,19 +326,21 @@ static int route_add(const struct l3_route *r, char *err, size_t errlen)
 	return route_core_add(family_ops(r->prefix.family), &q, err, errlen);
 }
 
-static int route_del(const struct fwd_prefix *p, char *err, size_t errlen)
+static int route_del(uint16_t vrf, const struct fwd_prefix *p, char *err, size_t errlen)
 {
-	return route_core_del(family_ops(p->family), p, err, errlen);
+	if (!fwd_vrf_used(vrf))
+		return ERR(ENODEV, "no such VRF (id %u)", vrf);
+	return route_core_del(family_ops(p->family), vrf, p, err, errlen);
 }
 
-int l3_route_del(const struct fwd_prefix *p, char *err, size_t errlen)
+int l3_route_del(uint16_t vrf, const struct fwd_prefix *p, char *err, size_t errlen)
 {
-	int old = l3_route_origin(p), rc = route_del(p, err, errlen);
+	int old = l3_route_origin(vrf, p), rc = route_del(vrf, p, err, errlen);
 
 	if (rc == 0)
 		route_event("del", p, NULL, old);
 
 	if (rc == 0 && old >= 0 && removed_hook != NULL)
-		removed_hook(p, (uint8_t)old);
+		removed_hook(vrf, p, (uint8_t)old);
 	return rc;
 }

@@ -80,12 +80,12 @@ static int load_step(struct fwd_rpc_call *call, struct load_cursor *cur)
 {
 	const Fwd__RouteLoadReq *q = call->req->route_load;
 
-	fib4_set_budget(ip4_fib, FIB_BUDGET);
-	fib6_set_budget(ip6_fib, FIB_BUDGET);
-	if (fib4_pending(ip4_fib))
-		fib4_step(ip4_fib);
-	else if (fib6_pending(ip6_fib))
-		fib6_step(ip6_fib);
+	fib4_set_budget(ip4_fibs[FWD_VRF_DEFAULT], FIB_BUDGET);
+	fib6_set_budget(ip6_fibs[FWD_VRF_DEFAULT], FIB_BUDGET);
+	if (fib4_pending(ip4_fibs[FWD_VRF_DEFAULT]))
+		fib4_step(ip4_fibs[FWD_VRF_DEFAULT]);
+	else if (fib6_pending(ip6_fibs[FWD_VRF_DEFAULT]))
+		fib6_step(ip6_fibs[FWD_VRF_DEFAULT]);
 	else if (cur->next < q->n_lines)
 		return load_line(call, q, cur->next++);
 	else
@@ -100,10 +100,12 @@ static void load_reply(struct fwd_rpc_call *call)
 	fwd__route_load_resp__init(r);
 	r->added = load.added;
 	r->replaced = load.replaced;
-	r->routes = ip4_rib.n_routes + ip6_rib.n_routes;
+	r->routes = ip4_ribs[FWD_VRF_DEFAULT].n_routes + ip6_ribs[FWD_VRF_DEFAULT].n_routes;
 	r->seconds = since(&load.start);
-	r->memory_bytes = fib4_memory(ip4_fib) + rib4_memory(&ip4_rib) + fib6_memory(ip6_fib) +
-	                  rib6_memory(&ip6_rib) + (uint64_t)nh_count * sizeof(struct nexthop);
+	r->memory_bytes =
+	        fib4_memory(ip4_fibs[FWD_VRF_DEFAULT]) + rib4_memory(&ip4_ribs[FWD_VRF_DEFAULT]) +
+	        fib6_memory(ip6_fibs[FWD_VRF_DEFAULT]) + rib6_memory(&ip6_ribs[FWD_VRF_DEFAULT]) +
+	        (uint64_t)nh_count * sizeof(struct nexthop);
 	call->resp->body_case = FWD__RESPONSE__BODY_ROUTE_LOAD;
 	call->resp->route_load = r;
 }
@@ -117,8 +119,8 @@ static int load_turn(struct fwd_rpc_call *call)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (rc == 0 && since(&t0) < SLICE_US / 1e6)
 		rc = load_step(call, call->cursor);
-	fib4_set_budget(ip4_fib, FIB4_NO_BUDGET);
-	fib6_set_budget(ip6_fib, FIB6_NO_BUDGET);
+	fib4_set_budget(ip4_fibs[FWD_VRF_DEFAULT], FIB4_NO_BUDGET);
+	fib6_set_budget(ip6_fibs[FWD_VRF_DEFAULT], FIB6_NO_BUDGET);
 	if (rc < 0) {
 		LOG(NOTICE, "route load by uid %u pid %d: %s", (unsigned)call->peer.uid,
 		    (int)call->peer.pid, call->error);
@@ -135,10 +137,10 @@ static int load_turn(struct fwd_rpc_call *call)
 static void load_cursor_free(void *cursor)
 {
 	free(cursor);
-	if (ip4_fib != NULL)
-		fib4_finish(ip4_fib);
-	if (ip6_fib != NULL)
-		fib6_finish(ip6_fib);
+	if (ip4_fibs[FWD_VRF_DEFAULT] != NULL)
+		fib4_finish(ip4_fibs[FWD_VRF_DEFAULT]);
+	if (ip6_fibs[FWD_VRF_DEFAULT] != NULL)
+		fib6_finish(ip6_fibs[FWD_VRF_DEFAULT]);
 }
 
 static int route_load(struct fwd_rpc_call *call)

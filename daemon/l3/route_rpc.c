@@ -92,7 +92,8 @@ static const void *cursor_peek(struct list_cursor *c)
 		uint32_t a;
 		memcpy(&a, c->addr, 4);
 		if (l3_family_wanted(c->filter, AF_INET)) {
-			struct rib4_node *n = rib4_next_route(&ip4_rib, a, c->len, !c->started);
+			struct rib4_node *n =
+			        rib4_next_route(&ip4_ribs[FWD_VRF_DEFAULT], a, c->len, !c->started);
 			if (n != NULL)
 				return n;
 		}
@@ -103,7 +104,7 @@ static const void *cursor_peek(struct list_cursor *c)
 	}
 	if (!l3_family_wanted(c->filter, AF_INET6))
 		return NULL;
-	return rib6_next_route(&ip6_rib, c->addr, c->len, !c->started);
+	return rib6_next_route(&ip6_ribs[FWD_VRF_DEFAULT], c->addr, c->len, !c->started);
 }
 
 static int route_list_page(struct fwd_rpc_call *call)
@@ -148,8 +149,9 @@ static int route_list(struct fwd_rpc_call *call)
 	call->cursor_free = free;
 	if (route_list_page(call) == 1)
 		call->next = route_list_page;
-	call->resp->route_list->total = (l3_family_wanted(filter, AF_INET) ? ip4_rib.n_routes : 0) +
-	                                (l3_family_wanted(filter, AF_INET6) ? ip6_rib.n_routes : 0);
+	call->resp->route_list->total =
+	        (l3_family_wanted(filter, AF_INET) ? ip4_ribs[FWD_VRF_DEFAULT].n_routes : 0) +
+	        (l3_family_wanted(filter, AF_INET6) ? ip6_ribs[FWD_VRF_DEFAULT].n_routes : 0);
 	return 0;
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_ROUTE_LIST, route_list, FWD_RPC_READ);
@@ -182,7 +184,7 @@ static void route_get_local(struct fwd_rpc_call *call, Fwd__RouteGetResp *r, con
 
 static void route_get4(struct fwd_rpc_call *call, Fwd__RouteGetResp *r, const char *s, uint32_t ip)
 {
-	uint32_t nhi = fib4_lookup(ip4_fib, ip);
+	uint32_t nhi = fib4_lookup(ip4_fibs[FWD_VRF_DEFAULT], ip);
 	struct rib4_node *n;
 
 	if (nh_table[nhi].type == NH_RESERVED)
@@ -191,7 +193,7 @@ static void route_get4(struct fwd_rpc_call *call, Fwd__RouteGetResp *r, const ch
 		route_get_local(call, r, s, 32);
 		return;
 	}
-	if ((n = rib4_match(&ip4_rib, ip, 32)) == NULL)
+	if ((n = rib4_match(&ip4_ribs[FWD_VRF_DEFAULT], ip, 32)) == NULL)
 		return;
 	r->found = true;
 	r->route = entry4(call, n);
@@ -204,16 +206,16 @@ static void route_get4(struct fwd_rpc_call *call, Fwd__RouteGetResp *r, const ch
 static void route_get6(struct fwd_rpc_call *call, Fwd__RouteGetResp *r, const char *s,
                        const uint8_t ip[16])
 {
-	uint32_t nhi = fib6_lookup(ip6_fib, ip);
+	uint32_t nhi = fib6_lookup(ip6_fibs[FWD_VRF_DEFAULT], ip);
 	struct rib6_node *n;
 
-	if (nh_table[nhi].type == NH_LOCAL || addr6_is_local(FWD_IFACE_NONE, ip)) {
+	if (nh_table[nhi].type == NH_LOCAL || addr6_is_local(FWD_VRF_DEFAULT, FWD_IFACE_NONE, ip)) {
 		route_get_local(call, r, s, 128);
 		return;
 	}
 	if (nh_table[nhi].type == NH_RESERVED)
 		return;
-	if ((n = rib6_match(&ip6_rib, ip, 128)) == NULL)
+	if ((n = rib6_match(&ip6_ribs[FWD_VRF_DEFAULT], ip, 128)) == NULL)
 		return;
 	r->found = true;
 	r->route = entry6(call, n);
@@ -304,6 +306,6 @@ static int route_del(struct fwd_rpc_call *call)
 	if (s == NULL || fwd_prefix_parse(s, &p, false) < 0)
 		return fwd_rpc_error(call, EINVAL, "bad prefix: %s (host bits set?)",
 		                     s != NULL ? s : "");
-	return l3_route_del(&p, call->error, sizeof(call->error));
+	return l3_route_del(FWD_VRF_DEFAULT, &p, call->error, sizeof(call->error));
 }
 FWD_RPC_HANDLER(FWD__REQUEST__BODY_ROUTE_DEL, route_del, FWD_RPC_CHANGE);

@@ -46,8 +46,8 @@ static int status_get(struct fwd_rpc_call *call)
 		r->n_ports_up += fwd_ports[i].link_up && fwd_ports[i].admin_up;
 	r->mempool = mempool_info(call);
 	r->pid = (uint32_t)getpid();
-	r->routes = ip4_rib.n_routes + ip6_rib.n_routes;
-	r->routes_ip6 = ip6_rib.n_routes;
+	r->routes = ip4_ribs[FWD_VRF_DEFAULT].n_routes + ip6_ribs[FWD_VRF_DEFAULT].n_routes;
+	r->routes_ip6 = ip6_ribs[FWD_VRF_DEFAULT].n_routes;
 	r->neighbours = neigh_count();
 	r->fpm = fpm_status(call);
 	r->reasm_datagrams = reasm_pending();

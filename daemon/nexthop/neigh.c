@@ -156,8 +156,8 @@ void neigh_set_state(struct neigh *n, enum neigh_state s, uint64_t now)
 static void rib_sync(struct neigh *n)
 {
 	const struct neigh_resolver *r = neigh_resolver(n->addr.family);
-	bool want =
-	        r != NULL && neigh_addr_ok(n->port, &n->addr) && r->port_of(&n->addr) == n->port;
+	bool want = r != NULL && neigh_addr_ok(n->port, &n->addr) &&
+	            r->port_of(fwd_ifaces[n->port].vrf, &n->addr) == n->port;
 
 	if (want && !n->in_rib) {
 		/* a full FIB leaves the host on the glean path: slower, still correct */

@@ -45,10 +45,11 @@ struct neigh_resolver {
 	 * 0, or -errno with the reason in err (which may be NULL). */
 	int (*check)(uint16_t port, const struct fwd_ip *a, const uint8_t *mac, char *err,
 	             size_t errlen);
-	/* The port whose connected subnet holds a (the longest), or -1. */
-	int (*port_of)(const struct fwd_ip *a);
+	/* The port of VRF vrf whose connected subnet holds a (the longest), or -1. */
+	int (*port_of)(uint16_t vrf, const struct fwd_ip *a);
 	/* Point a's host route at next hop nh (0, or -errno: the FIB is full),
-	 * or take it away from nh (only if it is nh's). */
+	 * or take it away from nh (only if it is nh's), in the VRF of nh's
+	 * interface. */
 	int (*host_add)(const struct fwd_ip *a, uint32_t nh);
 	void (*host_del)(const struct fwd_ip *a, uint32_t nh);
 	/* Ask for the link address of a on port: of everyone (mac NULL), or of

@@ -128,4 +128,5 @@ static void neigh_iface_gone(const struct fwd_iface *ifp, enum fwd_iface_event e
 RTE_INIT(neigh_iface_hooks)
 {
 	fwd_iface_hook_add(FWD_IFACE_EV_DEL, 30, neigh_iface_gone);
+	fwd_iface_hook_add(FWD_IFACE_EV_VRF_LEAVE, 30, neigh_iface_gone);
 }

@@ -10,6 +10,7 @@
 #include "core/event.h"
 #include "core/log.h"
 #include "core/iface.h"
+#include "core/vrf.h"
 #include "core/ports.h"
 #include "nexthop/neigh.h"
 #include "nexthop/nexthop.h"
@@ -28,7 +29,7 @@ static int route_gateway(const struct route_family_ops *f, const struct route_re
 		return ERR(EINVAL, "a route has 1 to %u gateways", FWD_ECMP_MAX);
 	for (unsigned i = 0; i < r->n_via; i++) {
 		unsigned p;
-		if ((rc = f->rule_gateway(&r->via[i], r->dev[i], &p, err, errlen)) < 0)
+		if ((rc = f->rule_gateway(r->vrf, &r->via[i], r->dev[i], &p, err, errlen)) < 0)
 			return rc;
 		port[i] = (uint16_t)p;
 		for (unsigned j = 0; j < i; j++)
@@ -51,12 +52,13 @@ static int route_gateway(const struct route_family_ops *f, const struct route_re
  * VLAN's connected entry's, once no FIB entry can point at it (a sliced
  * write of `route load` may leave entries on it until the write
  * completes: ip4/fib.h). */
-static void route_release(const struct route_family_ops *f, const struct route_ent *rt)
+static void route_release(const struct route_family_ops *f, uint16_t vrf,
+                          const struct route_ent *rt)
 {
 	if (rt->type == ROUTE_VIA)
-		f->after_job(nh_route_unref, rt->nh);
+		f->after_job(vrf, nh_route_unref, rt->nh);
 	else if (rt->nh >= NH_FIRST_DYNAMIC && nh_table[rt->nh].type == NH_CONNECTED)
-		f->after_job(nh_route_fixed_put, rt->nh);
+		f->after_job(vrf, nh_route_fixed_put, rt->nh);
 }
 
 /* The next hop of a route that has no gateway. */
@@ -86,10 +88,10 @@ int route_core_add(const struct route_family_ops *f, const struct route_req *r, 
 {
 	struct route_ent rt = { .origin = r->origin, .dev = ROUTE_DEV_ANY }, old;
 	char buf[FWD_PREFIX_STRLEN];
-	bool had = f->find(&r->prefix, &old);
+	bool had = f->find(r->vrf, &r->prefix, &old);
 	int rc;
 
-	if ((rc = f->rule_route(&r->prefix, err, errlen)) < 0)
+	if ((rc = f->rule_route(r->vrf, &r->prefix, err, errlen)) < 0)
 		return rc;
 	if (had && !r->replace)
 		return ERR(EEXIST, "route %s exists (use replace)",
@@ -97,33 +99,33 @@ int route_core_add(const struct route_family_ops *f, const struct route_req *r, 
 	if ((rc = r->type == ROUTE_VIA ? route_gateway(f, r, &rt, err, errlen)
 	                               : route_special(r, &rt, err, errlen)) < 0)
 		return rc;
-	rc = f->set(&r->prefix, &rt, &old, &had);
+	rc = f->set(r->vrf, &r->prefix, &rt, &old, &had);
 	if (rc < 0) {
-		route_release(f, &rt);
+		route_release(f, r->vrf, &rt);
 		return ERR(-rc, "%s: %s", fwd_prefix_fmt(&r->prefix, buf),
 		           rc == -ENOSPC ? f->fib_full : strerror(-rc));
 	}
 	if (had)
-		route_release(f, &old);
+		route_release(f, r->vrf, &old);
 	if (f->is_reserved(&r->prefix) && r->origin != FWD_ORIGIN_LOAD)
 		LOG(NOTICE, "route %s: kept, but its destinations are never routed%s",
 		    fwd_prefix_fmt(&r->prefix, buf), f->reserved_why);
 	return had ? 1 : 0;
 }
 
-int route_core_del(const struct route_family_ops *f, const struct fwd_prefix *p, char *err,
-                   size_t errlen)
+int route_core_del(const struct route_family_ops *f, uint16_t vrf, const struct fwd_prefix *p,
+                   char *err, size_t errlen)
 {
 	char buf[FWD_PREFIX_STRLEN];
 	struct route_ent old;
 
-	if (!f->find(p, &old))
+	if (!f->find(vrf, p, &old))
 		return ERR(ESRCH, "no route %s", fwd_prefix_fmt(p, buf));
 	if (old.type == ROUTE_CONNECTED)
 		return ERR(EINVAL, "%s is a connected route (remove the address instead)",
 		           fwd_prefix_fmt(p, buf));
-	f->clear(p, &old);
-	route_release(f, &old);
+	f->clear(vrf, p, &old);
+	route_release(f, vrf, &old);
 	return 0;
 }
 
@@ -134,17 +136,18 @@ int route_core_connected_add(const struct route_family_ops *f, const struct fwd_
 		                .origin = FWD_ORIGIN_ADDRESS,
 		                .dev = port },
 	                 old;
+	uint16_t vrf = fwd_ifaces[port].vrf;
 	bool had;
 	int rc;
 
-	if (f->connected_kept && f->find(p, &old) && old.type == ROUTE_CONNECTED)
+	if (f->connected_kept && f->find(vrf, p, &old) && old.type == ROUTE_CONNECTED)
 		return 0; /* another address of the same prefix */
 	/* a port's entry is fixed, a VLAN's counted (nexthop/nexthop.h) */
 	if ((rc = nh_connected_ref(port, &rt.nh)) < 0)
 		return rc;
-	rc = f->set(p, &rt, &old, &had);
+	rc = f->set(vrf, p, &rt, &old, &had);
 	if (rc < 0) {
-		route_release(f, &rt);
+		route_release(f, vrf, &rt);
 		return rc;
 	}
 	if (had && old.type != ROUTE_CONNECTED) {
@@ -153,17 +156,19 @@ int route_core_connected_add(const struct route_family_ops *f, const struct fwd_
 		    f->connected_what, fwd_iface_name(port));
 	}
 	if (had)
-		route_release(f, &old);
+		route_release(f, vrf, &old);
 	return 0;
 }
 
-void route_core_connected_del(const struct route_family_ops *f, const struct fwd_prefix *p)
+void route_core_connected_del(const struct route_family_ops *f, const struct fwd_prefix *p,
+                              uint16_t port)
 {
+	uint16_t vrf = fwd_ifaces[port].vrf;
 	struct route_ent old;
 
-	if (f->find(p, &old) && old.type == ROUTE_CONNECTED) {
-		f->clear(p, &old);
-		route_release(f, &old);
+	if (f->find(vrf, p, &old) && old.type == ROUTE_CONNECTED) {
+		f->clear(vrf, p, &old);
+		route_release(f, vrf, &old);
 	}
 }
 
@@ -185,12 +190,12 @@ static bool route_gateway_ok(const struct route_family_ops *f, const struct rout
 	return true;
 }
 
-unsigned route_core_prune(const struct route_family_ops *f)
+static unsigned route_prune_vrf(const struct route_family_ops *f, uint16_t vrf)
 {
 	struct fwd_prefix p = { 0 };
 	struct route_ent rt;
 	unsigned pruned = 0;
-	bool more = f->next(&p, &rt, true);
+	bool more = f->next(vrf, &p, &rt, true);
 
 	while (more) {
 		if (rt.type == ROUTE_VIA && !route_gateway_ok(f, &rt)) {
@@ -199,11 +204,31 @@ unsigned route_core_prune(const struct route_family_ops *f)
 			LOG(NOTICE, "route %s via %s removed: gateway no longer connected",
 			    fwd_prefix_fmt(&p, buf), fwd_ip_fmt(&rt.via, via));
 			fwd_event_route_pruned(buf, via, rt.origin);
-			f->clear(&p, &old);
-			route_release(f, &old);
+			f->clear(vrf, &p, &old);
+			route_release(f, vrf, &old);
 			pruned++;
 		}
-		more = f->next(&p, &rt, false);
+		more = f->next(vrf, &p, &rt, false);
 	}
 	return pruned;
+}
+
+unsigned route_core_prune(const struct route_family_ops *f)
+{
+	unsigned pruned = 0;
+
+	FWD_VRF_FOREACH(v)
+	pruned += route_prune_vrf(f, (uint16_t)v);
+	return pruned;
+}
+
+void route_core_flush(const struct route_family_ops *f, uint16_t vrf)
+{
+	struct fwd_prefix p = { 0 };
+	struct route_ent rt, old;
+
+	while (f->next(vrf, &p, &rt, true)) {
+		f->clear(vrf, &p, &old);
+		route_release(f, vrf, &old);
+	}
 }

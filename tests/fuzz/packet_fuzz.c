@@ -341,7 +341,7 @@ static void routes(void)
 	struct l3_route r;
 	char err[256];
 
-	CHECK(route4_del(&all, err, sizeof(err)) == 0, "route del 0/0: %s", err);
+	CHECK(route4_del(0, &all, err, sizeof(err)) == 0, "route del 0/0: %s", err);
 	CHECK(l3_route_parse_line("198.51.100.0/24 via 10.0.1.2", &r, err, sizeof(err)) == 0 &&
 	              l3_route_add(&r, err, sizeof(err)) >= 0,
 	      "route add: %s", err);

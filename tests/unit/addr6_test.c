@@ -96,7 +96,7 @@ static int gateway(const char *a, int dev, unsigned *port)
 	uint8_t via[16];
 
 	ip(a, via);
-	return addr6_rule_gateway(&view, via, dev, port, err, sizeof(err));
+	return addr6_rule_gateway(&view, 0, via, dev, port, err, sizeof(err));
 }
 
 static void test_gateway(void **state)
@@ -124,10 +124,10 @@ static void test_route(void **state)
 	struct fwd_ip6_prefix p = pfx("2001:db8:1::", 64);
 
 	(void)state;
-	ASSERT_ERR(addr6_rule_route(&view, &p, err, sizeof(err)), EEXIST,
+	ASSERT_ERR(addr6_rule_route(&view, 0, &p, err, sizeof(err)), EEXIST,
 	           "connected prefix of port p0");
 	p.len = 48;
-	assert_int_equal(addr6_rule_route(&view, &p, err, sizeof(err)), 0);
+	assert_int_equal(addr6_rule_route(&view, 0, &p, err, sizeof(err)), 0);
 }
 
 static int neigh(unsigned port, const char *a, const uint8_t *mac)

@@ -16,12 +16,12 @@ static uint16_t lo;
 
 static uint8_t nh_type(uint32_t ip)
 {
-	return nh_table[fib4_lookup(ip4_fib, ip)].type;
+	return nh_table[fib4_lookup(ip4_fibs[0], ip)].type;
 }
 
 static uint8_t nh6_type(const uint8_t ip[16])
 {
-	return nh_table[fib6_lookup(ip6_fib, ip)].type;
+	return nh_table[fib6_lookup(ip6_fibs[0], ip)].type;
 }
 
 static int setup(void **state)
@@ -30,9 +30,9 @@ static int setup(void **state)
 	fwd_iface_reset();
 	fwd_iface_port_sync(0);
 	fwd_iface_port_sync(1);
-	ip6_fib = fib6_create(256, NULL, SOCKET_ID_ANY);
-	assert_non_null(ip6_fib);
-	rib6_init(&ip6_rib, ip6_fib);
+	ip6_fibs[0] = fib6_create(256, NULL, SOCKET_ID_ANY);
+	assert_non_null(ip6_fibs[0]);
+	rib6_init(&ip6_ribs[0], ip6_fibs[0]);
 	memset(ip6_addrs, 0, sizeof(ip6_addrs));
 	assert_int_equal(fwd_iface_loopback_add("lo0", &lo), 0);
 	assert_true(lo >= FWD_MAX_PORTS);
@@ -44,9 +44,9 @@ static int teardown(void **state)
 	if (fwd_iface_get(lo) != NULL)
 		assert_int_equal(fwd_iface_del(lo), 0); /* its addresses go through the hook */
 	fwd_iface_reset();
-	rib6_clear(&ip6_rib);
-	fib6_free(ip6_fib);
-	ip6_fib = NULL;
+	rib6_clear(&ip6_ribs[0]);
+	fib6_free(ip6_fibs[0]);
+	ip6_fibs[0] = NULL;
 	memset(ip6_addrs, 0, sizeof(ip6_addrs));
 	return harness_teardown(state);
 }
@@ -65,12 +65,12 @@ static void test_loopback_v4(void **state)
 	/* no connected route, no directed broadcast: a loopback has no link */
 	assert_int_equal(nh_type(IP(198, 51, 100, 2)), NH_NONE);
 	assert_int_equal(nh_type(IP(198, 51, 100, 255)), NH_NONE);
-	assert_true(addr4_is_local(IP(192, 0, 2, 1)));
-	assert_int_equal(addr4_port_of(IP(192, 0, 2, 1)), lo);
-	assert_int_equal(addr4_port_of(IP(198, 51, 100, 2)), -1);
+	assert_true(addr4_is_local(0, IP(192, 0, 2, 1)));
+	assert_int_equal(addr4_port_of(0, IP(192, 0, 2, 1)), lo);
+	assert_int_equal(addr4_port_of(0, IP(198, 51, 100, 2)), -1);
 	/* the loopback's /24 is not a connected subnet: a port may have it */
 	assert_int_equal(addr4_add(1, &port_net, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
-	assert_int_equal(addr4_port_of(IP(198, 51, 100, 2)), 1);
+	assert_int_equal(addr4_port_of(0, IP(198, 51, 100, 2)), 1);
 	assert_int_equal(addr4_add(0, &host, FWD_ORIGIN_RPC, err, sizeof(err)), -EEXIST);
 	assert_non_null(strstr(err, "lo0"));
 	assert_int_equal(addr4_del(lo, &net, err, sizeof(err)), 0);
@@ -87,16 +87,16 @@ static void test_loopback_v6(void **state)
 	(void)state;
 	assert_int_equal(addr6_add(lo, &p, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	assert_int_equal(addr6_state(lo, p.addr), ADDR6_PREFERRED); /* no DAD */
-	assert_true(addr6_is_local(FWD_IFACE_NONE, p.addr));
-	assert_true(addr6_is_local(lo, p.addr));
-	assert_int_equal(addr6_port_of(p.addr), lo);
+	assert_true(addr6_is_local(0, FWD_IFACE_NONE, p.addr));
+	assert_true(addr6_is_local(0, lo, p.addr));
+	assert_int_equal(addr6_port_of(0, p.addr), lo);
 	assert_int_equal(nh6_type(p.addr), NH_LOCAL);
 	p.len = 64;
 	memcpy(p.addr, other, 16);
 	assert_int_equal(addr6_add(lo, &p, FWD_ORIGIN_RPC, err, sizeof(err)), 0);
 	other[15] = 3;
 	assert_int_equal(nh6_type(other), NH_NONE);
-	assert_int_equal(addr6_port_of(other), -1);
+	assert_int_equal(addr6_port_of(0, other), -1);
 }
 
 static void test_delete_takes_addresses(void **state)
@@ -114,7 +114,7 @@ static void test_delete_takes_addresses(void **state)
 	assert_int_equal(ip6_addrs[lo].n, 0);
 	assert_int_equal(nh_type(IP(192, 0, 2, 1)), NH_NONE);
 	assert_int_equal(nh6_type(p.addr), NH_NONE);
-	assert_false(addr4_is_local(IP(192, 0, 2, 1)));
+	assert_false(addr4_is_local(0, IP(192, 0, 2, 1)));
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)

@@ -29,8 +29,9 @@ static int conn4_add(const struct fwd_ip4_prefix *s, uint16_t id)
 	return 0;
 }
 
-static void conn4_del(const struct fwd_ip4_prefix *s)
+static void conn4_del(const struct fwd_ip4_prefix *s, uint16_t port)
 {
+	(void)port;
 	rec.dels++;
 	rec.last4 = *s;
 }
@@ -43,8 +44,9 @@ static int conn6_add(const struct fwd_ip6_prefix *s, uint16_t id)
 	return 0;
 }
 
-static void conn6_del(const struct fwd_ip6_prefix *s)
+static void conn6_del(const struct fwd_ip6_prefix *s, uint16_t port)
 {
+	(void)port;
 	rec.dels++;
 	rec.last6 = *s;
 }
@@ -72,9 +74,9 @@ static int setup(void **state)
 	fwd_iface_reset();
 	fwd_iface_port_sync(0);
 	fwd_iface_port_sync(1);
-	ip6_fib = fib6_create(256, NULL, SOCKET_ID_ANY);
-	assert_non_null(ip6_fib);
-	rib6_init(&ip6_rib, ip6_fib);
+	ip6_fibs[0] = fib6_create(256, NULL, SOCKET_ID_ANY);
+	assert_non_null(ip6_fibs[0]);
+	rib6_init(&ip6_ribs[0], ip6_fibs[0]);
 	memset(ip6_addrs, 0, sizeof(ip6_addrs));
 	memset(&rec, 0, sizeof(rec));
 	assert_int_equal(fwd_iface_vlan_add("p0.100", 0, 100, 0, &v), 0);
@@ -86,9 +88,9 @@ static int teardown(void **state)
 	if (fwd_iface_get(v) != NULL)
 		assert_int_equal(fwd_iface_del(v), 0);
 	fwd_iface_reset();
-	rib6_clear(&ip6_rib);
-	fib6_free(ip6_fib);
-	ip6_fib = NULL;
+	rib6_clear(&ip6_ribs[0]);
+	fib6_free(ip6_fibs[0]);
+	ip6_fibs[0] = NULL;
 	memset(ip6_addrs, 0, sizeof(ip6_addrs));
 	return harness_teardown(state);
 }
@@ -103,16 +105,16 @@ static void test_v4_connected_on_vlan(void **state)
 	assert_int_equal(rec.last_id, v);
 	assert_int_equal(rec.last4.addr, IP(10, 100, 0, 0));
 	assert_int_equal(rec.last4.len, 24);
-	assert_true(addr4_is_local(IP(10, 100, 0, 1)));
-	assert_true(addr4_is_bcast(IP(10, 100, 0, 255)));
-	assert_int_equal(addr4_port_of(IP(10, 100, 0, 9)), v);
+	assert_true(addr4_is_local(0, IP(10, 100, 0, 1)));
+	assert_true(addr4_is_bcast(0, IP(10, 100, 0, 255)));
+	assert_int_equal(addr4_port_of(0, IP(10, 100, 0, 9)), v);
 	assert_true(addr4_on_port(v, IP(10, 100, 0, 9)));
 	assert_false(addr4_on_port(0, IP(10, 100, 0, 9)));
 	assert_int_equal(addr4_source(v, IP(10, 100, 0, 9)), IP(10, 100, 0, 1));
 	assert_int_equal(addr4_view_index(addr4_running(), "p0.100"), v);
 	assert_int_equal(addr4_del(v, &a, err, sizeof(err)), 0);
 	assert_int_equal(rec.dels, 1);
-	assert_false(addr4_is_local(IP(10, 100, 0, 1)));
+	assert_false(addr4_is_local(0, IP(10, 100, 0, 1)));
 }
 
 static void test_v4_overlap_refused(void **state)
@@ -152,7 +154,7 @@ static void test_bridge_mode_and_delete_take_addresses(void **state)
 	assert_int_equal(ip4_addrs[v].n, 0);
 	assert_int_equal(ip6_addrs[v].n, 0); /* the link-local too */
 	assert_int_equal(rec.dels, 2);
-	assert_false(addr4_is_local(IP(10, 100, 0, 1)));
+	assert_false(addr4_is_local(0, IP(10, 100, 0, 1)));
 	/* back to l3: the link-local comes back, the rest is the config's to add */
 	assert_int_equal(fwd_iface_set_mode(v, FWD_MODE_L3, 0), 0);
 	assert_int_equal(ip6_addrs[v].n, 1);
@@ -180,8 +182,8 @@ static void test_v6_linklocal_and_prefix(void **state)
 	assert_int_equal(addr6_state(v, p.addr), ADDR6_TENTATIVE);
 	addr6_dad_done(v, p.addr, false);
 	assert_int_equal(addr6_state(v, p.addr), ADDR6_PREFERRED);
-	assert_true(addr6_is_local(v, p.addr));
-	assert_int_equal(addr6_port_of(host), v);
+	assert_true(addr6_is_local(0, v, p.addr));
+	assert_int_equal(addr6_port_of(0, host), v);
 	assert_true(addr6_on_port(v, host));
 	assert_true(addr6_source(v, host, src));
 	assert_memory_equal(src, p.addr, 16);

@@ -248,8 +248,8 @@ static void test_vlan_egress(void **state)
 	port_iface(1);
 	assert_int_equal(fwd_iface_vlan_add("p0.100", 0, 100, 0, &v100), 0);
 	assert_int_equal(fwd_iface_vlan_add("p1.200", 1, 200, 0, &v200), 0);
-	fib4_add(ip4_fib, IP4(10, 77, 0, 0), 16, neighbour(IP4(10, 200, 0, 2), v200));
-	assert_int_equal(nh_table[fib4_lookup(ip4_fib, IP4(10, 77, 0, 1))].port, 1);
+	fib4_add(ip4_fibs[0], IP4(10, 77, 0, 0), 16, neighbour(IP4(10, 200, 0, 2), v200));
+	assert_int_equal(nh_table[fib4_lookup(ip4_fibs[0], IP4(10, 77, 0, 1))].port, 1);
 
 	b[0] = pkt(IP4(10, 0, 1, 2), IP4(10, 77, 0, 5)); /* to VLAN 200 */
 	b[1] = pkt(IP4(10, 0, 1, 2), IP4(10, 20, 0, 7)); /* to port 1, untagged */
@@ -312,7 +312,7 @@ static void test_vlan_tagged_in(void **state)
 	port_iface(1);
 	assert_int_equal(fwd_iface_vlan_add("p0.100", 0, 100, 0, &v100), 0);
 	assert_int_equal(fwd_iface_vlan_add("p1.200", 1, 200, 0, &v200), 0);
-	fib4_add(ip4_fib, IP4(10, 77, 0, 0), 16, neighbour(IP4(10, 200, 0, 2), v200));
+	fib4_add(ip4_fibs[0], IP4(10, 77, 0, 0), 16, neighbour(IP4(10, 200, 0, 2), v200));
 
 	b[0] = tagged(pkt(IP4(10, 0, 1, 2), IP4(10, 77, 0, 5)), 100);
 	b[1] = tagged(pkt(IP4(10, 0, 1, 2), IP4(10, 20, 0, 7)), 100);
@@ -405,24 +405,24 @@ static int group_setup(void **state)
 	memcpy(&fwd_ports[0].mac48, &fwd_ports[0].mac, sizeof(fwd_ports[0].mac));
 	fwd_n_ports = 2;
 	w = rte_zmalloc("worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
-	ip4_fib = fib4_create(64, NULL, SOCKET_ID_ANY);
-	if (fwd_punt_meta_offset < 0 || w == NULL || ip4_fib == NULL ||
+	ip4_fibs[0] = fib4_create(64, NULL, SOCKET_ID_ANY);
+	if (fwd_punt_meta_offset < 0 || w == NULL || ip4_fibs[0] == NULL ||
 	    nh_init(64, SOCKET_ID_ANY) < 0 || nh_groups_init(SOCKET_ID_ANY) < 0)
 		return -1;
-	rib4_init(&ip4_rib, ip4_fib); /* the reserved ranges */
+	rib4_init(&ip4_ribs[0], ip4_fibs[0]); /* the reserved ranges */
 	/* port 0: 10.0.1.1/24, its broadcast; port 1 a gateway to 10.20/16 */
 	ip4_addrs[0].n = 1;
 	ip4_addrs[0].a[0] = (struct fwd_ip4_prefix){ IP4(10, 0, 1, 1), 24 };
 	ip4_src_watch_sync();
-	fib4_add(ip4_fib, IP4(10, 0, 1, 1), 32, NH_IDX_LOCAL);
-	fib4_add(ip4_fib, IP4(10, 0, 1, 255), 32, NH_IDX_LOCAL);
-	fib4_add(ip4_fib, IP4(10, 0, 1, 0), 24, NH_IDX_CONNECTED + 0);
-	fib4_add(ip4_fib, IP4(10, 20, 0, 0), 16, neighbour(IP4(10, 9, 0, 2), 1));
-	fib4_add(ip4_fib, IP4(10, 66, 0, 0), 16, NH_IDX_BLACKHOLE);
+	fib4_add(ip4_fibs[0], IP4(10, 0, 1, 1), 32, NH_IDX_LOCAL);
+	fib4_add(ip4_fibs[0], IP4(10, 0, 1, 255), 32, NH_IDX_LOCAL);
+	fib4_add(ip4_fibs[0], IP4(10, 0, 1, 0), 24, NH_IDX_CONNECTED + 0);
+	fib4_add(ip4_fibs[0], IP4(10, 20, 0, 0), 16, neighbour(IP4(10, 9, 0, 2), 1));
+	fib4_add(ip4_fibs[0], IP4(10, 66, 0, 0), 16, NH_IDX_BLACKHOLE);
 	m[0] = neighbour(IP4(10, 0, 1, 9), 0);
 	m[1] = neighbour(IP4(10, 9, 0, 3), 1);
 	assert_int_equal(nh_group_get(m, 2, &grp), 0);
-	fib4_add(ip4_fib, IP4(10, 40, 0, 0), 16, grp);
+	fib4_add(ip4_fibs[0], IP4(10, 40, 0, 0), 16, grp);
 	l3 = fwd_worker_input(FWD_MODE_L3);
 	return l3 != NULL ? 0 : -1;
 }

@@ -53,10 +53,10 @@ static void vlan_addr(uint16_t id, uint32_t addr, uint8_t len)
 	}
 	pa->a[pa->n] = p;
 	pa->origin[pa->n++] = FWD_ORIGIN_RPC;
-	assert_int_equal(rib4_set_local(&ip4_rib, addr), 0);
+	assert_int_equal(rib4_set_local(&ip4_ribs[0], addr), 0);
 	assert_int_equal(nh_connected_ref(id, &r.nh), 0);
-	assert_int_equal(rib4_set_route(&ip4_rib, addr & ~(UINT32_MAX >> len), len, &r, &old, &had),
-	                 0);
+	assert_int_equal(
+	        rib4_set_route(&ip4_ribs[0], addr & ~(UINT32_MAX >> len), len, &r, &old, &had), 0);
 }
 
 static int setup(void **state)
@@ -169,7 +169,7 @@ static void test_request_answered_on_vlan(void **state)
 	n = neigh_lookup(fwd_ip_v4(HV5), v100);
 	assert_int_equal(n->state, NEIGH_STALE);
 	assert_int_equal(n->port, v100);
-	assert_int_equal(fib4_lookup(ip4_fib, HV5), n->nh);
+	assert_int_equal(fib4_lookup(ip4_fibs[0], HV5), n->nh);
 	/* keyed by (address, VLAN): nothing on the port or the other VLAN */
 	assert_null(neigh_lookup(fwd_ip_v4(HV5), 0));
 	assert_null(neigh_lookup(fwd_ip_v4(HV5), v200));

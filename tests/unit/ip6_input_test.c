@@ -656,7 +656,7 @@ static uint32_t neighbour(const char *addr, uint16_t p, bool resolved)
 
 static void route(const char *prefix, uint8_t len, uint32_t nh)
 {
-	assert_int_equal(fib6_add(ip6_fib, a6(prefix), len, nh), 0);
+	assert_int_equal(fib6_add(ip6_fibs[0], a6(prefix), len, nh), 0);
 }
 
 static int group_setup(void **state)
@@ -677,9 +677,9 @@ static int group_setup(void **state)
 	port(2, 1500);
 	fwd_n_ports = 3;
 	w = rte_zmalloc("worker", sizeof(*w), RTE_CACHE_LINE_SIZE);
-	ip6_fib = fib6_create(64, NULL, SOCKET_ID_ANY);
-	ip4_fib = fib4_create(16, NULL, SOCKET_ID_ANY);
-	if (fwd_punt_meta_offset < 0 || w == NULL || ip6_fib == NULL || ip4_fib == NULL ||
+	ip6_fibs[0] = fib6_create(64, NULL, SOCKET_ID_ANY);
+	ip4_fibs[0] = fib4_create(16, NULL, SOCKET_ID_ANY);
+	if (fwd_punt_meta_offset < 0 || w == NULL || ip6_fibs[0] == NULL || ip4_fibs[0] == NULL ||
 	    nh_init(64, SOCKET_ID_ANY) < 0)
 		return -1;
 	gw = neighbour("2001:db8:2::2", 1, true);
@@ -709,10 +709,10 @@ static int group_teardown(void **state)
 	(void)state;
 	ip6_input_fini();
 	nh_fini();
-	fib6_free(ip6_fib);
-	fib4_free(ip4_fib);
-	ip6_fib = NULL;
-	ip4_fib = NULL;
+	fib6_free(ip6_fibs[0]);
+	fib4_free(ip4_fibs[0]);
+	ip6_fibs[0] = NULL;
+	ip4_fibs[0] = NULL;
 	rte_free(w);
 	fwd_n_ports = 0;
 	rte_mempool_free(pool);

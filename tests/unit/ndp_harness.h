@@ -156,9 +156,9 @@ static inline int setup6(void **state)
 {
 	harness_setup(state);
 	fwd_ports[0].link_up = fwd_ports[1].link_up = true;
-	ip6_fib = fib6_create(256, NULL, SOCKET_ID_ANY);
-	assert_non_null(ip6_fib);
-	rib6_init(&ip6_rib, ip6_fib);
+	ip6_fibs[0] = fib6_create(256, NULL, SOCKET_ID_ANY);
+	assert_non_null(ip6_fibs[0]);
+	rib6_init(&ip6_ribs[0], ip6_fibs[0]);
 	memset(ip6_addrs, 0, sizeof(ip6_addrs));
 	ndp_module_init();
 	ndp_random = rand_hook;
@@ -183,9 +183,9 @@ static inline int teardown6(void **state)
 	addr6_port_down(1);
 	ndp_module_fini();
 	ndp_random = rte_rand;
-	rib6_clear(&ip6_rib);
-	fib6_free(ip6_fib);
-	ip6_fib = NULL;
+	rib6_clear(&ip6_ribs[0]);
+	fib6_free(ip6_fibs[0]);
+	ip6_fibs[0] = NULL;
 	memset(ip6_addrs, 0, sizeof(ip6_addrs));
 	return harness_teardown(state);
 }

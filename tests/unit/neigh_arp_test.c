@@ -30,7 +30,7 @@ static void test_request_for_us_answered(void **state)
 	assert_int_equal(n->state, NEIGH_STALE);
 	assert_memory_equal(&n->mac, &MAC_A, 6);
 	assert_int_equal(nh_table[n->nh].type, NH_FWD);
-	assert_int_equal(fib4_lookup(ip4_fib, H5), n->nh);
+	assert_int_equal(fib4_lookup(ip4_fibs[0], H5), n->nh);
 
 	/* unicast to our MAC works too; a request on p1 for p0's address does not */
 	arp_in(0, mk_arp(RTE_ARP_OP_REQUEST, &P0_MAC, &MAC_A, H5, &ZERO_MAC, P0_IP));
@@ -207,8 +207,8 @@ static void test_offsubnet_request_answered_not_learnt(void **state)
 		assert_int_equal(n_sent, 1);
 		assert_arp(0, 0, RTE_ARP_OP_REPLY, &MAC_A, P0_IP, &MAC_A, senders[i]);
 		assert_null(neigh_lookup(fwd_ip_v4(senders[i]), 0));
-		assert_int_not_equal(fib4_lookup(ip4_fib, senders[i]),
-		                     fib4_lookup(ip4_fib, IP(10, 0, 0, 9)));
+		assert_int_not_equal(fib4_lookup(ip4_fibs[0], senders[i]),
+		                     fib4_lookup(ip4_fibs[0], IP(10, 0, 0, 9)));
 	}
 	assert_int_equal(neigh_count(), 0);
 	assert_int_equal(arp_offsubnet.value, 3);

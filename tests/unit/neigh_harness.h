@@ -209,10 +209,10 @@ static inline int harness_setup(void **state)
 		memset(fwd_control_ctrs((uint8_t)p), 0, sizeof(struct fwd_port_ctrs));
 	for (struct fwd_counter *c = fwd_counters(); c != NULL; c = c->next)
 		c->value = c->base = 0;
-	ip4_fib = fib4_create(256, NULL, SOCKET_ID_ANY);
-	assert_non_null(ip4_fib);
+	ip4_fibs[0] = fib4_create(256, NULL, SOCKET_ID_ANY);
+	assert_non_null(ip4_fibs[0]);
 	assert_int_equal(nh_init(TEST_NEXTHOPS, SOCKET_ID_ANY), 0);
-	rib4_init(&ip4_rib, ip4_fib);
+	rib4_init(&ip4_ribs[0], ip4_fibs[0]);
 	memset(ip4_addrs, 0, sizeof(ip4_addrs));
 	assert_int_equal(neigh_module_init(TEST_NEXTHOPS, TEST_TIMEOUT_S), 0);
 	neigh_hooks.now_ms = clock_hook;
@@ -229,9 +229,9 @@ static inline int harness_teardown(void **state)
 {
 	(void)state;
 	arp_fini();
-	rib4_clear(&ip4_rib);
-	fib4_free(ip4_fib);
-	ip4_fib = NULL;
+	rib4_clear(&ip4_ribs[0]);
+	fib4_free(ip4_fibs[0]);
+	ip4_fibs[0] = NULL;
 	nh_fini();
 	memset(ip4_addrs, 0, sizeof(ip4_addrs));
 	neigh_module_fini();

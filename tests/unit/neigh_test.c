@@ -38,7 +38,7 @@ static void test_resolve_retries_then_fail(void **state)
 	assert_int_equal(neigh_ref(fwd_ip_v4(H9), 0, &nh), 0);
 	assert_int_equal(state_of(H9, 0), NEIGH_INCOMPLETE);
 	assert_int_equal(nh_table[nh].type, NH_PENDING);
-	assert_int_equal(fib4_lookup(ip4_fib, H9), nh); /* the host route points at it */
+	assert_int_equal(fib4_lookup(ip4_fibs[0], H9), nh); /* the host route points at it */
 	assert_int_equal(n_sent, 1);
 	assert_arp(0, 0, RTE_ARP_OP_REQUEST, &BCAST, P0_IP, &ZERO_MAC, H9);
 
@@ -90,7 +90,7 @@ static void test_resolve_retries_then_fail(void **state)
 	advance(3000);
 	assert_null(neigh_lookup(fwd_ip_v4(H9), 0));
 	assert_int_equal(neigh_count(), 0);
-	assert_int_equal(fib4_lookup(ip4_fib, H9), NH_IDX_CONNECTED + 0);
+	assert_int_equal(fib4_lookup(ip4_fibs[0], H9), NH_IDX_CONNECTED + 0);
 	assert_int_equal(neigh_failures.value, 2);
 	assert_int_equal(drops(1, FWD_DROP_NO_NEIGHBOUR), 5);
 }
@@ -220,7 +220,7 @@ static void test_stale_unanswered(void **state)
 	advance(1000);
 	assert_null(neigh_lookup(fwd_ip_v4(H5), 0)); /* unused: gone */
 	assert_int_equal(neigh_aged_out.value, 1);
-	assert_int_equal(fib4_lookup(ip4_fib, H5), NH_IDX_CONNECTED + 0);
+	assert_int_equal(fib4_lookup(ip4_fibs[0], H5), NH_IDX_CONNECTED + 0);
 
 	/* used by a route: failed instead, the next hop stops forwarding */
 	learn_h5();

@@ -13,7 +13,7 @@
 
 static uint8_t nh_type(uint32_t ip)
 {
-	return nh_table[fib4_lookup(ip4_fib, ip)].type;
+	return nh_table[fib4_lookup(ip4_fibs[0], ip)].type;
 }
 
 static int add_line(const char *line)
@@ -37,9 +37,9 @@ static void test_ecmp_groups(void **state)
 	(void)state;
 	assert_int_equal(add_line("10.50.0.0/16 via 10.0.0.2 via 172.16.0.2"), 0);
 	assert_int_equal(add_line("10.51.0.0/16 via 172.16.0.2 via 10.0.0.2"), 0);
-	uint32_t g = fib4_lookup(ip4_fib, IP(10, 50, 1, 1));
+	uint32_t g = fib4_lookup(ip4_fibs[0], IP(10, 50, 1, 1));
 	assert_int_equal(nh_table[g].type, NH_GROUP);
-	assert_int_equal(fib4_lookup(ip4_fib, IP(10, 51, 1, 1)), g); /* one group, shared */
+	assert_int_equal(fib4_lookup(ip4_fibs[0], IP(10, 51, 1, 1)), g); /* one group, shared */
 	assert_int_equal(nh_groups_used(), used + 1);
 	assert_int_equal(nh_group_members(g, m), 2);
 	assert_true(nh_uses_iface(g, 0) && nh_uses_iface(g, 1) && !nh_uses_iface(g, 2));
@@ -61,9 +61,9 @@ static void test_ecmp_groups(void **state)
 	assert_int_equal(add_line("10.52.0.0/16 via 10.0.0.2 via 192.0.2.9"), -ENETUNREACH);
 	assert_int_equal(add_line("10.52.0.0/16 via 10.0.0.2 via 2001:db8::1"), -EINVAL);
 	/* the group goes with its last route */
-	assert_int_equal(l3_route_del(&a, err, sizeof(err)), 0);
+	assert_int_equal(l3_route_del(0, &a, err, sizeof(err)), 0);
 	assert_int_equal(nh_groups_used(), used + 1);
-	assert_int_equal(l3_route_del(&b, err, sizeof(err)), 0);
+	assert_int_equal(l3_route_del(0, &b, err, sizeof(err)), 0);
 	assert_int_equal(nh_groups_used(), used);
 	/* route types without a gateway */
 	assert_int_equal(add_line("10.53.0.0/16 unreachable"), 0);
@@ -71,7 +71,7 @@ static void test_ecmp_groups(void **state)
 	assert_int_equal(add_line("10.54.0.0/16 prohibit"), 0);
 	assert_int_equal(nh_type(IP(10, 54, 0, 1)), NH_PROHIBIT);
 	assert_int_equal(add_line("10.55.0.0/16 dev p1"), 0);
-	assert_int_equal(fib4_lookup(ip4_fib, IP(10, 55, 0, 1)), NH_IDX_CONNECTED + 1);
+	assert_int_equal(fib4_lookup(ip4_fibs[0], IP(10, 55, 0, 1)), NH_IDX_CONNECTED + 1);
 }
 
 int main(void)

@@ -204,7 +204,8 @@ static void test_ecmp_member(void **state)
 	assert_int_equal(neigh_ref(fwd_ip_v4(IP(10, 0, 0, 5)), 0, &m[1]), 0);
 	assert_int_equal(nh_group_get(m, 2, &g), 0);
 	r.nh = g;
-	assert_int_equal(rib4_set_route(&ip4_rib, IP(198, 51, 100, 0), 24, &r, &old, &had_old), 0);
+	assert_int_equal(rib4_set_route(&ip4_ribs[0], IP(198, 51, 100, 0), 24, &r, &old, &had_old),
+	                 0);
 	for (unsigned i = 1; i <= 16; i++)
 		assert_int_equal(
 		        ip4_output(mk_ip4(P0_IP, IP(198, 51, 100, i), 100, 0, IPPROTO_UDP)), 0);

@@ -100,8 +100,8 @@ static void dump_routes(FILE *f)
 {
 	char buf[FWD_PREFIX4_STRLEN], via[FWD_IP4_STRLEN];
 
-	for (struct rib4_node *n = rib4_next_route(&ip4_rib, 0, 0, true); n != NULL;
-	     n = rib4_next_route(&ip4_rib, n->addr, n->len, false)) {
+	for (struct rib4_node *n = rib4_next_route(&ip4_ribs[0], 0, 0, true); n != NULL;
+	     n = rib4_next_route(&ip4_ribs[0], n->addr, n->len, false)) {
 		struct fwd_ip4_prefix p = { n->addr, n->len };
 		const struct route4 *r = &n->route;
 		fprintf(f, "route %s type %u origin %s via %s dev %u port %u\n",
@@ -124,7 +124,7 @@ static void dump_fib(FILE *f)
 	for (unsigned k = 0; k < RTE_DIM(nets); k++)
 		for (unsigned h = 0; h < RTE_DIM(hosts); h++) {
 			uint32_t a = nets[k] | hosts[h];
-			uint32_t i = fib4_lookup(ip4_fib, a);
+			uint32_t i = fib4_lookup(ip4_fibs[0], a);
 			const struct nexthop *nh = &nh_table[i];
 			fprintf(f, "fib %s type %u port %u ip %s\n", fwd_ip4_fmt(a, ip), nh->type,
 			        nh->type >= NH_LOCAL ? 0u : nh->port, fwd_ip_fmt(nh_addr(i), nip));
@@ -411,7 +411,7 @@ static void test_rpc_changes(void **state)
 	write_conf(conf("10.0.1.1/24", "10.0.2.1/24", "", "", route_gw));
 	reload_ok();
 	struct fwd_ip4_prefix def = { 0, 0 };
-	assert_int_equal(route4_del(&def, err, sizeof(err)), 0);
+	assert_int_equal(route4_del(0, &def, err, sizeof(err)), 0);
 	reload_ok();
 	assert_state_has("route 0.0.0.0/0 type 1 origin config via 10.0.2.2 dev 65535 port 1");
 }
@@ -707,12 +707,12 @@ static void test_vlan_addresses(void **state)
 	        conf("10.0.1.1/24", "10.101.0.7/24", "", "", VLAN_IF("10.100.0.1/24", "")));
 	assert_state_lacks("addr v100 10.101.0.1/24 rpc");
 	/* the VLAN's subnet is connected on the VLAN itself */
-	const struct nexthop *nh = &nh_table[fib4_lookup(ip4_fib, 0x0a640005)]; /* 10.100.0.5 */
+	const struct nexthop *nh = &nh_table[fib4_lookup(ip4_fibs[0], 0x0a640005)]; /* 10.100.0.5 */
 	assert_int_equal(nh->type, NH_CONNECTED);
 	assert_int_equal(nh->iface, v->id);
 	reload_and_compare(conf("10.0.1.1/24", "", "", "", ""));
 	assert_state_lacks("iface v100");
-	assert_false(addr4_is_local(0x0a640001)); /* 10.100.0.1 */
+	assert_false(addr4_is_local(0, 0x0a640001)); /* 10.100.0.1 */
 }
 
 /* The static neighbour of neigh_iter at address a (host order), or NULL. */
@@ -748,12 +748,12 @@ static void test_vlan_routes_neighbours(void **state)
 	assert_non_null(n = neigh_at(0x0a640007)); /* 10.100.0.7 */
 	assert_int_equal(n->port, v->id);
 	assert_int_equal(n->state, NEIGH_PERMANENT);
-	nh = &nh_table[fib4_lookup(ip4_fib, 0xc0000205)]; /* 192.0.2.5: via 10.100.0.2 */
+	nh = &nh_table[fib4_lookup(ip4_fibs[0], 0xc0000205)]; /* 192.0.2.5: via 10.100.0.2 */
 	assert_int_equal(nh->iface, v->id);
-	nh = &nh_table[fib4_lookup(ip4_fib, 0xc6336405)]; /* 198.51.100.5: on v100's link */
+	nh = &nh_table[fib4_lookup(ip4_fibs[0], 0xc6336405)]; /* 198.51.100.5: on v100's link */
 	assert_int_equal(nh->iface, v->id);
 	/* an ECMP group's members as route list and the reload see them */
-	struct rib4_node *g = rib4_find(&ip4_rib, 0xcb007100, 24); /* 203.0.113.0/24 */
+	struct rib4_node *g = rib4_find(&ip4_ribs[0], 0xcb007100, 24); /* 203.0.113.0/24 */
 	struct l3_route r;
 	assert_non_null(g);
 	l3_route_from_rib(&r, g->route.type, g->route.origin, g->route.dev, g->route.nh);

@@ -21,12 +21,12 @@
 
 static uint8_t nh_type(uint32_t ip)
 {
-	return nh_table[fib4_lookup(ip4_fib, ip)].type;
+	return nh_table[fib4_lookup(ip4_fibs[0], ip)].type;
 }
 
 static struct rib4_node *route_of(uint32_t addr, uint8_t len)
 {
-	struct rib4_node *n = rib4_find(&ip4_rib, addr, len);
+	struct rib4_node *n = rib4_find(&ip4_ribs[0], addr, len);
 
 	return n != NULL && (n->src & RIB4_SRC_ROUTE) ? n : NULL;
 }
@@ -54,11 +54,11 @@ static void test_addresses_make_connected_and_local(void **state)
 	assert_int_equal(nh_type(IP(10, 0, 0, 255)), NH_LOCAL); /* directed broadcast */
 	assert_int_equal(nh_type(IP(172, 16, 255, 255)), NH_LOCAL);
 	assert_int_equal(nh_type(IP(10, 0, 0, 77)), NH_CONNECTED);
-	assert_int_equal(nh_table[fib4_lookup(ip4_fib, IP(172, 16, 9, 9))].port, 1);
+	assert_int_equal(nh_table[fib4_lookup(ip4_fibs[0], IP(172, 16, 9, 9))].port, 1);
 	assert_int_equal(nh_type(IP(192, 0, 2, 1)), NH_NONE);
-	assert_true(addr4_is_local(P1_IP));
-	assert_int_equal(addr4_port_of(IP(172, 16, 3, 3)), 1);
-	assert_int_equal(addr4_port_of(IP(192, 0, 2, 1)), -1);
+	assert_true(addr4_is_local(0, P1_IP));
+	assert_int_equal(addr4_port_of(0, IP(172, 16, 3, 3)), 1);
+	assert_int_equal(addr4_port_of(0, IP(192, 0, 2, 1)), -1);
 	assert_int_equal(addr4_source(0, IP(192, 0, 2, 1)), P0_IP);
 }
 
@@ -100,7 +100,7 @@ static void test_gateways(void **state)
 	/* connected routes belong to their address */
 	assert_int_equal(add_via(IP(10, 0, 0, 0), 24, IP(172, 16, 0, 2), -1, true, err), -EEXIST);
 	struct fwd_ip4_prefix conn = { IP(10, 0, 0, 0), 24 };
-	assert_int_equal(route4_del(&conn, err, sizeof(err)), -EINVAL);
+	assert_int_equal(route4_del(0, &conn, err, sizeof(err)), -EINVAL);
 	struct route4_req bh = { .prefix = { IP(100, 64, 0, 0), 10 },
 		                 .type = ROUTE4_BLACKHOLE,
 		                 .dev = { -1 } };
@@ -192,8 +192,9 @@ static struct {
 	uint8_t origin;
 } heard;
 
-static void hook(const struct fwd_prefix *p, uint8_t origin)
+static void hook(uint16_t vrf, const struct fwd_prefix *p, uint8_t origin)
 {
+	(void)vrf;
 	heard.n++;
 	heard.p = *p;
 	heard.origin = origin;
@@ -217,18 +218,18 @@ static void test_precedence_and_hook(void **state)
 	(void)state;
 	l3_route_set_removed_hook(hook);
 	memset(&heard, 0, sizeof(heard));
-	assert_int_equal(l3_route_origin(&conn), FWD_ORIGIN_ADDRESS);
-	assert_int_equal(l3_route_origin(&local), FWD_ORIGIN_ADDRESS);
-	assert_int_equal(l3_route_origin(&bgp.prefix), -ENOENT);
+	assert_int_equal(l3_route_origin(0, &conn), FWD_ORIGIN_ADDRESS);
+	assert_int_equal(l3_route_origin(0, &local), FWD_ORIGIN_ADDRESS);
+	assert_int_equal(l3_route_origin(0, &bgp.prefix), -ENOENT);
 	assert_int_equal(l3_route_add(&bgp, err, sizeof(err)), 0);
-	assert_int_equal(l3_route_origin(&bgp.prefix), FWD_ORIGIN_BGP);
+	assert_int_equal(l3_route_origin(0, &bgp.prefix), FWD_ORIGIN_BGP);
 	assert_int_equal(heard.n, 0);
 	/* fwdctl's add needs no replace over it, and the hook hears bgp's went */
 	own.origin = FWD_ORIGIN_RPC;
 	own.replace = false;
 	own.nh[0].via.v4 = IP(10, 0, 0, 3);
 	assert_int_equal(l3_route_add(&own, err, sizeof(err)), 1);
-	assert_int_equal(l3_route_origin(&bgp.prefix), FWD_ORIGIN_RPC);
+	assert_int_equal(l3_route_origin(0, &bgp.prefix), FWD_ORIGIN_RPC);
 	assert_int_equal(heard.n, 1);
 	assert_int_equal(heard.origin, FWD_ORIGIN_BGP);
 	assert_int_equal(fwd_prefix_cmp(&heard.p, &bgp.prefix), 0);
@@ -238,10 +239,10 @@ static void test_precedence_and_hook(void **state)
 	assert_int_equal(l3_route_add(&own, err, sizeof(err)), -EEXIST);
 	assert_int_equal(heard.n, 1);
 	/* a delete is heard with the origin of what went */
-	assert_int_equal(l3_route_del(&bgp.prefix, err, sizeof(err)), 0);
+	assert_int_equal(l3_route_del(0, &bgp.prefix, err, sizeof(err)), 0);
 	assert_int_equal(heard.n, 2);
 	assert_int_equal(heard.origin, FWD_ORIGIN_RPC);
-	assert_int_equal(l3_route_del(&bgp.prefix, err, sizeof(err)), -ESRCH);
+	assert_int_equal(l3_route_del(0, &bgp.prefix, err, sizeof(err)), -ESRCH);
 	assert_int_equal(heard.n, 2);
 	l3_route_set_removed_hook(NULL);
 }
@@ -257,9 +258,9 @@ static void ip6_up(uint32_t n, uint32_t n_host)
 	struct fwd_ip6_prefix p = { .len = 64 };
 	char err[128];
 
-	ip6_fib = fib6_create_pools(n, n_host, NULL, SOCKET_ID_ANY);
-	assert_non_null(ip6_fib);
-	rib6_init(&ip6_rib, ip6_fib);
+	ip6_fibs[0] = fib6_create_pools(n, n_host, NULL, SOCKET_ID_ANY);
+	assert_non_null(ip6_fibs[0]);
+	rib6_init(&ip6_ribs[0], ip6_fibs[0]);
 	memset(ip6_addrs, 0, sizeof(ip6_addrs));
 	ndp_module_init();
 	assert_int_equal(addr6_port_up(0), 0);
@@ -272,9 +273,9 @@ static void ip6_down(void)
 	neigh_flush(NEIGH_ALL, true); /* their host routes go before the FIB */
 	addr6_port_down(0);
 	ndp_module_fini();
-	rib6_clear(&ip6_rib);
-	fib6_free(ip6_fib);
-	ip6_fib = NULL;
+	rib6_clear(&ip6_ribs[0]);
+	fib6_free(ip6_fibs[0]);
+	ip6_fibs[0] = NULL;
 	memset(ip6_addrs, 0, sizeof(ip6_addrs));
 }
 
@@ -301,14 +302,14 @@ static uint32_t entries_live(uint32_t (*lookup)(uint32_t top), uint32_t first, u
 
 static uint32_t lookup4_top(uint32_t top)
 {
-	return fib4_lookup(ip4_fib, top << 8 | 3);
+	return fib4_lookup(ip4_fibs[0], top << 8 | 3);
 }
 
 static uint32_t lookup6_top(uint32_t top)
 {
 	uint8_t a[16] = { (uint8_t)(top >> 16), (uint8_t)(top >> 8), (uint8_t)top, [15] = 3 };
 
-	return fib6_lookup(ip6_fib, a);
+	return fib6_lookup(ip6_fibs[0], a);
 }
 
 /* Step a sliced write to its end as `route load` does, the neighbour tick's
@@ -323,14 +324,14 @@ static void sliced_write_check(bool v6, const struct fwd_ip *gw_old, const struc
 		if (steps++ == 0)
 			first_old = on_old;
 		if (v6)
-			fib6_set_budget(ip6_fib, 1 << 21);
+			fib6_set_budget(ip6_fibs[0], 1 << 21);
 		else
-			fib4_set_budget(ip4_fib, 1 << 21);
-	} while (v6 ? fib6_step(ip6_fib) : fib4_step(ip4_fib));
+			fib4_set_budget(ip4_fibs[0], 1 << 21);
+	} while (v6 ? fib6_step(ip6_fibs[0]) : fib4_step(ip4_fibs[0]));
 	if (v6)
-		fib6_set_budget(ip6_fib, FIB6_NO_BUDGET);
+		fib6_set_budget(ip6_fibs[0], FIB6_NO_BUDGET);
 	else
-		fib4_set_budget(ip4_fib, FIB4_NO_BUDGET);
+		fib4_set_budget(ip4_fibs[0], FIB4_NO_BUDGET);
 	nh_reclaim();
 	assert_true(steps >= 3 && first_old > 1u << 21);
 	assert_int_equal(entries_live(lookup, 1u << 23, 1u << 24, gw_old, gw_new), 0);
@@ -347,9 +348,9 @@ static void test_sliced_replace4(void **state)
 
 	(void)state;
 	assert_int_equal(add_via(IP(128, 0, 0, 0), 1, IP(10, 0, 0, 2), -1, false, err), 0);
-	fib4_set_budget(ip4_fib, 1 << 21);
+	fib4_set_budget(ip4_fibs[0], 1 << 21);
 	assert_int_equal(add_via(IP(128, 0, 0, 0), 1, IP(10, 0, 0, 3), -1, true, err), 1);
-	assert_true(fib4_pending(ip4_fib));
+	assert_true(fib4_pending(ip4_fibs[0]));
 	sliced_write_check(false, &g2, &g3);
 }
 
@@ -372,10 +373,10 @@ static void test_sliced_replace6(void **state)
 	g3.v6[15] = 3;
 	memcpy(r.via[0], g2.v6, 16);
 	assert_int_equal(route6_add(&r, err, sizeof(err)), 0);
-	fib6_set_budget(ip6_fib, 1 << 21);
+	fib6_set_budget(ip6_fibs[0], 1 << 21);
 	memcpy(r.via[0], g3.v6, 16);
 	assert_int_equal(route6_add(&r, err, sizeof(err)), 1);
-	assert_true(fib6_pending(ip6_fib));
+	assert_true(fib6_pending(ip6_fibs[0]));
 	sliced_write_check(true, &g2, &g3);
 	ip6_down();
 }
@@ -407,7 +408,7 @@ static unsigned scan_count(unsigned *in_fib)
 		struct fwd_ip a = scan_host(i);
 		struct neigh *nb = neigh_lookup(a, 0);
 		n += nb != NULL;
-		*in_fib += nb != NULL && fib6_lookup(ip6_fib, a.v6) == nb->nh;
+		*in_fib += nb != NULL && fib6_lookup(ip6_fibs[0], a.v6) == nb->nh;
 	}
 	return n;
 }
@@ -444,8 +445,8 @@ static void scan_then_routes(uint32_t n, uint32_t n_host, int *rc48, int *rc_fpm
 	*rc_fpm = add6_line("2001:dba:2::/56 via 2001:db8:1::3", FWD_ORIGIN_BGP);
 	print_message("fib6_tbl8s %u, fib6_neigh_tbl8s %u: %u of %u neighbours with a /128, "
 	              "groups used %u (neighbours' pool %u); route add /48: %s, FPM /56: %s\n",
-	              n, n_host, in_fib, FLOOD_HOSTS, fib6_tbl8_used(ip6_fib),
-	              fib6_host_tbl8_used(ip6_fib), *rc48 < 0 ? strerror(-*rc48) : "added",
+	              n, n_host, in_fib, FLOOD_HOSTS, fib6_tbl8_used(ip6_fibs[0]),
+	              fib6_host_tbl8_used(ip6_fibs[0]), *rc48 < 0 ? strerror(-*rc48) : "added",
 	              *rc_fpm < 0 ? strerror(-*rc_fpm) : "added");
 }
 
@@ -470,7 +471,7 @@ static void room_hook(void)
 static void room_ticks(void)
 {
 	for (unsigned i = 0; i <= IP6_ROOM_TICKS; i++) {
-		fib6_reclaim(ip6_fib);
+		fib6_reclaim(ip6_fibs[0]);
 		ip6_fib_room_check();
 	}
 }
@@ -488,9 +489,9 @@ static void test_neigh_hosts_own_pool(void **state)
 	assert_int_equal(rc_fpm, 0);
 	scan_count(&in_fib);
 	assert_true(in_fib > 100 && in_fib < FLOOD_HOSTS);
-	assert_true(ip6_fib->refused[FIB6_POOL_HOSTS] > 0);
-	assert_true(fib6_host_tbl8_used(ip6_fib) > 1000);
-	assert_true(fib6_tbl8_used(ip6_fib) - fib6_host_tbl8_used(ip6_fib) < 32);
+	assert_true(ip6_fibs[0]->refused[FIB6_POOL_HOSTS] > 0);
+	assert_true(fib6_host_tbl8_used(ip6_fibs[0]) > 1000);
+	assert_true(fib6_tbl8_used(ip6_fibs[0]) - fib6_host_tbl8_used(ip6_fibs[0]) < 32);
 	/* fewer neighbours: those left without a /128 get it on the next tick */
 	neigh_set_max(100);
 	room_ticks();
@@ -510,7 +511,7 @@ static void test_neigh_hosts_own_pool(void **state)
 	struct fwd_prefix p;
 	assert_int_equal(fwd_prefix_parse("2001:dc0:1::/64", &p, false), 0);
 	char err[128];
-	assert_int_equal(l3_route_del(&p, err, sizeof(err)), 0);
+	assert_int_equal(l3_route_del(0, &p, err, sizeof(err)), 0);
 	room_ticks();
 	assert_int_equal(room_hook_calls, 1);
 	assert_int_equal(add6_line(line, FWD_ORIGIN_BGP), 0);

@@ -16,8 +16,9 @@
 
 static const uint8_t ours6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
 
-static bool local4(uint32_t ip)
+static bool local4(uint16_t iface, uint32_t ip)
 {
+	(void)iface;
 	return ip == 0x0a000001; /* 10.0.0.1 */
 }
 
