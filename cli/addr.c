@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fwdctl [-4|-6] addr list [dev PORT] | add PREFIX dev PORT | del PREFIX dev PORT (either family)
+/* fwdctl [-4|-6] [-V VRF] addr list [dev PORT] | add PREFIX dev PORT | del PREFIX dev PORT (either
+ * family)
  */
 #include <string.h>
 
@@ -38,6 +39,7 @@ static int addr_list(struct fwd_cli *cli, int argc, char **argv)
 	else if (argc != 1)
 		return fwd_cli_usage(cli, "expected: list [dev PORT]");
 	list.family = cli->family;
+	list.vrf = (char *)fwd_cli_vrf(cli);
 	req.body_case = FWD__REQUEST__BODY_ADDR_LIST;
 	req.addr_list = &list;
 	return fwd_cli_call(cli, &req, list_print, NULL);
@@ -51,6 +53,8 @@ static int addr_change(struct fwd_cli *cli, int argc, char **argv)
 	Fwd__AddrDelReq del = FWD__ADDR_DEL_REQ__INIT;
 	struct fwd_prefix p;
 
+	if (fwd_cli_no_vrf(cli))
+		return FWD_EXIT_USAGE;
 	if (argc != 4 || strcmp(argv[2], "dev") != 0)
 		return fwd_cli_usage(cli, "expected: %s PREFIX dev PORT", argv[0]);
 	if (fwd_prefix_parse(argv[1], &p, true) < 0 || strchr(argv[1], '/') == NULL)
@@ -84,8 +88,9 @@ static int addr_run(struct fwd_cli *cli, int argc, char **argv)
 
 static struct fwd_cli_object addr_obj = {
 	.name = "addr",
-	.usage = "[-4|-6] addr list [dev PORT]\naddr add A.B.C.D/N|X:X::X/N dev PORT\n"
+	.usage = "[-4|-6] [-V VRF] addr list [dev PORT]\naddr add A.B.C.D/N|X:X::X/N dev PORT\n"
 	         "addr del A.B.C.D/N|X:X::X/N dev PORT",
 	.run = addr_run,
+	.takes_vrf = true,
 };
 FWD_CLI_OBJECT(addr_obj);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fwdctl [-s SOCKET] [-j|--json] [-4|-6] OBJECT COMMAND [ARGS]: global options,
+ * fwdctl [-s SOCKET] [-j|--json] [-4|-6] [-V VRF] OBJECT COMMAND [ARGS]: global
+ * options,
  * then the object's own parser. Objects register from constructors.
  */
 #include <errno.h>
@@ -65,13 +66,14 @@ static void print_object_usage(FILE *f, const struct fwd_cli_object *o, const ch
 
 static void print_help(FILE *f)
 {
-	fputs("usage: fwdctl [-s SOCKET] [-j|--json] [-4|-6] OBJECT COMMAND [ARGS]\n"
+	fputs("usage: fwdctl [-s SOCKET] [-j|--json] [-4|-6] [-V VRF] OBJECT COMMAND [ARGS]\n"
 	      "       fwdctl help [OBJECT] | -h|--help | --version\n\n"
 	      "options:\n"
 	      "  -s, --socket PATH  control socket (default: $FWD_SOCKET, "
 	      "else " FWD_CLI_SOCKET_DEFAULT ")\n"
 	      "  -j, --json         print the reply as one JSON document\n"
-	      "  -4, -6             list one address family (route, addr, neigh list)\n\n"
+	      "  -4, -6             list one address family (route, addr, neigh list)\n"
+	      "  -V, --vrf VRF      the VRF of route, addr list, neigh list (default: default)\n\n"
 	      "commands:\n",
 	      f);
 	for (const struct fwd_cli_object *o = objects; o != NULL; o = o->next)
@@ -84,7 +86,9 @@ static void print_help(FILE *f)
 /* After a usage error: the grammar and the objects, not the whole help. */
 static void print_short_usage(FILE *f)
 {
-	fputs("usage: fwdctl [-s SOCKET] [-j|--json] [-4|-6] OBJECT COMMAND [ARGS]\nobjects:", f);
+	fputs("usage: fwdctl [-s SOCKET] [-j|--json] [-4|-6] [-V VRF] OBJECT COMMAND [ARGS]\n"
+	      "objects:",
+	      f);
 	for (const struct fwd_cli_object *o = objects; o != NULL; o = o->next)
 		fprintf(f, " %s", o->name);
 	fputs("\n'fwdctl help [OBJECT]' lists the commands\n", f);
@@ -98,6 +102,8 @@ static bool usage_line_is(const char *line, size_t n, const char *obj, const cha
 
 	if (n > 8 && strncmp(line, "[-4|-6] ", 8) == 0)
 		line += 8, n -= 8;
+	if (n > 9 && strncmp(line, "[-V VRF] ", 9) == 0)
+		line += 9, n -= 9;
 	return n > lo + lc && strncmp(line, obj, lo) == 0 && line[lo] == ' ' &&
 	       strncmp(line + lo + 1, cmd, lc) == 0 &&
 	       (line[lo + 1 + lc] == ' ' || n == lo + 1 + lc);
@@ -181,21 +187,42 @@ static int parse_timeout(struct fwd_cli *cli)
 	return 0;
 }
 
+/* -V's name: sent as is, the daemon says whether the VRF exists. */
+static int check_vrf(struct fwd_cli *cli, const char *s)
+{
+	if (s[0] != '\0' && strlen(s) <= FWD_CLI_NAME_MAX)
+		return 0;
+	fprintf(cli->err, "fwdctl: bad VRF name: %.*s\n", FWD_CLI_NAME_MAX, s);
+	print_short_usage(cli->err);
+	return -1;
+}
+
+const char *fwd_cli_vrf(const struct fwd_cli *cli)
+{
+	return cli->vrf != NULL ? cli->vrf : "";
+}
+
+bool fwd_cli_no_vrf(struct fwd_cli *cli)
+{
+	if (cli->vrf == NULL)
+		return false;
+	fwd_cli_usage(cli, "-V does not apply to %s", cli->command ? cli->command : "it");
+	return true;
+}
+
 /* Returns the index of OBJECT in argv, or -(exit status + 1) when done already. */
 static int parse_options(struct fwd_cli *cli, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "socket", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		{ "socket", required_argument, NULL, 's' }, { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },         { "version", no_argument, NULL, 'v' },
+		{ "vrf", required_argument, NULL, 'V' },    { NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	optind = 0; /* full getopt reset: tests call us repeatedly */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+s:jh46", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+s:jh46V:", longopts, NULL)) != -1) {
 		switch (c) {
 		case '4':
 		case '6':
@@ -211,11 +238,18 @@ static int parse_options(struct fwd_cli *cli, int argc, char **argv)
 			print_help(cli->out);
 			return -(FWD_EXIT_OK + 1);
 		case 'V':
+			if (check_vrf(cli, optarg))
+				return -(FWD_EXIT_USAGE + 1);
+			cli->vrf = optarg;
+			break;
+		case 'v':
 			fprintf(cli->out, "fwdctl %s (API %u)\n", FWD_VERSION, FWD_API_VERSION);
 			return -(FWD_EXIT_OK + 1);
 		default:
 			if (optopt == 's')
 				fprintf(cli->err, "fwdctl: option -s needs a socket path\n");
+			else if (optopt == 'V')
+				fprintf(cli->err, "fwdctl: option -V needs a VRF name\n");
 			else if (optopt != 0)
 				fprintf(cli->err, "fwdctl: unknown option -%c\n", optopt);
 			else
@@ -246,7 +280,10 @@ static int run_object(struct fwd_cli *cli, int argc, char **argv)
 		else
 			args[n++] = argv[i];
 	}
-	rc = cli->obj->run(cli, n, args);
+	if (cli->vrf != NULL && !cli->obj->takes_vrf)
+		rc = fwd_cli_usage(cli, "-V does not apply to %s", cli->obj->name);
+	else
+		rc = cli->obj->run(cli, n, args);
 	free(args);
 	return rc;
 }

@@ -35,6 +35,7 @@ struct fwd_cli {
 	const char *socket;
 	bool json;
 	unsigned family; /* -4 or -6: list one family (4, 6; 0 both) */
+	const char *vrf; /* -V VRF: route, addr list, neigh list in that VRF; NULL: default */
 	int timeout_ms;
 	FILE *out, *err;
 	const struct fwd_cli_object *obj;
@@ -46,6 +47,7 @@ struct fwd_cli_object {
 	const char *name;
 	const char *usage; /* lines after "usage: fwdctl ", one per form */
 	int (*run)(struct fwd_cli *cli, int argc, char **argv);
+	bool takes_vrf; /* some of its commands take -V (the others call fwd_cli_no_vrf) */
 	struct fwd_cli_object *next;
 };
 
@@ -103,6 +105,11 @@ int fwd_cli_call(struct fwd_cli *cli, Fwd__Request *req, fwd_cli_print_fn print,
 typedef void (*fwd_cli_verdict_fn)(const Fwd__Response *resp, void *arg);
 int fwd_cli_call_verdict(struct fwd_cli *cli, Fwd__Request *req, fwd_cli_print_fn print,
                          fwd_cli_verdict_fn verdict, void *arg);
+
+/* The -V VRF to send ("" without -V); the object's commands that do not
+ * take one refuse it with a usage error (true then). */
+const char *fwd_cli_vrf(const struct fwd_cli *cli);
+bool fwd_cli_no_vrf(struct fwd_cli *cli);
 
 /* Close the connection (the next fwd_cli_call reconnects). */
 void fwd_cli_disconnect(struct fwd_cli *cli);

@@ -29,6 +29,7 @@ static void iface_row(struct fwd_table *t, const Fwd__IfaceInfo *f)
 	else
 		fwd_table_cell(t, "-");
 	fwd_table_cell(t, "%s", f->mode[0] ? f->mode : "-");
+	fwd_table_cell(t, "%s", f->vrf[0] ? f->vrf : "default");
 	fwd_table_cell(t, "%s", updown(f->admin_up));
 	fwd_table_cell(t, "%s", updown(f->link_up));
 	fwd_table_cell(t, "%" PRIu32, f->mtu);
@@ -38,12 +39,12 @@ static void iface_row(struct fwd_table *t, const Fwd__IfaceInfo *f)
 
 static int list_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 {
-	static const char *const hdr[] = { "NAME",  "TYPE", "PARENT", ">VLAN", "MODE",
+	static const char *const hdr[] = { "NAME",  "TYPE", "PARENT", ">VLAN", "MODE",     "VRF",
 		                           "ADMIN", "LINK", ">MTU",   "MAC",   "ADDRESSES" };
 	struct fwd_table *t;
 
 	(void)arg;
-	if (r->body_case != FWD__RESPONSE__BODY_IFACE_LIST || (t = fwd_table_new(10, hdr)) == NULL)
+	if (r->body_case != FWD__RESPONSE__BODY_IFACE_LIST || (t = fwd_table_new(11, hdr)) == NULL)
 		return 0;
 	for (size_t i = 0; i < r->iface_list->n_ifaces; i++)
 		iface_row(t, r->iface_list->ifaces[i]);
@@ -141,14 +142,14 @@ static int iface_del(struct fwd_cli *cli, int argc, char **argv)
 	return fwd_cli_call(cli, &req, NULL, NULL);
 }
 
-/* set NAME up|down|mtu N */
+/* set NAME up|down|mtu N|vrf VRF */
 static int iface_set(struct fwd_cli *cli, int argc, char **argv)
 {
 	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__IfaceSetReq set = FWD__IFACE_SET_REQ__INIT;
 
 	if (argc < 3)
-		return fwd_cli_usage(cli, "set needs NAME and up, down or mtu N");
+		return fwd_cli_usage(cli, "set needs NAME and up, down, mtu N or vrf VRF");
 	if (fwd_cli_check_arg(cli, "interface name", argv[1]))
 		return FWD_EXIT_USAGE;
 	set.name = argv[1];
@@ -157,14 +158,20 @@ static int iface_set(struct fwd_cli *cli, int argc, char **argv)
 			return fwd_cli_usage(cli, "expected: set NAME mtu N");
 		if (!number(cli, "MTU", argv[3], 68, 9600, &set.mtu))
 			return FWD_EXIT_USAGE;
+	} else if (strcmp(argv[2], "vrf") == 0) {
+		if (argc != 4)
+			return fwd_cli_usage(cli, "expected: set NAME vrf VRF");
+		if (fwd_cli_check_arg(cli, "VRF name", argv[3]))
+			return FWD_EXIT_USAGE;
+		set.vrf = argv[3];
 	} else if (strcmp(argv[2], "up") == 0 || strcmp(argv[2], "down") == 0) {
 		if (argc != 3)
 			return fwd_cli_usage(cli, "too many arguments");
 		set.set_admin = true;
 		set.up = strcmp(argv[2], "up") == 0;
 	} else {
-		return fwd_cli_usage(cli, "expected up, down or mtu, not: %.*s", FWD_CLI_NAME_MAX,
-		                     argv[2]);
+		return fwd_cli_usage(cli, "expected up, down, mtu or vrf, not: %.*s",
+		                     FWD_CLI_NAME_MAX, argv[2]);
 	}
 	req.body_case = FWD__REQUEST__BODY_IFACE_SET;
 	req.iface_set = &set;
@@ -187,7 +194,7 @@ static struct fwd_cli_object iface_obj = {
 	         "iface add NAME port PORT vlan N [mtu M]\n"
 	         "iface add NAME loopback\n"
 	         "iface del NAME\n"
-	         "iface set NAME up|down|mtu N",
+	         "iface set NAME up|down|mtu N|vrf VRF",
 	.run = iface_run,
 };
 FWD_CLI_OBJECT(iface_obj);

@@ -15,12 +15,13 @@
 #include "monitor.h"
 #include "table.h"
 
-#define MONITOR_OBJECTS "port addr route neigh fdb config drops iface"
+#define MONITOR_OBJECTS "port addr route neigh fdb config drops iface vrf"
 
 static void sanitize_event(Fwd__Event *e)
 {
-	char *const fields[] = { e->object, e->action, e->port,   e->prefix,    e->via,   e->origin,
-		                 e->lladdr, e->state,  e->bridge, e->from_port, e->reason };
+	char *const fields[] = { e->object, e->action,    e->port,   e->prefix,
+		                 e->via,    e->origin,    e->lladdr, e->state,
+		                 e->bridge, e->from_port, e->reason, e->vrf };
 
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		fwd_sanitize(fields[i]);
@@ -84,11 +85,17 @@ void fwd_monitor_line(FILE *out, const Fwd__Event *e)
 	else if (strcmp(e->object, "iface") == 0)
 		fprintf(out, "iface %s %s%s%s", e->action, e->port, e->reason[0] ? " " : "",
 		        e->reason);
+	else if (strcmp(e->object, "vrf") == 0 && strcmp(e->action, "moved") == 0)
+		fprintf(out, "vrf %s now holds %s", e->vrf, e->port);
+	else if (strcmp(e->object, "vrf") == 0)
+		fprintf(out, "vrf %s %s %s", e->action, e->vrf, e->reason);
 	else if (strcmp(e->object, "monitor") == 0)
 		fprintf(out, "monitor: %s events lost (client too slow)",
 		        fwd_fmt_count(n, e->count));
 	else
 		fprintf(out, "%s %s", e->object, e->action);
+	if (e->vrf[0] != '\0' && strcmp(e->object, "vrf") != 0)
+		fprintf(out, " vrf %s", e->vrf);
 }
 
 static void print_event(struct fwd_cli *cli, bool json, Fwd__Event *e)

@@ -145,6 +145,7 @@ static int neigh_list(struct fwd_cli *cli, int argc, char **argv)
 		return FWD_EXIT_USAGE;
 	list.port = port != NULL ? port : "";
 	list.family = cli->family;
+	list.vrf = (char *)fwd_cli_vrf(cli);
 	req.body_case = FWD__REQUEST__BODY_NEIGH_LIST;
 	req.neigh_list = &list;
 	rc = fwd_cli_call(cli, &req, list_print, &rows);
@@ -158,7 +159,7 @@ static int neigh_flush(struct fwd_cli *cli, int argc, char **argv)
 	Fwd__NeighFlushReq flush = FWD__NEIGH_FLUSH_REQ__INIT;
 	char *port;
 
-	if (optional_dev(cli, argc, argv, &port))
+	if (fwd_cli_no_vrf(cli) || optional_dev(cli, argc, argv, &port))
 		return FWD_EXIT_USAGE;
 	flush.port = port != NULL ? port : "";
 	req.body_case = FWD__REQUEST__BODY_NEIGH_FLUSH;
@@ -171,6 +172,8 @@ static int neigh_add(struct fwd_cli *cli, int argc, char **argv)
 	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__NeighAddReq add = FWD__NEIGH_ADD_REQ__INIT;
 
+	if (fwd_cli_no_vrf(cli))
+		return FWD_EXIT_USAGE;
 	if (argc != 6 || strcmp(argv[2], "lladdr") != 0 || strcmp(argv[4], "dev") != 0)
 		return fwd_cli_usage(cli, "expected: add ADDRESS lladdr MAC dev IFACE");
 	if (fwd_cli_check_arg(cli, "address", argv[1]) ||
@@ -190,6 +193,8 @@ static int neigh_del(struct fwd_cli *cli, int argc, char **argv)
 	Fwd__Request req = FWD__REQUEST__INIT;
 	Fwd__NeighDelReq del = FWD__NEIGH_DEL_REQ__INIT;
 
+	if (fwd_cli_no_vrf(cli))
+		return FWD_EXIT_USAGE;
 	if (argc != 4 || strcmp(argv[2], "dev") != 0)
 		return fwd_cli_usage(cli, "expected: del ADDRESS dev IFACE");
 	if (fwd_cli_check_arg(cli, "address", argv[1]) ||
@@ -214,10 +219,11 @@ static int neigh_run(struct fwd_cli *cli, int argc, char **argv)
 
 static struct fwd_cli_object neigh_obj = {
 	.name = "neigh",
-	.usage = "[-4|-6] neigh list [dev IFACE]\n"
+	.usage = "[-4|-6] [-V VRF] neigh list [dev IFACE]\n"
 	         "neigh add ADDRESS lladdr MAC dev IFACE\n"
 	         "neigh del ADDRESS dev IFACE\n"
 	         "neigh flush [dev IFACE]",
 	.run = neigh_run,
+	.takes_vrf = true,
 };
 FWD_CLI_OBJECT(neigh_obj);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fwdctl [-4|-6] route list | get ADDRESS | add PREFIX via ADDRESS [dev IFACE]
+ * fwdctl [-4|-6] [-V VRF] route list | get ADDRESS | add PREFIX via ADDRESS [dev IFACE]
  * [via ADDRESS [dev IFACE]]... | add PREFIX dev IFACE | add PREFIX
- * blackhole|unreachable|prohibit | replace ... | del PREFIX | load FILE (either family)
+ * blackhole|unreachable|prohibit | add PREFIX next_vrf VRF | replace ... | del PREFIX |
+ * load FILE (either family; -V: the VRF of each)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -34,8 +35,15 @@ static int list_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 	}
 	for (size_t i = 0; i < r->route_list->n_routes; i++) {
 		const Fwd__RouteEntry *e = r->route_list->routes[i];
+		char next[80];
+
+		/* a next-vrf route's VIA is the VRF it looks in */
+		snprintf(next, sizeof(next), "vrf %s", e->next_vrf);
 		fprintf(cli->out, "%-*s  %-11s  %-*s  %-8s  %s\n", pw, fwd_sanitize(e->prefix),
-		        fwd_sanitize(e->type), vw, e->via[0] ? fwd_sanitize(e->via) : "-",
+		        fwd_sanitize(e->type), vw,
+		        e->next_vrf[0] ? fwd_sanitize(next)
+		        : e->via[0]    ? fwd_sanitize(e->via)
+		                       : "-",
 		        e->dev[0] ? fwd_sanitize(e->dev) : "-", fwd_sanitize(e->origin));
 		/* an ECMP route's other next hops, one line each under the first */
 		for (size_t k = 1; k < e->n_nexthops; k++)
@@ -58,6 +66,8 @@ static int get_print(struct fwd_cli *cli, const Fwd__Response *r, void *arg)
 		return 0;
 	}
 	fprintf(cli->out, "%s %s", fwd_sanitize(g->route->prefix), fwd_sanitize(g->route->type));
+	if (g->route->next_vrf[0])
+		fprintf(cli->out, " vrf %s", fwd_sanitize(g->route->next_vrf));
 	if (g->route->n_nexthops == 0 && g->route->via[0])
 		fprintf(cli->out, " via %s", fwd_sanitize(g->route->via));
 	if (g->route->n_nexthops == 0 && g->route->dev[0])
@@ -115,6 +125,15 @@ static int route_add(struct fwd_cli *cli, int argc, char **argv, bool replace)
 		return FWD_EXIT_USAGE;
 	add.prefix = argv[1];
 	add.replace = replace;
+	add.vrf = (char *)fwd_cli_vrf(cli);
+	if (argc == 4 && strcmp(argv[2], "next_vrf") == 0) {
+		if (fwd_cli_check_arg(cli, "VRF name", argv[3]))
+			return FWD_EXIT_USAGE;
+		add.next_vrf = argv[3];
+		req.body_case = FWD__REQUEST__BODY_ROUTE_ADD;
+		req.route_add = &add;
+		return fwd_cli_call(cli, &req, NULL, NULL);
+	}
 	for (unsigned k = 0; argc == 3 && k < sizeof(kinds) / sizeof(kinds[0]); k++)
 		kind |= strcmp(argv[2], kinds[k]) == 0;
 	for (int i = 2; !kind && i < argc; i += 2) {
@@ -207,6 +226,7 @@ static int load_file(struct fwd_cli *cli, FILE *f, const char *name)
 		return fwd_cli_usage(cli, "out of memory");
 	fwd__route_load_req__init(&s->q);
 	s->q.name = (char *)name;
+	s->q.vrf = (char *)fwd_cli_vrf(cli);
 	s->q.first_line = 1;
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	while (rc == FWD_EXIT_OK && fgets(line, sizeof(line), f) != NULL) {
@@ -259,6 +279,7 @@ static int route_one_arg(struct fwd_cli *cli, int argc, char **argv)
 		if (check_ip(cli, argv[1]))
 			return FWD_EXIT_USAGE;
 		get.address = argv[1];
+		get.vrf = (char *)fwd_cli_vrf(cli);
 		req.body_case = FWD__REQUEST__BODY_ROUTE_GET;
 		req.route_get = &get;
 		return fwd_cli_call(cli, &req, get_print, NULL);
@@ -266,6 +287,7 @@ static int route_one_arg(struct fwd_cli *cli, int argc, char **argv)
 	if (check_prefix(cli, argv[1]))
 		return FWD_EXIT_USAGE;
 	del.prefix = argv[1];
+	del.vrf = (char *)fwd_cli_vrf(cli);
 	req.body_case = FWD__REQUEST__BODY_ROUTE_DEL;
 	req.route_del = &del;
 	return fwd_cli_call(cli, &req, NULL, NULL);
@@ -281,6 +303,7 @@ static int route_list(struct fwd_cli *cli, int argc, char **argv)
 	if (argc != 1)
 		return fwd_cli_usage(cli, "list takes no arguments");
 	list.family = cli->family;
+	list.vrf = (char *)fwd_cli_vrf(cli);
 	req.body_case = FWD__REQUEST__BODY_ROUTE_LIST;
 	req.route_list = &list;
 	return fwd_cli_call(cli, &req, list_print, &header);
@@ -310,15 +333,17 @@ static int route_run(struct fwd_cli *cli, int argc, char **argv)
 
 static struct fwd_cli_object route_obj = {
 	.name = "route",
-	.usage = "[-4|-6] route list\n"
-	         "route get ADDRESS\n"
+	.usage = "[-4|-6] [-V VRF] route list\n"
+	         "[-V VRF] route get ADDRESS\n"
 	         "route add PREFIX via ADDRESS [dev IFACE] [via ADDRESS [dev IFACE]]...\n"
 	         "          (up to 16 next hops: ECMP; dev is needed for a link-local via)\n"
 	         "route add PREFIX dev IFACE | add PREFIX blackhole|unreachable|prohibit\n"
+	         "route add PREFIX next_vrf VRF   (look the destination up again in VRF)\n"
 	         "route replace PREFIX ...   (the forms of add)\n"
 	         "route del PREFIX\n"
 	         "route load FILE      (one route per line in the forms of add, either family;\n"
-	         "                     - reads stdin)",
+	         "                     - reads stdin; -V VRF before route: every command's VRF)",
 	.run = route_run,
+	.takes_vrf = true,
 };
 FWD_CLI_OBJECT(route_obj);

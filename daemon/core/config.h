@@ -109,6 +109,7 @@ struct fwd_conf_port {
 	bool tap;         /* a kernel interface for the control plane (cp/tap.c); default false */
 	char acl_in[FWD_NAME_MAX];  /* acls[].name filtering what arrives, "" = none (acl/) */
 	char acl_out[FWD_NAME_MAX]; /* acls[].name filtering what leaves, "" = none */
+	char vrf[FWD_NAME_MAX];     /* vrfs[].name, "" = the default VRF (vrf/) */
 	struct fwd_conf_pos pos;
 };
 
@@ -127,6 +128,8 @@ struct fwd_conf_route {
 	unsigned n_via;   /* 0 for the types above and a route on a link (dev only) */
 	struct fwd_ip via[FWD_ECMP_MAX]; /* the prefix's family; a list is ECMP */
 	char dev[FWD_NAME_MAX];          /* extension: optional egress port */
+	char vrf[FWD_NAME_MAX];          /* the VRF it is in, "" = default (vrf/) */
+	char next_vrf[FWD_NAME_MAX];     /* look the destination up again there (no via) */
 	struct fwd_conf_pos pos;
 };
 
@@ -330,5 +333,14 @@ int fwd_config_port_index(const struct fwd_config *cfg, const char *name);
 int fwd_config_iface_index(const struct fwd_config *cfg, const char *name);
 typedef int (*fwd_config_iface_index_fn)(const struct fwd_config *cfg, const char *name);
 void fwd_config_set_iface_index_fn(fwd_config_iface_index_fn fn);
+/*
+ * The VRF a config names (a port's, an interface's, a route's `vrf`) as the
+ * config's own numbering, which the address views of a file use: 0 for the
+ * default ("" or "default"), i + 1 for vrfs[i], -1 for none. The VRF
+ * module (vrf/) owns vrfs[] and sets the resolver; without one every name
+ * but the default's is -1.
+ */
+int fwd_config_vrf_index(const struct fwd_config *cfg, const char *name);
+void fwd_config_set_vrf_index_fn(fwd_config_iface_index_fn fn);
 
 #endif

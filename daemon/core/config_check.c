@@ -136,6 +136,7 @@ int fwd_config_port_index(const struct fwd_config *cfg, const char *name)
 }
 
 static fwd_config_iface_index_fn iface_index_fn;
+static fwd_config_iface_index_fn vrf_index_fn;
 
 void fwd_config_set_iface_index_fn(fwd_config_iface_index_fn fn)
 {
@@ -150,6 +151,18 @@ int fwd_config_iface_index(const struct fwd_config *cfg, const char *name)
 		return i;
 	i = iface_index_fn(cfg, name);
 	return i >= 0 ? FWD_MAX_PORTS + i : -1;
+}
+
+int fwd_config_vrf_index(const struct fwd_config *cfg, const char *name)
+{
+	if (vrf_index_fn != NULL)
+		return vrf_index_fn(cfg, name);
+	return name[0] == '\0' || strcmp(name, "default") == 0 ? 0 : -1;
+}
+
+void fwd_config_set_vrf_index_fn(fwd_config_iface_index_fn fn)
+{
+	vrf_index_fn = fn;
 }
 
 /* "ports[i].key" (one buffer: the message is formatted before the next call) */

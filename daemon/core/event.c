@@ -12,6 +12,8 @@
 #include <rte_common.h>
 
 #include "core/event.h"
+#include "core/iface.h"
+#include "core/vrf.h"
 
 struct fwd_event_sub {
 	uint64_t next; /* seq of the next event to read */
@@ -104,6 +106,9 @@ void fwd_event_addr(const char *action, const char *port, const char *prefix, ui
 	snprintf(e->port, sizeof(e->port), "%s", port);
 	snprintf(e->prefix, sizeof(e->prefix), "%s", prefix);
 	snprintf(e->origin, sizeof(e->origin), "%s", fwd_origin_name(origin));
+	const struct fwd_iface *ifp = fwd_iface_by_name(port);
+	if (ifp != NULL && ifp->vrf != FWD_VRF_DEFAULT) /* "": the default VRF */
+		snprintf(e->vrf, sizeof(e->vrf), "%s", fwd_vrf_name(ifp->vrf));
 }
 
 static void wants_update(void)

@@ -32,15 +32,16 @@
 #define FWD_MONITOR_PER_USER     8
 
 /* Objects, as `fwdctl monitor OBJECT` names them. */
-#define FWD_EVENT_OBJECTS(X)                                          \
-	X(PORT, "port")     /* link up, down; admin-up, admin-down */ \
-	X(ADDR, "addr")     /* address add, del */                    \
-	X(ROUTE, "route")   /* route add, del, replace */             \
-	X(NEIGH, "neigh")   /* state (a new one), del */              \
-	X(FDB, "fdb")       /* bridge FDB learn, move, age, flush */  \
-	X(CONFIG, "config") /* reload ok, refused */                  \
-	X(DROPS, "drops")   /* per port and reason, once a second */  \
-	X(IFACE, "iface")   /* interface add, del, up, down (VLANs, loopbacks) */
+#define FWD_EVENT_OBJECTS(X)                                                      \
+	X(PORT, "port")     /* link up, down; admin-up, admin-down */             \
+	X(ADDR, "addr")     /* address add, del */                                \
+	X(ROUTE, "route")   /* route add, del, replace */                         \
+	X(NEIGH, "neigh")   /* state (a new one), del */                          \
+	X(FDB, "fdb")       /* bridge FDB learn, move, age, flush */              \
+	X(CONFIG, "config") /* reload ok, refused */                              \
+	X(DROPS, "drops")   /* per port and reason, once a second */              \
+	X(IFACE, "iface")   /* interface add, del, up, down (VLANs, loopbacks) */ \
+	X(VRF, "vrf")       /* VRF add, del; an interface moved into one */
 
 enum fwd_event_object {
 #define FWD_EVENT_ENUM(e, name) FWD_EVENT_##e,
@@ -68,6 +69,7 @@ struct fwd_event {
 	char lladdr[18];                /* neigh, fdb */
 	char state[12];                 /* neigh */
 	char origin[16];                /* route, addr: fwd_origin_name */
+	char vrf[16];                   /* route, addr, neigh, vrf: the VRF's name ("" = default) */
 	/* route: the gateways (comma separated) or the type; drops: the drop
 	 * reason; config: why a reload was refused */
 	char text[128];

@@ -59,6 +59,7 @@ static Fwd__Event *event_msg(struct fwd_rpc_call *call, const struct fwd_event *
 	m->prefix = str(call, e->prefix);
 	m->via = route ? str(call, e->text) : "";
 	m->origin = str(call, e->origin);
+	m->vrf = str(call, e->vrf);
 	m->lladdr = str(call, e->lladdr);
 	m->state = str(call, e->state);
 	m->bridge = str(call, e->bridge);

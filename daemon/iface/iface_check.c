@@ -4,7 +4,7 @@
  * bridges and interfaces, at most 15 characters), a VLAN's port, number and
  * MTU, the keys a loopback has no use for, the mode's keys, and addresses
  * (iface_check_addr.c) by the rules of ports' (ip4/addr.h, ip6/addr6.h):
- * no address twice, no subnet on two interfaces.
+ * no address twice, no subnet on two interfaces; the VRF (vrf/).
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 
 #include "acl/acl_config.h"
 #include "iface/iface_priv.h"
+#include "vrf/vrf_config.h"
 
 #define AT_MAX 64
 
@@ -134,6 +135,7 @@ static void check_acls(struct fwd_conf_checker *c, const struct fwd_config *cfg,
 static void iface_config_check(struct fwd_conf_checker *c, const struct fwd_config *cfg)
 {
 	const struct iface_conf *s = iface_conf(cfg);
+	char a[AT_MAX];
 
 	for (unsigned i = 0; i < s->n && !fwd_conf_full(c); i++) {
 		const struct fwd_conf_iface *f = &s->ifaces[i];
@@ -146,6 +148,8 @@ static void iface_config_check(struct fwd_conf_checker *c, const struct fwd_conf
 			check_mode(c, cfg, f, i);
 		}
 		check_acls(c, cfg, f, i);
+		vrf_conf_check_ref(c, cfg, f->vrf, at(a, i, "vrf"),
+		                   f->loopback || f->mode == FWD_MODE_L3);
 	}
 	iface_check_addresses(c, cfg);
 }

@@ -25,15 +25,26 @@ static bool conf_l3(const struct fwd_conf_iface *f)
 	return f->loopback || f->mode == FWD_MODE_L3;
 }
 
+/* f's VRF in the file's numbering (fwd_config_vrf_index; an unknown one is
+ * vrf/'s to report) */
+static uint16_t conf_vrf(const struct fwd_config *cfg, const struct fwd_conf_iface *f)
+{
+	int v = fwd_config_vrf_index(cfg, f->vrf);
+
+	return v > 0 ? (uint16_t)v : 0;
+}
+
 static void view4_ifaces(struct addr4_view *v, const struct fwd_config *cfg)
 {
 	const struct iface_conf *s = iface_conf(cfg);
 
 	for (unsigned i = 0; i < s->n && FWD_MAX_PORTS + i < FWD_MAX_IFACES; i++) {
 		const struct fwd_conf_iface *f = &s->ifaces[i];
-		struct addr4_view_port e = {
-			.name = f->name, .l3 = conf_l3(f), .lo = f->loopback, .late = true
-		};
+		struct addr4_view_port e = { .name = f->name,
+			                     .l3 = conf_l3(f),
+			                     .lo = f->loopback,
+			                     .late = true,
+			                     .vrf = conf_vrf(cfg, f) };
 
 		addr4_view_put(v, FWD_MAX_PORTS + i, &e, f->addresses, f->n_addresses);
 	}
@@ -45,9 +56,11 @@ static void view6_ifaces(struct addr6_view *v, const struct fwd_config *cfg)
 
 	for (unsigned i = 0; i < s->n && FWD_MAX_PORTS + i < FWD_MAX_IFACES; i++) {
 		const struct fwd_conf_iface *f = &s->ifaces[i];
-		struct addr6_view_port e = {
-			.name = f->name, .l3 = conf_l3(f), .lo = f->loopback, .late = true
-		};
+		struct addr6_view_port e = { .name = f->name,
+			                     .l3 = conf_l3(f),
+			                     .lo = f->loopback,
+			                     .late = true,
+			                     .vrf = conf_vrf(cfg, f) };
 
 		addr6_view_put(v, FWD_MAX_PORTS + i, &e, f->addresses, f->n_addresses);
 	}

@@ -12,6 +12,7 @@
 
 #include "core/config_schema.h"
 #include "iface/iface_config.h"
+#include "vrf/vrf_config.h"
 
 typedef struct iface_conf S;
 typedef struct fwd_conf_iface I;
@@ -36,6 +37,7 @@ static const struct conf_field iface_fields[] = {
 	       .quiet = true),
 	CONF_F("acl_in", CONF_STR, I, acl_in, .min = 1, .valid = fwd_conf_valid_name),
 	CONF_F("acl_out", CONF_STR, I, acl_out, .min = 1, .valid = fwd_conf_valid_name),
+	VRF_CONF_ROW(I, vrf),
 	{ .key = NULL },
 };
 
@@ -73,7 +75,7 @@ bool iface_conf_equal(const struct fwd_conf_iface *a, const struct fwd_conf_ifac
 	            strcmp(a->bridge, b->bridge) == 0 && a->mtu == b->mtu &&
 	            a->n_addresses == b->n_addresses && a->tap == b->tap && a->ra == b->ra &&
 	            a->rpf == b->rpf && strcmp(a->acl_in, b->acl_in) == 0 &&
-	            strcmp(a->acl_out, b->acl_out) == 0;
+	            strcmp(a->acl_out, b->acl_out) == 0 && strcmp(a->vrf, b->vrf) == 0;
 
 	for (unsigned k = 0; same && k < a->n_addresses; k++)
 		same = fwd_prefix_cmp(&a->addresses[k], &b->addresses[k]) == 0;

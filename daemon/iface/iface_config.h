@@ -30,6 +30,7 @@ struct fwd_conf_iface {
 	enum fwd_rpf rpf;
 	char acl_in[FWD_NAME_MAX];
 	char acl_out[FWD_NAME_MAX];
+	char vrf[FWD_NAME_MAX]; /* vrfs[].name, "" = default (vrf/vrf_config.h) */
 	struct fwd_conf_pos pos;
 };
 

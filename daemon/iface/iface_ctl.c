@@ -56,7 +56,9 @@ int iface_make(const struct fwd_config *cfg, const struct fwd_conf_iface *f, cha
 		return rc;
 	fwd_ifaces[id].tap = f->tap;
 	fwd_ifaces[id].rpf = (uint8_t)f->rpf; /* workers read it: one byte */
-	return 0;
+	if ((rc = iface_conf_vrf(&fwd_ifaces[id], f, NULL)) < 0)
+		snprintf(err, errlen, "interface %s: vrf %s: %s", f->name, f->vrf, strerror(-rc));
+	return rc;
 }
 
 /* interfaces[].acl_in, acl_out: bound by id, which exists only now. */
@@ -147,7 +149,7 @@ static int iface_reload_apply(const struct fwd_config *cur, const struct fwd_con
 
 static struct fwd_module iface_module = {
 	.name = "iface",
-	.depends_on = "bridge acl",
+	.depends_on = "bridge acl vrf",
 	.init = iface_init,
 	.fini = iface_fini,
 	.reload_apply = iface_reload_apply,

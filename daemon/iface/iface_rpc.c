@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* RPC: iface list, iface add, iface del, iface set (fwdctl(8)). */
+/* RPC: iface list, iface add, iface del, iface set (fwdctl(8); set vrf: iface_vrf.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include "core/daemon.h"
 #include "core/iface.h"
 #include "core/rpc.h"
+#include "core/vrf.h"
 #include "fwd_inet.h"
 #include "iface/iface_priv.h"
 #include "ip4/addr.h"
@@ -64,6 +65,7 @@ static Fwd__IfaceInfo *iface_info(struct fwd_rpc_call *call, const struct fwd_if
 	if (!lo)
 		fi->mac = fwd_rpc_strdup(call, fwd_mac_fmt(ifp->mac.addr_bytes, mac));
 	fi->tap = ifp->tap;
+	fi->vrf = (char *)fwd_vrf_name(ifp->vrf);
 	fill_addresses(call, ifp, fi);
 	return fi;
 }
@@ -166,6 +168,8 @@ static int iface_set(struct fwd_rpc_call *call)
 
 	if (ifp == NULL)
 		return -ENODEV;
+	if (q->vrf[0] != '\0')
+		return iface_set_vrf(call, ifp, q->vrf);
 	if (q->mtu != 0)
 		return set_mtu(call, ifp, q->mtu);
 	if (!q->set_admin)

@@ -15,6 +15,7 @@
 #include "core/daemon.h"
 #include "core/iface.h"
 #include "core/reload.h"
+#include "core/vrf.h"
 #include "iface/iface_priv.h"
 #include "ip4/addr.h"
 #include "ip6/addr6.h"
@@ -71,6 +72,10 @@ int iface_reconcile(const struct fwd_config *next, const struct fwd_conf_iface *
 		return rc;
 	}
 	ifp->tap = f->tap;
+	if ((rc = iface_conf_vrf(ifp, f, log)) < 0) {
+		snprintf(err, errlen, "interface %s: vrf %s: %s", f->name, f->vrf, strerror(-rc));
+		return rc;
+	}
 	if (ifp->type != FWD_IFACE_VLAN)
 		return 0;
 	rc = settle(next, f, ifp, log);
@@ -108,6 +113,8 @@ static void entry_of(const struct fwd_config *run, const struct fwd_iface *ifp,
 	snprintf(e->name, sizeof(e->name), "%s", ifp->name);
 	e->loopback = ifp->type == FWD_IFACE_LOOPBACK;
 	e->tap = ifp->tap;
+	snprintf(e->vrf, sizeof(e->vrf), "%s",
+	         ifp->vrf != FWD_VRF_DEFAULT ? fwd_vrf_name(ifp->vrf) : "");
 	running_l3(ifp, e);
 	if (e->loopback)
 		return;

@@ -120,7 +120,10 @@ void addr4_view_config(struct addr4_view *v, const struct fwd_config *cfg)
 	v->n_ports = 0;
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
 		const struct fwd_conf_port *p = &cfg->ports[i];
-		struct addr4_view_port e = { .name = p->name, .l3 = p->mode == FWD_MODE_L3 };
+		int vrf = fwd_config_vrf_index(cfg, p->vrf); /* the file's numbering */
+		struct addr4_view_port e = { .name = p->name,
+			                     .l3 = p->mode == FWD_MODE_L3,
+			                     .vrf = vrf > 0 ? (uint16_t)vrf : 0 };
 
 		addr4_view_put(v, i, &e, p->addresses, p->n_addresses);
 	}

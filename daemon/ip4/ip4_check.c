@@ -78,6 +78,14 @@ static int named_l3(struct fwd_conf_checker *c, const struct fwd_config *cfg,
 	return -1;
 }
 
+/* A route's VRF in the file's numbering, as the config's views have it. */
+static uint16_t route_vrf(const struct fwd_config *cfg, const struct fwd_conf_route *r)
+{
+	int v = fwd_config_vrf_index(cfg, r->vrf);
+
+	return v > 0 ? (uint16_t)v : 0;
+}
+
 static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg,
                         const struct addr4_view *v, unsigned i)
 {
@@ -89,8 +97,10 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 
 	/* the prefix and gateway rules are each family's; the rest is both's */
 	if (r->prefix.family == AF_INET &&
-	    addr4_rule_route(v, FWD_VRF_DEFAULT, &prefix, why, sizeof(why)) < 0)
+	    addr4_rule_route(v, route_vrf(cfg, r), &prefix, why, sizeof(why)) < 0)
 		fwd_conf_error(c, path(at, "routes", i, "prefix"), "%s", why);
+	if (r->next_vrf[0]) /* no next hop of its own: vrf/vrf_check.c checks it */
+		return;
 	if (r->blackhole + r->unreachable + r->prohibit > 1) {
 		fwd_conf_error(c, path(at, "routes", i, ""),
 		               "blackhole, unreachable and prohibit exclude each other");
@@ -130,19 +140,25 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 			path(at, "routes", i, "via");
 		if (r->via[k].family != AF_INET)
 			fwd_conf_error(c, at, "an IPv4 route needs an IPv4 next hop");
-		else if (addr4_rule_gateway(v, FWD_VRF_DEFAULT, r->via[k].v4, dev, &port, why,
+		else if (addr4_rule_gateway(v, route_vrf(cfg, r), r->via[k].v4, dev, &port, why,
 		                            sizeof(why)) < 0)
 			fwd_conf_error(c, at, "%s", why);
 	}
 }
 
+/* The config whose routes route_cmp sorts (qsort has no argument for it). */
+static const struct fwd_config *cfg_sorted;
+
+/* By VRF (the config's numbering), then prefix: a prefix may be in each VRF once. */
 static int route_cmp(const void *a, const void *b)
 {
 	const struct fwd_conf_route *x = *(const struct fwd_conf_route *const *)a;
 	const struct fwd_conf_route *y = *(const struct fwd_conf_route *const *)b;
 
-	int d = fwd_prefix_cmp(&x->prefix, &y->prefix);
+	int d = fwd_config_vrf_index(cfg_sorted, x->vrf) - fwd_config_vrf_index(cfg_sorted, y->vrf);
 
+	if (d == 0)
+		d = fwd_prefix_cmp(&x->prefix, &y->prefix);
 	if (d != 0)
 		return d;
 	return x < y ? -1 : x > y; /* stable: the first written sorts first */
@@ -161,11 +177,13 @@ static void check_route_dups(struct fwd_conf_checker *c, const struct fwd_config
 	}
 	for (unsigned i = 0; i < cfg->n_routes; i++)
 		v[i] = &cfg->routes[i];
+	cfg_sorted = cfg;
 	qsort(v, cfg->n_routes, sizeof(*v), route_cmp);
 	for (unsigned i = 1, first = 0; i < cfg->n_routes && !fwd_conf_full(c); i++) {
 		const struct fwd_conf_route *r = v[i], *f = v[first];
 
-		if (fwd_prefix_cmp(&r->prefix, &f->prefix) != 0) {
+		if (fwd_prefix_cmp(&r->prefix, &f->prefix) != 0 ||
+		    fwd_config_vrf_index(cfg, r->vrf) != fwd_config_vrf_index(cfg, f->vrf)) {
 			first = i;
 			continue;
 		}

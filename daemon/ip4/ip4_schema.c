@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The config keys IPv4 owns: ports[].addresses, routes[], neighbors[] (the
+ * The config keys IPv4 owns: ports[].addresses, routes[] (their vrf and
+ * next_vrf are checked by vrf/), neighbors[] (the
  * IPv4 static neighbours), dataplane.fib_tbl8s and dataplane.icmp_rate.
  * Their checks are ip4/ip4_check.c, their apply l3/l3_config.c (both
  * families), their part of `config show` ip4/running.c.
@@ -28,6 +29,9 @@ static const struct conf_field route_fields[] = {
 	CONF_F("blackhole", CONF_BOOL, R, blackhole, .def = false, .quiet = true),
 	CONF_F("unreachable", CONF_BOOL, R, unreachable, .def = false, .quiet = true),
 	CONF_F("prohibit", CONF_BOOL, R, prohibit, .def = false, .quiet = true),
+	/* checked by vrf/vrf_check.c */
+	CONF_F("vrf", CONF_STR, R, vrf, .min = 1, .valid = fwd_conf_valid_name),
+	CONF_F("next_vrf", CONF_STR, R, next_vrf, .min = 1, .valid = fwd_conf_valid_name),
 	{ .key = NULL },
 };
 

@@ -107,7 +107,10 @@ void addr6_view_config(struct addr6_view *v, const struct fwd_config *cfg)
 	v->n_ports = 0;
 	for (unsigned i = 0; i < cfg->n_ports; i++) {
 		const struct fwd_conf_port *p = &cfg->ports[i];
-		struct addr6_view_port e = { .name = p->name, .l3 = p->mode == FWD_MODE_L3 };
+		int vrf = fwd_config_vrf_index(cfg, p->vrf); /* the file's numbering */
+		struct addr6_view_port e = { .name = p->name,
+			                     .l3 = p->mode == FWD_MODE_L3,
+			                     .vrf = vrf > 0 ? (uint16_t)vrf : 0 };
 
 		addr6_view_put(v, i, &e, p->addresses, p->n_addresses);
 	}

@@ -68,14 +68,16 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 	char at[CONF_PATH_MAX], why[WHY_MAX];
 	unsigned port;
 	int dev = r->dev[0] ? fwd_config_iface_index(cfg, r->dev) : -1;
+	int vi = fwd_config_vrf_index(cfg, r->vrf); /* the file's numbering, as its views */
+	uint16_t vrf = vi > 0 ? (uint16_t)vi : 0;
 
 	if (r->prefix.family != AF_INET6)
 		return;
-	if (addr6_rule_route(v, FWD_VRF_DEFAULT, &p, why, sizeof(why)) < 0) {
+	if (addr6_rule_route(v, vrf, &p, why, sizeof(why)) < 0) {
 		snprintf(at, sizeof(at), "routes[%u].prefix", i);
 		fwd_conf_error(c, at, "%s", why);
 	}
-	if (r->blackhole || r->unreachable || r->prohibit || r->n_via == 0 ||
+	if (r->blackhole || r->unreachable || r->prohibit || r->n_via == 0 || r->next_vrf[0] ||
 	    (r->dev[0] && !view_l3(v, dev)))
 		return; /* missing via, blackhole with via, unknown dev: IPv4's check says so */
 	for (unsigned k = 0; k < r->n_via; k++) {
@@ -85,8 +87,7 @@ static void check_route(struct fwd_conf_checker *c, const struct fwd_config *cfg
 			snprintf(at, sizeof(at), "routes[%u].via", i);
 		if (r->via[k].family != AF_INET6)
 			fwd_conf_error(c, at, "an IPv6 route needs an IPv6 next hop");
-		else if (addr6_rule_gateway(v, FWD_VRF_DEFAULT, r->via[k].v6, dev, &port, why,
-		                            sizeof(why)) < 0)
+		else if (addr6_rule_gateway(v, vrf, r->via[k].v6, dev, &port, why, sizeof(why)) < 0)
 			fwd_conf_error(c, at, "%s", why);
 	}
 }

@@ -8,15 +8,17 @@
 #include "ip6/addr6.h"
 #include "ip6/ip6.h"
 #include "ip6/ip6_config.h"
+#include "route/route_core.h"
 #include "nexthop/nexthop.h"
 #include "port/port.h"
 
-static int running_routes(struct fwd_config *run, uint64_t *omitted)
+/* VRF vrf's routes of config and fwdctl into run (the others are counted in omitted). */
+static int running_routes_of(struct fwd_config *run, uint64_t *omitted, uint16_t vrf)
 {
 	static const uint8_t zero[16];
 
-	for (struct rib6_node *r = rib6_next_route(&ip6_ribs[FWD_VRF_DEFAULT], zero, 0, true);
-	     r != NULL; r = rib6_next_route(&ip6_ribs[FWD_VRF_DEFAULT], r->addr, r->len, false)) {
+	for (struct rib6_node *r = rib6_next_route(&ip6_ribs[vrf], zero, 0, true); r != NULL;
+	     r = rib6_next_route(&ip6_ribs[vrf], r->addr, r->len, false)) {
 		struct fwd_conf_route *cr;
 
 		if (r->route.type == ROUTE6_CONNECTED)
@@ -36,10 +38,27 @@ static int running_routes(struct fwd_config *run, uint64_t *omitted)
 		cr->prohibit = r->route.type == ROUTE6_PROHIBIT;
 		if (r->route.type == ROUTE6_VIA)
 			cr->n_via = nh_gateways(r->route.nh, cr->via);
-		if (r->route.dev < fwd_n_ports)
+		if (vrf != FWD_VRF_DEFAULT)
+			snprintf(cr->vrf, sizeof(cr->vrf), "%s", fwd_vrf_name(vrf));
+		if (r->route.type == ROUTE_NEXT_VRF) /* its dev is the VRF it names */
+			snprintf(cr->next_vrf, sizeof(cr->next_vrf), "%s",
+			         fwd_vrf_name(r->route.dev));
+		else if (r->route.dev < fwd_n_ports)
 			snprintf(cr->dev, sizeof(cr->dev), "%s", fwd_ports[r->route.dev].name);
 	}
 	return 0;
+}
+
+static int running_routes(struct fwd_config *run, uint64_t *omitted)
+{
+	int rc = 0;
+
+	FWD_VRF_FOREACH(v)
+	{
+		if (rc == 0)
+			rc = running_routes_of(run, omitted, (uint16_t)v);
+	}
+	return rc;
 }
 
 int ip6_config_running(struct fwd_config *run, uint64_t *omitted)

@@ -45,12 +45,16 @@ static Fwd__AddrEntry *addr_entry(struct fwd_rpc_call *call, const char *name,
 
 static void list_port(struct fwd_rpc_call *call, Fwd__AddrListResp *r, unsigned i, uint32_t family)
 {
+	size_t first = r->n_addresses;
+
 	if (l3_family_wanted(family, AF_INET))
 		for (unsigned j = 0; j < ip4_addrs[i].n; j++) {
 			struct fwd_prefix a = fwd_prefix_of4(&ip4_addrs[i].a[j]);
 			r->addresses[r->n_addresses++] = addr_entry(call, fwd_iface_name(i), &a,
 			                                            ip4_addrs[i].origin[j], NULL);
 		}
+	for (size_t k = first; k < r->n_addresses; k++)
+		r->addresses[k]->vrf = (char *)fwd_vrf_name(fwd_ifaces[i].vrf);
 	if (l3_family_wanted(family, AF_INET6))
 		for (unsigned j = 0; j < ip6_addrs[i].n; j++) {
 			struct fwd_prefix a = fwd_prefix_of6(&ip6_addrs[i].a[j]);
@@ -65,10 +69,14 @@ static int addr_list(struct fwd_rpc_call *call)
 	const Fwd__AddrListReq *q = call->req->addr_list;
 	const char *only = q->port;
 	Fwd__AddrListResp *r = fwd_rpc_alloc(call, sizeof(*r));
+	bool dev = only != NULL && only[0] != '\0', any_vrf = dev && q->vrf[0] == '\0';
 	size_t total = 0;
+	uint16_t vrf;
 
-	if (only != NULL && only[0] != '\0' && iface_id(only) < 0)
+	if (dev && iface_id(only) < 0)
 		return fwd_rpc_error(call, ENODEV, "no such interface: %s", only);
+	if (l3_vrf_arg(call, q->vrf, &vrf) < 0)
+		return -ENOENT;
 	if (l3_family_check(call, q->family) < 0)
 		return -EINVAL;
 	fwd__addr_list_resp__init(r);
@@ -76,7 +84,8 @@ static int addr_list(struct fwd_rpc_call *call)
 		total += ip4_addrs[i].n + ip6_addrs[i].n;
 	r->addresses = (Fwd__AddrEntry **)fwd_rpc_ptr_array(call, total);
 	for (int i = fwd_iface_next_id(-1); i >= 0; i = fwd_iface_next_id(i))
-		if (only == NULL || only[0] == '\0' || strcmp(only, fwd_iface_name(i)) == 0)
+		if ((!dev || strcmp(only, fwd_iface_name(i)) == 0) &&
+		    (any_vrf || fwd_ifaces[i].vrf == vrf)) /* dev alone: wherever it is */
 			list_port(call, r, (unsigned)i, q->family);
 	call->resp->body_case = FWD__RESPONSE__BODY_ADDR_LIST;
 	call->resp->addr_list = r;

@@ -27,6 +27,9 @@ static inline bool l3_family_wanted(uint32_t filter, int family)
 
 /* 0, or an EINVAL error in call for a filter other than 0, 4 and 6. */
 int l3_family_check(struct fwd_rpc_call *call, uint32_t filter);
+/* The VRF a request names ("": default) into *vrf; else "no such VRF: X" in
+ * call and -ENOENT (l3/route_rpc.c). */
+int l3_vrf_arg(struct fwd_rpc_call *call, const char *name, uint16_t *vrf);
 
 /* A route of either family, as the config, fwdctl, `route load` and FPM give
  * it. L3_ROUTE_VIA has 1..FWD_ECMP_MAX next hops (more than one: an ECMP

@@ -32,6 +32,7 @@
 #include "l3/l3_config.h"
 #include "nexthop/neigh.h"
 #include "port/port.h"
+#include "vrf/vrf.h"
 
 static struct l3_want *undo_state; /* the running state before the reload being applied */
 
@@ -86,16 +87,20 @@ static int want_neigh(struct l3_want *w, const struct neigh_static *n)
 	return 0;
 }
 
+/* By VRF, then prefix: a prefix is in each VRF once. */
 static int route_cmp(const void *a, const void *b)
 {
-	return fwd_prefix_cmp(&((const struct l3_route *)a)->prefix,
-	                      &((const struct l3_route *)b)->prefix);
+	const struct l3_route *x = a, *y = b;
+
+	if (x->vrf != y->vrf)
+		return x->vrf < y->vrf ? -1 : 1;
+	return fwd_prefix_cmp(&x->prefix, &y->prefix);
 }
 
-static const struct l3_route *find_route(const struct l3_want *w, const struct fwd_prefix *p,
-                                         unsigned n)
+static const struct l3_route *find_route(const struct l3_want *w, uint16_t vrf,
+                                         const struct fwd_prefix *p, unsigned n)
 {
-	struct l3_route key = { .prefix = *p };
+	struct l3_route key = { .vrf = vrf, .prefix = *p };
 
 	return n == 0 ? NULL : bsearch(&key, w->routes, n, sizeof(key), route_cmp);
 }
@@ -139,8 +144,12 @@ static int want_config(struct l3_want *w, const struct fwd_config *cfg)
 		const struct fwd_conf_route *cr = &cfg->routes[i];
 		/* dev and port name a port or a VLAN interface (fwd.yaml(5)) */
 		int dev = cr->dev[0] ? fwd_iface_id_by_name(cr->dev) : -1;
-		struct l3_route r = { .prefix = cr->prefix,
-			              .type = cr->blackhole     ? L3_ROUTE_BLACKHOLE
+		int vrf = vrf_id_of(cr->vrf), next = vrf_id_of(cr->next_vrf);
+		struct l3_route r = { .vrf = vrf > 0 ? (uint16_t)vrf : 0,
+			              .next_vrf = next > 0 ? (uint16_t)next : 0,
+			              .prefix = cr->prefix,
+			              .type = cr->next_vrf[0]   ? L3_ROUTE_NEXT_VRF
+			                      : cr->blackhole   ? L3_ROUTE_BLACKHOLE
 			                      : cr->unreachable ? L3_ROUTE_UNREACHABLE
 			                      : cr->prohibit    ? L3_ROUTE_PROHIBIT
 			                                        : L3_ROUTE_VIA,
@@ -225,7 +234,8 @@ static int keep_rpc_routes_neighs(struct l3_want *w, const struct l3_want *run,
 		qsort(w->routes, n_file, sizeof(*w->routes), route_cmp);
 	for (unsigned i = 0; i < run->n_routes && rc == 0; i++) {
 		const struct l3_route *r = &run->routes[i];
-		if (r->origin != FWD_ORIGIN_RPC || find_route(w, &r->prefix, n_file) != NULL)
+		if (r->origin != FWD_ORIGIN_RPC ||
+		    find_route(w, r->vrf, &r->prefix, n_file) != NULL)
 			continue;
 		if (l3_fam(r->prefix.family)->rule_route(w, r, why, sizeof(why)) == 0)
 			rc = l3_want_route(w, r);
@@ -255,7 +265,7 @@ static void drop_routes_neighs(const struct l3_want *w, const struct l3_want *ru
 
 	for (unsigned i = 0; i < run->n_routes; i++) {
 		const struct l3_route *r = &run->routes[i];
-		if (find_route(w, &r->prefix, w->n_routes) == NULL &&
+		if (find_route(w, r->vrf, &r->prefix, w->n_routes) == NULL &&
 		    l3_route_del(r->vrf, &r->prefix, err, sizeof(err)) == 0)
 			fwd_reload_note(log, "route %s removed", fwd_prefix_fmt(&r->prefix, buf));
 	}
@@ -460,7 +470,7 @@ static int l3_config_running(struct fwd_config *run, uint64_t *omitted)
 
 static struct fwd_module l3_config_module = {
 	.name = "l3-config",
-	.depends_on = "ip4 ip6",
+	.depends_on = "ip4 ip6 vrf",
 	.init = l3_config_init,
 	.reload_apply = l3_reload_apply,
 	.undo = l3_config_undo,

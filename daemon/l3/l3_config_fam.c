@@ -141,20 +141,32 @@ static int rule_neigh4(const struct l3_want *w, const struct neigh_static *n, ch
 	return addr4_rule_neigh(v, n->port, n->addr.v4, n->mac.addr_bytes, why, len);
 }
 
-static int routes4(struct l3_want *w)
+/* The running routes of config and fwdctl of VRF vrf into w. */
+static int routes4_of(struct l3_want *w, uint16_t vrf)
 {
 	int rc = 0;
 
-	for (struct rib4_node *n = rib4_next_route(&ip4_ribs[FWD_VRF_DEFAULT], 0, 0, true);
-	     n != NULL && rc == 0;
-	     n = rib4_next_route(&ip4_ribs[FWD_VRF_DEFAULT], n->addr, n->len, false)) {
+	for (struct rib4_node *n = rib4_next_route(&ip4_ribs[vrf], 0, 0, true);
+	     n != NULL && rc == 0; n = rib4_next_route(&ip4_ribs[vrf], n->addr, n->len, false)) {
 		const struct route4 *rt = &n->route;
 		struct fwd_ip4_prefix p = { n->addr, n->len };
-		struct l3_route r = { .prefix = fwd_prefix_of4(&p) };
+		struct l3_route r = { .vrf = vrf, .prefix = fwd_prefix_of4(&p) };
 		l3_route_from_rib(&r, rt->type, rt->origin, rt->dev, rt->nh);
 		r.replace = true;
 		if (rt->origin == FWD_ORIGIN_CONFIG || rt->origin == FWD_ORIGIN_RPC)
 			rc = l3_want_route(w, &r);
+	}
+	return rc;
+}
+
+static int routes4(struct l3_want *w)
+{
+	int rc = 0;
+
+	FWD_VRF_FOREACH(v)
+	{
+		if (rc == 0)
+			rc = routes4_of(w, (uint16_t)v);
 	}
 	return rc;
 }
@@ -304,21 +316,32 @@ static int rule_neigh6(const struct l3_want *w, const struct neigh_static *n, ch
 	return addr6_rule_neigh(v, n->port, n->addr.v6, n->mac.addr_bytes, why, len);
 }
 
-static int routes6(struct l3_want *w)
+static int routes6_of(struct l3_want *w, uint16_t vrf)
 {
 	static const uint8_t zero[16];
 	int rc = 0;
 
-	for (struct rib6_node *n = rib6_next_route(&ip6_ribs[FWD_VRF_DEFAULT], zero, 0, true);
-	     n != NULL && rc == 0;
-	     n = rib6_next_route(&ip6_ribs[FWD_VRF_DEFAULT], n->addr, n->len, false)) {
+	for (struct rib6_node *n = rib6_next_route(&ip6_ribs[vrf], zero, 0, true);
+	     n != NULL && rc == 0; n = rib6_next_route(&ip6_ribs[vrf], n->addr, n->len, false)) {
 		const struct route6 *rt = &n->route;
-		struct l3_route r = { .prefix = { .family = AF_INET6, .len = n->len } };
+		struct l3_route r = { .vrf = vrf, .prefix = { .family = AF_INET6, .len = n->len } };
 		memcpy(r.prefix.v6, n->addr, 16);
 		l3_route_from_rib(&r, rt->type, rt->origin, rt->dev, rt->nh);
 		r.replace = true;
 		if (rt->origin == FWD_ORIGIN_CONFIG || rt->origin == FWD_ORIGIN_RPC)
 			rc = l3_want_route(w, &r);
+	}
+	return rc;
+}
+
+static int routes6(struct l3_want *w)
+{
+	int rc = 0;
+
+	FWD_VRF_FOREACH(v)
+	{
+		if (rc == 0)
+			rc = routes6_of(w, (uint16_t)v);
 	}
 	return rc;
 }

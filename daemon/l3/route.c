@@ -71,14 +71,16 @@ static void via_text(const struct l3_route *r, char *buf, size_t len)
 }
 
 /* `fwdctl monitor route`: r (NULL for a deletion) on prefix p. */
-static void route_event(const char *action, const struct fwd_prefix *p, const struct l3_route *r,
-                        int origin)
+static void route_event(const char *action, uint16_t vrf, const struct fwd_prefix *p,
+                        const struct l3_route *r, int origin)
 {
 	struct fwd_event *e = fwd_event_new(FWD_EVENT_ROUTE, action);
 
 	if (e == NULL)
 		return;
 	fwd_prefix_fmt(p, e->prefix);
+	if (vrf != FWD_VRF_DEFAULT) /* "": the default VRF's, as before VRFs */
+		snprintf(e->vrf, sizeof(e->vrf), "%s", fwd_vrf_name(vrf));
 	if (origin >= 0)
 		snprintf(e->origin, sizeof(e->origin), "%s",
 		         fwd_origin_name((enum fwd_origin)origin));
@@ -101,7 +103,8 @@ int l3_route_add(const struct l3_route *r, char *err, size_t errlen)
 	q.replace = r->replace || over_fpm;
 	rc = route_add(&q, err, errlen);
 	if (rc >= 0)
-		route_event(rc == 1 || old >= 0 ? "replace" : "add", &r->prefix, r, r->origin);
+		route_event(rc == 1 || old >= 0 ? "replace" : "add", r->vrf, &r->prefix, r,
+		            r->origin);
 	if (rc >= 0 && over_fpm && removed_hook != NULL)
 		removed_hook(r->vrf, &r->prefix, (uint8_t)old);
 	return rc;
@@ -140,6 +143,13 @@ int l3_route_parse_words(char **tok, unsigned n, struct l3_route *r, char *err, 
 		r->type = (uint8_t)t;
 		return 0;
 	}
+	if (n == 3 && strcmp(tok[1], "next_vrf") == 0) {
+		if ((t = fwd_vrf_by_name(tok[2])) < 0)
+			return ERR(ENOENT, "no such VRF: %s", tok[2]);
+		r->type = L3_ROUTE_NEXT_VRF;
+		r->next_vrf = (uint16_t)t;
+		return 0;
+	}
 	r->type = L3_ROUTE_VIA;
 	for (unsigned i = 1; i < n;) {
 		struct l3_nh *h = &r->nh[r->n_nh];
@@ -168,8 +178,8 @@ int l3_route_parse_words(char **tok, unsigned n, struct l3_route *r, char *err, 
 		} else {
 			return ERR(EINVAL,
 			           "expected \"PREFIX via ADDRESS [dev IFACE] [via ADDRESS [dev "
-			           "IFACE]]...\", \"PREFIX dev IFACE\" or \"PREFIX "
-			           "blackhole|unreachable|prohibit\"");
+			           "IFACE]]...\", \"PREFIX dev IFACE\", \"PREFIX "
+			           "blackhole|unreachable|prohibit\" or \"PREFIX next_vrf VRF\"");
 		}
 	}
 	if (r->n_nh == 0)
@@ -206,13 +216,18 @@ void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint16_
 		                         [ROUTE4_BLACKHOLE] = L3_ROUTE_BLACKHOLE,
 		                         [ROUTE4_UNREACHABLE] = L3_ROUTE_UNREACHABLE,
 		                         [ROUTE4_PROHIBIT] = L3_ROUTE_PROHIBIT,
-		                         [ROUTE4_DEV] = L3_ROUTE_VIA };
+		                         [ROUTE4_DEV] = L3_ROUTE_VIA,
+		                         [ROUTE_NEXT_VRF] = L3_ROUTE_NEXT_VRF };
 	uint32_t m[FWD_ECMP_MAX];
 	unsigned n;
 
 	r->type = type < RTE_DIM(types) ? types[type] : L3_ROUTE_BLACKHOLE;
 	r->origin = origin;
 	r->n_nh = 0;
+	if (type == ROUTE_NEXT_VRF) { /* the RIB keeps the target VRF as its dev */
+		r->next_vrf = dev;
+		return;
+	}
 	if (type == ROUTE4_CONNECTED || type == ROUTE4_DEV) {
 		r->nh[0] = (struct l3_nh){ .dev = dev };
 		r->n_nh = 1;
@@ -236,7 +251,8 @@ bool l3_route_same(const struct l3_route *r, uint8_t type, uint8_t origin, uint1
 	struct l3_route have;
 
 	l3_route_from_rib(&have, type, origin, dev, nh);
-	if (have.type != r->type || have.origin != r->origin || have.n_nh != r->n_nh)
+	if (have.type != r->type || have.origin != r->origin || have.n_nh != r->n_nh ||
+	    (r->type == L3_ROUTE_NEXT_VRF && dev != r->next_vrf))
 		return false;
 	if (r->type != L3_ROUTE_VIA)
 		return true;
@@ -338,7 +354,7 @@ int l3_route_del(uint16_t vrf, const struct fwd_prefix *p, char *err, size_t err
 	int old = l3_route_origin(vrf, p), rc = route_del(vrf, p, err, errlen);
 
 	if (rc == 0)
-		route_event("del", p, NULL, old);
+		route_event("del", vrf, p, NULL, old);
 
 	if (rc == 0 && old >= 0 && removed_hook != NULL)
 		removed_hook(vrf, p, (uint8_t)old);

@@ -38,8 +38,18 @@ static struct {
 } load;
 
 struct load_cursor {
-	size_t next; /* index of the chunk's next line */
+	size_t next;  /* index of the chunk's next line */
+	uint16_t vrf; /* RouteLoadReq.vrf: every line goes there */
 };
+
+/* Both FIBs of the load's VRF take (or stop taking) a budget of entries. */
+static void set_budgets(uint16_t vrf, bool on)
+{
+	if (!fwd_vrf_used(vrf)) /* a reload deleted it meanwhile */
+		return;
+	fib4_set_budget(ip4_fibs[vrf], on ? FIB_BUDGET : FIB4_NO_BUDGET);
+	fib6_set_budget(ip6_fibs[vrf], on ? FIB_BUDGET : FIB6_NO_BUDGET);
+}
 
 static double since(const struct timespec *t0)
 {
@@ -59,6 +69,7 @@ static int load_line(struct fwd_rpc_call *call, const Fwd__RouteLoadReq *q, size
 	if (rc == 1)
 		return 0;
 	if (rc == 0) {
+		r.vrf = ((const struct load_cursor *)call->cursor)->vrf;
 		r.origin = FWD_ORIGIN_LOAD;
 		r.replace = true;
 		rc = l3_route_add(&r, err, sizeof(err));
@@ -80,12 +91,13 @@ static int load_step(struct fwd_rpc_call *call, struct load_cursor *cur)
 {
 	const Fwd__RouteLoadReq *q = call->req->route_load;
 
-	fib4_set_budget(ip4_fibs[FWD_VRF_DEFAULT], FIB_BUDGET);
-	fib6_set_budget(ip6_fibs[FWD_VRF_DEFAULT], FIB_BUDGET);
-	if (fib4_pending(ip4_fibs[FWD_VRF_DEFAULT]))
-		fib4_step(ip4_fibs[FWD_VRF_DEFAULT]);
-	else if (fib6_pending(ip6_fibs[FWD_VRF_DEFAULT]))
-		fib6_step(ip6_fibs[FWD_VRF_DEFAULT]);
+	if (!fwd_vrf_used(cur->vrf))
+		return fwd_rpc_error(call, ENOENT, "the VRF was deleted during the load");
+	set_budgets(cur->vrf, true);
+	if (fib4_pending(ip4_fibs[cur->vrf]))
+		fib4_step(ip4_fibs[cur->vrf]);
+	else if (fib6_pending(ip6_fibs[cur->vrf]))
+		fib6_step(ip6_fibs[cur->vrf]);
 	else if (cur->next < q->n_lines)
 		return load_line(call, q, cur->next++);
 	else
@@ -96,16 +108,16 @@ static int load_step(struct fwd_rpc_call *call, struct load_cursor *cur)
 static void load_reply(struct fwd_rpc_call *call)
 {
 	Fwd__RouteLoadResp *r = fwd_rpc_alloc(call, sizeof(*r));
+	uint16_t v = ((const struct load_cursor *)call->cursor)->vrf;
 
 	fwd__route_load_resp__init(r);
 	r->added = load.added;
 	r->replaced = load.replaced;
-	r->routes = ip4_ribs[FWD_VRF_DEFAULT].n_routes + ip6_ribs[FWD_VRF_DEFAULT].n_routes;
+	r->routes = ip4_ribs[v].n_routes + ip6_ribs[v].n_routes; /* the load's VRF's */
 	r->seconds = since(&load.start);
-	r->memory_bytes =
-	        fib4_memory(ip4_fibs[FWD_VRF_DEFAULT]) + rib4_memory(&ip4_ribs[FWD_VRF_DEFAULT]) +
-	        fib6_memory(ip6_fibs[FWD_VRF_DEFAULT]) + rib6_memory(&ip6_ribs[FWD_VRF_DEFAULT]) +
-	        (uint64_t)nh_count * sizeof(struct nexthop);
+	r->memory_bytes = fib4_memory(ip4_fibs[v]) + rib4_memory(&ip4_ribs[v]) +
+	                  fib6_memory(ip6_fibs[v]) + rib6_memory(&ip6_ribs[v]) +
+	                  (uint64_t)nh_count * sizeof(struct nexthop);
 	call->resp->body_case = FWD__RESPONSE__BODY_ROUTE_LOAD;
 	call->resp->route_load = r;
 }
@@ -119,8 +131,7 @@ static int load_turn(struct fwd_rpc_call *call)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (rc == 0 && since(&t0) < SLICE_US / 1e6)
 		rc = load_step(call, call->cursor);
-	fib4_set_budget(ip4_fibs[FWD_VRF_DEFAULT], FIB4_NO_BUDGET);
-	fib6_set_budget(ip6_fibs[FWD_VRF_DEFAULT], FIB6_NO_BUDGET);
+	set_budgets(((const struct load_cursor *)call->cursor)->vrf, false);
 	if (rc < 0) {
 		LOG(NOTICE, "route load by uid %u pid %d: %s", (unsigned)call->peer.uid,
 		    (int)call->peer.pid, call->error);
@@ -136,17 +147,22 @@ static int load_turn(struct fwd_rpc_call *call)
 /* The client went away mid-chunk: what was begun in the FIBs is completed. */
 static void load_cursor_free(void *cursor)
 {
+	uint16_t vrf = ((const struct load_cursor *)cursor)->vrf;
+
 	free(cursor);
-	if (ip4_fibs[FWD_VRF_DEFAULT] != NULL)
-		fib4_finish(ip4_fibs[FWD_VRF_DEFAULT]);
-	if (ip6_fibs[FWD_VRF_DEFAULT] != NULL)
-		fib6_finish(ip6_fibs[FWD_VRF_DEFAULT]);
+	if (fwd_vrf_used(vrf) && ip4_fibs[vrf] != NULL)
+		fib4_finish(ip4_fibs[vrf]);
+	if (fwd_vrf_used(vrf) && ip6_fibs[vrf] != NULL)
+		fib6_finish(ip6_fibs[vrf]);
 }
 
 static int route_load(struct fwd_rpc_call *call)
 {
 	const Fwd__RouteLoadReq *q = call->req->route_load;
+	uint16_t vrf;
 
+	if (l3_vrf_arg(call, q->vrf, &vrf) < 0)
+		return -ENOENT;
 	if (q->first_line <= 1) {
 		load.added = load.replaced = 0;
 		clock_gettime(CLOCK_MONOTONIC, &load.start);
@@ -154,6 +170,7 @@ static int route_load(struct fwd_rpc_call *call)
 	call->cursor = calloc(1, sizeof(struct load_cursor));
 	if (call->cursor == NULL)
 		return fwd_rpc_error(call, ENOMEM, "out of memory");
+	((struct load_cursor *)call->cursor)->vrf = vrf;
 	call->cursor_free = load_cursor_free;
 	call->next = load_turn;
 	call->deferred = true;

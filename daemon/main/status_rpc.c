@@ -46,8 +46,11 @@ static int status_get(struct fwd_rpc_call *call)
 		r->n_ports_up += fwd_ports[i].link_up && fwd_ports[i].admin_up;
 	r->mempool = mempool_info(call);
 	r->pid = (uint32_t)getpid();
-	r->routes = ip4_ribs[FWD_VRF_DEFAULT].n_routes + ip6_ribs[FWD_VRF_DEFAULT].n_routes;
-	r->routes_ip6 = ip6_ribs[FWD_VRF_DEFAULT].n_routes;
+	FWD_VRF_FOREACH(v) /* every VRF's (`vrf list` has them one by one) */
+	{
+		r->routes += ip4_ribs[v].n_routes + ip6_ribs[v].n_routes;
+		r->routes_ip6 += ip6_ribs[v].n_routes;
+	}
 	r->neighbours = neigh_count();
 	r->fpm = fpm_status(call);
 	r->reasm_datagrams = reasm_pending();

@@ -37,6 +37,7 @@
 #include "core/event.h"
 #include "core/log.h"
 #include "core/worker.h"
+#include "core/vrf.h"
 #include "nexthop/nexthop.h"
 #include "nexthop/neigh_priv.h"
 #include "port/port.h"
@@ -129,6 +130,8 @@ void neigh_event(const struct neigh *n, const char *action)
 		return;
 	fwd_ip_fmt(&n->addr, e->prefix);
 	snprintf(e->port, sizeof(e->port), "%s", fwd_iface_name(n->port));
+	if (n->port < FWD_MAX_IFACES && fwd_ifaces[n->port].vrf != FWD_VRF_DEFAULT)
+		snprintf(e->vrf, sizeof(e->vrf), "%s", fwd_vrf_name(fwd_ifaces[n->port].vrf));
 	snprintf(e->state, sizeof(e->state), "%s", neigh_state_name(n->state));
 	if (neigh_has_mac(n))
 		fwd_mac_fmt(n->mac.addr_bytes, e->lladdr);

@@ -7,6 +7,7 @@
 
 #include "core/iface.h"
 #include "core/rpc.h"
+#include "core/vrf.h"
 #include "fwd_inet.h"
 #include "nexthop/neigh_priv.h"
 #include "port/port.h"
@@ -43,6 +44,7 @@ static Fwd__NeighEntry *neigh_entry(struct fwd_rpc_call *call, const struct neig
 		e->mac = fwd_rpc_strdup(call, fwd_mac_fmt(n->mac.addr_bytes, buf));
 	}
 	e->port = (char *)fwd_iface_name(n->port);
+	e->vrf = (char *)fwd_vrf_name(fwd_ifaces[n->port].vrf);
 	e->state = (char *)neigh_state_name(n->state);
 	e->age_s = now > n->updated_ms ? (now - n->updated_ms) / 1000 : 0;
 	e->held = n->n_held;
@@ -53,6 +55,7 @@ static Fwd__NeighEntry *neigh_entry(struct fwd_rpc_call *call, const struct neig
 struct list_cursor {
 	uint32_t pos;   /* next next-hop index to look at */
 	int port;       /* -1: every port */
+	int vrf;        /* the VRF of the interfaces (-V), -1: any (dev alone) */
 	uint8_t family; /* 0: both */
 };
 
@@ -62,6 +65,7 @@ static struct neigh *cursor_next(struct list_cursor *c)
 
 	while ((n = neigh_iter(&c->pos)) != NULL &&
 	       ((c->port >= 0 && n->port != c->port) ||
+	        (c->vrf >= 0 && fwd_ifaces[n->port].vrf != c->vrf) ||
 	        (c->family != 0 && n->addr.family != c->family)))
 		;
 	return n;
@@ -90,16 +94,22 @@ static int neigh_list_rpc(struct fwd_rpc_call *call)
 {
 	uint32_t family = call->req->neigh_list->family;
 	int port = port_arg(call, call->req->neigh_list->port, false);
+	const char *vname = str(call->req->neigh_list->vrf);
+	int vrf = fwd_vrf_by_name(vname[0] != '\0' ? vname : "default");
 	struct list_cursor *c;
 
 	if (port < -1)
 		return port;
 	if (family != 0 && family != 4 && family != 6)
 		return fwd_rpc_error(call, EINVAL, "bad address family: %u (0, 4 or 6)", family);
+	if (vrf < 0)
+		return fwd_rpc_error(call, ENOENT, "no such VRF: %.64s", vname);
 	c = calloc(1, sizeof(*c));
 	if (c == NULL)
 		return fwd_rpc_error(call, ENOMEM, "out of memory");
 	c->port = port;
+	/* without -V: the default VRF's, or the named interface's wherever it is */
+	c->vrf = port >= 0 && vname[0] == '\0' ? -1 : vrf;
 	c->family = family == 4 ? AF_INET : family == 6 ? AF_INET6 : 0;
 	call->cursor = c;
 	call->cursor_free = free;

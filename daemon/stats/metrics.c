@@ -46,11 +46,26 @@ static struct {
 
 static FWD_COUNTER(builds, "metrics_builds");
 
+static metrics_writer_fn writers[METRICS_WRITERS];
+static unsigned n_writers;
+
+void metrics_add_writer(metrics_writer_fn fn)
+{
+	if (n_writers == METRICS_WRITERS)
+		abort(); /* a broken build, not a run-time condition */
+	writers[n_writers++] = fn;
+}
+
 /* Names in labels come from the validated config ([A-Za-z0-9_.-]) or from
  * our own tables, so they never need escaping. */
 static void family(struct evbuffer *b, const char *name, const char *type, const char *help)
 {
 	evbuffer_add_printf(b, "# TYPE %s %s\n# HELP %s %s\n", name, type, name, help);
+}
+
+void metrics_family(struct evbuffer *b, const char *name, const char *type, const char *help)
+{
+	family(b, name, type, help);
 }
 
 static const struct port_family {
@@ -206,6 +221,8 @@ static void metrics_write(struct evbuffer *b)
 	port_state_metrics(b);
 	worker_metrics(b, l);
 	global_metrics(b);
+	for (unsigned i = 0; i < n_writers; i++)
+		writers[i](b);
 	evbuffer_add_printf(b, "# EOF\n");
 }
 

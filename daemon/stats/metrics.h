@@ -19,6 +19,18 @@ struct event_base;
  * `stats clear` came since; NULL when memory is short. Control thread. */
 const char *metrics_body(size_t *len);
 
+/*
+ * Families of a layer above stats/ (the VRFs' route counts, vrf/): a writer
+ * registered from a constructor appends its families to every exposition,
+ * after the core's, with metrics_family for each TYPE and HELP line. At
+ * most METRICS_WRITERS.
+ */
+#define METRICS_WRITERS 4
+struct evbuffer;
+typedef void (*metrics_writer_fn)(struct evbuffer *b);
+void metrics_add_writer(metrics_writer_fn fn);
+void metrics_family(struct evbuffer *b, const char *name, const char *type, const char *help);
+
 /* Serve GET and HEAD /metrics on listen_fd (listening, non-blocking; the
  * server owns it from now, also on failure). 0 or -errno. */
 int metrics_http_start(struct event_base *base, int listen_fd);

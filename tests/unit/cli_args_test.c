@@ -102,7 +102,8 @@ static void test_usage_errors(void **state)
 static void test_help(void **state)
 {
 	(void)state;
-	expect("-h", 0, "usage: fwdctl [-s SOCKET] [-j|--json] [-4|-6] OBJECT COMMAND [ARGS]",
+	expect("-h", 0,
+	       "usage: fwdctl [-s SOCKET] [-j|--json] [-4|-6] [-V VRF] OBJECT COMMAND [ARGS]",
 	       NULL);
 	expect("--help", 0, "fwdctl port set NAME up|down", NULL);
 	expect("--version", 0, "(API 1)", NULL);
@@ -141,11 +142,11 @@ static void test_manners(void **state)
 	expect("route add 10.0.0.0/8 via", 2, NULL, "usage: fwdctl route add PREFIX via");
 	assert_null(strstr(err_buf, "route load"));
 	assert_null(strstr(err_buf, "route list"));
-	assert_true(lines(err_buf) <= 4);
+	assert_true(lines(err_buf) <= 5);
 	/* help [OBJECT] */
 	expect("help", 0, "usage: fwdctl [-s SOCKET]", NULL);
 	assert_non_null(strstr(out_buf, "fwdctl route del PREFIX\n"));
-	expect("help route", 0, "usage: fwdctl [-4|-6] route list\n", NULL);
+	expect("help route", 0, "usage: fwdctl [-4|-6] [-V VRF] route list\n", NULL);
 	assert_null(strstr(out_buf, "port"));
 	assert_null(strstr(out_buf, "fwdctl    ")); /* continuation lines not prefixed */
 	expect("help rotue", 2, NULL, "(did you mean 'route'?)");
@@ -217,6 +218,30 @@ static void test_port(void **state)
 	assert_string_equal(out_buf, "{}\n");
 	assert_int_equal(fake.last_up, 1);
 	assert_int_equal(fake.last_body, FWD__REQUEST__BODY_PORT_SET);
+}
+
+/* -V VRF: sent by the commands that take it, refused by the others */
+static void test_vrf(void **state)
+{
+	(void)state;
+	expect("-V blue route list", 1, NULL, NULL);
+	assert_int_equal(fake.last_body, FWD__REQUEST__BODY_ROUTE_LIST);
+	assert_string_equal(fake.last_vrf, "blue");
+	expect("route list", 1, NULL, NULL);
+	assert_string_equal(fake.last_vrf, "");
+	expect("--vrf red addr list", 1, NULL, NULL);
+	assert_string_equal(fake.last_vrf, "red");
+	expect("-V red neigh list", 1, NULL, NULL);
+	assert_string_equal(fake.last_vrf, "red");
+	expect("-V red route add 0.0.0.0/0 next_vrf default", 1, NULL, NULL);
+	assert_string_equal(fake.last_vrf, "red");
+	expect("iface set p0 vrf blue", 1, NULL, NULL);
+	assert_string_equal(fake.last_vrf, "blue");
+	expect("-V blue stats", 2, NULL, "fwdctl: stats: -V does not apply to stats\n");
+	expect("-V blue addr add 10.0.0.1/24 dev p0", 2, NULL, "-V does not apply to add");
+	expect("-V blue neigh flush", 2, NULL, "-V does not apply to flush");
+	expect("-V", 2, NULL, "fwdctl: option -V needs a VRF name\n");
+	expect("iface set p0 vrf", 2, NULL, "expected: set NAME vrf VRF");
 }
 
 static void test_stats(void **state)
@@ -322,6 +347,7 @@ int main(void)
 		cmocka_unit_test_setup(test_status, test_setup),
 		cmocka_unit_test_setup(test_port, test_setup),
 		cmocka_unit_test_setup(test_stats, test_setup),
+		cmocka_unit_test_setup(test_vrf, test_setup),
 		cmocka_unit_test_setup(test_broken_daemon, test_setup),
 		cmocka_unit_test_setup(test_watch, test_setup),
 	};

@@ -43,6 +43,7 @@ struct fake {
 	int last_body;
 	uint32_t last_version;
 	char last_name[128];
+	char last_vrf[64]; /* the vrf a route, addr list, neigh list or iface set sent */
 	int last_up;
 };
 
@@ -50,6 +51,26 @@ struct fake {
 typedef void (*fake_reply_fn)(const Fwd__Request *req, Fwd__Response *resp, int fd);
 
 static fake_reply_fn fake_reply;
+
+static const char *fake_vrf_of(const Fwd__Request *req)
+{
+	switch (req->body_case) {
+	case FWD__REQUEST__BODY_ROUTE_LIST:
+		return req->route_list->vrf;
+	case FWD__REQUEST__BODY_ROUTE_GET:
+		return req->route_get->vrf;
+	case FWD__REQUEST__BODY_ROUTE_ADD:
+		return req->route_add->vrf;
+	case FWD__REQUEST__BODY_ADDR_LIST:
+		return req->addr_list->vrf;
+	case FWD__REQUEST__BODY_NEIGH_LIST:
+		return req->neigh_list->vrf;
+	case FWD__REQUEST__BODY_IFACE_SET:
+		return req->iface_set->vrf;
+	default:
+		return "";
+	}
+}
 
 static void fake_record(struct fake *f, const Fwd__Request *req)
 {
@@ -62,6 +83,7 @@ static void fake_record(struct fake *f, const Fwd__Request *req)
 	else if (req->body_case == FWD__REQUEST__BODY_STATS)
 		name = req->stats->port;
 	pthread_mutex_lock(&f->lock);
+	snprintf(f->last_vrf, sizeof(f->last_vrf), "%s", fake_vrf_of(req));
 	f->last_body = req->body_case;
 	f->last_version = req->api_version;
 	snprintf(f->last_name, sizeof(f->last_name), "%s", name);

@@ -235,9 +235,10 @@ static Fwd__Response *route_page(const char *const *prefixes, size_t n, uint64_t
 	return page_copy(&r);
 }
 
-#define ROUTE(p)           \
-	"{\"prefix\":\"" p \
-	"\",\"type\":\"static\",\"via\":\"\",\"dev\":\"\",\"origin\":\"\",\"nexthops\":[]}"
+#define ROUTE(p)                                                                               \
+	"{\"prefix\":\"" p "\",\"type\":\"static\",\"via\":\"\",\"dev\":\"\",\"origin\":\"\"," \
+	"\"nexthops\":[],\"vrf\":\"\",\"next_"                                                 \
+	"vrf\":\"\"}"
 
 static void test_merge_stream(void **state)
 {

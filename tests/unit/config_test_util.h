@@ -93,6 +93,7 @@ static inline void assert_port_equal(const struct fwd_conf_port *a, const struct
 	assert_int_equal(a->txd, b->txd);
 	assert_int_equal(a->mtu, b->mtu);
 	assert_int_equal(a->ra, b->ra);
+	assert_string_equal(a->vrf, b->vrf);
 	assert_int_equal(a->n_addresses, b->n_addresses);
 	for (unsigned k = 0; k < a->n_addresses; k++) {
 		assert_int_equal(fwd_prefix_cmp(&a->addresses[k], &b->addresses[k]), 0);
@@ -117,6 +118,8 @@ static inline void assert_tables_equal(const struct fwd_config *a, const struct 
 		for (unsigned k = 0; k < a->routes[i].n_via; k++)
 			assert_true(fwd_ip_eq(&a->routes[i].via[k], &b->routes[i].via[k]));
 		assert_string_equal(a->routes[i].dev, b->routes[i].dev);
+		assert_string_equal(a->routes[i].vrf, b->routes[i].vrf);
+		assert_string_equal(a->routes[i].next_vrf, b->routes[i].next_vrf);
 	}
 	assert_int_equal(a->n_neighs, b->n_neighs);
 	for (unsigned i = 0; i < a->n_neighs; i++) {

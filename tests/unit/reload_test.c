@@ -57,6 +57,11 @@ static char head[256];
 
 static char path[64];
 
+/* The random sequence's VRFs: vrfs[] ("" none) and each port's `vrf` key
+ * ("" none); conf() writes them, the scenarios leave them empty. */
+static char conf_vrfs[128];
+static char port_vrf[4][24];
+
 /* The config text: head, then four l3 ports with the given address lists
  * (YAML flow lists without brackets), then rest. */
 static const char *conf(const char *a0, const char *a1, const char *a2, const char *a3,
@@ -65,12 +70,13 @@ static const char *conf(const char *a0, const char *a1, const char *a2, const ch
 	static char buf[1 << 16];
 
 	snprintf(buf, sizeof(buf),
-	         "%sports:\n"
-	         "  - { name: p0, device: net_null0, addresses: [%s] }\n"
-	         "  - { name: p1, device: net_null1, addresses: [%s] }\n"
-	         "  - { name: p2, device: net_null2, addresses: [%s] }\n"
-	         "  - { name: p3, device: net_null3, addresses: [%s] }\n%s",
-	         head, a0, a1, a2, a3, rest);
+	         "%s%sports:\n"
+	         "  - { name: p0, device: net_null0, %saddresses: [%s] }\n"
+	         "  - { name: p1, device: net_null1, %saddresses: [%s] }\n"
+	         "  - { name: p2, device: net_null2, %saddresses: [%s] }\n"
+	         "  - { name: p3, device: net_null3, %saddresses: [%s] }\n%s",
+	         head, conf_vrfs, port_vrf[0], a0, port_vrf[1], a1, port_vrf[2], a2, port_vrf[3],
+	         a3, rest);
 	return buf;
 }
 
@@ -458,11 +464,55 @@ static void subnet_addr(unsigned j, unsigned host, char *out, size_t len)
 		snprintf(out, len, "10.0.%u.%u/24", j, host);
 }
 
+/* The VRFs of the random files: default always, blue and red each in some
+ * files (a file without one deletes it and moves what was in it). */
+static const char *const vrf_names[] = { "default", "blue", "red" };
+static const unsigned vrf_tables[] = { 254, 10, 20 };
+
+/* vrfs[] of a random file into conf_vrfs; the VRFs it has, bit k for vrf_names[k]. */
+static unsigned random_vrfs(void)
+{
+	unsigned have = 1;
+	size_t len = 0;
+
+	conf_vrfs[0] = '\0';
+	for (unsigned k = 1; k < RTE_DIM(vrf_names); k++) {
+		if (rnd(2) == 0)
+			continue;
+		have |= 1u << k;
+		len += (size_t)snprintf(conf_vrfs + len, sizeof(conf_vrfs) - len,
+		                        "%s  - { name: %s, table: %u }\n", len ? "" : "vrfs:\n",
+		                        vrf_names[k], vrf_tables[k]);
+	}
+	return have;
+}
+
+/* One of the VRFs in have, at random. */
+static unsigned pick_vrf(unsigned have)
+{
+	unsigned k;
+
+	do
+		k = rnd(RTE_DIM(vrf_names));
+	while (!(have & (1u << k)));
+	return k;
+}
+
+/* ", vrf: NAME" (nothing, or "vrf: default" once in a while, for the default) */
+static const char *vrf_key(unsigned k, char *buf, size_t len)
+{
+	if (k == 0 && rnd(4) != 0)
+		return "";
+	snprintf(buf, len, ", vrf: %s", vrf_names[k]);
+	return buf;
+}
+
 /* interfaces[]: some of v0..v3 (a port and VLAN each, maybe an MTU; a
  * name may move to another VLAN between files) and of lo0..lo1, with some
- * of three addresses (which may move between them). */
-static void random_ifaces(char *out, size_t size)
+ * of three addresses (which may move between them); each in a VRF of have. */
+static void random_ifaces(char *out, size_t size, unsigned have)
 {
+	char vk[24];
 	unsigned used = 0, owner[3];
 	char lo_addrs[2][80] = { "", "" };
 	size_t len = (size_t)snprintf(out, size, "interfaces:\n");
@@ -474,8 +524,9 @@ static void random_ifaces(char *out, size_t size)
 			continue;
 		used |= bit;
 		len += (size_t)snprintf(out + len, size - len,
-		                        "  - { name: v%u, port: p%u, vlan: %u%s }\n", k, port, vlan,
-		                        rnd(3) == 0 ? ", mtu: 1400" : "");
+		                        "  - { name: v%u, port: p%u, vlan: %u%s%s }\n", k, port,
+		                        vlan, rnd(3) == 0 ? ", mtu: 1400" : "",
+		                        vrf_key(pick_vrf(have), vk, sizeof(vk)));
 	}
 	for (unsigned j = 0; j < 3; j++) {
 		char *l = (owner[j] = rnd(3)) > 0 ? lo_addrs[owner[j] - 1] : NULL;
@@ -488,13 +539,40 @@ static void random_ifaces(char *out, size_t size)
 		if (rnd(2) == 0)
 			len += (size_t)snprintf(
 			        out + len, size - len,
-			        "  - { name: lo%u, loopback: true, addresses: [%s] }\n", k,
-			        lo_addrs[k]);
+			        "  - { name: lo%u, loopback: true, addresses: [%s]%s }\n", k,
+			        lo_addrs[k], vrf_key(pick_vrf(have), vk, sizeof(vk)));
 	if (len == strlen("interfaces:\n"))
 		out[0] = '\0';
 }
 
-/* A valid file: each subnet on at most one port, routes via hosts of them. */
+/* Port p's VRF and the `vrf` key conf() writes for it. */
+static unsigned random_port_vrf(unsigned p, unsigned have)
+{
+	unsigned k = pick_vrf(have);
+
+	port_vrf[p][0] = '\0';
+	if (k != 0 || rnd(4) == 0)
+		snprintf(port_vrf[p], sizeof(port_vrf[p]), "vrf: %s, ", vrf_names[k]);
+	return k;
+}
+
+/* "  - { prefix: P, vrf: A, next_vrf: B }" with A and B two VRFs of have,
+ * or nothing when have is the default only. */
+static size_t next_vrf_route(char *out, size_t size, const char *prefix, unsigned have)
+{
+	unsigned a = pick_vrf(have), b = pick_vrf(have);
+	char vk[24];
+
+	if (have == 1)
+		return 0;
+	while (b == a)
+		b = pick_vrf(have);
+	return (size_t)snprintf(out, size, "  - { prefix: %s%s, next_vrf: %s }\n", prefix,
+	                        vrf_key(a, vk, sizeof(vk)), vrf_names[b]);
+}
+
+/* A valid file: each subnet on at most one port, routes via hosts of them
+ * (in their port's VRF), blackholes and next_vrf routes in any VRF. */
 static const char *random_conf(void)
 {
 	static const char *const pool[] = { "0.0.0.0/0",      "192.0.2.0/24",  "198.51.100.0/24",
@@ -503,9 +581,13 @@ static const char *random_conf(void)
 	static char addrs[4][160], rest[4096];
 	int owner[6];
 	size_t len = 0;
-	unsigned owned[6], n_owned = 0, n_neighs = 0, used_neigh = 0;
+	unsigned owned[6], n_owned = 0, n_neighs = 0, used_neigh = 0, have = random_vrfs(), pvrf[4];
+	const char *text;
+	char vk[24];
 
 	memset(addrs, 0, sizeof(addrs));
+	for (unsigned p = 0; p < 4; p++)
+		pvrf[p] = random_port_vrf(p, have);
 	for (unsigned j = 0; j < 6; j++) {
 		char a[32];
 		owner[j] = rnd(6) < 4 ? (int)rnd(4) : -1;
@@ -525,9 +607,14 @@ static const char *random_conf(void)
 	for (unsigned i = 0; i < RTE_DIM(pool); i++) {
 		if (rnd(2) == 0)
 			continue;
+		if (rnd(5) == 0 && have != 1) {
+			len += next_vrf_route(rest + len, sizeof(rest) - len, pool[i], have);
+			continue;
+		}
 		if (n_owned == 0 || rnd(4) == 0) {
 			len += (size_t)snprintf(rest + len, sizeof(rest) - len,
-			                        "  - { prefix: %s, blackhole: true }\n", pool[i]);
+			                        "  - { prefix: %s, blackhole: true%s }\n", pool[i],
+			                        vrf_key(pick_vrf(have), vk, sizeof(vk)));
 			continue;
 		}
 		unsigned j = owned[rnd(n_owned)];
@@ -535,8 +622,8 @@ static const char *random_conf(void)
 		if (rnd(3) == 0)
 			snprintf(dev, sizeof(dev), ", dev: p%d", owner[j]);
 		len += (size_t)snprintf(rest + len, sizeof(rest) - len,
-		                        "  - { prefix: %s, via: 10.0.%u.%u%s }\n", pool[i], j,
-		                        100 + rnd(3), dev);
+		                        "  - { prefix: %s, via: 10.0.%u.%u%s%s }\n", pool[i], j,
+		                        100 + rnd(3), dev, vrf_key(pvrf[owner[j]], vk, sizeof(vk)));
 	}
 	len += (size_t)snprintf(rest + len, sizeof(rest) - len, "neighbors:\n");
 	for (unsigned k = n_owned > 0 ? rnd(4) : 0; k > 0; k--) {
@@ -560,8 +647,11 @@ static const char *random_conf(void)
 	len = strlen(rest);
 	if (len >= 8 && strcmp(rest + len - 8, "routes:\n") == 0)
 		len -= 8; /* no routes, and interfaces follow */
-	random_ifaces(rest + len, sizeof(rest) - len);
-	return conf(addrs[0], addrs[1], addrs[2], addrs[3], rest);
+	random_ifaces(rest + len, sizeof(rest) - len, have);
+	text = conf(addrs[0], addrs[1], addrs[2], addrs[3], rest);
+	conf_vrfs[0] = '\0';
+	memset(port_vrf, 0, sizeof(port_vrf));
+	return text;
 }
 
 /*
