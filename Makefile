@@ -243,10 +243,17 @@ $(BENCH_DIR)/route_churn: tests/bench/route_churn.c $(PROTO_OBJS) $(PROTO_HDR)
 
 # tests/bench/fib6_bench.c: the IPv6 RIB and FIB alone (load time and memory
 # of a table, instructions of a lookup against rte_lpm6 under callgrind).
-FIB6_BENCH_OBJS := $(call obj,daemon/ip6/fib6.c daemon/ip6/rib6.c)
+FIB6_BENCH_OBJS := $(call obj,daemon/route/fib6.c daemon/ip6/rib6.c)
 $(BENCH_DIR)/fib6_bench: tests/bench/fib6_bench.c $(FIB6_BENCH_OBJS) $(PROTO_OBJS) $(PROTO_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FIB6_BENCH_OBJS) $(PROTO_OBJS) $(LDLIBS)
+
+# tests/bench/vrf_mem.c: the DPDK memory of the default VRF's tables and of
+# VRFs in the small layout (doc/performance.md, "VRFs").
+VRF_MEM_OBJS := $(call obj,daemon/ip4/fib.c daemon/route/fib6.c)
+$(BENCH_DIR)/vrf_mem: tests/bench/vrf_mem.c $(VRF_MEM_OBJS) $(PROTO_OBJS) $(PROTO_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(VRF_MEM_OBJS) $(PROTO_OBJS) $(LDLIBS)
 
 # tests/bench/flowgen.c: the flows group's hot source (a pcap replayed into a
 # net_memif ring), linked as l3fwd is by default.
@@ -275,7 +282,7 @@ $(L3FWD_BINS) &: tests/bench/l3fwd.patch
 	CFLAGS=-g $(MAKE) -s -C $(BENCH_DIR)/l3fwd
 	CFLAGS=-g $(MAKE) -s -C $(BENCH_DIR)/l3fwd build/l3fwd-static
 
-bench-build: all $(BENCH_DIR)/route_churn $(BENCH_DIR)/fib6_bench $(BENCH_DIR)/flowgen $(BENCH_DIR)/xcpu $(L3FWD_BINS)
+bench-build: all $(BENCH_DIR)/route_churn $(BENCH_DIR)/fib6_bench $(BENCH_DIR)/vrf_mem $(BENCH_DIR)/flowgen $(BENCH_DIR)/xcpu $(L3FWD_BINS)
 
 bench:
 	@$(MAKE) --no-print-directory deps bench-deps

@@ -173,7 +173,7 @@ struct fwd_config {
 		                                * and neighbours share them), default 32768 */
 		uint32_t fib6_tbl8s; /* extension: IPv6 FIB groups, default in ip6/ip6_schema.c */
 		uint32_t fib6_neigh_tbl8s; /* extension: IPv6 FIB groups for neighbours' /128s
-		                            * besides those (ip6/fib6.h), default there too */
+		                            * besides those (route/fib6.h), default there too */
 		uint32_t nexthops;         /* extension: next-hop table size, default 65536 */
 		uint32_t icmp_rate;        /* extension: ICMP errors per second, 0 = unlimited,
 		                            * default 100 (RFC 1812 4.3.2.8) */

@@ -2,7 +2,7 @@
 /*
  * Calls put off until a table's pending work completes (control thread
  * only): the FIBs keep what must wait for their sliced write, such as the
- * release of a replaced route's next hop (ip4/fib.h, ip6/fib6.h).
+ * release of a replaced route's next hop (ip4/fib.h, route/fib6.h).
  */
 #ifndef FWD_CORE_DEFERRED_H
 #define FWD_CORE_DEFERRED_H

@@ -65,7 +65,8 @@
 	X(POLICED_NS, "policed_ns")                                                          \
 	X(POLICED_NA, "policed_na")                                                          \
 	X(NDP_IGNORED, "ndp_ignored")   /* IPv6: NDP ignored, dropped before the policer */  \
-	X(VLAN_UNKNOWN, "vlan_unknown") /* 802.1Q VID without an interface; 802.1ad */
+	X(VLAN_UNKNOWN, "vlan_unknown") /* 802.1Q VID without an interface; 802.1ad */       \
+	X(VRF_LOOP, "vrf_loop")         /* next_vrf led to another next_vrf route */
 
 enum fwd_drop_reason {
 #define FWD_DROP_ENUM(e, name) FWD_DROP_##e,

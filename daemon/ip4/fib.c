@@ -61,10 +61,33 @@ fail:
 	return NULL;
 }
 
+struct fib4 *fib4_create_small(uint32_t n_tbl8, uint32_t max_tbl8, struct rte_rcu_qsbr *rcu,
+                               int socket)
+{
+	struct fib4 *f = calloc(1, sizeof(*f));
+
+	if (f != NULL && (f->small = fib6_create_small(n_tbl8, max_tbl8, rcu, socket)) != NULL) {
+		f->budget = FIB4_NO_BUDGET;
+		return f;
+	}
+	free(f);
+	return NULL;
+}
+
+/* The small layout's key: the address in the first four bytes. */
+static inline void small_key(uint32_t ip, uint8_t a[16])
+{
+	uint32_t be = rte_cpu_to_be_32(ip);
+
+	memset(a, 0, 16);
+	memcpy(a, &be, sizeof(be));
+}
+
 void fib4_free(struct fib4 *f)
 {
 	if (f == NULL)
 		return;
+	fib6_free(f->small);
 	rte_free(f->tbl24);
 	rte_free(f->tbl8);
 	free(f->free_groups);
@@ -74,6 +97,8 @@ void fib4_free(struct fib4 *f)
 
 void fib4_reclaim(struct fib4 *f)
 {
+	if (f->small != NULL)
+		fib6_reclaim(f->small);
 	while (f->n_pending > 0) {
 		struct fib4_pending *p = &f->pending[f->pending_head];
 		if (f->rcu != NULL && rte_rcu_qsbr_check(f->rcu, p->token, false) != 1)
@@ -210,6 +235,8 @@ bool fib4_step(struct fib4 *f)
 {
 	struct fib4_job *j = &f->job;
 
+	if (f->small != NULL)
+		return fib6_step(f->small);
 	while (j->next < j->end && f->budget > 0) {
 		uint32_t stop = j->end - j->next > JOB_BLOCK ? j->next + JOB_BLOCK : j->end;
 		uint32_t n = j->del ? del_wide(f, j->next, stop, j->len, j->v)
@@ -227,6 +254,8 @@ void fib4_finish(struct fib4 *f)
 {
 	int64_t budget = f->budget;
 
+	if (f->small != NULL)
+		fib6_finish(f->small);
 	f->budget = FIB4_NO_BUDGET;
 	fib4_step(f);
 	f->budget = budget;
@@ -234,11 +263,17 @@ void fib4_finish(struct fib4 *f)
 
 void fib4_set_budget(struct fib4 *f, int64_t entries)
 {
+	if (f->small != NULL)
+		fib6_set_budget(f->small, entries);
 	f->budget = entries;
 }
 
 void fib4_after_job(struct fib4 *f, void (*fn)(uint32_t), uint32_t arg)
 {
+	if (f->small != NULL) {
+		fib6_after_job(f->small, fn, arg);
+		return;
+	}
 	if (fib4_pending(f) && fwd_deferred_add(&f->after, fn, arg))
 		return;
 	fib4_finish(f); /* runs those kept */
@@ -269,7 +304,12 @@ static void job_start(struct fib4 *f, uint32_t first, uint32_t end, uint8_t len,
 int fib4_add(struct fib4 *f, uint32_t ip, uint8_t len, uint32_t nh)
 {
 	uint32_t v = entry(nh, len);
+	uint8_t a[16];
 
+	if (f->small != NULL && len <= 32) {
+		small_key(ip, a);
+		return fib6_add(f->small, a, len, nh);
+	}
 	if (len > 32 || nh == 0 || nh > FIB4_NH_MAX)
 		return -EINVAL;
 	ip &= len == 0 ? 0 : ~0u << (32 - len);
@@ -288,9 +328,15 @@ int fib4_add(struct fib4 *f, uint32_t ip, uint8_t len, uint32_t nh)
 void fib4_del(struct fib4 *f, uint32_t ip, uint8_t len, int parent_len, uint32_t parent_nh)
 {
 	uint32_t repl = parent_len < 0 ? 0 : entry(parent_nh, (uint8_t)parent_len);
+	uint8_t a[16];
 
 	if (len > 32)
 		return;
+	if (f->small != NULL) {
+		small_key(ip, a);
+		fib6_del(f->small, a, len, parent_len, parent_nh);
+		return;
+	}
 	ip &= len == 0 ? 0 : ~0u << (32 - len);
 	if (len <= 24) {
 		job_start(f, ip >> 8, (ip >> 8) + (1u << (24 - len)), len, repl, true);
@@ -306,11 +352,15 @@ void fib4_del(struct fib4 *f, uint32_t ip, uint8_t len, int parent_len, uint32_t
 
 size_t fib4_memory(const struct fib4 *f)
 {
+	if (f->small != NULL)
+		return sizeof(*f) + fib6_memory(f->small);
 	return TBL24_SIZE * sizeof(uint32_t) + (size_t)f->n_tbl8 * GROUP_SIZE * sizeof(uint32_t) +
 	       f->n_tbl8 * (sizeof(*f->free_groups) + sizeof(*f->pending));
 }
 
 uint32_t fib4_tbl8_used(const struct fib4 *f)
 {
+	if (f->small != NULL)
+		return fib6_tbl8_used(f->small);
 	return f->n_tbl8 - f->n_free - f->n_pending;
 }

@@ -35,6 +35,7 @@
 #include <rte_prefetch.h>
 
 #include "core/deferred.h"
+#include "route/fib6.h"
 
 /*
  * An entry: bit 31 says a tbl24 entry points to a tbl8 group, bit 30 that
@@ -53,8 +54,9 @@ struct rte_rcu_qsbr;
 
 struct fib4 {
 	/* read by workers */
-	uint32_t *tbl24; /* 2^24 entries */
-	uint32_t *tbl8;  /* n_tbl8 groups of 256 entries */
+	uint32_t *tbl24;    /* 2^24 entries */
+	uint32_t *tbl8;     /* n_tbl8 groups of 256 entries */
+	struct fib6 *small; /* the small layout (fib4_create_small) instead; NULL: none */
 
 	/* control thread only */
 	uint32_t n_tbl8;
@@ -83,6 +85,16 @@ struct fib4 {
 
 /* rcu may be NULL when no reader runs concurrently (tests, tools). */
 struct fib4 *fib4_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket);
+/*
+ * The small layout of the VRFs other than the default one (doc/
+ * architecture.md, "VRFs"): the IPv6 FIB's trie with a 2^16 first table
+ * (route/fib6.h, fib6_create_small), the address in its first four bytes,
+ * a /17../32 one or two groups down; its groups start at n_tbl8 and double
+ * up to max_tbl8. Every fib4_ function serves both layouts; the fast path
+ * reads it through fib4_view_small and fib4_lookup_small.
+ */
+struct fib4 *fib4_create_small(uint32_t n_tbl8, uint32_t max_tbl8, struct rte_rcu_qsbr *rcu,
+                               int socket);
 void fib4_free(struct fib4 *f);
 
 /*
@@ -164,8 +176,30 @@ static inline uint32_t fib4_lookup_view(struct fib4_view v, uint32_t ip)
 	return fib4_lookup_top(v, ip >> 8, &low8);
 }
 
+/* The small layout's tables (read per burst: its groups move when they grow). */
+static inline struct fib4_view fib4_view_small(const struct fib4 *f)
+{
+	return (struct fib4_view){ f->small->tbl24, f->small->tbl8 };
+}
+
+/* The next-hop index of ip in the small layout: route/fib6.h's entries. */
+static inline uint32_t fib4_lookup_small(struct fib4_view v, uint32_t ip)
+{
+	uint32_t e = v.tbl24[ip >> 16];
+
+	if (unlikely(e & FIB6_EXT)) {
+		e = v.tbl8[(e & FIB6_GROUP_MASK) | (ip >> 8 & 0xff)];
+		if (e & FIB6_EXT)
+			e = v.tbl8[(e & FIB6_GROUP_MASK) | (ip & 0xff)];
+	}
+	return e & FIB6_NH_MASK;
+}
+
+/* Either layout (the control thread, slow paths). */
 static inline uint32_t fib4_lookup(const struct fib4 *f, uint32_t ip)
 {
+	if (unlikely(f->small != NULL))
+		return fib4_lookup_small(fib4_view_small(f), ip);
 	return fib4_lookup_view(fib4_view(f), ip);
 }
 

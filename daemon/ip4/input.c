@@ -237,10 +237,11 @@ static const struct nexthop *__rte_noinline ip4_member(const struct nexthop *tbl
 
 /* Does the packet's source pass the port's reverse-path filter rpf? */
 static __rte_always_inline bool ip4_rpf_pass(const struct ip4_burst *b, uint16_t in, uint8_t rpf,
-                                             const struct rte_mbuf *m, unsigned l2)
+                                             const struct rte_mbuf *m, unsigned l2, bool small)
 {
 	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, l2);
-	uint32_t nhi = fib4_lookup_view(b->fib, rte_be_to_cpu_32(ip->src_addr));
+	uint32_t src = rte_be_to_cpu_32(ip->src_addr);
+	uint32_t nhi = small ? fib4_lookup_small(b->fib, src) : fib4_lookup_view(b->fib, src);
 
 	return nh_rpf_pass(b->nh, &b->nh[nhi], in, rpf == FWD_RPF_STRICT);
 }
@@ -302,7 +303,7 @@ static __rte_always_inline unsigned ip4_frame_out(struct ip4_ctx *c, struct rte_
 /* One frame, classified and forwarded; the rare cases leave the loop for
  * functions of their own. */
 static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burst *b, bool hw_cksum,
-                                        uint8_t rpf, unsigned l2, struct rte_mbuf **at,
+                                        uint8_t rpf, unsigned l2, bool small, struct rte_mbuf **at,
                                         struct ip4_run *r)
 {
 	struct rte_mbuf *m = *at;
@@ -310,7 +311,7 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 	unsigned len;
 
 	if (unlikely(!ip4_fast(c, m, &b->head, hw_cksum, l2, &d24, &len)) ||
-	    (rpf != FWD_RPF_OFF && !ip4_rpf_pass(b, c->in->id, rpf, m, l2))) {
+	    (rpf != FWD_RPF_OFF && !ip4_rpf_pass(b, c->in->id, rpf, m, l2, small))) {
 		ip4_untag(m, l2);
 		/* IPv6 waits for the end of the burst, the run goes on: the
 		 * type is in the bytes the head check loaded (any frame has
@@ -326,7 +327,9 @@ static __rte_always_inline void ip4_one(struct ip4_ctx *c, const struct ip4_burs
 	}
 	uint8_t *eth = rte_pktmbuf_mtod_offset(m, uint8_t *, l2 - L2_LEN);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + L2_LEN);
-	uint32_t nhi = fib4_lookup_top(b->fib, d24, &((const uint8_t *)&ip->dst_addr)[3]);
+	const uint8_t *low8 = &((const uint8_t *)&ip->dst_addr)[3];
+	uint32_t nhi = small ? fib4_lookup_small(b->fib, d24 << 8 | *low8)
+	                     : fib4_lookup_top(b->fib, d24, low8);
 	const struct nexthop *nh = &b->nh[nhi];
 
 	if (unlikely(!ip4_nh_takes(nh, ip, len)) &&
@@ -376,10 +379,14 @@ static __rte_always_inline void ip4_prefetch_fib(struct fib4_view fib, const str
  * link header's length: 14, or 18 with a VLAN's tag kept) constants at
  * each call, each port kind gets a loop of its own. */
 static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd_iface *in,
-                                          bool hw_cksum, uint8_t rpf, unsigned l2,
+                                          bool hw_cksum, uint8_t rpf, unsigned l2, bool small,
                                           struct rte_mbuf **pkts, unsigned n)
 {
-	const struct ip4_burst b = { fib4_view(ip4_fibs[in->vrf]), nh_table, ip4_head(in->mac48),
+	/* the default VRF's DIR-24-8, or the small layout of the interface's
+	 * VRF (ip4/fib.h) */
+	const struct ip4_burst b = { small ? fib4_view_small(ip4_fibs[in->vrf])
+		                           : fib4_view(ip4_fibs[FWD_VRF_DEFAULT]),
+		                     nh_table, ip4_head(in->mac48),
 		                     __atomic_load_n(&nh_use_epoch, __ATOMIC_RELAXED) };
 	struct ip4_ctx c; /* the run's fields are set when a run begins */
 	struct ip4_run r = { .out = NULL, .bytes = 0, .port = NO_RUN };
@@ -394,7 +401,9 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
 	/* room for the whole burst: the loop adds to buffers without a test */
 	fwd_tx_reserve(w, n);
 	/* the first frames' FIB entries (which reads their data) */
-	if (likely(n >= FIB_AHEAD)) {
+	if (small) {
+		/* the small layout's first table (256 KiB) stays in the cache */
+	} else if (likely(n >= FIB_AHEAD)) {
 		ip4_prefetch_fib(b.fib, pkts[0], l2);
 		ip4_prefetch_fib(b.fib, pkts[1], l2);
 		ip4_prefetch_fib(b.fib, pkts[2], l2);
@@ -404,11 +413,12 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
 			ip4_prefetch_fib(b.fib, pkts[i], l2);
 	}
 	for (struct rte_mbuf **stop = c.end - RTE_MIN(n, (unsigned)FIB_AHEAD); at < stop; at++) {
-		ip4_prefetch_fib(b.fib, at[FIB_AHEAD], l2);
-		ip4_one(&c, &b, hw_cksum, rpf, l2, at, &r);
+		if (!small)
+			ip4_prefetch_fib(b.fib, at[FIB_AHEAD], l2);
+		ip4_one(&c, &b, hw_cksum, rpf, l2, small, at, &r);
 	}
 	for (; at < c.end; at++)
-		ip4_one(&c, &b, hw_cksum, rpf, l2, at, &r);
+		ip4_one(&c, &b, hw_cksum, rpf, l2, small, at, &r);
 	ip4_run_end(&c, r.port, r.out, r.bytes);
 	w->stats.port[in->id].rx_bytes += r.bytes - c.tags;
 	if (c.vif != FWD_IFACE_NONE)
@@ -417,29 +427,38 @@ static __rte_always_inline void ip4_burst(struct fwd_worker *w, const struct fwd
 		ip4_pass_ip6(w, in, c.v6, c.n6);
 }
 
+/* The reverse-path filter and the VRFs other than the default one have a
+ * loop each (for both filter modes, with the software checksum), so that
+ * the default VRF's pays nothing for them. */
 static void __rte_noinline ip4_burst_rpf(struct fwd_worker *w, const struct fwd_iface *in,
                                          uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
 {
-	ip4_burst(w, in, false, rpf, L2_LEN, pkts, n);
+	ip4_burst(w, in, false, rpf, L2_LEN, false, pkts, n);
+}
+
+static void __rte_noinline ip4_burst_vrf(struct fwd_worker *w, const struct fwd_iface *in,
+                                         uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
+{
+	ip4_burst(w, in, false, rpf, L2_LEN, true, pkts, n);
 }
 
 static void ip4_input(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf **pkts,
                       uint16_t n)
 {
-	uint8_t rpf = in->rpf; /* once per burst */
+	uint8_t rpf = in->rpf; /* once per burst, as the VRF */
+	uint16_t vrf = in->vrf;
 
 	while (n != 0) {
 		uint16_t k = RTE_MIN(n, FWD_TXBUF_CAP);
 
-		/* the reverse-path filter has a loop of its own (one for both
-		 * modes, with the software checksum), so that the others pay
-		 * nothing for it */
-		if (unlikely(rpf != FWD_RPF_OFF))
+		if (unlikely(vrf != FWD_VRF_DEFAULT))
+			ip4_burst_vrf(w, in, rpf, pkts, k);
+		else if (unlikely(rpf != FWD_RPF_OFF))
 			ip4_burst_rpf(w, in, rpf, pkts, k);
 		else if (in->rx_ip4_cksum)
-			ip4_burst(w, in, true, FWD_RPF_OFF, L2_LEN, pkts, k);
+			ip4_burst(w, in, true, FWD_RPF_OFF, L2_LEN, false, pkts, k);
 		else
-			ip4_burst(w, in, false, FWD_RPF_OFF, L2_LEN, pkts, k);
+			ip4_burst(w, in, false, FWD_RPF_OFF, L2_LEN, false, pkts, k);
 		pkts += k;
 		n -= k;
 	}
@@ -447,12 +466,12 @@ static void ip4_input(struct fwd_worker *w, const struct fwd_iface *in, struct r
 
 /* A VLAN's frames with their tag kept (core/worker.h): routed with it,
  * the 18-byte header written over on output (doc/performance.md, "VLAN").
- * The reverse-path filter's loop reads 14-byte headers: its frames lose
- * their tags first. */
+ * The loops of the reverse-path filter and of the VRFs other than the
+ * default one read 14-byte headers: their frames lose their tags first. */
 static void ip4_input_tagged(struct fwd_worker *w, const struct fwd_iface *in,
                              struct rte_mbuf **pkts, uint16_t n)
 {
-	if (unlikely(in->rpf != FWD_RPF_OFF)) {
+	if (unlikely(in->rpf != FWD_RPF_OFF || in->vrf != FWD_VRF_DEFAULT)) {
 		fwd_vlan_strip_all(pkts, n);
 		ip4_input(w, in, pkts, n);
 		return;
@@ -461,9 +480,9 @@ static void ip4_input_tagged(struct fwd_worker *w, const struct fwd_iface *in,
 		uint16_t k = RTE_MIN(n, FWD_TXBUF_CAP);
 
 		if (in->rx_ip4_cksum)
-			ip4_burst(w, in, true, FWD_RPF_OFF, L2_TAGGED, pkts, k);
+			ip4_burst(w, in, true, FWD_RPF_OFF, L2_TAGGED, false, pkts, k);
 		else
-			ip4_burst(w, in, false, FWD_RPF_OFF, L2_TAGGED, pkts, k);
+			ip4_burst(w, in, false, FWD_RPF_OFF, L2_TAGGED, false, pkts, k);
 		pkts += k;
 		n -= k;
 	}

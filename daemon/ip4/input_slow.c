@@ -182,10 +182,36 @@ static inline bool ip4_src_ours(const struct fwd_iface *in, const struct rte_ipv
 	               NH_LOCAL;
 }
 
+/* A next_vrf route's next hop: the destination's in the VRF it names,
+ * looked up once (doc/architecture.md, "VRFs"); NULL when m was dropped. */
+static const struct nexthop *ip4_next_vrf(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
+                                          const struct nexthop *nh, uint32_t *nhi)
+{
+	const struct fib4 *f = ip4_fibs[nh->vrf];
+
+	if (unlikely(f == NULL)) { /* the VRF is going */
+		fwd_drop(w, in, FWD_DROP_NO_ROUTE, m);
+		return NULL;
+	}
+	*nhi = fib4_lookup(f, rte_be_to_cpu_32(ip4_hdr(m)->dst_addr));
+	nh = &nh_table[*nhi];
+	if (unlikely(nh->type == NH_VRF)) {
+		fwd_drop(w, in, FWD_DROP_VRF_LOOP, m);
+		return NULL;
+	}
+	return nh;
+}
+
 void ip4_forward_slow(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
                       const struct nexthop *nh, uint32_t nhi)
 {
 	struct rte_ipv4_hdr *ip = ip4_hdr(m);
+
+	if (nh->type == NH_VRF) {
+		if ((nh = ip4_next_vrf(w, in, m, nh, &nhi)) == NULL ||
+		    (nh->type != NH_GROUP && ip4_forward_if_takes(w, m, nh, ip)))
+			return;
+	}
 
 	if (nh->type == NH_GROUP) {
 		nhi = nh_group_pick(nh_table, nh, ip4_flow_hash(ip));

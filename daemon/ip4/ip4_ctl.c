@@ -19,8 +19,10 @@
 #include "port/port.h"
 
 #define RECLAIM_MS 100
-/* tbl8 groups of a VRF's FIB other than the default's */
-#define VRF_TBL8S 256
+/* The groups of a VRF's FIB other than the default's (the small layout,
+ * ip4/fib.h): a few at first, doubled as needed up to 64 MiB of them. */
+#define VRF_TBL8S     64
+#define VRF_TBL8S_MAX 65536
 
 struct fib4 *ip4_fibs[FWD_MAX_VRFS];
 struct rib4 ip4_ribs[FWD_MAX_VRFS];
@@ -36,7 +38,8 @@ static void ip4_reclaim(void *arg)
 
 static int vrf_tables_add(uint16_t vrf, enum fwd_vrf_event ev)
 {
-	struct fib4 *fib = fib4_create(VRF_TBL8S, fwd.rcu, (int)rte_socket_id());
+	struct fib4 *fib =
+	        fib4_create_small(VRF_TBL8S, VRF_TBL8S_MAX, fwd.rcu, (int)rte_socket_id());
 
 	(void)ev;
 	if (fib == NULL)

@@ -200,11 +200,12 @@ struct ip6_run {
 
 /* Does the packet's source pass the port's reverse-path filter rpf? */
 static __rte_always_inline bool ip6_rpf_pass(const struct ip6_burst *b, uint16_t in, uint8_t rpf,
-                                             const struct rte_mbuf *m)
+                                             const struct rte_mbuf *m, bool small)
 {
 	const struct rte_ipv6_hdr *ip =
 	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, L2_LEN);
-	uint32_t nhi = fib6_lookup_view(b->fib, ip->src_addr);
+	uint32_t nhi = small ? fib6_lookup_small(b->fib, ip->src_addr)
+	                     : fib6_lookup_view(b->fib, ip->src_addr);
 
 	return nh_rpf_pass(b->nh, &b->nh[nhi], in, rpf == FWD_RPF_STRICT);
 }
@@ -212,20 +213,21 @@ static __rte_always_inline bool ip6_rpf_pass(const struct ip6_burst *b, uint16_t
 /* One frame, classified and forwarded; the rare cases leave the loop for
  * functions of their own. */
 static __rte_always_inline void ip6_one(struct ip6_ctx *c, const struct ip6_burst *b, uint8_t rpf,
-                                        struct rte_mbuf **at, struct ip6_run *r)
+                                        bool small, struct rte_mbuf **at, struct ip6_run *r)
 {
 	struct rte_mbuf *m = *at;
 	unsigned len;
 
 	if (unlikely(!ip6_fast(c, m, &b->head, &len)) ||
-	    (rpf != FWD_RPF_OFF && !ip6_rpf_pass(b, c->in->id, rpf, m))) {
+	    (rpf != FWD_RPF_OFF && !ip6_rpf_pass(b, c->in->id, rpf, m, small))) {
 		ip6_one_slow(c, at, r->port, r->out, r->bytes);
 		r->port = NO_RUN;
 		return;
 	}
 	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
 	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + L2_LEN);
-	uint32_t nhi = fib6_lookup_view(b->fib, ip->dst_addr);
+	uint32_t nhi = small ? fib6_lookup_small(b->fib, ip->dst_addr)
+	                     : fib6_lookup_view(b->fib, ip->dst_addr);
 	const struct nexthop *nh = &b->nh[nhi];
 
 	if (unlikely(!ip6_nh_takes(nh, ip, len)) &&
@@ -253,11 +255,14 @@ static __rte_always_inline void ip6_prefetch(const struct rte_mbuf *m)
 	rte_prefetch0((const uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM);
 }
 
-/* At most FWD_TXBUF_CAP frames, in one pass; rpf a constant at each call. */
+/* At most FWD_TXBUF_CAP frames, in one pass; rpf and small (the small
+ * layout of a VRF other than the default one) constants at each call. */
 static __rte_always_inline void ip6_burst(struct fwd_worker *w, const struct fwd_iface *in,
-                                          uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
+                                          uint8_t rpf, bool small, struct rte_mbuf **pkts,
+                                          unsigned n)
 {
-	const struct ip6_burst b = { fib6_view(ip6_fibs[in->vrf]), nh_table, ip6_head(in->mac48),
+	const struct ip6_burst b = { fib6_view(ip6_fibs[small ? in->vrf : FWD_VRF_DEFAULT]),
+		                     nh_table, ip6_head(in->mac48),
 		                     __atomic_load_n(&nh_use_epoch, __ATOMIC_RELAXED) };
 	struct ip6_ctx c = { .w = w, .in = in, .end = pkts + n, .tags = 0 };
 	struct ip6_run r = { .out = NULL, .bytes = 0, .port = NO_RUN };
@@ -270,25 +275,32 @@ static __rte_always_inline void ip6_burst(struct fwd_worker *w, const struct fwd
 	for (struct rte_mbuf **stop = c.end - RTE_MIN(n, (unsigned)PREFETCH_AHEAD); at < stop;
 	     at++) {
 		ip6_prefetch(at[PREFETCH_AHEAD]);
-		ip6_one(&c, &b, rpf, at, &r);
+		ip6_one(&c, &b, rpf, small, at, &r);
 	}
 	for (; at < c.end; at++)
-		ip6_one(&c, &b, rpf, at, &r);
+		ip6_one(&c, &b, rpf, small, at, &r);
 	ip6_run_end(&c, r.port, r.out, r.bytes);
 	w->stats.port[in->id].rx_bytes += r.bytes - c.tags;
 }
 
-/* The reverse-path filter's loop, so that the other pays nothing for it. */
+/* The loops of the reverse-path filter and of the other VRFs, so that the
+ * default VRF's plain one pays nothing for them. */
 static void __rte_noinline ip6_burst_rpf(struct fwd_worker *w, const struct fwd_iface *in,
                                          uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
 {
-	ip6_burst(w, in, rpf, pkts, n);
+	ip6_burst(w, in, rpf, false, pkts, n);
+}
+
+static void __rte_noinline ip6_burst_vrf(struct fwd_worker *w, const struct fwd_iface *in,
+                                         uint8_t rpf, struct rte_mbuf **pkts, unsigned n)
+{
+	ip6_burst(w, in, rpf, true, pkts, n);
 }
 
 static void __rte_noinline ip6_burst_plain(struct fwd_worker *w, const struct fwd_iface *in,
                                            struct rte_mbuf **pkts, unsigned n)
 {
-	ip6_burst(w, in, FWD_RPF_OFF, pkts, n);
+	ip6_burst(w, in, FWD_RPF_OFF, false, pkts, n);
 }
 
 /* The l3 input hands over at most FWD_TXBUF_CAP frames at a time; others
@@ -296,12 +308,15 @@ static void __rte_noinline ip6_burst_plain(struct fwd_worker *w, const struct fw
 static void ip6_input(struct fwd_worker *w, const struct fwd_iface *in, struct rte_mbuf **pkts,
                       uint16_t n)
 {
-	uint8_t rpf = in->rpf; /* once per burst */
+	uint8_t rpf = in->rpf; /* once per burst, as the VRF */
+	uint16_t vrf = in->vrf;
 
 	while (n != 0) {
 		uint16_t k = RTE_MIN(n, FWD_TXBUF_CAP);
 
-		if (unlikely(rpf != FWD_RPF_OFF))
+		if (unlikely(vrf != FWD_VRF_DEFAULT))
+			ip6_burst_vrf(w, in, rpf, pkts, k);
+		else if (unlikely(rpf != FWD_RPF_OFF))
 			ip6_burst_rpf(w, in, rpf, pkts, k);
 		else
 			ip6_burst_plain(w, in, pkts, k);

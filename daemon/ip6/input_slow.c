@@ -182,10 +182,33 @@ static void ip6_forward_out(struct fwd_worker *w, uint16_t in, struct rte_mbuf *
 	}
 }
 
+/* A next_vrf route's next hop: the destination's in the VRF it names,
+ * looked up once (doc/architecture.md, "VRFs"); NULL when m was dropped. */
+static const struct nexthop *ip6_next_vrf(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
+                                          const struct nexthop *nh, uint32_t *nhi)
+{
+	const struct fib6 *f = ip6_fibs[nh->vrf];
+
+	if (unlikely(f == NULL)) { /* the VRF is going */
+		fwd_drop(w, in, FWD_DROP_NO_ROUTE, m);
+		return NULL;
+	}
+	*nhi = fib6_lookup(f, ip6_hdr(m)->dst_addr);
+	nh = &nh_table[*nhi];
+	if (unlikely(nh->type == NH_VRF)) {
+		fwd_drop(w, in, FWD_DROP_VRF_LOOP, m);
+		return NULL;
+	}
+	return nh;
+}
+
 void ip6_forward_slow(struct fwd_worker *w, uint16_t in, struct rte_mbuf *m,
                       const struct nexthop *nh, uint32_t nhi)
 {
 	const struct rte_ipv6_hdr *ip = ip6_hdr(m);
+
+	if (nh->type == NH_VRF && (nh = ip6_next_vrf(w, in, m, nh, &nhi)) == NULL)
+		return;
 
 	if (nh->type == NH_GROUP) {
 		nhi = nh_group_pick(nh_table, nh, ip6_flow_hash(ip));

@@ -13,7 +13,7 @@
 #include <rte_ether.h>
 
 #include "core/vrf.h"
-#include "ip6/fib6.h"
+#include "route/fib6.h"
 #include "ip6/rib6.h"
 
 /* The FIB of each VRF workers look up and its RIB (control thread only),

@@ -12,7 +12,7 @@
 #include <rte_common.h>
 
 #include "ip6/addr6.h"
-#include "ip6/fib6.h"
+#include "route/fib6.h"
 #include "ip6/ip6_config.h"
 
 #define WHY_MAX       200

@@ -24,12 +24,14 @@
 
 #define RECLAIM_MS 100
 
-/* adds the FIB refused for lack of groups, by pool (ip6/fib6.h), as of the last tick */
+/* adds the FIB refused for lack of groups, by pool (route/fib6.h), as of the last tick */
 FWD_COUNTER(fib6_route_no_room, "fib6_routes_refused_no_room");
 FWD_COUNTER(fib6_neigh_no_room, "fib6_neigh_hosts_refused_no_room");
 
-/* groups of a VRF's FIB other than the default's */
-#define VRF_TBL8S 512
+/* The groups of a VRF's FIB other than the default's (the small layout,
+ * route/fib6.h): a few at first, doubled as needed up to 64 MiB of them. */
+#define VRF_TBL8S     64
+#define VRF_TBL8S_MAX 65536
 
 struct fib6 *ip6_fibs[FWD_MAX_VRFS];
 struct rib6 ip6_ribs[FWD_MAX_VRFS];
@@ -81,7 +83,8 @@ static void ip6_reclaim(void *arg)
 
 static int vrf_tables_add(uint16_t vrf, enum fwd_vrf_event ev)
 {
-	struct fib6 *fib = fib6_create(VRF_TBL8S, fwd.rcu, (int)rte_socket_id());
+	struct fib6 *fib =
+	        fib6_create_small(VRF_TBL8S, VRF_TBL8S_MAX, fwd.rcu, (int)rte_socket_id());
 
 	(void)ev;
 	if (fib == NULL)

@@ -154,7 +154,7 @@ static int fib_sync(struct rib6 *rib, struct rib6_node *n, uint8_t src, const st
 	if (nh != NH_IDX_NONE) {
 		if (n->installed && n->fib_nh == nh)
 			return 0;
-		/* a neighbour's own /128 takes the hosts' groups (ip6/fib6.h) */
+		/* a neighbour's own /128 takes the hosts' groups (route/fib6.h) */
 		bool host = !(src & (RIB6_SRC_LOCAL | RIB6_SRC_ROUTE));
 		int rc = fib6_add_pool(rib->fib, n->addr, n->len, nh,
 		                       host ? FIB6_POOL_HOSTS : FIB6_POOL_ROUTES);

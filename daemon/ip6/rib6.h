@@ -6,7 +6,7 @@
  * neighbour host entry (/128 of a neighbour on a global connected prefix).
  * The FIB holds the next hop of the strongest (local > route > neighbour).
  * A node that only a neighbour wants takes its groups from the FIB's
- * hosts' pool (ip6/fib6.h), so neighbours never starve routes.
+ * hosts' pool (route/fib6.h), so neighbours never starve routes.
  *
  * Destinations never routed have FIB entries of their own with next hop
  * NH_IDX_RESERVED: multicast ff00::/8, link-local fe80::/10 (our own
@@ -30,7 +30,7 @@
 #endif
 #include <bsd/sys/tree.h>
 
-#include "ip6/fib6.h"
+#include "route/fib6.h"
 
 enum route6_type { /* the values of enum route4_type */
 	           ROUTE6_CONNECTED,

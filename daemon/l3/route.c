@@ -224,8 +224,9 @@ void l3_route_from_rib(struct l3_route *r, uint8_t type, uint8_t origin, uint16_
 	r->type = type < RTE_DIM(types) ? types[type] : L3_ROUTE_BLACKHOLE;
 	r->origin = origin;
 	r->n_nh = 0;
-	if (type == ROUTE_NEXT_VRF) { /* the RIB keeps the target VRF as its dev */
-		r->next_vrf = dev;
+	if (type == ROUTE_NEXT_VRF) {
+		r->type = L3_ROUTE_NEXT_VRF;
+		r->next_vrf = nh_table[nh].vrf;
 		return;
 	}
 	if (type == ROUTE4_CONNECTED || type == ROUTE4_DEV) {
@@ -322,7 +323,7 @@ static const struct route_family_ops *family_ops(int family)
 
 static int route_add(const struct l3_route *r, char *err, size_t errlen)
 {
-	uint8_t type;
+	uint8_t type = 0;
 	int rc = route_check(r, &type, err, errlen);
 	struct route_req q = { .vrf = r->vrf,
 		               .next_vrf = r->next_vrf,

@@ -195,6 +195,21 @@ int nh_alloc_group(uint32_t slot, uint32_t *idx)
 	return 0;
 }
 
+int nh_alloc_vrf(uint16_t vrf, uint32_t *idx)
+{
+	int rc = nh_take(idx);
+
+	if (rc < 0)
+		return rc;
+	struct nexthop *nh = &nh_table[*idx];
+	memset(&addrs[*idx], 0, sizeof(addrs[*idx]));
+	nh->port = FWD_MAX_PORTS; /* no port, no interface: never forwarded by */
+	nh->iface = FWD_IFACE_NONE;
+	nh->vrf = vrf;
+	__atomic_store_n(&nh->type, NH_VRF, __ATOMIC_RELEASE);
+	return 0;
+}
+
 void nh_set_failed(uint32_t idx, bool failed)
 {
 	if (idx >= NH_FIRST_DYNAMIC && idx < nh_count)

@@ -48,6 +48,7 @@ enum nh_type {
 	NH_GROUP,       /* ECMP: one of the members of group `grp`, by flow hash */
 	NH_UNREACHABLE, /* an unreachable route: drop, ICMP unreachable (host / no route) */
 	NH_PROHIBIT,    /* a prohibit route: drop, ICMP administratively prohibited */
+	NH_VRF,         /* a next_vrf route: look the destination up again in VRF `vrf` */
 };
 
 #define NH_IDX_NONE        0u
@@ -80,6 +81,7 @@ struct nexthop {
 		 * frame then starts 4 bytes earlier). Valid while fwd_len != 0. */
 		uint8_t hdr[16];
 		uint32_t grp; /* NH_GROUP: its slot in nh_groups */
+		uint16_t vrf; /* NH_VRF: the VRF looked in next (core/vrf.h) */
 	};
 	uint32_t gen; /* changes with every new owner of the index; punts carry it */
 } __rte_aligned(32);
@@ -360,9 +362,10 @@ void nh_route_unref(uint32_t nh);
 /* The gateways of a route's next hop (a neighbour's entry or a group). */
 unsigned nh_gateways(uint32_t nh, struct fwd_ip out[FWD_ECMP_MAX]);
 /* The fixed next hop of a route without a gateway: type NH_BLACKHOLE,
- * NH_UNREACHABLE, NH_PROHIBIT, or NH_CONNECTED (the link of l3 interface
- * dev: a VLAN's takes a reference, nh_route_fixed_put gives it back).
- * 0, -ENODEV (dev is not an l3 port or VLAN), -ENOSPC or -EINVAL. */
+ * NH_UNREACHABLE, NH_PROHIBIT, NH_CONNECTED (the link of l3 interface
+ * dev: a VLAN's takes a reference, nh_route_fixed_put gives it back) or
+ * NH_VRF (dev: the VRF of a next_vrf route; one counted entry per VRF).
+ * 0, -ENODEV (dev is not an l3 port or VLAN, or no VRF), -ENOSPC or -EINVAL. */
 int nh_route_fixed(uint8_t type, int dev, uint32_t *nh);
 void nh_route_fixed_put(uint32_t nh);
 /* Within the layer: port, MTU, source MAC and tag of interface iface into
@@ -371,6 +374,8 @@ void nh_fill(struct nexthop *nh, uint16_t iface);
 int nh_alloc_connected(uint16_t iface, uint32_t *idx);
 /* Within the layer: a group entry for slot (nhgroup.c). */
 int nh_alloc_group(uint32_t slot, uint32_t *idx);
+/* Within the layer: an NH_VRF entry for VRF vrf. */
+int nh_alloc_vrf(uint16_t vrf, uint32_t *idx);
 /* Reclaim freed group slots whose grace period has ended. */
 void nh_group_reclaim(void);
 int nh_groups_init(int socket);

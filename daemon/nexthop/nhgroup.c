@@ -9,6 +9,7 @@
 
 #include "core/daemon.h"
 #include "core/iface.h"
+#include "core/vrf.h"
 #include "nexthop/neigh.h"
 #include "nexthop/nexthop.h"
 #include "port/port.h"
@@ -42,8 +43,12 @@ int nh_groups_init(int socket)
 	return 0;
 }
 
+/* The NH_VRF entry of each VRF next_vrf routes lead to, counted. */
+static uint32_t vrf_idx[FWD_MAX_VRFS], vrf_refs[FWD_MAX_VRFS];
+
 void nh_groups_fini(void)
 {
+	memset(vrf_refs, 0, sizeof(vrf_refs));
 	rte_free(nh_groups);
 	nh_groups = NULL;
 	n_free_slots = n_pend = n_used = 0;
@@ -206,6 +211,39 @@ void nh_route_unref(uint32_t nh)
 		neigh_unref(nh);
 }
 
+static int nh_vrf_ref(int vrf, uint32_t *nh)
+{
+	int rc;
+
+	if (!fwd_vrf_used((unsigned)vrf))
+		return -ENODEV;
+	if (vrf_refs[vrf] == 0 && (rc = nh_alloc_vrf((uint16_t)vrf, &vrf_idx[vrf])) < 0)
+		return rc;
+	vrf_refs[vrf]++;
+	*nh = vrf_idx[vrf];
+	return 0;
+}
+
+static void nh_vrf_unref(uint32_t nh)
+{
+	uint16_t vrf = nh_table[nh].vrf;
+
+	if (vrf < FWD_MAX_VRFS && vrf_refs[vrf] > 0 && vrf_idx[vrf] == nh && --vrf_refs[vrf] == 0)
+		nh_release(nh);
+}
+
+unsigned nh_gateways(uint32_t nh, struct fwd_ip out[FWD_ECMP_MAX])
+{
+	uint32_t m[FWD_ECMP_MAX];
+	unsigned n = nh_group_members(nh, m);
+
+	if (n == 0)
+		m[n++] = nh;
+	for (unsigned i = 0; i < n; i++)
+		out[i] = *nh_addr(m[i]);
+	return n;
+}
+
 int nh_route_fixed(uint8_t type, int dev, uint32_t *nh)
 {
 	switch (type) {
@@ -226,6 +264,8 @@ int nh_route_fixed(uint8_t type, int dev, uint32_t *nh)
 		            : !fwd_iface_is_l3(&fwd_ifaces[dev]))
 			return -ENODEV;
 		return nh_connected_ref((uint16_t)dev, nh);
+	case NH_VRF:
+		return nh_vrf_ref(dev, nh);
 	default:
 		return -EINVAL;
 	}
@@ -235,16 +275,6 @@ void nh_route_fixed_put(uint32_t nh)
 {
 	if (nh >= NH_FIRST_DYNAMIC && nh < nh_count && nh_table[nh].type == NH_CONNECTED)
 		nh_connected_unref(nh_table[nh].iface);
-}
-
-unsigned nh_gateways(uint32_t nh, struct fwd_ip out[FWD_ECMP_MAX])
-{
-	uint32_t m[FWD_ECMP_MAX];
-	unsigned n = nh_group_members(nh, m);
-
-	if (n == 0)
-		m[n++] = nh;
-	for (unsigned i = 0; i < n; i++)
-		out[i] = *nh_addr(m[i]);
-	return n;
+	else if (nh >= NH_FIRST_DYNAMIC && nh < nh_count && nh_table[nh].type == NH_VRF)
+		nh_vrf_unref(nh);
 }

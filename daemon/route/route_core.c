@@ -57,7 +57,8 @@ static void route_release(const struct route_family_ops *f, uint16_t vrf,
 {
 	if (rt->type == ROUTE_VIA)
 		f->after_job(vrf, nh_route_unref, rt->nh);
-	else if (rt->nh >= NH_FIRST_DYNAMIC && nh_table[rt->nh].type == NH_CONNECTED)
+	else if (rt->nh >= NH_FIRST_DYNAMIC &&
+	         (nh_table[rt->nh].type == NH_CONNECTED || nh_table[rt->nh].type == NH_VRF))
 		f->after_job(vrf, nh_route_fixed_put, rt->nh);
 }
 
@@ -67,10 +68,18 @@ static int route_special(const struct route_req *r, struct route_ent *rt, char *
 	static const uint8_t nh_type[] = { [ROUTE_BLACKHOLE] = NH_BLACKHOLE,
 		                           [ROUTE_UNREACHABLE] = NH_UNREACHABLE,
 		                           [ROUTE_PROHIBIT] = NH_PROHIBIT,
-		                           [ROUTE_DEV] = NH_CONNECTED };
-	int rc = r->type < RTE_DIM(nh_type) ? nh_route_fixed(nh_type[r->type], r->dev[0], &rt->nh)
-	                                    : -EINVAL;
+		                           [ROUTE_DEV] = NH_CONNECTED,
+		                           [ROUTE_NEXT_VRF] = NH_VRF };
+	bool next_vrf = r->type == ROUTE_NEXT_VRF;
+	int rc;
 
+	if (next_vrf && r->next_vrf == r->vrf)
+		return ERR(EINVAL, "next_vrf: the route's own VRF");
+	rc = r->type < RTE_DIM(nh_type) && nh_type[r->type] != 0
+	             ? nh_route_fixed(nh_type[r->type], next_vrf ? r->next_vrf : r->dev[0], &rt->nh)
+	             : -EINVAL;
+	if (rc == -ENODEV && next_vrf)
+		return ERR(ENODEV, "next_vrf: no such VRF");
 	if (rc == -ENODEV)
 		return ERR(ENODEV, "a route on a link needs an l3 port or VLAN (dev)");
 	if (rc == -ENOSPC)

@@ -9,7 +9,7 @@
 
 #include "core/iface.h"
 #include "ip6/addr6.h"
-#include "ip6/fib6.h"
+#include "route/fib6.h"
 #include "ip6/ip6.h"
 
 static uint16_t lo;

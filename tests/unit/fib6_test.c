@@ -24,7 +24,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "fwd_inet.h"
-#include "ip6/fib6.h"
+#include "route/fib6.h"
 #include "test_eal.h"
 
 #define MODEL_MAX 2048

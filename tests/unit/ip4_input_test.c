@@ -338,6 +338,43 @@ static void test_vlan_tagged_in(void **state)
 	fwd_iface_reset();
 }
 
+/*
+ * Port 0 in VRF 7, whose table has the small layout: its own routes decide
+ * (10.20/16 a blackhole there, forwarded in the default VRF), a next_vrf
+ * default route sends the rest to the default VRF's table, and a next_vrf
+ * route found there in turn is a loop, dropped as vrf_loop; tagged frames
+ * of an interface in VRF 7 take the same loop.
+ */
+static void test_vrf(void **state)
+{
+	uint32_t to_default, to_seven;
+
+	(void)state;
+	ip4_fibs[7] = fib4_create_small(16, 1024, NULL, SOCKET_ID_ANY);
+	assert_non_null(ip4_fibs[7]);
+	fib4_add(ip4_fibs[7], IP4(10, 0, 1, 1), 32, NH_IDX_LOCAL);
+	fib4_add(ip4_fibs[7], IP4(10, 20, 0, 0), 16, NH_IDX_BLACKHOLE);
+	assert_int_equal(nh_alloc_vrf(0, &to_default), 0);
+	assert_int_equal(nh_alloc_vrf(7, &to_seven), 0);
+	fib4_add(ip4_fibs[7], 0, 0, to_default);
+	fib4_add(ip4_fibs[0], IP4(10, 77, 0, 0), 16, to_seven);
+	FWD(IP4(10, 0, 1, 2), IP4(10, 20, 0, 7)); /* the default VRF */
+	fwd_ifaces[0].vrf = 7;
+	DROP(IP4(10, 0, 1, 2), IP4(10, 20, 0, 7), FWD_DROP_BLACKHOLE);
+	FWD(IP4(10, 0, 1, 2), IP4(10, 40, 0, 8)); /* next_vrf: the default's ECMP route */
+	DROP(IP4(10, 0, 1, 2), IP4(10, 77, 0, 1), FWD_DROP_VRF_LOOP);
+	/* no route in the default VRF either: punted for the ICMP error */
+	assert_int_equal(input(pkt(IP4(10, 0, 1, 2), IP4(192, 0, 2, 1)), FWD_DROP_NO_ROUTE),
+	                 PUNTED);
+	assert_int_equal(input(pkt(IP4(10, 0, 1, 2), IP4(10, 0, 1, 1)), 0), PUNTED);
+	fwd_ifaces[0].vrf = FWD_VRF_DEFAULT;
+	fib4_del(ip4_fibs[0], IP4(10, 77, 0, 0), 16, -1, 0);
+	fib4_free(ip4_fibs[7]);
+	ip4_fibs[7] = NULL;
+	nh_release(to_default);
+	nh_release(to_seven);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -439,6 +476,7 @@ int main(void)
 		T(test_multi_seg),
 		T(test_vlan_egress),
 		T(test_vlan_tagged_in),
+		T(test_vrf),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);

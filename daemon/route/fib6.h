@@ -53,7 +53,8 @@
 #define FIB6_DEPTH_MASK  0x3fc00000u
 #define FIB6_NH_MASK     0x003fffffu
 #define FIB6_NH_MAX      FIB6_NH_MASK
-/* tbl8 levels under the 2^24 table: bytes 3 to 15 */
+/* tbl8 levels under the 2^24 table: bytes 3 to 15 (the small layout's
+ * 2^16 table: bytes 2 to 15, FIB6_LEVELS + 1) */
 #define FIB6_LEVELS 13
 /* Group counts fib6_create accepts: room for one /128 (a group per level),
  * so an empty FIB takes any prefix; at most what bits 8-29 can number. */
@@ -69,10 +70,12 @@ struct rte_rcu_qsbr;
 
 struct fib6 {
 	/* read by workers */
-	uint32_t *tbl24; /* 2^24 entries */
-	uint32_t *tbl8;  /* n_tbl8 groups of 256 entries */
+	uint32_t *tbl24; /* 2^top_bits entries */
+	uint32_t *tbl8;  /* n_tbl8 groups of 256 entries; replaced when it grows */
 
 	/* control thread only */
+	uint8_t top_bits;      /* 24, or 16: the small layout (fib6_create_small) */
+	uint32_t max_tbl8;     /* what the routes' pool may grow to (n_tbl8: fixed) */
 	uint32_t n_tbl8;       /* both pools: groups [0, host_first) are the routes' */
 	uint32_t host_first;   /* groups [host_first, n_tbl8) the hosts' (none: n_tbl8) */
 	uint32_t n_free;       /* the routes' pool */
@@ -87,6 +90,7 @@ struct fib6 {
 		uint64_t token;
 	} * pending; /* ring of n_tbl8 */
 	struct rte_rcu_qsbr *rcu;
+	int socket;
 	/* the pending wide write: tbl24 entries [next, end) still to do */
 	struct fib6_job {
 		uint32_t next, end;
@@ -110,6 +114,17 @@ struct fib6 {
 struct fib6 *fib6_create_pools(uint32_t n_tbl8, uint32_t n_host_tbl8, struct rte_rcu_qsbr *rcu,
                                int socket);
 struct fib6 *fib6_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket);
+/*
+ * The small layout, for the tables of VRFs other than the default one
+ * (doc/architecture.md, "VRFs"): a first table of 2^16 entries (256 KiB)
+ * and groups from one pool of n_tbl8 that doubles when full, up to
+ * max_tbl8: a larger copy is published with a release store and the old
+ * one freed after a grace period (workers read the group array once per
+ * burst). IPv4 VRFs use it too (ip4/fib.h), an address in the first four
+ * bytes. Look up with fib6_lookup_small.
+ */
+struct fib6 *fib6_create_small(uint32_t n_tbl8, uint32_t max_tbl8, struct rte_rcu_qsbr *rcu,
+                               int socket);
 void fib6_free(struct fib6 *f);
 /*
  * Point prefix ip/len at nh (1..FIB6_NH_MAX), replacing what the prefix
@@ -188,8 +203,26 @@ static inline uint32_t fib6_lookup_view(struct fib6_view v, const uint8_t ip[16]
 	return e & FIB6_NH_MASK;
 }
 
+/* The same over the small layout's 2^16 table (first two bytes). */
+static inline uint32_t fib6_lookup_small(struct fib6_view v, const uint8_t ip[16])
+{
+	const uint8_t *next = ip + 2;
+	uint16_t top;
+	uint32_t e;
+
+	memcpy(&top, ip, sizeof(top));
+	e = v.tbl24[rte_be_to_cpu_16(top)];
+#pragma GCC unroll 4
+	while (e & FIB6_EXT)
+		e = *(const uint32_t *)((const char *)v.tbl8 + ((e | *next++) << 2));
+	return e & FIB6_NH_MASK;
+}
+
+/* Either layout (the control thread, slow paths). */
 static inline uint32_t fib6_lookup(const struct fib6 *f, const uint8_t ip[16])
 {
+	if (f->top_bits != 24)
+		return fib6_lookup_small(fib6_view(f), ip);
 	return fib6_lookup_view(fib6_view(f), ip);
 }
 

@@ -43,9 +43,8 @@
 #include <rte_rcu_qsbr.h>
 
 #include "fwd_inet.h"
-#include "ip6/fib6.h"
+#include "route/fib6.h"
 
-#define TBL24_SIZE (1u << 24)
 #define GROUP_SIZE 256u
 #define JOB_BLOCK  1024u /* tbl24 entries a job does between budget checks */
 
@@ -60,14 +59,28 @@ static inline unsigned depth_of(uint32_t e)
 }
 
 /* The longest prefix the entries of a level-l table stand for (l = 0: tbl24). */
-static inline unsigned level_bits(unsigned level)
+static inline unsigned level_bits(const struct fib6 *f, unsigned level)
 {
-	return 24 + 8 * level;
+	return f->top_bits + 8 * level;
 }
 
-static inline uint32_t top24(const uint8_t ip[16])
+static inline uint32_t top_size(const struct fib6 *f)
 {
+	return 1u << f->top_bits;
+}
+
+/* The first table's index of ip: its first 3 bytes, or 2 (the small layout). */
+static inline uint32_t top24(const struct fib6 *f, const uint8_t ip[16])
+{
+	if (f->top_bits == 16)
+		return (uint32_t)ip[0] << 8 | ip[1];
 	return (uint32_t)ip[0] << 16 | (uint32_t)ip[1] << 8 | ip[2];
+}
+
+/* The address byte that indexes a level-l group (l >= 1). */
+static inline uint8_t level_byte(const struct fib6 *f, const uint8_t ip[16], unsigned level)
+{
+	return ip[f->top_bits / 8 - 1 + level];
 }
 
 /* Single 32-bit stores: a reader sees the old or the new entry, never a mix. */
@@ -81,19 +94,22 @@ static inline uint32_t *group_entries(struct fib6 *f, uint32_t ext)
 	return &f->tbl8[ext & FIB6_GROUP_MASK];
 }
 
-struct fib6 *fib6_create_pools(uint32_t n_tbl8, uint32_t n_host_tbl8, struct rte_rcu_qsbr *rcu,
-                               int socket)
+static struct fib6 *fib6_make(uint8_t top_bits, uint32_t n_tbl8, uint32_t n_host_tbl8,
+                              struct rte_rcu_qsbr *rcu, int socket)
 {
 	struct fib6 *f = calloc(1, sizeof(*f));
 	uint32_t total = n_tbl8 + n_host_tbl8;
 
-	if (f == NULL || n_tbl8 < FIB6_TBL8_MIN || n_tbl8 > FIB6_TBL8_MAX ||
+	if (f == NULL || n_tbl8 < FIB6_TBL8_MIN + (top_bits == 16) || n_tbl8 > FIB6_TBL8_MAX ||
 	    n_host_tbl8 > FIB6_TBL8_MAX - n_tbl8)
 		goto fail;
+	f->top_bits = top_bits;
 	f->n_tbl8 = total;
+	f->max_tbl8 = total;
 	f->host_first = n_tbl8;
 	f->rcu = rcu;
-	f->tbl24 = rte_zmalloc_socket("fib6_tbl24", TBL24_SIZE * sizeof(uint32_t),
+	f->socket = socket;
+	f->tbl24 = rte_zmalloc_socket("fib6_tbl24", top_size(f) * sizeof(uint32_t),
 	                              RTE_CACHE_LINE_SIZE, socket);
 	f->tbl8 = rte_zmalloc_socket("fib6_tbl8", (size_t)total * GROUP_SIZE * sizeof(uint32_t),
 	                             RTE_CACHE_LINE_SIZE, socket);
@@ -117,9 +133,27 @@ fail:
 	return NULL;
 }
 
+struct fib6 *fib6_create_pools(uint32_t n_tbl8, uint32_t n_host_tbl8, struct rte_rcu_qsbr *rcu,
+                               int socket)
+{
+	return fib6_make(24, n_tbl8, n_host_tbl8, rcu, socket);
+}
+
 struct fib6 *fib6_create(uint32_t n_tbl8, struct rte_rcu_qsbr *rcu, int socket)
 {
 	return fib6_create_pools(n_tbl8, 0, rcu, socket);
+}
+
+struct fib6 *fib6_create_small(uint32_t n_tbl8, uint32_t max_tbl8, struct rte_rcu_qsbr *rcu,
+                               int socket)
+{
+	struct fib6 *f = fib6_make(16, n_tbl8, 0, rcu, socket);
+
+	uint32_t cap = RTE_MIN(max_tbl8, (uint32_t)FIB6_TBL8_MAX);
+
+	if (f != NULL)
+		f->max_tbl8 = RTE_MAX(n_tbl8, cap);
+	return f;
 }
 
 void fib6_free(struct fib6 *f)
@@ -175,6 +209,50 @@ uint32_t fib6_pool_room(const struct fib6 *f, enum fib6_pool pool)
 }
 
 /*
+ * The small layout's pool grows (no hosts' pool then): a copy of the
+ * groups, larger, published with a release store; the new groups are
+ * handed out, and the old copy freed, only once no worker can still hold
+ * the old one (a worker could follow an entry to a new group through it).
+ * The pending ring is laid out again from its head.
+ */
+static void fib6_grow(struct fib6 *f, uint32_t need)
+{
+	uint32_t old = f->n_tbl8, want = RTE_MAX(2 * old, old + need);
+	uint32_t n = RTE_MIN(f->max_tbl8, want);
+	uint32_t *tbl8 = rte_malloc_socket("fib6_tbl8", (size_t)n * GROUP_SIZE * sizeof(uint32_t),
+	                                   RTE_CACHE_LINE_SIZE, f->socket);
+	uint32_t *free_groups = malloc(n * sizeof(*free_groups));
+	struct fib6_pending *pending = malloc(n * sizeof(*pending));
+	uint32_t *was = f->tbl8;
+
+	if (tbl8 == NULL || free_groups == NULL || pending == NULL || f->host_first != old) {
+		rte_free(tbl8);
+		free(free_groups);
+		free(pending);
+		return;
+	}
+	memcpy(tbl8, was, (size_t)old * GROUP_SIZE * sizeof(uint32_t));
+	memset(tbl8 + (size_t)old * GROUP_SIZE, 0,
+	       (size_t)(n - old) * GROUP_SIZE * sizeof(uint32_t));
+	memcpy(free_groups, f->free_groups, f->n_free * sizeof(*free_groups));
+	for (uint32_t i = 0; i < f->n_pending; i++)
+		pending[i] = f->pending[(f->pending_head + i) % old];
+	__atomic_store_n(&f->tbl8, tbl8, __ATOMIC_RELEASE);
+	if (f->rcu != NULL)
+		rte_rcu_qsbr_synchronize(f->rcu, RTE_QSBR_THRID_INVALID);
+	rte_free(was);
+	free(f->free_groups);
+	free(f->pending);
+	f->free_groups = free_groups;
+	f->pending = pending;
+	f->pending_head = 0;
+	for (uint32_t g = n; g-- > old;) /* low numbers first, as at creation */
+		f->free_groups[f->n_free++] = g;
+	f->n_tbl8 = n;
+	f->host_first = n;
+}
+
+/*
  * Make n groups of a pool free. Routes wait out the readers of freed groups
  * if need be; hosts never do: a flood of neighbours must not cost the
  * control thread a blocking wait each, and their host routes are retried.
@@ -183,6 +261,8 @@ static int groups_reserve(struct fib6 *f, uint32_t n, bool hosts)
 {
 	if (pool_free(f, hosts) < n)
 		fib6_reclaim(f);
+	if (!hosts && f->n_free + pool_pending(f, false) < n && f->n_tbl8 < f->max_tbl8)
+		fib6_grow(f, n - f->n_free);
 	if (!hosts && f->n_free < n && f->n_free + pool_pending(f, false) >= n) {
 		/* the spare groups are still visible to some worker: wait them out */
 		rte_rcu_qsbr_synchronize(f->rcu, RTE_QSBR_THRID_INVALID);
@@ -225,7 +305,8 @@ static bool group_fold(struct fib6 *f, uint32_t *slot, unsigned level)
 	const uint32_t *g = group_entries(f, *slot);
 	uint32_t first = g[0];
 
-	if ((first & FIB6_EXT) || ((first & FIB6_VALID) && depth_of(first) > level_bits(level - 1)))
+	if ((first & FIB6_EXT) ||
+	    ((first & FIB6_VALID) && depth_of(first) > level_bits(f, level - 1)))
 		return false;
 	for (uint32_t i = 1; i < GROUP_SIZE; i++)
 		if (g[i] != first)
@@ -334,28 +415,35 @@ static void job_start(struct fib6 *f, uint32_t first, uint32_t n, uint8_t len, u
 }
 
 /* The level whose table holds the last bits of a prefix of length len. */
-static inline unsigned last_level(uint8_t len)
+static inline unsigned last_level(const struct fib6 *f, uint8_t len)
 {
-	return len <= 24 ? 0 : (len - 24 + 7) / 8u;
+	return len <= f->top_bits ? 0 : (len - f->top_bits + 7) / 8u;
 }
 
 /* Where a prefix's entries start in its last table, and how many there are. */
-static inline void prefix_range(const uint8_t ip[16], uint8_t len, uint32_t *first, uint32_t *n)
+static inline void prefix_range(const struct fib6 *f, const uint8_t ip[16], uint8_t len,
+                                uint32_t *first, uint32_t *n)
 {
-	unsigned level = last_level(len);
+	unsigned level = last_level(f, len);
 
-	*first = level == 0 ? top24(ip) : ip[2 + level];
-	*n = 1u << (level_bits(level) - len);
+	*first = level == 0 ? top24(f, ip) : level_byte(f, ip, level);
+	*n = 1u << (level_bits(f, level) - len);
+}
+
+/* The slot in the level-(l-1) table that leads to the level-l group of ip. */
+static inline uint32_t slot_index(const struct fib6 *f, const uint8_t ip[16], unsigned level)
+{
+	return level == 1 ? top24(f, ip) : level_byte(f, ip, level - 1);
 }
 
 /* How many groups the path of ip down to level last lacks. */
 static uint32_t groups_missing(const struct fib6 *f, const uint8_t ip[16], unsigned last)
 {
-	uint32_t e = f->tbl24[top24(ip)];
+	uint32_t e = f->tbl24[top24(f, ip)];
 	unsigned level = 1;
 
 	while (level <= last && (e & FIB6_EXT)) {
-		e = f->tbl8[(e & FIB6_GROUP_MASK) | ip[2 + level]];
+		e = f->tbl8[(e & FIB6_GROUP_MASK) | level_byte(f, ip, level)];
 		level++;
 	}
 	return last + 1 - level;
@@ -372,18 +460,18 @@ int fib6_add_pool(struct fib6 *f, const uint8_t ip[16], uint8_t len, uint32_t nh
 	bool hosts = hosts_pool(f, pool);
 	uint8_t a[16];
 	uint32_t *tbl, first, n;
-	unsigned last = last_level(len);
+	unsigned last = last_level(f, len);
 
 	if (len > 128 || nh == 0 || nh > FIB6_NH_MAX)
 		return -EINVAL;
 	memcpy(a, ip, sizeof(a));
 	fwd_ip6_mask(a, len);
 	if (last == 0) {
-		prefix_range(a, len, &first, &n);
+		prefix_range(f, a, len, &first, &n);
 		job_start(f, first, n, len, entry(nh, len), false);
 		return 0;
 	}
-	job_settle(f, top24(a), top24(a) + 1, false);
+	job_settle(f, top24(f, a), top24(f, a) + 1, false);
 	int rc = groups_reserve(f, groups_missing(f, a, last), hosts);
 	if (rc < 0) {
 		f->refused[pool == FIB6_POOL_HOSTS]++;
@@ -392,12 +480,12 @@ int fib6_add_pool(struct fib6 *f, const uint8_t ip[16], uint8_t len, uint32_t nh
 	}
 	tbl = f->tbl24;
 	for (unsigned level = 1; level <= last; level++) {
-		uint32_t *slot = &tbl[level == 1 ? top24(a) : a[1 + level]];
+		uint32_t *slot = &tbl[slot_index(f, a, level)];
 		if (!(*slot & FIB6_EXT))
 			group_link(f, slot, hosts);
 		tbl = group_entries(f, *slot);
 	}
-	prefix_range(a, len, &first, &n);
+	prefix_range(f, a, len, &first, &n);
 	set_entries(f, tbl, first, n, len, entry(nh, len));
 	return 0;
 }
@@ -405,8 +493,8 @@ int fib6_add_pool(struct fib6 *f, const uint8_t ip[16], uint8_t len, uint32_t nh
 void fib6_del(struct fib6 *f, const uint8_t ip[16], uint8_t len, int parent_len, uint32_t parent_nh)
 {
 	uint32_t repl = parent_len < 0 ? 0 : entry(parent_nh, (uint8_t)parent_len);
-	uint32_t *path[FIB6_LEVELS + 1], *tbl = f->tbl24, first, n;
-	unsigned last = last_level(len);
+	uint32_t *path[FIB6_LEVELS + 2], *tbl = f->tbl24, first, n;
+	unsigned last = last_level(f, len);
 	uint8_t a[16];
 
 	if (len > 128)
@@ -414,18 +502,18 @@ void fib6_del(struct fib6 *f, const uint8_t ip[16], uint8_t len, int parent_len,
 	memcpy(a, ip, sizeof(a));
 	fwd_ip6_mask(a, len);
 	if (last == 0) {
-		prefix_range(a, len, &first, &n);
+		prefix_range(f, a, len, &first, &n);
 		job_start(f, first, n, len, repl, true);
 		return;
 	}
-	job_settle(f, top24(a), top24(a) + 1, false);
+	job_settle(f, top24(f, a), top24(f, a) + 1, false);
 	for (unsigned level = 1; level <= last; level++) {
-		path[level] = &tbl[level == 1 ? top24(a) : a[1 + level]];
+		path[level] = &tbl[slot_index(f, a, level)];
 		if (!(*path[level] & FIB6_EXT))
 			return; /* nothing that long here */
 		tbl = group_entries(f, *path[level]);
 	}
-	prefix_range(a, len, &first, &n);
+	prefix_range(f, a, len, &first, &n);
 	unset_entries(f, tbl, first, n, len, repl);
 	/* fold the path bottom up, as far as the groups became plain */
 	for (unsigned level = last; level >= 1 && group_fold(f, path[level], level); level--)
@@ -434,7 +522,7 @@ void fib6_del(struct fib6 *f, const uint8_t ip[16], uint8_t len, int parent_len,
 
 size_t fib6_memory(const struct fib6 *f)
 {
-	return TBL24_SIZE * sizeof(uint32_t) + (size_t)f->n_tbl8 * GROUP_SIZE * sizeof(uint32_t) +
+	return top_size(f) * sizeof(uint32_t) + (size_t)f->n_tbl8 * GROUP_SIZE * sizeof(uint32_t) +
 	       f->n_tbl8 * (sizeof(*f->free_groups) + sizeof(*f->pending));
 }
 
