@@ -19,5 +19,8 @@
  * dropped), -EMSGSIZE or the fragmenter's error.
  */
 int ip4_output(struct rte_mbuf *m);
+/* As ip4_output, looked up in VRF vrf's FIB (core/vrf.h): what a VRF's
+ * kernel interface sends (cp/tap_io.c). ip4_output is the default VRF's. */
+int ip4_output_in(struct rte_mbuf *m, uint16_t vrf);
 
 #endif
