@@ -93,7 +93,8 @@ struct fpm_route *fpm_vrf_del_target(const struct fpm_msg *m)
 			fpm_stats.ctr[FPM_C_DEL_UNKNOWN]++;
 		return found;
 	}
-	FWD_VRF_FOREACH(v) {
+	FWD_VRF_FOREACH(v)
+	{
 		k = fpm_rkey((uint16_t)v, &m->prefix);
 		if ((e = fpm_map_get(&fpm_routes, &k)) == NULL)
 			continue;

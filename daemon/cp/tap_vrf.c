@@ -38,9 +38,9 @@
 #define NETNS_DIR "/run/netns"
 
 int tap_vrf_backend = FWD_VRF_BACKEND_DEV;
-static int self_fd = -1;            /* fwd's own network namespace */
-static int ns_fds[FWD_MAX_VRFS];    /* each VRF's namespace, + 1 (0: not open) */
-static bool vrf_dev[FWD_MAX_VRFS];  /* a VRF device fwd made for that VRF */
+static int self_fd = -1;           /* fwd's own network namespace */
+static int ns_fds[FWD_MAX_VRFS];   /* each VRF's namespace, + 1 (0: not open) */
+static bool vrf_dev[FWD_MAX_VRFS]; /* a VRF device fwd made for that VRF */
 static uint32_t dev_table[FWD_MAX_VRFS];
 
 int tap_ns_enter(uint16_t ns)
@@ -173,7 +173,8 @@ int tap_vrf_place(struct tap *t, uint16_t vrf)
 	rc = tap_vrf_backend == FWD_VRF_BACKEND_NETNS ? place_netns(t, vrf) : place_dev(t, vrf);
 	if (rc < 0)
 		LOG(ERR, "interface %s: into VRF %s (%s): %s", tap_if_name(t->id),
-		    fwd_vrf_name(vrf), tap_vrf_backend == FWD_VRF_BACKEND_NETNS ? "netns" : "vrf device",
+		    fwd_vrf_name(vrf),
+		    tap_vrf_backend == FWD_VRF_BACKEND_NETNS ? "netns" : "vrf device",
 		    strerror(-rc));
 	return rc;
 }
