@@ -42,6 +42,23 @@ EOF
 chmod +x "$T/fwd-mntns"
 FWD_DAEMON=$T/fwd-mntns
 
+# the default backend (VRF devices) on this kernel, which has no VRF
+# driver: a clear error naming control.vrf_backend, and no start
+if ! ip link add "$SMOKE_ID-v" type vrf table 10 2>/dev/null; then
+	daemon_config >/dev/null <<-EOF
+vrfs:
+  - { name: blue, table: 10 }
+ports:
+  - { name: p1, device: "net_af_packet1,iface=d1", tap: true, vrf: blue, addresses: [10.92.1.1/24] }
+EOF
+	check_fails "vrf_backend vrf without the kernel's VRF driver: fwd-daemon does not start" \
+		daemon_start fw "$T/fwd.yaml"
+	check "and says to set control.vrf_backend: netns" \
+		grep -q "no VRF driver: set control.vrf_backend: netns" "$T/daemon.log"
+else
+	ip link del "$SMOKE_ID-v"
+fi
+
 daemon_config >/dev/null <<-EOF
   fpm: "127.0.0.1:2620"
   fpm_grace_s: 5
