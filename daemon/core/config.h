@@ -146,6 +146,12 @@ struct fwd_conf_neigh {
 	struct fwd_conf_pos pos;
 };
 
+/* control.vrf_backend: where a VRF's kernel interfaces go (cp/tap_vrf.c). */
+enum fwd_vrf_backend {
+	FWD_VRF_BACKEND_DEV,   /* "vrf": enslaved to a kernel VRF device */
+	FWD_VRF_BACKEND_NETNS, /* "netns": in the network namespace of the VRF's name */
+};
+
 struct fwd_config {
 	char path[FWD_PATH_MAX * 4]; /* the file it came from */
 
@@ -192,6 +198,8 @@ struct fwd_config {
 		uint32_t fpm_max_routes;      /* routes one FPM session may hold; 3,000,000 */
 		char acl_local[FWD_NAME_MAX]; /* acls[].name for what is addressed to us, "" = none
 		                               */
+		int vrf_backend;              /* enum fwd_vrf_backend: a VRF's kernel interfaces
+		                               * (cp/tap_vrf.c) */
 	} control;
 
 	unsigned n_ports;

@@ -364,8 +364,7 @@ static void listener_open(const char *addr)
 
 static void removed_hook(uint16_t vrf, const struct fwd_prefix *p, uint8_t origin)
 {
-	if (vrf == FWD_VRF_DEFAULT)
-		fpm_table_removed(p, origin);
+	fpm_table_removed(vrf, p, origin);
 }
 
 /* After a reload (every module has its new state, cascades included) or
@@ -386,6 +385,7 @@ static int fpm_init(const struct fwd_config *cfg)
 	fpm_session.grace_s = cfg->control.fpm_grace_s;
 	fpm_peer_user_set(cfg->control.fpm_user, NULL);
 	fpm_table_set_max(cfg->control.fpm_max_routes);
+	fpm_table_set_netns(cfg->control.vrf_backend == FWD_VRF_BACKEND_NETNS);
 	l3_route_set_removed_hook(removed_hook);
 	l3_addr_set_changed_hook(fpm_commit);
 	listener_open(cfg->control.fpm);
@@ -412,6 +412,7 @@ static int fpm_reload_apply(const struct fwd_config *cur, const struct fwd_confi
 	fpm_session.grace_s = next->control.fpm_grace_s;
 	fpm_peer_user_set(next->control.fpm_user, log);
 	fpm_table_set_max(next->control.fpm_max_routes);
+	fpm_table_set_netns(next->control.vrf_backend == FWD_VRF_BACKEND_NETNS);
 	if (strcmp(fpm_session.listen, next->control.fpm) == 0 &&
 	    (next->control.fpm[0] == '\0' || fpm_session.listening))
 		return 0;

@@ -357,8 +357,7 @@ static int route_msg(struct dec *d, uint16_t type, const uint8_t *p, size_t len,
 	if (route_attrs(d, &rtm, p, len, m, &table) < 0)
 		return -1;
 	m->origin = fpm_origin_of_proto(rtm.rtm_protocol);
-	if (table != RT_TABLE_MAIN)
-		return skip(m, FPM_C_SKIP_TABLE);
+	m->table = table; /* its VRF: fpm_table.c */
 	if (type == RTM_DELROUTE) {
 		m->kind = FPM_MSG_ROUTE_DEL;
 		return 0;

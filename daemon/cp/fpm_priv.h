@@ -54,27 +54,29 @@ enum fpm_err {
 enum fpm_ctr {
 	FPM_C_FRAMES,
 	FPM_C_MESSAGES,
-	FPM_C_ROUTE_ADD,    /* RTM_NEWROUTE taken */
-	FPM_C_ROUTE_DEL,    /* RTM_DELROUTE taken */
-	FPM_C_NH_ADD,       /* RTM_NEWNEXTHOP taken */
-	FPM_C_NH_DEL,       /* RTM_DELNEXTHOP taken */
-	FPM_C_SKIP_MSG,     /* other message types (neighbours for EVPN, ...) */
-	FPM_C_SKIP_TABLE,   /* routes of tables other than main */
-	FPM_C_SKIP_TYPE,    /* route types other than unicast, blackhole, unreachable, prohibit */
-	FPM_C_SKIP_FAMILY,  /* MPLS and other families fwd does not route */
-	FPM_C_CONNECTED,    /* echoes of fwd's own connected subnets and addresses */
-	FPM_C_NO_DEV,       /* next hop without gateway on an interface fwd does not know */
-	FPM_C_NHG_UNKNOWN,  /* a route or group names a next-hop id zebra never sent */
-	FPM_C_GW_FAMILY,    /* a gateway of the other family (RTA_VIA, RFC 5549) */
-	FPM_C_ECMP_TRUNC,   /* next hops past FWD_ECMP_MAX left out */
-	FPM_C_INSTALL_FAIL, /* the FIB refused the route (its message in last_install_error) */
-	FPM_C_DEL_UNKNOWN,  /* a delete of a prefix or id zebra never sent */
-	FPM_C_STALE_SWEPT,  /* stale routes removed after a replay */
-	FPM_C_ENCAP_MPLS,   /* routes refused: an MPLS label push (RTA_ENCAP/NHA_ENCAP) */
-	FPM_C_ENCAP_SEG6,   /* routes refused: SRv6 (seg6, seg6local) */
-	FPM_C_ENCAP_OTHER,  /* routes refused: another lightweight tunnel */
-	FPM_C_ROUTE_LIMIT,  /* routes refused: the session holds control.fpm_max_routes */
-	FPM_C_NH_LIMIT,     /* next-hop objects refused: as many as control.fpm_max_routes */
+	FPM_C_ROUTE_ADD,     /* RTM_NEWROUTE taken */
+	FPM_C_ROUTE_DEL,     /* RTM_DELROUTE taken */
+	FPM_C_NH_ADD,        /* RTM_NEWNEXTHOP taken */
+	FPM_C_NH_DEL,        /* RTM_DELNEXTHOP taken */
+	FPM_C_SKIP_MSG,      /* other message types (neighbours for EVPN, ...) */
+	FPM_C_UNKNOWN_TABLE, /* routes of a table no VRF has (vrfs[].table) */
+	FPM_C_SKIP_TYPE,     /* route types other than unicast, blackhole, unreachable, prohibit */
+	FPM_C_SKIP_FAMILY,   /* MPLS and other families fwd does not route */
+	FPM_C_CONNECTED,     /* echoes of fwd's own connected subnets and addresses */
+	FPM_C_NO_DEV,        /* next hop without gateway on an interface fwd does not know */
+	FPM_C_NHG_UNKNOWN,   /* a route or group names a next-hop id zebra never sent */
+	FPM_C_GW_FAMILY,     /* a gateway of the other family (RTA_VIA, RFC 5549) */
+	FPM_C_ECMP_TRUNC,    /* next hops past FWD_ECMP_MAX left out */
+	FPM_C_INSTALL_FAIL,  /* the FIB refused the route (its message in last_install_error) */
+	FPM_C_DEL_UNKNOWN,   /* a delete of a prefix or id zebra never sent */
+	FPM_C_STALE_SWEPT,   /* stale routes removed after a replay */
+	FPM_C_ENCAP_MPLS,    /* routes refused: an MPLS label push (RTA_ENCAP/NHA_ENCAP) */
+	FPM_C_ENCAP_SEG6,    /* routes refused: SRv6 (seg6, seg6local) */
+	FPM_C_ENCAP_OTHER,   /* routes refused: another lightweight tunnel */
+	FPM_C_ROUTE_LIMIT,   /* routes refused: the session holds control.fpm_max_routes */
+	FPM_C_NH_LIMIT,      /* next-hop objects refused: as many as control.fpm_max_routes */
+	FPM_C_VRF_MIXED,     /* netns backend: a route's next hops in different VRFs */
+	FPM_C_VRF_AMBIGUOUS, /* netns backend: a delete of a prefix several VRFs have */
 	FPM_C_MAX
 };
 
@@ -109,6 +111,7 @@ struct fpm_msg {
 	struct fwd_prefix prefix;
 	uint8_t type;   /* enum l3_route_type */
 	uint8_t origin; /* enum fwd_origin */
+	uint32_t table; /* RTA_TABLE, or rtm_table without it */
 	uint32_t nh_id; /* RTA_NH_ID, 0: none */
 	/* routes and next-hop objects: an encapsulation fwd cannot do, as the
 	 * enum fpm_ctr that counts its refusal (0: none) */
@@ -172,10 +175,10 @@ void fpm_peer_user_set(const char *name, struct fwd_reload_log *log);
 
 /* What the table does to fwd's FIB: l3's functions; tests put their own. */
 struct fpm_fib_ops {
-	int (*add)(const struct l3_route *r, char *err, size_t errlen);
-	int (*del)(const struct fwd_prefix *p, char *err, size_t errlen);
-	int (*origin)(const struct fwd_prefix *p); /* l3_route_origin */
-	int (*port_of)(uint32_t ifindex);          /* cp_ifmap_port */
+	int (*add)(const struct l3_route *r, char *err, size_t errlen); /* r->vrf's */
+	int (*del)(uint16_t vrf, const struct fwd_prefix *p, char *err, size_t errlen);
+	int (*origin)(uint16_t vrf, const struct fwd_prefix *p); /* l3_route_origin */
+	int (*port_of)(uint32_t ifindex);                        /* cp_ifmap_port */
 };
 
 struct fpm_stats {
@@ -221,7 +224,12 @@ unsigned fpm_table_sweep(void);
 uint64_t fpm_now_ns(void); /* CLOCK_MONOTONIC */
 /* A route of fwd's own at p went away (origin non-FPM) or one of ours was
  * taken out of the FIB by someone else (origin FPM): the l3 hook. */
-void fpm_table_removed(const struct fwd_prefix *p, uint8_t origin);
+void fpm_table_removed(uint16_t vrf, const struct fwd_prefix *p, uint8_t origin);
+/* control.vrf_backend is netns: FPM's table 254 is every namespace's main,
+ * and a route's VRF is its next hops' interfaces' (cp/fpm_vrf.c). */
+void fpm_table_set_netns(bool netns);
+/* VRF vrf goes: zebra's routes for it are forgotten (its FIB goes too). */
+void fpm_table_vrf_gone(uint16_t vrf);
 /* Forget everything (fini, tests); the FIB is left as it is. */
 void fpm_table_clear(void);
 

@@ -15,7 +15,7 @@ const char *const fpm_ctr_names[FPM_C_MAX] = {
 	[FPM_C_NH_ADD] = "nexthop_add",
 	[FPM_C_NH_DEL] = "nexthop_del",
 	[FPM_C_SKIP_MSG] = "skipped_message_type",
-	[FPM_C_SKIP_TABLE] = "skipped_table",
+	[FPM_C_UNKNOWN_TABLE] = "unknown_table",
 	[FPM_C_SKIP_TYPE] = "skipped_route_type",
 	[FPM_C_SKIP_FAMILY] = "skipped_family",
 	[FPM_C_CONNECTED] = "connected_echo",
@@ -31,6 +31,8 @@ const char *const fpm_ctr_names[FPM_C_MAX] = {
 	[FPM_C_ENCAP_OTHER] = "refused_encap",
 	[FPM_C_ROUTE_LIMIT] = "route_limit",
 	[FPM_C_NH_LIMIT] = "nexthop_limit",
+	[FPM_C_VRF_MIXED] = "vrf_mixed",
+	[FPM_C_VRF_AMBIGUOUS] = "vrf_ambiguous",
 };
 
 static Fwd__FpmCount **counts(struct fwd_rpc_call *call, const char *const *names,

@@ -155,7 +155,7 @@ void fpm_table_recheck(void)
 	struct fpm_route *e;
 
 	for (size_t i = 0; (e = fpm_map_next(&fpm_routes, &i)) != NULL;) {
-		int o = e->state == ST_INSTALLED ? fpm_fib_origin(&e->prefix) : -1;
+		int o = e->state == ST_INSTALLED ? fpm_fib_origin(e->key.vrf, &e->prefix) : -1;
 		if (e->state == ST_NONE ||
 		    (e->state == ST_INSTALLED && (o < 0 || !fwd_origin_is_fpm((enum fwd_origin)o))))
 			queue_push(e, WORK_PLACE);

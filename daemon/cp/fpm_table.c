@@ -40,18 +40,8 @@ struct fpm_map fpm_objs = { .key_off = 0, .key_len = sizeof(uint32_t) };
 static bool self; /* the FIB changes are ours: the l3 hook ignores them */
 static uint64_t max_routes = FPM_MAX_ROUTES_DEFAULT; /* control.fpm_max_routes */
 
-/* FPM's routes are the default VRF's (RTA_TABLE is not read yet). */
-static int origin_of_l3(const struct fwd_prefix *p)
-{
-	return l3_route_origin(FWD_VRF_DEFAULT, p);
-}
-
-static int del_l3(const struct fwd_prefix *p, char *err, size_t errlen)
-{
-	return l3_route_del(FWD_VRF_DEFAULT, p, err, errlen);
-}
-
-static const struct fpm_fib_ops l3_ops = { l3_route_add, del_l3, origin_of_l3, cp_ifmap_port };
+static const struct fpm_fib_ops l3_ops = { l3_route_add, l3_route_del, l3_route_origin,
+	                                   cp_ifmap_port };
 static const struct fpm_fib_ops *ops = &l3_ops;
 
 void fpm_table_set_ops(const struct fpm_fib_ops *o)
@@ -59,9 +49,14 @@ void fpm_table_set_ops(const struct fpm_fib_ops *o)
 	ops = o != NULL ? o : &l3_ops;
 }
 
-int fpm_fib_origin(const struct fwd_prefix *p)
+int fpm_fib_origin(uint16_t vrf, const struct fwd_prefix *p)
 {
-	return ops->origin(p);
+	return ops->origin(vrf, p);
+}
+
+int fpm_port_of(uint32_t ifindex)
+{
+	return ops->port_of(ifindex);
 }
 
 void fpm_table_set_max(uint64_t max)
@@ -74,9 +69,9 @@ uint64_t fpm_table_max(void)
 	return max_routes;
 }
 
-static struct rkey key_of(const struct fwd_prefix *p)
+struct rkey fpm_rkey(uint16_t vrf, const struct fwd_prefix *p)
 {
-	struct rkey k = { .family = p->family, .len = p->len };
+	struct rkey k = { .family = p->family, .len = p->len, .vrf = vrf };
 
 	if (p->family == AF_INET)
 		memcpy(k.addr, &p->v4, sizeof(p->v4));
@@ -106,16 +101,16 @@ static int fib_add(const struct l3_route *r, char *err, size_t errlen)
 	return rc;
 }
 
-/* Take our route at p out of the FIB, if the FIB holds one of ours there. */
-static void fib_del_ours(const struct fwd_prefix *p)
+/* Take our route at p out of vrf's FIB, if the FIB holds one of ours there. */
+static void fib_del_ours(uint16_t vrf, const struct fwd_prefix *p)
 {
 	char err[128];
-	int o = ops->origin(p);
+	int o = ops->origin(vrf, p);
 
 	if (o < 0 || !fwd_origin_is_fpm((enum fwd_origin)o))
 		return;
 	self = true;
-	ops->del(p, err, sizeof(err));
+	ops->del(vrf, p, err, sizeof(err));
 	self = false;
 }
 
@@ -168,6 +163,7 @@ static int nhs_of_obj(const struct fpm_route *e, uint32_t id, struct l3_route *r
 static int resolve(const struct fpm_route *e, struct l3_route *r, enum fpm_ctr *why)
 {
 	memset(r, 0, sizeof(*r));
+	r->vrf = e->key.vrf;
 	r->prefix = e->prefix;
 	r->type = e->type;
 	r->origin = e->origin;
@@ -191,7 +187,7 @@ static enum route_state place(const struct fpm_route *e)
 {
 	char buf[FWD_PREFIX_STRLEN], err[200];
 	enum fpm_ctr why = FPM_C_MAX;
-	int o = ops->origin(&e->prefix);
+	int o = ops->origin(e->key.vrf, &e->prefix);
 	struct l3_route r;
 
 	/* fe80::/64 of the kernel interfaces: fwd's own link-local subnet on
@@ -204,19 +200,19 @@ static enum route_state place(const struct fpm_route *e)
 	if (o >= 0 && !fwd_origin_is_fpm((enum fwd_origin)o))
 		return ST_SHADOWED;
 	if (e->encap != 0) { /* counted when it came: not installed bare */
-		fib_del_ours(&e->prefix);
+		fib_del_ours(e->key.vrf, &e->prefix);
 		return ST_NONE;
 	}
 	if (resolve(e, &r, &why) < 0) {
 		fpm_stats.ctr[why]++;
-		fib_del_ours(&e->prefix);
+		fib_del_ours(e->key.vrf, &e->prefix);
 		return why == FPM_C_NHG_UNKNOWN ? ST_WAITING : ST_NONE;
 	}
 	if (fib_add(&r, err, sizeof(err)) < 0) {
 		fpm_stats.ctr[FPM_C_INSTALL_FAIL]++;
 		snprintf(fpm_stats.last_install_error, sizeof(fpm_stats.last_install_error),
 		         "%s: %s", fwd_prefix_fmt(&e->prefix, buf), err);
-		fib_del_ours(&e->prefix);
+		fib_del_ours(e->key.vrf, &e->prefix);
 		return ST_NONE;
 	}
 	return ST_INSTALLED;
@@ -241,7 +237,7 @@ void fpm_route_remove(struct fpm_route *e)
 {
 	fpm_route_account(e, -1);
 	if (e->state == ST_INSTALLED)
-		fib_del_ours(&e->prefix);
+		fib_del_ours(e->key.vrf, &e->prefix);
 	fpm_use_unlink(&e->use);
 	fpm_map_del(&fpm_routes, e);
 	fpm_stats.routes = fpm_routes.n;
@@ -279,7 +275,11 @@ static bool over_max(const struct fpm_route *e, const struct fwd_prefix *p)
 
 static void route_set(const struct fpm_msg *m)
 {
-	struct rkey k = key_of(&m->prefix);
+	int vrf = fpm_vrf_of(m);
+
+	if (vrf < 0)
+		return; /* counted */
+	struct rkey k = fpm_rkey((uint16_t)vrf, &m->prefix);
 	struct fpm_route *e = fpm_map_get(&fpm_routes, &k);
 
 	if (over_max(e, &m->prefix))
@@ -376,7 +376,6 @@ static void obj_del(uint32_t id)
 
 void fpm_table_apply(const struct fpm_msg *m, void *arg)
 {
-	struct rkey k;
 	struct fpm_route *e;
 
 	(void)arg;
@@ -391,11 +390,8 @@ void fpm_table_apply(const struct fpm_msg *m, void *arg)
 		return;
 	case FPM_MSG_ROUTE_DEL:
 		fpm_stats.ctr[FPM_C_ROUTE_DEL]++;
-		k = key_of(&m->prefix);
-		if ((e = fpm_map_get(&fpm_routes, &k)) != NULL)
+		if ((e = fpm_vrf_del_target(m)) != NULL)
 			fpm_route_remove(e);
-		else
-			fpm_stats.ctr[FPM_C_DEL_UNKNOWN]++;
 		return;
 	case FPM_MSG_NH_ADD:
 		fpm_stats.ctr[FPM_C_NH_ADD]++;
@@ -416,9 +412,9 @@ uint64_t fpm_now_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-void fpm_table_removed(const struct fwd_prefix *p, uint8_t origin)
+void fpm_table_removed(uint16_t vrf, const struct fwd_prefix *p, uint8_t origin)
 {
-	struct rkey k = key_of(p);
+	struct rkey k = fpm_rkey(vrf, p);
 	struct fpm_route *e;
 
 	if (self || (e = fpm_map_get(&fpm_routes, &k)) == NULL)
@@ -428,7 +424,7 @@ void fpm_table_removed(const struct fwd_prefix *p, uint8_t origin)
 		return;
 	}
 	/* Ours went: replaced by a fwd route, or deleted by fwdctl. */
-	int o = ops->origin(p);
+	int o = ops->origin(vrf, p);
 	fpm_route_account(e, -1);
 	e->state = o >= 0 && !fwd_origin_is_fpm((enum fwd_origin)o) ? ST_SHADOWED : ST_NONE;
 	fpm_route_account(e, 1);

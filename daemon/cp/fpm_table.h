@@ -23,7 +23,8 @@ enum route_state {
 };
 
 struct rkey {
-	uint8_t family, len, pad[2];
+	uint8_t family, len;
+	uint16_t vrf; /* core/vrf.h: the same prefix may be in several */
 	uint8_t addr[16];
 };
 
@@ -63,8 +64,17 @@ void fpm_route_remove(struct fpm_route *e);
 void fpm_obj_free(struct fpm_obj *o);
 /* Forget every next-hop object. */
 void fpm_objs_clear(void);
-/* The origin of the FIB's route at p, or -errno (the FIB ops' origin). */
-int fpm_fib_origin(const struct fwd_prefix *p);
+/* The origin of the FIB's route at p in vrf, or -errno (the FIB ops' origin). */
+int fpm_fib_origin(uint16_t vrf, const struct fwd_prefix *p);
+/* The interface of kernel interface ifindex, or -1 (the FIB ops' port_of). */
+int fpm_port_of(uint32_t ifindex);
+/* The map's key of prefix p in vrf. */
+struct rkey fpm_rkey(uint16_t vrf, const struct fwd_prefix *p);
+
+/* fpm_vrf.c: which VRF a route message is for (fpm.h, doc/frr.md "VRFs"):
+ * its VRF id, or -1 (counted). A delete's route, or NULL (counted). */
+int fpm_vrf_of(const struct fpm_msg *m);
+struct fpm_route *fpm_vrf_del_target(const struct fpm_msg *m);
 /* Free the work queue (fpm_table_clear). */
 void fpm_work_clear(void);
 

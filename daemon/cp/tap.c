@@ -48,6 +48,7 @@
 struct tap *taps[TAP_MAX_IDS];
 static bool wanted[FWD_MAX_PORTS];        /* ports[].tap of the config being applied */
 static bool wanted_before[FWD_MAX_PORTS]; /* for undo */
+static int backend_before;
 static struct event *sync_timer;
 
 /* ---- interfaces come and go ---- */
@@ -109,7 +110,7 @@ static int tap_create(struct tap *t, const struct tap_view *v)
 	}
 	if (ioctl(t->fd, TUNSETPERSIST, 0) < 0)
 		rc = -errno;
-	else if ((rc = tap_set_flags(v->name, IFF_NOARP, IFF_UP)) == 0)
+	else if ((rc = tap_set_flags(0, v->name, IFF_NOARP, IFF_UP)) == 0)
 		rc = tap_mac_index(t, v);
 	if (rc < 0)
 		LOG(ERR, "interface %s: kernel interface: persistence, NOARP, MAC or index: %s",
@@ -146,7 +147,8 @@ static int tap_open(uint16_t id)
 	t->fd = -1;
 	t->id = id;
 	t->no_link = !v.has_link;
-	if ((rc = tap_create(t, &v)) < 0)
+	/* made in fwd's namespace, then placed: sysctls after (a move resets them) */
+	if ((rc = tap_create(t, &v)) < 0 || (rc = tap_vrf_place(t, fwd_iface_get(id)->vrf)) < 0)
 		goto fail;
 	tap_sysctls(t);
 	t->ev = event_new(fwd.evbase, t->fd, EV_READ | EV_PERSIST, tap_on_read, t);
@@ -184,12 +186,24 @@ static int tap_apply(void)
 	/* one that fails (its name taken by another kind of kernel interface)
 	 * leaves the others be: the first error is returned, each is logged */
 	for (unsigned i = 0; i < TAP_MAX_IDS; i++) {
-		if (!want_id(i))
-			tap_close((uint16_t)i);
+		if (!want_id(i) || (taps[i] != NULL && tap_vrf_moved(taps[i])))
+			tap_close((uint16_t)i); /* a VRF's change: made again in the new one */
 		else if (taps[i] == NULL && (r = tap_open((uint16_t)i)) < 0 && rc == 0)
 			rc = r;
 	}
 	return rc;
+}
+
+/* Once a second: the interfaces follow their ports, and one whose
+ * interface changed VRF since (fwdctl iface set ... vrf) is made again. */
+static void tap_tick(void *arg)
+{
+	for (unsigned i = 0; i < TAP_MAX_IDS; i++)
+		if (taps[i] != NULL && tap_vrf_moved(taps[i])) {
+			tap_apply();
+			break;
+		}
+	tap_sync_all(arg);
 }
 
 static void want(const struct fwd_config *cfg)
@@ -211,7 +225,8 @@ static int tap_init(const struct fwd_config *cfg)
 	int rc;
 
 	want(cfg);
-	sync_timer = fwd_timer_every(TAP_SYNC_US, tap_sync_all, NULL);
+	tap_vrf_backend = cfg->control.vrf_backend;
+	sync_timer = fwd_timer_every(TAP_SYNC_US, tap_tick, NULL);
 	if (sync_timer == NULL)
 		return -ENOMEM;
 	fwd_punt_up = tap_up;
@@ -231,6 +246,7 @@ static void tap_fini(void)
 		tap_close((uint16_t)i);
 	memset(wanted, 0, sizeof(wanted));
 	fwd_timer_free(&sync_timer);
+	tap_vrf_fini();
 	tap_sockets_close();
 	cp_ifmap_clear();
 }
@@ -241,13 +257,16 @@ static int tap_reload_apply(const struct fwd_config *cur, const struct fwd_confi
 	(void)cur;
 	(void)log;
 	memcpy(wanted_before, wanted, sizeof(wanted));
+	backend_before = tap_vrf_backend;
 	want(next);
+	tap_vrf_backend = next->control.vrf_backend;
 	return 0;
 }
 
 static void tap_undo(void)
 {
 	memcpy(wanted, wanted_before, sizeof(wanted));
+	tap_vrf_backend = backend_before;
 }
 
 /* After every module applied (addresses and interfaces included): open

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ports[].tap: the config key and its check (cp/tap.c has the interfaces). */
+/* ports[].tap and control.vrf_backend: the config keys and their check
+ * (cp/tap.c has the interfaces, cp/tap_vrf.c the VRFs' kernel side). */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,10 @@
 
 static const struct conf_field port_row =
         CONF_F("tap", CONF_BOOL, struct fwd_conf_port, tap, .def = false);
+static const char *const backend_names[] = { "vrf", "netns", NULL };
+static const struct conf_field backend_row =
+        CONF_F("vrf_backend", CONF_ENUM, struct fwd_config, control.vrf_backend,
+               .names = backend_names, .def = 0);
 
 static void tap_config_check(struct fwd_conf_checker *c, const struct fwd_config *cfg)
 {
@@ -37,5 +42,6 @@ static void tap_config_check(struct fwd_conf_checker *c, const struct fwd_config
 RTE_INIT(tap_schema_register)
 {
 	fwd_config_schema_add("ports", &port_row);
+	fwd_config_schema_add("control", &backend_row);
 	fwd_config_register_check(tap_config_check);
 }

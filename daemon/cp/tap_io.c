@@ -51,16 +51,19 @@ static bool local6(uint16_t iface, const uint8_t ip[16])
 	return addr6_is_local(fwd_ifaces[iface].vrf, ll ? iface : FWD_IFACE_NONE, ip);
 }
 
-/* The owners of a frame going up: the default VRF's (cp/ does not know
- * the VRF of a punted frame yet). */
+/* The owners of a frame going up, among the interfaces of the VRF it
+ * arrived in (up_vrf, set by tap_up: a loopback takes what is for its
+ * addresses from any interface of its VRF). */
+static uint16_t up_vrf;
+
 static int owner4(uint32_t ip)
 {
-	return addr4_port_of(FWD_VRF_DEFAULT, ip);
+	return addr4_port_of(up_vrf, ip);
 }
 
 static int owner6(const uint8_t ip[16])
 {
-	return addr6_port_of(FWD_VRF_DEFAULT, ip);
+	return addr6_port_of(up_vrf, ip);
 }
 
 /* Where a frame the kernel wrote on t goes (tap_down_class). */
@@ -133,7 +136,7 @@ static void down_one(struct tap *t, const uint8_t *frame, unsigned len)
 	t->n_down++;
 	switch (c) {
 	case TAP_DOWN_ROUTE4:
-		if (ip4_output(m) < 0)
+		if (ip4_output_in(m, fwd_ifaces[t->id].vrf) < 0)
 			down_no_route.value++;
 		return;
 	case TAP_DOWN_ROUTE6:
@@ -181,6 +184,7 @@ static struct tap *loopback_tap(struct rte_mbuf *m)
 
 bool tap_up(struct rte_mbuf *m, uint16_t iface)
 {
+	up_vrf = iface < FWD_MAX_IFACES ? fwd_ifaces[iface].vrf : FWD_VRF_DEFAULT;
 	struct tap *t = m->nb_segs == 1 ? loopback_tap(m) : NULL;
 
 	if (t != NULL) /* the kernel drops what is not for the interface's MAC */

@@ -17,9 +17,11 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
+#include "core/config.h"
 #include "core/counter.h"
 #include "core/iface.h"
 #include "core/rpc.h"
+#include "core/vrf.h"
 #include "ip4/addr.h"
 #include "ip6/addr6.h"
 #include "port/port.h"
@@ -34,7 +36,10 @@
 
 struct tap {
 	int fd;
-	uint16_t id; /* the interface's */
+	uint16_t id;     /* the interface's */
+	uint16_t vrf;    /* the VRF it was placed in (cp/tap_vrf.c) */
+	uint16_t ns;     /* the VRF whose namespace holds it (netns backend), 0: fwd's */
+	uint8_t backend; /* enum fwd_vrf_backend it was placed with */
 	uint32_t ifindex;
 	struct event *ev;
 	struct rte_ether_addr kmac; /* the kernel interface's MAC (frames up go to it) */
@@ -76,14 +81,39 @@ void tap_close(uint16_t id);
 
 /* tap_netlink.c: the sockets for ioctls and netlink, opened with the first
  * interface, and what goes through them. */
-extern int tap_ioctl_fd;
+extern int tap_ioctl_fd; /* fwd's own namespace's */
 int tap_sockets_open(void);
 void tap_sockets_close(void);
-/* Add or delete an address (a: 4 or 16 bytes, network order); 0 or -errno. */
-int tap_nl_addr(bool add, uint32_t ifindex, int family, const void *a, uint8_t len);
-int tap_set_flags(const char *name, short set, short clear); /* 0 or -errno */
+/* The sockets of namespace ns (a VRF's, 0: fwd's own), opened there: 0 or
+ * -errno; the ioctl one (-1: not open). */
+int tap_ns_sockets(uint16_t ns);
+void tap_ns_sockets_close(uint16_t ns);
+int tap_ioctl_sock(uint16_t ns);
+/* Add or delete an address (a: 4 or 16 bytes, network order) in namespace
+ * ns; 0 or -errno. */
+int tap_nl_addr(uint16_t ns, bool add, uint32_t ifindex, int family, const void *a, uint8_t len);
+int tap_set_flags(uint16_t ns, const char *name, short set, short clear); /* 0 or -errno */
+/* In fwd's namespace: link attribute attr (IFLA_MASTER, IFLA_NET_NS_FD) of
+ * ifindex set; a VRF device added (up, with table) or deleted. 0 or -errno. */
+int tap_nl_link_set(uint32_t ifindex, uint16_t attr, uint32_t value);
+int tap_nl_vrf_dev(bool add, const char *name, uint32_t table);
 /* /proc/sys/net/<ip>/conf/<t's name>/key = value; failures logged. */
 void tap_sysctl(struct tap *t, const char *ip, const char *key, const char *value);
+
+/* tap_vrf.c: the kernel side of VRFs (control.vrf_backend). */
+extern int tap_vrf_backend; /* enum fwd_vrf_backend (core/config.h) */
+/* Put t (just made, in fwd's namespace) in VRF vrf's kernel side: 0 or
+ * -errno (logged). */
+int tap_vrf_place(struct tap *t, uint16_t vrf);
+/* Has t's interface changed VRF (or the backend changed) since placed? */
+bool tap_vrf_moved(const struct tap *t);
+/* The kernel side of VRF vrf let go of (its VRF device deleted). */
+void tap_vrf_gone(uint16_t vrf);
+void tap_vrf_fini(void);
+/* The calling thread into namespace ns (0: fwd's own, nothing to do) and
+ * back: /proc/sys/net and new sockets are those of the thread's. */
+int tap_ns_enter(uint16_t ns);
+void tap_ns_leave(uint16_t ns);
 
 /* tap_sync.c: the interface of t follows its fwd interface. */
 void tap_log_sync(struct tap *t, const char *what, int err);

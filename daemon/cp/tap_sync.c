@@ -64,7 +64,8 @@ static void sync_addrs(struct tap *t)
 
 		if (has4(p4->a, p4->n, &t->a4[i]))
 			t->a4[k++] = t->a4[i];
-		else if ((rc = tap_nl_addr(false, t->ifindex, AF_INET, &be, t->a4[i].len)) < 0 &&
+		else if ((rc = tap_nl_addr(t->ns, false, t->ifindex, AF_INET, &be, t->a4[i].len)) <
+		                 0 &&
 		         rc != -EADDRNOTAVAIL)
 			tap_log_sync(t, "deleting an IPv4 address", rc);
 	}
@@ -74,7 +75,7 @@ static void sync_addrs(struct tap *t)
 
 		if (has4(t->a4, t->n4, &p4->a[i]))
 			continue;
-		if ((rc = tap_nl_addr(true, t->ifindex, AF_INET, &be, p4->a[i].len)) < 0)
+		if ((rc = tap_nl_addr(t->ns, true, t->ifindex, AF_INET, &be, p4->a[i].len)) < 0)
 			tap_log_sync(t, "adding an IPv4 address", rc);
 		else
 			t->a4[t->n4++] = p4->a[i];
@@ -82,7 +83,7 @@ static void sync_addrs(struct tap *t)
 	for (unsigned i = k = 0; i < t->n6; i++) {
 		if (has6(want6, n6, &t->a6[i]))
 			t->a6[k++] = t->a6[i];
-		else if ((rc = tap_nl_addr(false, t->ifindex, AF_INET6, t->a6[i].addr,
+		else if ((rc = tap_nl_addr(t->ns, false, t->ifindex, AF_INET6, t->a6[i].addr,
 		                           t->a6[i].len)) < 0 &&
 		         rc != -EADDRNOTAVAIL)
 			tap_log_sync(t, "deleting an IPv6 address", rc);
@@ -91,7 +92,8 @@ static void sync_addrs(struct tap *t)
 	for (unsigned i = 0; i < n6; i++) {
 		if (has6(t->a6, t->n6, &want6[i]))
 			continue;
-		if ((rc = tap_nl_addr(true, t->ifindex, AF_INET6, want6[i].addr, want6[i].len)) < 0)
+		if ((rc = tap_nl_addr(t->ns, true, t->ifindex, AF_INET6, want6[i].addr,
+		                      want6[i].len)) < 0)
 			tap_log_sync(t, "adding an IPv6 address", rc);
 		else
 			t->a6[t->n6++] = want6[i];
@@ -105,7 +107,7 @@ static void sync_mtu(struct tap *t, const struct tap_view *v)
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", v->name);
 	ifr.ifr_mtu = v->mtu;
-	if (ioctl(tap_ioctl_fd, SIOCSIFMTU, &ifr) < 0)
+	if (ioctl(tap_ioctl_sock(t->ns), SIOCSIFMTU, &ifr) < 0)
 		tap_log_sync(t, "setting the MTU", errno);
 	else
 		t->mtu = v->mtu;
@@ -130,7 +132,8 @@ void tap_sync_one(struct tap *t)
 			t->carrier = v.carrier;
 	}
 	if (t->up != v.up) {
-		rc = v.up ? tap_set_flags(v.name, IFF_UP, 0) : tap_set_flags(v.name, 0, IFF_UP);
+		rc = v.up ? tap_set_flags(t->ns, v.name, IFF_UP, 0)
+		          : tap_set_flags(t->ns, v.name, 0, IFF_UP);
 		if (rc < 0)
 			tap_log_sync(t, "setting the link state", rc);
 		else

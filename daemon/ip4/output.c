@@ -85,11 +85,24 @@ static int send_fragments(struct rte_mbuf *m, const struct nexthop *nh, uint32_t
 
 int ip4_output(struct rte_mbuf *m)
 {
+	uint16_t vrf = m->port < FWD_MAX_IFACES ? fwd_ifaces[m->port].vrf : FWD_VRF_DEFAULT;
+
+	return ip4_output_in(m, vrf);
+}
+
+int ip4_output_in(struct rte_mbuf *m, uint16_t vrf)
+{
 	const struct rte_ipv4_hdr *ip =
 	        rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, IP4_L2_LEN);
 	uint32_t dst = rte_be_to_cpu_32(ip->dst_addr);
-	uint16_t vrf = m->port < FWD_MAX_IFACES ? fwd_ifaces[m->port].vrf : FWD_VRF_DEFAULT;
-	uint32_t nhi = fib4_lookup(ip4_fibs[vrf], dst);
+	const struct fib4 *fib = vrf < FWD_MAX_VRFS ? ip4_fibs[vrf] : NULL;
+
+	if (fib == NULL) { /* no such VRF (any more): no route */
+		ip4_output_no_route.value++;
+		rte_pktmbuf_free(m);
+		return -EHOSTUNREACH;
+	}
+	uint32_t nhi = fib4_lookup(fib, dst);
 	const struct nexthop *nh = &nh_table[nhi];
 	unsigned len = RTE_MAX((unsigned)rte_be_to_cpu_16(ip->total_length),
 	                       rte_pktmbuf_pkt_len(m) - IP4_L2_LEN),

@@ -21,6 +21,9 @@
  * answer to what came in on it: ip4_output_answers), else the default VRF.
  */
 int ip4_output(struct rte_mbuf *m);
+/* As ip4_output, looked up in VRF vrf's FIB (core/vrf.h): what a VRF's
+ * kernel interface sends (cp/tap_io.c). */
+int ip4_output_in(struct rte_mbuf *m, uint16_t vrf);
 
 /* Route m (see ip4_output) in the VRF of interface iface, which it answers. */
 static inline void ip4_output_answers(struct rte_mbuf *m, uint16_t iface)

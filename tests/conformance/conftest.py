@@ -88,8 +88,9 @@ def run(*cmd, check=True, **kw):
 
 def config(prefix, sock, pmd, extra=None):
     """The daemon's file; extra: {"p0": ..., "p1": ...} appended to a
-    port's keys, "control": lines of that section, "tail": more sections."""
-    x = {"p0": "", "p1": "", "control": "", "tail": "", **(extra or {})}
+    port's keys, "route" to every route's, "control": lines of that
+    section, "tail": more sections."""
+    x = {"p0": "", "p1": "", "route": "", "control": "", "tail": "", **(extra or {})}
     return f"""\
 dpdk:
   lcores: "0-1"
@@ -107,11 +108,11 @@ control:
   - {{ name: p1, device: "net_{pmd}1,iface=r1", addresses: [{P1_ADDR}/24, "{P1_ADDR6}/64"],
        mtu: {P1_MTU}{x["p1"]} }}
 routes:
-  - {{ prefix: {ROUTED}, via: {GW} }}
-  - {{ prefix: {BLACKHOLE}, blackhole: true }}
-  - {{ prefix: "{ROUTED6}", via: "{GW6}" }}
-  - {{ prefix: "{ROUTED6_LL}", via: "{T1_LL}", dev: p1 }}
-  - {{ prefix: "{BLACKHOLE6}", blackhole: true }}
+  - {{ prefix: {ROUTED}, via: {GW}{x["route"]} }}
+  - {{ prefix: {BLACKHOLE}, blackhole: true{x["route"]} }}
+  - {{ prefix: "{ROUTED6}", via: "{GW6}"{x["route"]} }}
+  - {{ prefix: "{ROUTED6_LL}", via: "{T1_LL}", dev: p1{x["route"]} }}
+  - {{ prefix: "{BLACKHOLE6}", blackhole: true{x["route"]} }}
 neighbors:
   - {{ address: {HOST}, mac: "{T0_MAC}", port: p0 }}
   - {{ address: {GW}, mac: "{T1_MAC}", port: p1 }}

@@ -26,25 +26,32 @@
 #include "cp/fpm_map.h"
 #include "cp/ifmap.h"
 #include "cp/fpm_priv.h"
+#include "core/vrf.h"
 
 /* ------------------------------------------------------------ fake FIB */
 
 #define FIB_MAX 2048
 
 static struct l3_route fib[FIB_MAX];
+static uint8_t table = RT_TABLE_MAIN; /* rtm_table of the routes built */
 static unsigned n_fib, n_adds, n_dels;
 
-static int fib_find(const struct fwd_prefix *p)
+static int fib_find_in(uint16_t vrf, const struct fwd_prefix *p)
 {
 	for (unsigned i = 0; i < n_fib; i++)
-		if (fwd_prefix_cmp(&fib[i].prefix, p) == 0)
+		if (fib[i].vrf == vrf && fwd_prefix_cmp(&fib[i].prefix, p) == 0)
 			return (int)i;
 	return -1;
 }
 
+static int fib_find(const struct fwd_prefix *p)
+{
+	return fib_find_in(0, p);
+}
+
 static int fake_add(const struct l3_route *r, char *err, size_t errlen)
 {
-	int i = fib_find(&r->prefix);
+	int i = fib_find_in(r->vrf, &r->prefix);
 
 	n_adds++;
 	if (r->type == L3_ROUTE_VIA && r->n_nh == 1 && r->nh[0].via.family == AF_INET &&
@@ -62,9 +69,9 @@ static int fake_add(const struct l3_route *r, char *err, size_t errlen)
 	return 0;
 }
 
-static int fake_del(const struct fwd_prefix *p, char *err, size_t errlen)
+static int fake_del(uint16_t vrf, const struct fwd_prefix *p, char *err, size_t errlen)
 {
-	int i = fib_find(p);
+	int i = fib_find_in(vrf, p);
 
 	(void)err;
 	(void)errlen;
@@ -75,9 +82,9 @@ static int fake_del(const struct fwd_prefix *p, char *err, size_t errlen)
 	return 0;
 }
 
-static int fake_origin(const struct fwd_prefix *p)
+static int fake_origin(uint16_t vrf, const struct fwd_prefix *p)
 {
-	int i = fib_find(p);
+	int i = fib_find_in(vrf, p);
 
 	return i < 0 ? -ENOENT : fib[i].origin;
 }
@@ -91,13 +98,18 @@ static int fake_port_of(uint32_t ifindex)
 
 static const struct fpm_fib_ops fake = { fake_add, fake_del, fake_origin, fake_port_of };
 
-static const struct l3_route *fib_get(const char *prefix)
+static const struct l3_route *fib_get_in(uint16_t vrf, const char *prefix)
 {
 	struct fwd_prefix p;
 
 	assert_int_equal(fwd_prefix_parse(prefix, &p, false), 0);
-	int i = fib_find(&p);
+	int i = fib_find_in(vrf, &p);
 	return i < 0 ? NULL : &fib[i];
+}
+
+static const struct l3_route *fib_get(const char *prefix)
+{
+	return fib_get_in(0, prefix);
 }
 
 /* A fwd route of origin config put straight into the fake FIB. */
@@ -117,6 +129,7 @@ static int setup(void **state)
 	fpm_table_set_ops(&fake);
 	n_fib = n_adds = n_dels = 0;
 	p1_ifindex = 11;
+	table = RT_TABLE_MAIN;
 	return 0;
 }
 
@@ -125,6 +138,9 @@ static int teardown(void **state)
 	(void)state;
 	fpm_table_clear();
 	fpm_table_set_ops(NULL);
+	fpm_table_set_netns(false);
+	for (unsigned i = 1; i < FWD_MAX_VRFS; i++)
+		memset(&fwd_vrfs[i], 0, sizeof(fwd_vrfs[i]));
 	return 0;
 }
 
@@ -187,7 +203,7 @@ static void rtm(struct buf *b, uint8_t family, uint8_t dst_len, uint8_t proto, u
 {
 	struct rtmsg m = { .rtm_family = family,
 		           .rtm_dst_len = dst_len,
-		           .rtm_table = RT_TABLE_MAIN,
+		           .rtm_table = table,
 		           .rtm_protocol = proto,
 		           .rtm_type = type };
 	put(b, &m, sizeof(m));
@@ -653,10 +669,117 @@ static void test_types_tables_skips(void **state)
 	assert_null(fib_get("203.0.113.9/32"));
 	assert_null(fib_get("203.0.113.10/32"));
 	assert_int_equal(fpm_stats.ctr[FPM_C_SKIP_TYPE], 1);
-	assert_int_equal(fpm_stats.ctr[FPM_C_SKIP_TABLE], 1);
+	assert_int_equal(fpm_stats.ctr[FPM_C_UNKNOWN_TABLE], 1);
 	assert_int_equal(fpm_stats.ctr[FPM_C_SKIP_MSG], 2);
 	assert_int_equal(fpm_stats.ctr[FPM_C_SKIP_FAMILY], 1);
 	assert_int_equal(fpm_stats.ctr[FPM_C_MESSAGES], 8);
+}
+
+/* VRF id in the registry as fwd_vrf_add leaves it, without the FIBs its
+ * hooks would make (the FIB here is the fake). */
+static uint16_t vrf_fake(uint16_t id, const char *name, uint32_t t)
+{
+	snprintf(fwd_vrfs[id].name, sizeof(fwd_vrfs[id].name), "%s", name);
+	fwd_vrfs[id].table = t;
+	fwd_vrfs[id].used = true;
+	return id;
+}
+
+/* VRF devices (control.vrf_backend: vrf): a route goes to the VRF whose
+ * table it carries (rtm_table, or RTA_TABLE past 255), the same prefix in
+ * two VRFs side by side; a delete names its table; a table no VRF has is
+ * counted and skipped; a VRF that goes takes zebra's routes along. */
+static void test_vrf_by_table(void **state)
+{
+	static struct buf b;
+	const uint16_t blue = vrf_fake(3, "blue", 10), big = vrf_fake(4, "big", 1000);
+
+	(void)state;
+	add_route("198.51.100.0/24", "10.0.0.2", 10, 186); /* main: default */
+	table = 10;
+	add_route("198.51.100.0/24", "10.0.0.3", 10, 186);
+	assert_int_equal(fib_get("198.51.100.0/24")->nh[0].via.v4, 0x0a000002);
+	assert_int_equal(fib_get_in(blue, "198.51.100.0/24")->nh[0].via.v4, 0x0a000003);
+	assert_int_equal(fib_get_in(blue, "198.51.100.0/24")->vrf, blue);
+	table = RT_TABLE_UNSPEC; /* RTA_TABLE carries a table past 255 */
+	frame_begin(&b);
+	route_begin(&b, RTM_NEWROUTE, "203.0.113.0/24", 186, RTN_UNICAST);
+	attr_u32(&b, RTA_TABLE, 1000);
+	attr_ip(&b, RTA_GATEWAY, "10.0.0.4");
+	msg_end(&b);
+	assert_int_equal(feed(&b, NULL), 1);
+	assert_non_null(fib_get_in(big, "203.0.113.0/24"));
+	assert_null(fib_get("203.0.113.0/24"));
+	table = 77; /* no VRF's */
+	add_route("192.0.2.0/24", "10.0.0.2", 10, 186);
+	assert_int_equal(fpm_stats.ctr[FPM_C_UNKNOWN_TABLE], 1);
+	assert_int_equal(fpm_stats.routes, 3);
+	del_route("192.0.2.0/24");
+	assert_int_equal(fpm_stats.ctr[FPM_C_UNKNOWN_TABLE], 2);
+	table = 10;
+	del_route("198.51.100.0/24"); /* blue's only */
+	assert_null(fib_get_in(blue, "198.51.100.0/24"));
+	assert_non_null(fib_get("198.51.100.0/24"));
+	assert_int_equal(fpm_stats.routes, 2);
+	/* big goes: zebra's route there is forgotten, the FIB left to the VRF */
+	unsigned dels = n_dels;
+	fpm_table_vrf_gone(big);
+	assert_int_equal(fpm_stats.routes, 1);
+	assert_int_equal(fpm_stats.installed, 1);
+	assert_int_equal(n_dels, dels);
+}
+
+/* netns (zebra -n): every route has table 254; its next hops' interfaces
+ * say the VRF, a delete finds the one VRF with that prefix. */
+static void test_vrf_netns(void **state)
+{
+	static const struct fpm_fib_ops real = { fake_add, fake_del, fake_origin, cp_ifmap_port };
+	const uint16_t a = FWD_MAX_PORTS + 7, c = FWD_MAX_PORTS + 8;
+	struct fwd_iface *ia = &fwd_ifaces[a], *ic = &fwd_ifaces[c];
+	const uint16_t blue = vrf_fake(3, "blue", 10);
+
+	(void)state;
+	ia->type = ic->type = FWD_IFACE_LOOPBACK; /* what cp_ifmap maps to */
+	fpm_table_set_ops(&real);
+	fpm_table_set_netns(true);
+	assert_int_equal(cp_ifmap_set(a, 50), 0); /* in blue */
+	assert_int_equal(cp_ifmap_set(c, 51), 0); /* in default */
+	ia->vrf = blue;
+	add_route("198.51.100.0/24", "10.1.0.2", 50, 186);
+	assert_non_null(fib_get_in(blue, "198.51.100.0/24"));
+	assert_null(fib_get("198.51.100.0/24"));
+	add_route("203.0.113.0/24", "10.2.0.2", 51, 186);
+	assert_non_null(fib_get("203.0.113.0/24"));
+	add_route("192.0.2.0/24", "10.9.0.2", 99, 186); /* not fwd's: default */
+	assert_non_null(fib_get("192.0.2.0/24"));
+	del_route("198.51.100.0/24"); /* no interface: the one VRF that has it */
+	assert_null(fib_get_in(blue, "198.51.100.0/24"));
+	assert_int_equal(fpm_stats.ctr[FPM_C_DEL_UNKNOWN], 0);
+
+	/* the same prefix in both: a delete cannot tell, counted, nothing goes */
+	add_route("198.51.100.0/24", "10.1.0.2", 50, 186);
+	add_route("198.51.100.0/24", "10.2.0.2", 51, 186);
+	del_route("198.51.100.0/24");
+	assert_int_equal(fpm_stats.ctr[FPM_C_VRF_AMBIGUOUS], 1);
+	assert_non_null(fib_get_in(blue, "198.51.100.0/24"));
+	assert_non_null(fib_get("198.51.100.0/24"));
+
+	/* ECMP over interfaces of two VRFs: skipped */
+	static struct buf b;
+	frame_begin(&b);
+	route_begin(&b, RTM_NEWROUTE, "100.64.0.0/10", 186, RTN_UNICAST);
+	nest_begin(&b, RTA_MULTIPATH);
+	rtnh(&b, 50, "10.1.0.2");
+	rtnh(&b, 51, "10.2.0.2");
+	nest_end(&b);
+	msg_end(&b);
+	assert_int_equal(feed(&b, NULL), 1);
+	assert_int_equal(fpm_stats.ctr[FPM_C_VRF_MIXED], 1);
+	assert_null(fib_get("100.64.0.0/10"));
+	assert_null(fib_get_in(blue, "100.64.0.0/10"));
+	ia->vrf = 0;
+	ia->type = ic->type = FWD_IFACE_FREE;
+	cp_ifmap_clear();
 }
 
 /* An RTA_ENCAP_TYPE (u16) and its nested RTA_ENCAP with one attribute,
@@ -1056,16 +1179,16 @@ static void test_shadowing(void **state)
 	assert_int_equal(fpm_stats.shadowed, 1);
 	assert_int_equal(fpm_stats.installed, 0);
 	/* fwd's goes away (the l3 hook): zebra's comes in */
-	fake_del(&fib_get("198.51.100.0/24")->prefix, NULL, 0);
+	fake_del(0, &fib_get("198.51.100.0/24")->prefix, NULL, 0);
 	struct fwd_prefix p;
 	fwd_prefix_parse("198.51.100.0/24", &p, false);
-	fpm_table_removed(&p, FWD_ORIGIN_CONFIG);
+	fpm_table_removed(0, &p, FWD_ORIGIN_CONFIG);
 	assert_int_equal(fib_get("198.51.100.0/24")->origin, FWD_ORIGIN_BGP);
 	assert_int_equal(fpm_stats.shadowed, 0);
 	assert_int_equal(fpm_stats.installed, 1);
 	/* fwdctl adds over it: l3 replaces it and tells */
 	fib_put_own("198.51.100.0/24", FWD_ORIGIN_RPC);
-	fpm_table_removed(&p, FWD_ORIGIN_BGP);
+	fpm_table_removed(0, &p, FWD_ORIGIN_BGP);
 	assert_int_equal(fpm_stats.shadowed, 1);
 	assert_int_equal(fpm_stats.installed, 0);
 	/* zebra updates or deletes it meanwhile: fwd's stays */
@@ -1078,8 +1201,8 @@ static void test_shadowing(void **state)
 	/* fwdctl deletes a route of zebra's: it stays out until zebra sends it again */
 	add_route("198.51.101.0/24", "10.0.0.3", 10, 186);
 	fwd_prefix_parse("198.51.101.0/24", &p, false);
-	fake_del(&p, NULL, 0);
-	fpm_table_removed(&p, FWD_ORIGIN_BGP);
+	fake_del(0, &p, NULL, 0);
+	fpm_table_removed(0, &p, FWD_ORIGIN_BGP);
 	assert_int_equal(fpm_stats.installed, 0);
 	assert_null(fib_get("198.51.101.0/24"));
 	add_route("198.51.101.0/24", "10.0.0.3", 10, 186);
@@ -1128,7 +1251,7 @@ static void test_stale_sweep(void **state)
 	fib_put_own("198.51.102.0/24", FWD_ORIGIN_CONFIG); /* shadowed when stale */
 	struct fwd_prefix p;
 	fwd_prefix_parse("198.51.102.0/24", &p, false);
-	fpm_table_removed(&p, FWD_ORIGIN_BGP);
+	fpm_table_removed(0, &p, FWD_ORIGIN_BGP);
 
 	/* zebra reconnects and sends one route and one next hop again */
 	fpm_table_mark_stale();
@@ -1436,6 +1559,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_group_change_in_slices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_del_and_new_in_one_frame, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_types_tables_skips, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vrf_by_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vrf_netns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_encap_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_origins, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),

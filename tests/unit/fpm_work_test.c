@@ -36,16 +36,16 @@ static int count_add(const struct l3_route *r, char *err, size_t errlen)
 	return 0;
 }
 
-static int count_del(const struct fwd_prefix *p, char *err, size_t errlen)
+static int count_del(uint16_t vrf, const struct fwd_prefix *p, char *err, size_t errlen)
 {
-	(void)p, (void)err, (void)errlen;
+	(void)vrf, (void)p, (void)err, (void)errlen;
 	n_dels++;
 	return 0;
 }
 
-static int no_origin(const struct fwd_prefix *p)
+static int no_origin(uint16_t vrf, const struct fwd_prefix *p)
 {
-	(void)p;
+	(void)vrf, (void)p;
 	return FWD_ORIGIN_BGP; /* ours, whatever it is */
 }
 
