@@ -46,6 +46,7 @@ static const struct conf_field bond_fields[] = {
 	CONF_F("tap", CONF_BOOL, B, tap, .def = false, .quiet = true),
 	CONF_F("acl_in", CONF_STR, B, acl_in, .min = 1, .valid = fwd_conf_valid_name),
 	CONF_F("acl_out", CONF_STR, B, acl_out, .min = 1, .valid = fwd_conf_valid_name),
+	CONF_F("vrf", CONF_STR, B, vrf, .min = 1, .valid = fwd_conf_valid_name),
 	{ .key = NULL },
 };
 
@@ -62,7 +63,7 @@ static bool bond_conf_equal(const B *a, const B *b)
 	            strcmp(a->bridge, b->bridge) == 0 && a->mac_max == b->mac_max &&
 	            a->mtu == b->mtu && a->n_addresses == b->n_addresses && a->ra == b->ra &&
 	            a->rpf == b->rpf && a->tap == b->tap && strcmp(a->acl_in, b->acl_in) == 0 &&
-	            strcmp(a->acl_out, b->acl_out) == 0;
+	            strcmp(a->acl_out, b->acl_out) == 0 && strcmp(a->vrf, b->vrf) == 0;
 
 	for (unsigned k = 0; same && k < a->n_addresses; k++)
 		same = fwd_prefix_cmp(&a->addresses[k], &b->addresses[k]) == 0;
@@ -146,6 +147,7 @@ static void bond_port(const B *b, struct fwd_conf_port *p)
 	p->tap = b->tap;
 	snprintf(p->acl_in, sizeof(p->acl_in), "%s", b->acl_in);
 	snprintf(p->acl_out, sizeof(p->acl_out), "%s", b->acl_out);
+	snprintf(p->vrf, sizeof(p->vrf), "%s", b->vrf);
 	p->bond = true;
 	p->pos = b->pos;
 }
@@ -220,6 +222,8 @@ static const char *member_key(const B *b, const struct fwd_conf_port *p)
 		return p->ra ? "ra" : p->tap ? "tap" : "rpf";
 	if (p->acl_in[0] != '\0' || p->acl_out[0] != '\0')
 		return p->acl_in[0] != '\0' ? "acl_in" : "acl_out";
+	if (p->vrf[0] != '\0')
+		return "vrf";
 	return NULL;
 }
 

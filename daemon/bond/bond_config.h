@@ -47,6 +47,7 @@ struct fwd_conf_bond {
 	bool ra;
 	enum fwd_rpf rpf;
 	bool tap;
+	char vrf[FWD_NAME_MAX]; /* vrfs[].name, "" = the default VRF (vrf/ checks it) */
 	char acl_in[FWD_NAME_MAX];
 	char acl_out[FWD_NAME_MAX];
 	struct fwd_conf_pos pos;

@@ -157,6 +157,34 @@ static void test_bond_port_errors(void **state)
 	              want, N(want));
 }
 
+/* A bond takes vrf: like a port (vrf/ checks the name); its members do not. */
+static void test_vrf(void **state)
+{
+	static const char *const want[] = {
+		"ports[0].vrf: port is a member of bond bond1",
+		"bonds[0].vrf: no such VRF",
+	};
+	struct fwd_config *cfg =
+	        load_good_str(HEAD "vrfs: [ { name: blue, table: 10 } ]\n"
+	                           "bonds:\n"
+	                           "  - { name: bond0, members: [p0, p1], vrf: blue,\n"
+	                           "      addresses: [10.0.0.1/24] }\n");
+
+	(void)state;
+	/* the same subnet as p2's, in another VRF */
+	assert_string_equal(fwd_config_port(cfg, "bond0")->vrf, "blue");
+	assert_round_trip(cfg);
+	fwd_config_free(cfg);
+	expect_errors("ports:\n"
+	              "  - { name: p0, device: net_null0, vrf: blue }\n"
+	              "  - { name: p1, device: net_null1 }\n"
+	              "vrfs: [ { name: blue, table: 10 } ]\n"
+	              "bonds:\n"
+	              "  - { name: bond0, members: [p1], vrf: red }\n"
+	              "  - { name: bond1, members: [p0] }\n",
+	              want, N(want));
+}
+
 static void test_empty(void **state)
 {
 	static const char *const want[] = {
@@ -175,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_good),        cmocka_unit_test(test_defaults_and_show),
 		cmocka_unit_test(test_member_keys), cmocka_unit_test(test_members),
 		cmocka_unit_test(test_empty),       cmocka_unit_test(test_bond_port_errors),
+		cmocka_unit_test(test_vrf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
