@@ -2,7 +2,8 @@
 """The ARP and ICMP suites again, with both ports, their routes and
 neighbours in a VRF that is not the default one (blue, table 10): a
 packet's VRF is its arriving interface's, and what a router answers itself
-must work there as in the default VRF. fwdctl's lists and routes take `-V
+must work there as in the default VRF (ip4_output routes it in the VRF of
+the interface it answers). fwdctl's lists and routes take `-V
 blue` here."""
 import pytest
 
@@ -44,17 +45,3 @@ def test_addresses_are_in_the_vrf(router):
     default = Router.ctl(router, "-j", "addr", "list").stdout
     assert "10.20.1.1" not in default
 
-
-
-# What the router makes itself (echo replies, ICMP errors, TCP resets) is
-# routed by ip4_output, which still looks up the default VRF's FIB: these
-# fail in a VRF until it takes the arriving interface's VRF. Not strict:
-# they pass (XPASS) once that lands; then remove the marks.
-LOCAL_OUTPUT = ("test_echo_reply", "test_udp_port_unreachable", "test_tcp_to_router_reset",
-                "test_tcp_ack_to_router_reset", "test_protocol_unreachable",
-                "test_error_about_icmp_query", "test_host_unreachable_after_arp_failure",
-                "test_rate_limit")
-for _name in LOCAL_OUTPUT:
-    globals()[_name] = pytest.mark.xfail(
-        reason="locally made IPv4 packets are routed in the default VRF (ip4_output)",
-        strict=False)(globals()[_name])
