@@ -71,7 +71,7 @@ static int addr_list(struct fwd_rpc_call *call)
 	Fwd__AddrListResp *r = fwd_rpc_alloc(call, sizeof(*r));
 	bool dev = only != NULL && only[0] != '\0', any_vrf = dev && q->vrf[0] == '\0';
 	size_t total = 0;
-	uint16_t vrf;
+	uint16_t vrf = FWD_VRF_DEFAULT;
 
 	if (dev && iface_id(only) < 0)
 		return fwd_rpc_error(call, ENODEV, "no such interface: %s", only);

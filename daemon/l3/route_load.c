@@ -159,7 +159,7 @@ static void load_cursor_free(void *cursor)
 static int route_load(struct fwd_rpc_call *call)
 {
 	const Fwd__RouteLoadReq *q = call->req->route_load;
-	uint16_t vrf;
+	uint16_t vrf = FWD_VRF_DEFAULT;
 
 	if (l3_vrf_arg(call, q->vrf, &vrf) < 0)
 		return -ENOENT;
