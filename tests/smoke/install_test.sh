@@ -99,7 +99,7 @@ check "fwd.yaml(5)'s example extracted" sh -c \
 	"sed -n '/^\.EX\$/,/^\.EE\$/p' '$D/usr/share/man/man5/fwd.yaml.5' | sed '1d;\$d;s/\\\\-/-/g' \
 	>'$T/example.yaml'"
 check "fwd.yaml(5)'s example is valid but for its PCI devices" sample_ok "$T/example.yaml"
-for o in status port iface addr route neigh bridge acl stats capture monitor config; do
+for o in status port iface bond addr route neigh bridge acl vrf stats capture monitor config; do
 	check "fwdctl(8) documents $o" grep -q "^\.SS $o\$" "$D/usr/share/man/man8/fwdctl.8"
 done
 for k in lcores hugepages memory_mb file_prefix args burst mbufs neigh_timeout_s fib_tbl8s \
@@ -118,10 +118,10 @@ complete_at() {
 		_fwdctl; echo "${COMPREPLY[*]}"' _ "$D/usr/share/bash-completion/completions/fwdctl" "$1"
 }
 expect "completion: objects" "$(complete_at 'fwdctl ')" = \
-	"status port iface addr route neigh bridge acl stats capture monitor config help"
+	"status port iface bond addr route neigh bridge acl vrf stats capture monitor config help"
 expect "completion: help's objects" "$(complete_at 'fwdctl help r')" = "route"
 expect "completion: monitor objects" "$(complete_at 'fwdctl monitor route ')" = \
-	"port addr route neigh fdb config drops"
+	"port addr route neigh fdb config drops iface bond vrf"
 expect "completion: port commands" "$(complete_at 'fwdctl -j port ')" = "list show set"
 expect "completion: capture keywords" "$(complete_at 'fwdctl capture p0 ')" = "rx tx both -c -w"
 expect "completion: no daemon, no port names and no noise" \
