@@ -154,7 +154,7 @@ static int route_list(struct fwd_rpc_call *call)
 {
 	uint32_t filter = call->req->route_list->family;
 	struct list_cursor *c;
-	uint16_t vrf;
+	uint16_t vrf = 0;
 
 	if (l3_family_check(call, filter) < 0)
 		return -EINVAL;
@@ -251,7 +251,7 @@ static int route_get(struct fwd_rpc_call *call)
 	const char *s = call->req->route_get->address;
 	Fwd__RouteGetResp *r = fwd_rpc_alloc(call, sizeof(*r));
 	struct fwd_ip ip;
-	uint16_t vrf;
+	uint16_t vrf = 0;
 
 	if (l3_vrf_arg(call, call->req->route_get->vrf, &vrf) < 0)
 		return -ENOENT;
@@ -334,7 +334,7 @@ static int route_del(struct fwd_rpc_call *call)
 {
 	const char *s = call->req->route_del->prefix;
 	struct fwd_prefix p;
-	uint16_t vrf;
+	uint16_t vrf = 0;
 
 	if (l3_vrf_arg(call, call->req->route_del->vrf, &vrf) < 0)
 		return -ENOENT;
