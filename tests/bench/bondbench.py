@@ -29,7 +29,6 @@ instructions per packet (tests/bench/README.md, "The bond group").
 import json
 import os
 import shutil
-import signal
 import subprocess
 import time
 
@@ -39,10 +38,11 @@ import l2vlan
 MEMBER_MAC = "02:00:00:00:%02x:%02x"   # host byte: 1 measured daemon, 2 partner
 
 
-class Partner:
+class Partner(bl.HotSource):
     """The LACP partner (or, members=1, the plain peer port) of one
     program: a fwd-daemon on CPU 0 whose ports are net_memif servers,
-    started, paused and stopped with it (benchlib.Program's gen)."""
+    started, paused and stopped with it (benchlib.Program's gen: a
+    HotSource's signal and stop)."""
 
     def __init__(self, paths, name, members):
         self.p, self.members = paths, members
@@ -92,25 +92,8 @@ class Partner:
 
     def probe(self):
         """bench.py asks a program's gen for the CPUs' distance: not
-        measured here (HotSource.probe)."""
+        measured here."""
         return None
-
-    def signal(self, sig):
-        if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, sig)
-
-    def stop(self, timeout=20):
-        if self.proc is None:
-            return
-        self.signal(signal.SIGCONT)
-        self.signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.proc = None
-        shutil.rmtree("/var/run/dpdk/" + self.prefix, ignore_errors=True)
 
 
 class FwdMemif(bl.Fwd):
