@@ -46,8 +46,9 @@ Parts (BENCH_ONLY=main,imix,ipv6,acl,l2,vlan,bond,burst,churn picks some):
   l2     64 B: fwd's bridge beside Open vSwitch with DPDK (NORMAL), l2vlan.py
   vlan   fwd l3 16 routes tagged VLAN 100 in, VLAN 200 out, beside untagged
          (l2vlan.py)
-  bond   fwd l3 16 routes out of a bond of two members, beside one port
-         (bondbench.py)
+  bond   fwd l3 16 routes out of a bond of two members both distributing
+         (LACP with a partner daemon on CPU 0 over net_memif, hash l34),
+         beside one port (net_null) and one net_memif port (bondbench.py)
   burst  fwd l3 16 routes at bursts 4..128, table and build/bench/burst.png
   flows  64 B to 2 k, 64 k and 1 M distinct destinations over the 1M-route
          table (BENCH_FLOW_COUNTS), fwd beside l3fwd (groups.py)

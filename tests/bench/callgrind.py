@@ -25,8 +25,10 @@ misses them. CG_ONLY=vlan: fwd l3 16 routes on frames tagged VLAN
 100 routed out tagged VLAN 200 (bench.py's vlan group, l2vlan.py), beside
 untagged; CG_ONLY=l2: fwd's bridge on the l2 group's frames (its sink,
 net_pcap1, polls empty after the learning frames: counted as PMD work).
-CG_ONLY=bond: fwd l3 16 routes out of a two-member bond (bondbench.py),
-beside out of one port.
+CG_ONLY=bond: fwd l3 16 routes out of a two-member bond, both members
+distributing (LACP with a partner daemon over net_memif, hash l34:
+bondbench.py), beside out of one port (net_null), and out of one
+net_memif port to the partner (the members' PMD without the bond).
 
 From the callgrind profile:
   packets      calls into net_pcap's rx burst x burst size (infinite_rx
@@ -45,6 +47,7 @@ with callgrind_annotate); results go to build/bench/callgrind.json.
 import json
 import os
 import re
+import subprocess
 import sys
 import time
 
@@ -58,8 +61,9 @@ PACKETS = int(os.environ.get("CG_PACKETS", "2000000"))
 TIMEOUT = int(os.environ.get("CG_TIMEOUT", "600"))
 PMD_OBJECTS = ("librte_net_pcap", "librte_net_null")
 RX_OBJECT = "librte_net_pcap"
-PMD_FUNCTIONS = ("eth_pcap_", "eth_null_", "eth_tx_drop")   # the same, linked in (eth_tx_drop:
-#                                                    net_pcap's tx without a tx_pcap)
+PMD_FUNCTIONS = ("eth_pcap_", "eth_null_", "eth_tx_drop", "eth_memif_")   # the same, linked in
+#                          (eth_tx_drop: net_pcap's tx without a tx_pcap; eth_memif_: the bond
+#                          group's members)
 RX_FUNCTION = "eth_pcap_rx_infinite"   # the source's: the l2 sink's empty polls are eth_pcap_rx
 ONLY = os.environ.get("CG_ONLY", "ipv4,ipv6,imix,vlan,l2").split(",")
 
@@ -138,6 +142,21 @@ class Profile:
         return sorted(self.self_cost.items(), key=lambda kv: -kv[1])[:n]
 
 
+def zero_counts(prog):
+    """A program that forwards only once set up (zero_when_forwarding: the
+    bond group's, whose frames are dropped until the memif connects and
+    the members distribute) is counted from then on: callgrind's counters
+    zeroed (callgrind_control -z, through vgdb), and the counters' sample
+    then returned, to count from."""
+    if not getattr(prog, "zero_when_forwarding", False):
+        return bl.Sample(0, 0, 0, 0, 0)
+    r = subprocess.run(["callgrind_control", "-z", str(prog.proc.pid)], capture_output=True,
+                       text=True, timeout=60)
+    if r.returncode != 0:
+        raise OSError("callgrind_control -z: " + (r.stderr or r.stdout).strip())
+    return prog.sample()
+
+
 def profile_one(p, prog, loop_fn, app_path):
     out = os.path.join(p.out, "callgrind.%s.out" % prog.name)
     if os.path.exists(out):
@@ -151,11 +170,13 @@ def profile_one(p, prog, loop_fn, app_path):
         if not prog.wait_forwarding(timeout=300):
             log("  %s: FAILED: %s\n%s" % (prog.label, prog.error, prog.log_tail()))
             return None
+        base = zero_counts(prog)
         last = prog.sample()
-        while last.tx < PACKETS and time.monotonic() - t0 < TIMEOUT and prog.alive():
+        while last.tx - base.tx < PACKETS and time.monotonic() - t0 < TIMEOUT and prog.alive():
             time.sleep(0.5)
             last = prog.sample()
         last = prog.sample()
+        spread = prog.member_tx() if hasattr(prog, "member_tx") else None
     finally:
         prog.stop(timeout=300)
     if not os.path.exists(out):
@@ -166,7 +187,7 @@ def profile_one(p, prog, loop_fn, app_path):
     app = prof.total - prof.pmd - prof.ethdev
     res = {
         "label": prog.label, "profile": out, "packets": packets,
-        "packets_counted_before_stop": last.rx,
+        "packets_counted_before_stop": last.rx - base.rx,
         "instructions": prof.total,
         "per_packet": prof.total / packets if packets else None,
         "pmd_per_packet": (prof.pmd + prof.ethdev) / packets if packets else None,
@@ -176,9 +197,11 @@ def profile_one(p, prog, loop_fn, app_path):
                           for (o, f), c in prof.top()] if packets else [],
         "seconds": time.monotonic() - t0,
     }
-    if packets and not 0.5 * packets <= last.rx <= packets:
+    if spread is not None:
+        res["member_tx"] = spread
+    if packets and not 0.5 * packets <= last.rx - base.rx <= packets:
         res["warning"] = "rx calls x burst (%d) and the rx counter (%d) disagree" % (
-            packets, last.rx)
+            packets, last.rx - base.rx)
     return res
 
 
@@ -227,8 +250,10 @@ def main():
         if "ipv4" not in ONLY and "vlan" not in ONLY:
             runs.append((bl.Fwd(p, "cg-fwd-16", "fwd l3 16 routes", p.pcap64, "l3"),
                          "worker_main", p.daemon))
-        runs.append((bondbench.FwdBond(p, "cg-fwd-bond", "fwd l3 bond of 2", p.pcap64, "l3"),
-                     "worker_main", p.daemon))
+        runs += [(bondbench.FwdMemif(p, "cg-fwd-memif", "fwd l3 one memif", p.pcap64, "l3"),
+                  "worker_main", p.daemon),
+                 (bondbench.FwdBond(p, "cg-fwd-bond", "fwd l3 bond of 2", p.pcap64, "l3"),
+                  "worker_main", p.daemon)]
     if "acl" in ONLY:
         if "ipv4" not in ONLY:
             runs.append((bl.Fwd(p, "cg-fwd-16", "fwd l3 16 routes", p.pcap64, "l3"),
@@ -252,6 +277,32 @@ def main():
     with open(os.path.join(p.out, "callgrind.json"), "w") as f:
         json.dump(results, f, indent=1)
     log("\nwrote %s" % os.path.join(p.out, "callgrind.json"))
+
+
+def report_bond(results, fwd):
+    """The bond against one port (net_null), and against one net_memif
+    port (its members' PMD): all instructions, and the application's."""
+    bond, memif = results.get("cg-fwd-bond"), results.get("cg-fwd-memif")
+    if not bond or not bond.get("per_packet"):
+        return
+    if "member_tx" in bond:
+        log("\nbond of 2: tx by member m0 %d, m1 %d" % tuple(bond["member_tx"]))
+    if fwd and fwd.get("per_packet"):
+        results["bond_ratio"] = fwd["per_packet"] / bond["per_packet"]
+        log("out of a 2-member bond against one port, all instructions per packet: %+.1f; "
+            "packets a second at equal cycles: %.3f x (target >= 0.95: %s)" %
+            (bond["per_packet"] - fwd["per_packet"], results["bond_ratio"],
+             "PASS" if results["bond_ratio"] >= 0.95 else "FAIL"))
+        log("  application only: %+.1f (%.3f x)" % (
+            bond["app_per_packet"] - fwd["app_per_packet"],
+            fwd["app_per_packet"] / bond["app_per_packet"]))
+    if memif and memif.get("per_packet"):
+        results["bond_memif_ratio"] = memif["per_packet"] / bond["per_packet"]
+        log("against one port of the members' PMD (net_memif), all: %+.1f (%.3f x), "
+            "application: %+.1f (%.3f x)" % (
+                bond["per_packet"] - memif["per_packet"], results["bond_memif_ratio"],
+                bond["app_per_packet"] - memif["app_per_packet"],
+                memif["app_per_packet"] / bond["app_per_packet"]))
 
 
 def report(results):
@@ -282,13 +333,7 @@ def report(results):
             "(%.3f x), all: %.3f x" % (results["vlan_app_extra"],
                                       tag["app_per_packet"] / fwd["app_per_packet"],
                                       tag["per_packet"] / fwd["per_packet"]))
-    bond = results.get("cg-fwd-bond")
-    if fwd and bond and fwd.get("per_packet") and bond.get("per_packet"):
-        results["bond_ratio"] = fwd["per_packet"] / bond["per_packet"]
-        log("\nout of a 2-member bond against one port, all instructions per packet: %+.1f; "
-            "packets a second at equal cycles: %.3f x (target >= 0.95: %s)" %
-            (bond["per_packet"] - fwd["per_packet"], results["bond_ratio"],
-             "PASS" if results["bond_ratio"] >= 0.95 else "FAIL"))
+    report_bond(results, fwd)
     for fwd_name, name, what in (("cg-fwd-16", "cg-l3fwd", "l3fwd"),
                                  ("cg-fwd-16", "cg-l3fwd-st", "l3fwd static"),
                                  ("cg-fwd-v6", "cg-l3fwd-v6", "l3fwd, IPv6"),
