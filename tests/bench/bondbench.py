@@ -158,6 +158,13 @@ class FwdBond(FwdMemif):
         return [ports[m]["tx_packets"] for m in ("m0", "m1")]
 
 
+def spread_error(tx):
+    """Why a run of the bond of 2 is not the two-member figure, or None:
+    the l34 hash over the bench's 2,048 flows must put frames on both."""
+    idle = [i for i, n in enumerate(tx) if n == 0]
+    return "member m%d sent nothing: not two members distributing" % idle[0] if idle else None
+
+
 def group_bond(p):
     return [bl.Fwd(p, "fwd-16-bond", "fwd l3 16 routes", p.pcap64, "l3"),
             FwdMemif(p, "fwd-memif-bond", "fwd l3 out of one memif", p.pcap64, "l3"),

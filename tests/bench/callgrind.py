@@ -182,6 +182,9 @@ def profile_one(p, prog, loop_fn, app_path):
     if not os.path.exists(out):
         log("  %s: no callgrind output\n%s" % (prog.label, prog.log_tail()))
         return None
+    if spread is not None and bondbench.spread_error(spread):
+        log("  %s: FAILED: %s" % (prog.label, bondbench.spread_error(spread)))
+        return None
     prof = Profile(out, app_path)
     packets = prof.rx_calls * prog.burst
     app = prof.total - prof.pmd - prof.ethdev
