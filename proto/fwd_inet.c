@@ -306,3 +306,14 @@ int fwd_prefix_cmp(const struct fwd_prefix *a, const struct fwd_prefix *b)
 		return d < 0 ? -1 : 1;
 	return a->len < b->len ? -1 : a->len > b->len;
 }
+
+bool fwd_prefixes_eq(const struct fwd_prefix *a, unsigned na, const struct fwd_prefix *b,
+                     unsigned nb)
+{
+	if (na != nb)
+		return false;
+	for (unsigned k = 0; k < na; k++)
+		if (fwd_prefix_cmp(&a[k], &b[k]) != 0)
+			return false;
+	return true;
+}

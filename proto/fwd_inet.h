@@ -86,6 +86,9 @@ char *fwd_prefix_fmt(const struct fwd_prefix *p, char buf[FWD_PREFIX_STRLEN]);
 bool fwd_ip_eq(const struct fwd_ip *a, const struct fwd_ip *b);
 /* Order: IPv4 before IPv6, then address, then length (qsort-style result). */
 int fwd_prefix_cmp(const struct fwd_prefix *a, const struct fwd_prefix *b);
+/* Two lists of prefixes hold the same ones in the same order. */
+bool fwd_prefixes_eq(const struct fwd_prefix *a, unsigned na, const struct fwd_prefix *b,
+                     unsigned nb);
 
 static inline struct fwd_ip fwd_ip_v4(uint32_t ip)
 {

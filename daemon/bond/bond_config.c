@@ -59,15 +59,12 @@ static const struct conf_field rows[] = {
 /* Everything but the positions in the file. */
 static bool bond_conf_equal(const B *a, const B *b)
 {
-	bool same = bond_conf_same_bond(a, b) && a->mode == b->mode &&
-	            strcmp(a->bridge, b->bridge) == 0 && a->mac_max == b->mac_max &&
-	            a->mtu == b->mtu && a->n_addresses == b->n_addresses && a->ra == b->ra &&
-	            a->rpf == b->rpf && a->tap == b->tap && strcmp(a->acl_in, b->acl_in) == 0 &&
-	            strcmp(a->acl_out, b->acl_out) == 0 && strcmp(a->vrf, b->vrf) == 0;
-
-	for (unsigned k = 0; same && k < a->n_addresses; k++)
-		same = fwd_prefix_cmp(&a->addresses[k], &b->addresses[k]) == 0;
-	return same;
+	return bond_conf_same_bond(a, b) && a->mode == b->mode &&
+	       strcmp(a->bridge, b->bridge) == 0 && a->mac_max == b->mac_max && a->mtu == b->mtu &&
+	       a->ra == b->ra && a->rpf == b->rpf && a->tap == b->tap &&
+	       strcmp(a->acl_in, b->acl_in) == 0 && strcmp(a->acl_out, b->acl_out) == 0 &&
+	       strcmp(a->vrf, b->vrf) == 0 &&
+	       fwd_prefixes_eq(a->addresses, a->n_addresses, b->addresses, b->n_addresses);
 }
 
 static bool sect_equal(const void *x, const void *y)

@@ -70,16 +70,12 @@ static int sect_copy(void *dst, const void *src)
 
 bool iface_conf_equal(const struct fwd_conf_iface *a, const struct fwd_conf_iface *b)
 {
-	bool same = strcmp(a->name, b->name) == 0 && a->loopback == b->loopback &&
-	            strcmp(a->port, b->port) == 0 && a->vlan == b->vlan && a->mode == b->mode &&
-	            strcmp(a->bridge, b->bridge) == 0 && a->mtu == b->mtu &&
-	            a->n_addresses == b->n_addresses && a->tap == b->tap && a->ra == b->ra &&
-	            a->rpf == b->rpf && strcmp(a->acl_in, b->acl_in) == 0 &&
-	            strcmp(a->acl_out, b->acl_out) == 0 && strcmp(a->vrf, b->vrf) == 0;
-
-	for (unsigned k = 0; same && k < a->n_addresses; k++)
-		same = fwd_prefix_cmp(&a->addresses[k], &b->addresses[k]) == 0;
-	return same;
+	return strcmp(a->name, b->name) == 0 && a->loopback == b->loopback &&
+	       strcmp(a->port, b->port) == 0 && a->vlan == b->vlan && a->mode == b->mode &&
+	       strcmp(a->bridge, b->bridge) == 0 && a->mtu == b->mtu && a->tap == b->tap &&
+	       a->ra == b->ra && a->rpf == b->rpf && strcmp(a->acl_in, b->acl_in) == 0 &&
+	       strcmp(a->acl_out, b->acl_out) == 0 && strcmp(a->vrf, b->vrf) == 0 &&
+	       fwd_prefixes_eq(a->addresses, a->n_addresses, b->addresses, b->n_addresses);
 }
 
 static bool sect_equal(const void *x, const void *y)
