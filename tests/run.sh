@@ -130,7 +130,7 @@ JOBS=${JOBS:-$(nproc)}
 # that takes long (30 s and more) says "# run.sh: long" and starts before
 # the short ones (net_suite).
 # On a machine already busy (other jobs' runnable tasks, sampled over a
-# second when a suite starts, as many as half the CPUs) they run one at a
+# second when a suite starts, as many as the CPUs) they run one at a
 # time: there a second test's load delays the daemons' replies past the
 # conformance tests' capture windows and the 1 s timers of DAD. NET_JOBS
 # set in the environment is taken as it is.
@@ -155,7 +155,7 @@ net_jobs() {
 	jobs_note="$jobs at once"
 	[ -z "$NET_JOBS_SET" ] && [ "$jobs" -gt 1 ] || return 0
 	busy=$(others_running)
-	if [ $((busy * 2)) -ge $((10 * $(nproc))) ]; then
+	if [ "$busy" -ge $((10 * $(nproc))) ]; then
 		jobs=1
 		jobs_note="one at a time: the machine is busy, $((busy / 10)).$((busy % 10)) tasks running"
 	fi
